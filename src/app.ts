@@ -1,0 +1,50 @@
+/**
+ * buildApp(deps): the Fastify instance with the platform plugins and every area's routes. It never
+ * listens (main.ts does), so tests use inject() without a port.
+ */
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { AppDeps } from './deps.ts';
+import { authRoutes } from './areas/accounts/auth.routes.ts';
+import { systemRoutes } from './areas/system/system.routes.ts';
+import { registerAuth } from './platform/http/auth.ts';
+import { registerContentTypes } from './platform/http/content-types.ts';
+import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { registerOpenApi } from './platform/http/openapi.ts';
+import { registerRateLimits } from './platform/http/rate-limit.ts';
+import type { App } from './platform/http/types.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+import { defaultLocale, negotiateLocale } from './platform/i18n/i18n.ts';
+import { createServices, type Services } from './services.ts';
+
+export interface BuiltApp {
+  app: App;
+  services: Services;
+}
+
+export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<BuiltApp> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy as boolean | string,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+
+  const services = createServices(deps);
+
+  app.decorateRequest('locale', defaultLocale);
+  app.addHook('onRequest', async (request) => {
+    request.locale = negotiateLocale(request.headers['accept-language']);
+  });
+  registerErrorHandling(app);
+  registerContentTypes(app);
+  registerAuth(app, { adminToken: config.adminApiToken, sessions: services.sessions });
+  registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });
+  await registerOpenApi(app, config.publicUrl);
+
+  systemRoutes(app, deps);
+  authRoutes(app, services);
+
+  return { app, services };
+}

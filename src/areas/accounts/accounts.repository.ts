@@ -1,0 +1,129 @@
+/** All SQL of accounts: users, sessions, single-use tokens. */
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.ts';
+import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { type SessionRow, sessions, type TokenPurpose, type UserRow, users, userTokens } from './tables.ts';
+
+export type NewUser = typeof users.$inferInsert;
+
+export class AccountsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertUser(user: NewUser): Promise<UserRow> {
+    const [row] = await this.db.insert(users).values(user).returning();
+    return row!;
+  }
+
+  async findUserById(id: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    return row ?? null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(sql`${users.email} = ${email}::citext`);
+    return row ?? null;
+  }
+
+  async findUserByUsername(username: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(sql`${users.username} = ${username}::citext`);
+    return row ?? null;
+  }
+
+  async findUserBySponsorCode(code: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.sponsorCode, code.toUpperCase()));
+    return row ?? null;
+  }
+
+  async updateUser(id: string, patch: Partial<NewUser>): Promise<UserRow | null> {
+    const [row] = await this.db.update(users).set(patch).where(eq(users.id, id)).returning();
+    return row ?? null;
+  }
+
+  // ---- sessions ----
+
+  async insertSession(session: SessionRow): Promise<void> {
+    await this.db.insert(sessions).values(session);
+  }
+
+  async findLiveSession(tokenHash: string, now: Date): Promise<{ session: SessionRow; bannedAt: Date | null } | null> {
+    const [row] = await this.db
+      .select({ session: sessions, bannedAt: users.bannedAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)));
+    return row ?? null;
+  }
+
+  async touchSession(id: string, lastSeenAt: Date, expiresAt: Date, ip: string, userAgent: string | null) {
+    await this.db.update(sessions).set({ lastSeenAt, expiresAt, ip, userAgent }).where(eq(sessions.id, id));
+  }
+
+  async listSessions(userId: string, now: Date, page: PageRequest): Promise<SessionRow[]> {
+    const { where, orderBy } = keyset([sessions.createdAt, sessions.id], page);
+    return this.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), where))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+
+  async deleteSession(userId: string, id: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.id, id)))
+      .returning({ id: sessions.id });
+    return deleted.length > 0;
+  }
+
+  /** Ends every session of a user, but the one given (if any); returns how many ended. */
+  async deleteSessionsOfUser(userId: string, exceptSessionId: string | null = null): Promise<number> {
+    const deleted = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined))
+      .returning({ id: sessions.id });
+    return deleted.length;
+  }
+
+  // ---- single-use tokens ----
+
+  async insertToken(token: typeof userTokens.$inferInsert): Promise<void> {
+    await this.db.insert(userTokens).values(token);
+  }
+
+  async findToken(tokenHash: string, purpose: TokenPurpose) {
+    const [row] = await this.db
+      .select()
+      .from(userTokens)
+      .where(and(eq(userTokens.tokenHash, tokenHash), eq(userTokens.purpose, purpose)));
+    return row ?? null;
+  }
+
+  /** Marks a token used; false when it was used meanwhile (so two requests cannot both use it). */
+  async useToken(id: string, at: Date): Promise<boolean> {
+    const used = await this.db
+      .update(userTokens)
+      .set({ usedAt: at })
+      .where(and(eq(userTokens.id, id), isNull(userTokens.usedAt)))
+      .returning({ id: userTokens.id });
+    return used.length > 0;
+  }
+
+  /** Spends every open token of a purpose, e.g. older reset links once a new one is sent. */
+  async useAllTokens(userId: string, purpose: TokenPurpose, at: Date): Promise<void> {
+    await this.db
+      .update(userTokens)
+      .set({ usedAt: at })
+      .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
+  }
+
+  async latestToken(userId: string, purpose: TokenPurpose) {
+    const [row] = await this.db
+      .select()
+      .from(userTokens)
+      .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose)))
+      .orderBy(desc(userTokens.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+}

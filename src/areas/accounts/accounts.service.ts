@@ -1,0 +1,102 @@
+/** Registration, login and the caller's own account. */
+import type { Clock } from '../../platform/clock.ts';
+import { uniqueViolation } from '../../platform/db/errors.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId } from '../../platform/http/ids.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
+import type { ClientInfo, SessionsService } from './sessions.service.ts';
+import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
+import type { UserRow } from './tables.ts';
+import { isReservedUsername } from './usernames.ts';
+
+export interface Registration {
+  email: string;
+  password: string;
+  username?: string;
+  nickname?: string;
+  sponsorCode?: string;
+}
+
+/** Something that happens after a registration commits (e.g. the confirmation e-mail). */
+export type RegistrationListener = (user: UserRow) => Promise<void>;
+
+export class AccountsService {
+  readonly #registrationListeners: RegistrationListener[] = [];
+
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly sessions: SessionsService,
+    private readonly clock: Clock,
+  ) {}
+
+  onRegistered(listener: RegistrationListener) {
+    this.#registrationListeners.push(listener);
+  }
+
+  /** Maps unique-constraint violations on users to the documented 409s. */
+  static conflictFor(error: unknown): AppError | null {
+    const constraint = uniqueViolation(error);
+    if (constraint === null) return null;
+    if (constraint.includes('email')) return new AppError('emailTaken', { source: { pointer: '/email' } });
+    if (constraint.includes('username')) return new AppError('usernameTaken', { source: { pointer: '/username' } });
+    return new AppError('conflict');
+  }
+
+  async register(input: Registration, client: ClientInfo) {
+    if (!isStrongEnough(input.password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
+    if (input.username !== undefined && isReservedUsername(input.username)) {
+      throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
+    }
+    let sponsorId: string | null = null;
+    if (input.sponsorCode !== undefined) {
+      const sponsor = await this.repository.findUserBySponsorCode(input.sponsorCode);
+      if (sponsor === null) {
+        throw new AppError('validationFailed', { source: { pointer: '/sponsorCode' }, detail: 'no account has this sponsor code' });
+      }
+      sponsorId = sponsor.id;
+    }
+    const now = this.clock.now();
+    let user: UserRow;
+    try {
+      user = await this.repository.insertUser({
+        id: newId(),
+        email: input.email.trim(),
+        passwordHash: await hashPassword(input.password),
+        username: input.username ?? null,
+        nickname: input.nickname?.trim() ?? null,
+        sponsorCode: newSponsorCode(),
+        sponsoredBy: sponsorId,
+        settings: {},
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      throw AccountsService.conflictFor(error) ?? error;
+    }
+    const { session, accessToken } = await this.sessions.create(user.id, client);
+    for (const listener of this.#registrationListeners) await listener(user);
+    return { user, session, accessToken };
+  }
+
+  /** `login` is an e-mail or a username. Unknown account and wrong password answer the same. */
+  async login(login: string, password: string, client: ClientInfo) {
+    const trimmed = login.trim();
+    const user = trimmed.includes('@')
+      ? await this.repository.findUserByEmail(trimmed)
+      : await this.repository.findUserByUsername(trimmed);
+    if (user === null || user.anonymizedAt !== null) {
+      await verifyPassword(await decoyPasswordHash(), password);
+      throw new AppError('invalidCredentials');
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('invalidCredentials');
+    if (user.bannedAt !== null) throw new AppError('accountBanned');
+    const { session, accessToken } = await this.sessions.create(user.id, client);
+    return { user, session, accessToken };
+  }
+
+  async getUser(userId: string): Promise<UserRow> {
+    const user = await this.repository.findUserById(userId);
+    if (user === null) throw new AppError('notFound');
+    return user;
+  }
+}

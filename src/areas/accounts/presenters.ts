@@ -1,0 +1,101 @@
+import { Type } from 'typebox';
+import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { toHex } from '../../platform/http/ids.ts';
+import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import type { SessionRow, UserRow } from './tables.ts';
+
+const publicUserAttributes = {
+  hex: Type.String({ description: '32 hex digits, the id without dashes' }),
+  username: Nullable(Type.String()),
+  nickname: Nullable(Type.String()),
+  level: Type.Integer(),
+  experience: Type.Integer(),
+  verified: Type.Boolean(),
+  createdAt: Timestamp,
+};
+
+/** A user as anyone may see them. */
+export const PublicUserSchema = ResourceSchema('users', Type.Object(publicUserAttributes));
+
+/** The caller's own user: adds what only they (and operators) see. */
+export const OwnUserSchema = ResourceSchema(
+  'users',
+  Type.Object({
+    ...publicUserAttributes,
+    email: Type.String(),
+    emailConfirmed: Type.Boolean(),
+    sponsorCode: Type.String(),
+    usernameChangedAt: Nullable(Timestamp),
+  }),
+);
+
+export function presentPublicUser(user: UserRow) {
+  return resource('users', user.id, {
+    hex: toHex(user.id),
+    username: user.username,
+    nickname: user.nickname,
+    level: user.level,
+    experience: user.experience,
+    verified: user.verifiedAt !== null,
+    createdAt: formatTimestamp(user.createdAt),
+  });
+}
+
+export function presentOwnUser(user: UserRow) {
+  const base = presentPublicUser(user);
+  return {
+    ...base,
+    attributes: {
+      ...base.attributes,
+      email: user.email,
+      emailConfirmed: user.emailConfirmedAt !== null,
+      sponsorCode: user.sponsorCode,
+      usernameChangedAt: formatNullableTimestamp(user.usernameChangedAt),
+    },
+  };
+}
+
+/** The login/registration answer: the new session with its token, the user included. */
+export const NewSessionDocumentSchema = Type.Object({
+  data: ResourceSchema(
+    'sessions',
+    Type.Object({ accessToken: Type.String(), tokenType: Type.Literal('Bearer'), expiresAt: Timestamp }),
+    Type.Object({ user: Type.Object({ data: Type.Object({ type: Type.Literal('users'), id: Type.String() }) }) }),
+  ),
+  included: Type.Array(OwnUserSchema),
+});
+
+export function presentNewSession(session: SessionRow, accessToken: string, user: UserRow) {
+  return {
+    data: {
+      type: 'sessions',
+      id: session.id,
+      attributes: { accessToken, tokenType: 'Bearer' as const, expiresAt: formatTimestamp(session.expiresAt) },
+      relationships: { user: { data: { type: 'users' as const, id: user.id } } },
+    },
+    included: [presentOwnUser(user)],
+  };
+}
+
+export const SessionSchema = ResourceSchema(
+  'sessions',
+  Type.Object({
+    current: Type.Boolean({ description: 'true for the session of the token making this request' }),
+    createdAt: Timestamp,
+    lastSeenAt: Timestamp,
+    expiresAt: Timestamp,
+    userAgent: Nullable(Type.String()),
+    ip: Nullable(Type.String()),
+  }),
+);
+
+export function presentSession(session: SessionRow, currentSessionId: string) {
+  return resource('sessions', session.id, {
+    current: session.id === currentSessionId,
+    createdAt: formatTimestamp(session.createdAt),
+    lastSeenAt: formatTimestamp(session.lastSeenAt),
+    expiresAt: formatTimestamp(session.expiresAt),
+    userAgent: session.userAgent,
+    ip: session.ip,
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * Sessions: opaque bearer tokens (only their hash is stored), sliding expiry of SESSION_TTL_DAYS
+ * from the last use, last-seen time, IP and user agent kept for the session list.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.ts';
+import type { SessionResolver } from '../../platform/http/auth.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId } from '../../platform/http/ids.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
+import { hashToken, newSecretToken } from './secrets.ts';
+import type { SessionRow } from './tables.ts';
+
+/** Last-seen is written at most this often, so authenticated reads are not all writes. */
+const touchIntervalMs = 60_000;
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+export const clientInfo = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
+});
+
+export class SessionsService implements SessionResolver {
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly clock: Clock,
+    private readonly ttlDays: number,
+  ) {}
+
+  #expiry(from: Date): Date {
+    return new Date(from.getTime() + this.ttlDays * 86_400_000);
+  }
+
+  async create(userId: string, client: ClientInfo): Promise<{ session: SessionRow; accessToken: string }> {
+    const now = this.clock.now();
+    const accessToken = newSecretToken('tms');
+    const session: SessionRow = {
+      id: newId(),
+      userId,
+      tokenHash: hashToken(accessToken),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: this.#expiry(now),
+      userAgent: client.userAgent,
+      ip: client.ip,
+    };
+    await this.repository.insertSession(session);
+    return { session, accessToken };
+  }
+
+  async resolve(token: string, request: FastifyRequest) {
+    const now = this.clock.now();
+    const found = await this.repository.findLiveSession(hashToken(token), now);
+    if (found === null) return null;
+    const { session } = found;
+    if (now.getTime() - session.lastSeenAt.getTime() > touchIntervalMs) {
+      const client = clientInfo(request);
+      await this.repository.touchSession(session.id, now, this.#expiry(now), client.ip, client.userAgent);
+    }
+    return { viewer: { userId: session.userId, sessionId: session.id }, banned: found.bannedAt !== null };
+  }
+
+  list(userId: string, page: PageRequest) {
+    return this.repository.listSessions(userId, this.clock.now(), page);
+  }
+
+  async revoke(userId: string, sessionId: string): Promise<void> {
+    if (!(await this.repository.deleteSession(userId, sessionId))) throw new AppError('notFound');
+  }
+
+  endAll(userId: string, exceptSessionId: string | null = null): Promise<number> {
+    return this.repository.deleteSessionsOfUser(userId, exceptSessionId);
+  }
+}

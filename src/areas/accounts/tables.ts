@@ -1,0 +1,73 @@
+import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export interface UserSettings {
+  /** Whether new media show their position publicly unless the owner says otherwise. */
+  publishLocationByDefault: boolean;
+  /** Whether GET /api/users/{id}/likes and /dislikes answer for this user. */
+  showReactionsPublicly: boolean;
+  /** Whether the account appears in GET /api/users/search. */
+  discoverable: boolean;
+  /** Product news by e-mail. */
+  marketingEmails: boolean;
+}
+
+export interface PostalAddress {
+  recipient: string;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  region: string | null;
+  countryCode: string;
+  phone: string | null;
+}
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash'),
+  username: text('username'),
+  nickname: text('nickname'),
+  emailConfirmedAt: at('email_confirmed_at'),
+  usernameChangedAt: at('username_changed_at'),
+  sponsorCode: text('sponsor_code').notNull(),
+  sponsoredBy: uuid('sponsored_by'),
+  level: integer('level').notNull().default(0),
+  experience: integer('experience').notNull().default(0),
+  settings: jsonb('settings').$type<Partial<UserSettings>>().notNull(),
+  address: jsonb('address').$type<PostalAddress | null>(),
+  verifiedAt: at('verified_at'),
+  bannedAt: at('banned_at'),
+  banReason: text('ban_reason'),
+  anonymizedAt: at('anonymized_at'),
+  deletionRequestedAt: at('deletion_requested_at'),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+export type UserRow = typeof users.$inferSelect;
+
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: at('created_at').notNull(),
+  lastSeenAt: at('last_seen_at').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  userAgent: text('user_agent'),
+  ip: text('ip'),
+});
+export type SessionRow = typeof sessions.$inferSelect;
+
+export type TokenPurpose = 'confirm-email' | 'reset-password' | 'delete-account';
+
+export const userTokens = pgTable('user_tokens', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  purpose: text('purpose').$type<TokenPurpose>().notNull(),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: at('created_at').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});

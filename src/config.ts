@@ -1,0 +1,178 @@
+/**
+ * Environment -> typed, validated configuration. Every bad variable is collected and reported in one
+ * message, and start-up is refused (see ConfigError).
+ */
+import { resolve } from 'node:path';
+
+export type AppEnv = 'development' | 'production' | 'test';
+
+export interface Config {
+  appEnv: AppEnv;
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  adminApiToken: string | null;
+  rateLimits: boolean;
+  /** Trust X-Forwarded-* from this many proxy hops (or a list of addresses), for client IPs. */
+  trustProxy: boolean | number | string;
+  logLevel: string;
+  sessionTtlDays: number;
+  notificationDigestIntervalMinutes: number;
+  notificationDedupWindowMinutes: number;
+  push: { provider: 'log' | 'onesignal'; oneSignal: { appId: string; apiKey: string; apiUrl: string } | null };
+  s3: {
+    endpoint: string | null;
+    region: string;
+    bucket: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+  } | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads one variable at a time and remembers every problem, so all of them are reported together. */
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const value = this.env[name];
+    return value === undefined || value === '' ? fallback : value;
+  }
+
+  optional(name: string): string | null {
+    const value = this.env[name];
+    return value === undefined || value === '' ? null : value;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.string(name, fallback);
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+    return fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (Number.isInteger(value) && value >= min && value <= max) return value;
+    this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+
+  url(name: string, protocols: string[]): string | null {
+    const raw = this.optional(name);
+    if (raw === null) return null;
+    try {
+      const parsed = new URL(raw);
+      if (protocols.includes(parsed.protocol)) return raw;
+    } catch {
+      // reported below
+    }
+    this.problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    return null;
+  }
+
+  switch(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name);
+    if (raw === null) return fallback;
+    if (['on', 'true', '1'].includes(raw)) return true;
+    if (['off', 'false', '0'].includes(raw)) return false;
+    this.problems.push(`${name} must be on or off (got "${raw}")`);
+    return fallback;
+  }
+
+  require(name: string, when: string): string {
+    const value = this.optional(name);
+    if (value === null) {
+      this.problems.push(`${name} is required ${when}`);
+      return '';
+    }
+    return value;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = new EnvReader(env);
+  const appEnv = read.oneOf('APP_ENV', ['development', 'production', 'test'] as const, 'development');
+  const host = read.string('HOST', '127.0.0.1');
+  const port = read.integer('PORT', 3000, 0, 65535);
+  const publicUrl = read.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
+  const pushProvider = read.oneOf('PUSH_PROVIDER', ['log', 'onesignal'] as const, 'log');
+  const oneSignal =
+    pushProvider === 'onesignal'
+      ? {
+          appId: read.require('ONESIGNAL_APP_ID', 'when PUSH_PROVIDER=onesignal'),
+          apiKey: read.require('ONESIGNAL_API_KEY', 'when PUSH_PROVIDER=onesignal'),
+          apiUrl: read.url('ONESIGNAL_API_URL', ['http:', 'https:']) ?? 'https://api.onesignal.com',
+        }
+      : null;
+  const s3Bucket = read.optional('S3_BUCKET');
+  const s3 =
+    s3Bucket === null
+      ? null
+      : {
+          endpoint: read.url('S3_ENDPOINT', ['http:', 'https:']),
+          region: read.string('S3_REGION', 'us-east-1'),
+          bucket: s3Bucket,
+          accessKeyId: read.require('S3_ACCESS_KEY_ID', 'when S3_BUCKET is set'),
+          secretAccessKey: read.require('S3_SECRET_ACCESS_KEY', 'when S3_BUCKET is set'),
+          forcePathStyle: read.switch('S3_FORCE_PATH_STYLE', true),
+        };
+  const config: Config = {
+    appEnv,
+    host,
+    port,
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    dataDir: resolve(read.string('DATA_DIR', './var')),
+    databaseUrl: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
+    smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: read.string('MAIL_FROM', 'Travel Media <no-reply@localhost>'),
+    adminApiToken: read.optional('ADMIN_API_TOKEN'),
+    rateLimits: read.switch('RATE_LIMITS', true),
+    trustProxy: trustProxyOf(read.optional('TRUST_PROXY')),
+    logLevel: read.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      appEnv === 'test' ? 'silent' : 'info',
+    ),
+    sessionTtlDays: read.integer('SESSION_TTL_DAYS', 30, 1, 365),
+    notificationDigestIntervalMinutes: read.integer(
+      'NOTIFICATION_DIGEST_INTERVAL_MINUTES',
+      appEnv === 'production' ? 5 : 2,
+      1,
+      1440,
+    ),
+    notificationDedupWindowMinutes: read.integer('NOTIFICATION_DEDUP_WINDOW_MINUTES', 5, 0, 10080),
+    push: { provider: pushProvider, oneSignal },
+    s3,
+  };
+  if (config.adminApiToken !== null && config.adminApiToken.length < 16) {
+    read.problems.push('ADMIN_API_TOKEN must be at least 16 characters');
+  }
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
+
+/** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of proxy addresses. */
+function trustProxyOf(raw: string | null): boolean | number | string {
+  if (raw === null || raw === 'false' || raw === 'off') return false;
+  if (raw === 'true' || raw === 'on') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
+import { citext } from '@electric-sql/pglite/contrib/citext';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { drizzle } from 'drizzle-orm/pglite';
+import { type Database, type Db, processLocks, type RawConnection } from './database.ts';
+
+/** The extensions our migrations create; PGlite must load them when it opens. */
+export const pgliteExtensions = { citext, cube, earthdistance, pg_trgm, unaccent };
+
+function rawConnection(client: PGlite | Transaction): RawConnection {
+  return {
+    exec: async (sqlText) => {
+      await client.exec(sqlText);
+    },
+    query: async <T>(sqlText: string, params: unknown[] = []) => (await client.query<T>(sqlText, params)).rows,
+    transaction: (fn) =>
+      'transaction' in client ? client.transaction((tx) => fn(rawConnection(tx))) : fn(rawConnection(client)),
+  };
+}
+
+/** Opens PGlite in `dir` (created if missing), or in memory when dir is null. */
+export async function openPglite(dir: string | null, options: Partial<PGliteOptions> = {}): Promise<Database & { client: PGlite }> {
+  if (dir !== null) mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create({ dataDir: dir ?? undefined, extensions: pgliteExtensions, ...options });
+  return pgliteDatabase(client);
+}
+
+export function pgliteDatabase(client: PGlite): Database & { client: PGlite } {
+  const db = drizzle({ client }) as unknown as Db;
+  return {
+    engine: 'pglite',
+    db,
+    client,
+    withLock: (name, fn) => processLocks.run(name, () => fn(rawConnection(client))),
+    tryWithLock: (name, fn) => processLocks.tryRun(name, fn),
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Route authentication, declared per route with `config.auth` (see RouteAuth). A `user` route
+ * answers 401 with `WWW-Authenticate: Bearer` without a valid session token, 403 for a banned
+ * account; an `admin` route answers 401 to anything but ADMIN_API_TOKEN (user tokens included).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import { AppError } from './error-catalogue.ts';
+import type { App, RouteAuth, Viewer } from './types.ts';
+
+export interface SessionResolver {
+  /** The live session of a bearer token, or null when unknown, revoked or expired. */
+  resolve(token: string, request: FastifyRequest): Promise<{ viewer: Viewer; banned: boolean } | null>;
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+const unauthenticated = (realm: string, detail?: string) =>
+  new AppError('unauthenticated', {
+    detail,
+    headers: { 'WWW-Authenticate': `Bearer realm="${realm}"` },
+  });
+
+export function registerAuth(app: App, options: { adminToken: string | null; sessions: SessionResolver }) {
+  app.decorateRequest('viewer', null);
+
+  const userHook =
+    (required: boolean): onRequestHookHandler =>
+    async (request) => {
+      const token = bearerToken(request);
+      if (token === null) {
+        if (required) throw unauthenticated('api');
+        return;
+      }
+      const session = await options.sessions.resolve(token, request);
+      if (session === null) {
+        if (required) throw unauthenticated('api', 'the token is unknown, revoked or expired');
+        return;
+      }
+      if (session.banned && required) throw new AppError('accountBanned');
+      if (!session.banned) request.viewer = session.viewer;
+    };
+
+  const adminHook: onRequestHookHandler = async (request) => {
+    const token = bearerToken(request);
+    if (token === null || options.adminToken === null || !sameSecret(token, options.adminToken)) {
+      throw unauthenticated('admin', options.adminToken === null ? 'the admin API is disabled (ADMIN_API_TOKEN unset)' : undefined);
+    }
+  };
+
+  const hooks: Record<RouteAuth, onRequestHookHandler | null> = {
+    none: null,
+    optional: userHook(false),
+    user: userHook(true),
+    admin: adminHook,
+  };
+
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth ?? 'none';
+    const hook = hooks[auth];
+    if (hook === null) return;
+    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [hook, ...existing];
+    if (route.schema && auth !== 'optional') {
+      route.schema.security = [auth === 'admin' ? { adminToken: [] } : { sessionToken: [] }];
+    }
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Every error the service can answer, by stable code. The HTTP status lives here and only here;
+ * the human title comes from the message catalogs (`errors.<code>`), so it is translated.
+ * docs/api.md lists these codes; a test keeps the two in sync.
+ */
+export const errorCatalogue = {
+  // 400
+  malformedJson: 400,
+  badRequest: 400,
+  invalidQueryParameter: 400,
+  invalidCursor: 400,
+  // 401 / 403
+  unauthenticated: 401,
+  invalidCredentials: 401,
+  forbidden: 403,
+  accountBanned: 403,
+  // 404 / 405 / 406
+  notFound: 404,
+  routeNotFound: 404,
+  methodNotAllowed: 405,
+  notAcceptable: 406,
+  // 409
+  emailTaken: 409,
+  usernameTaken: 409,
+  usernameAlreadySet: 409,
+  conflict: 409,
+  // 410
+  tokenExpired: 410,
+  // 413 / 415
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  // 422
+  validationFailed: 422,
+  invalidId: 422,
+  invalidToken: 422,
+  tokenUsed: 422,
+  weakPassword: 422,
+  wrongPassword: 422,
+  usernameChangeTooSoon: 422,
+  usernameRequired: 422,
+  // 429 / 503 / 500
+  rateLimited: 429,
+  maintenance: 503,
+  internal: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+  header?: string;
+}
+
+/** A coded domain error. Services throw these; the one error handler turns them into JSON:API. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly options: {
+      detail?: string;
+      source?: ErrorSource;
+      meta?: Record<string, unknown>;
+      /** Values for the message placeholders of `errors.<code>`. */
+      values?: Record<string, string | number>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(options.detail ?? code);
+    this.status = errorCatalogue[code];
+  }
+}
+
+/** One JSON:API document can carry several errors (e.g. one per invalid field). */
+export class AppErrors extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: AppError[],
+  ) {
+    super(errors.map((error) => error.code).join(', '));
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The one error handler: every error, on every surface, becomes a JSON:API error document
+ * (HTML routes get an HTML page unless the client asks for JSON). Never a 500 for bad input.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { translate } from '../i18n/i18n.ts';
+import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
+import { jsonApiMediaType } from './jsonapi.ts';
+import type { App } from './types.ts';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function pointerOf(error: AjvError): string {
+  const base = error.instancePath;
+  if (error.keyword === 'required') return `${base}/${String(error.params.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') return `${base}/${String(error.params.additionalProperty)}`;
+  return base === '' ? '/' : base;
+}
+
+function validationErrors(error: FastifyError): AppErrors {
+  const context = (error as FastifyError & { validationContext?: string }).validationContext;
+  const ajvErrors = (error.validation ?? []) as AjvError[];
+  const inBody = context === 'body';
+  const status = inBody ? 422 : context === 'params' ? 422 : 400;
+  const code: ErrorCode = inBody || context === 'params' ? 'validationFailed' : 'invalidQueryParameter';
+  const seen = new Set<string>();
+  const errors = ajvErrors
+    .map((ajvError) => {
+      const pointer = pointerOf(ajvError);
+      const detail =
+        ajvError.keyword === 'additionalProperties'
+          ? 'this field is not allowed'
+          : ajvError.keyword === 'required'
+            ? 'this field is required'
+            : (ajvError.message ?? 'invalid value');
+      const source = inBody ? { pointer } : { parameter: pointer.split('/')[1] ?? context ?? '' };
+      const key = `${JSON.stringify(source)}${detail}`;
+      if (seen.has(key)) return null;
+      seen.add(key);
+      return new AppError(code, { detail, source, meta: { keyword: ajvError.keyword } });
+    })
+    .filter((item): item is AppError => item !== null);
+  return new AppErrors(status, errors);
+}
+
+/** Maps framework errors (parsing, limits, content types) to our codes. */
+function frameworkError(error: FastifyError): AppError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('malformedJson', { detail: error.message });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('unsupportedMediaType', { source: { header: 'Content-Type' }, detail: error.message });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError('payloadTooLarge', { detail: error.message });
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError('unsupportedMediaType', { source: { header: 'Content-Type' }, detail: error.message });
+  }
+  if (error instanceof SyntaxError) return new AppError('malformedJson', { detail: error.message });
+  const status = error.statusCode ?? 500;
+  if (status === 404) return new AppError('notFound');
+  if (status === 413) return new AppError('payloadTooLarge', { detail: error.message });
+  if (status === 415) return new AppError('unsupportedMediaType', { detail: error.message });
+  if (status === 429) return new AppError('rateLimited', { values: { seconds: 60 } });
+  if (status >= 400 && status < 500) return new AppError('badRequest', { detail: error.message });
+  return new AppError('internal');
+}
+
+export function toErrorObject(error: AppError, request: FastifyRequest) {
+  return {
+    status: String(error.status),
+    code: error.code,
+    title: translate(request.locale, `errors.${error.code}`, error.options.values),
+    ...(error.options.detail !== undefined ? { detail: error.options.detail } : {}),
+    ...(error.options.source ? { source: error.options.source } : {}),
+    ...(error.options.meta ? { meta: error.options.meta } : {}),
+  };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function wantsHtml(request: FastifyRequest): boolean {
+  if (request.url.startsWith('/api') || request.url.startsWith('/admin')) return false;
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') || !accept.includes('json');
+}
+
+export function sendErrors(request: FastifyRequest, reply: FastifyReply, status: number, errors: AppError[]) {
+  for (const error of errors) for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  const objects = errors.map((error) => toErrorObject(error, request));
+  if (wantsHtml(request)) {
+    const first = objects[0];
+    const title = escapeHtml(first?.title ?? 'Error');
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="${request.locale.slice(0, 2)}"><head><meta charset="utf-8"><title>${status} ${title}</title></head><body><main><h1>${status}</h1><p>${title}</p></main></body></html>`,
+      );
+  }
+  return reply.status(status).type(jsonApiMediaType).send({ errors: objects });
+}
+
+export function registerErrorHandling(app: App) {
+  app.setErrorHandler((error: FastifyError | AppError | AppErrors, request, reply) => {
+    if (error instanceof AppErrors) return sendErrors(request, reply, error.status, error.errors);
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendErrors(request, reply, error.status, [error]);
+    }
+    if ((error as FastifyError).validation) {
+      const grouped = validationErrors(error as FastifyError);
+      return sendErrors(request, reply, grouped.status, grouped.errors);
+    }
+    const mapped = frameworkError(error as FastifyError);
+    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendErrors(request, reply, mapped.status, [mapped]);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendErrors(request, reply, 404, [
+      new AppError('routeNotFound', { values: { method: request.method, path: request.url.split('?')[0] ?? '' } }),
+    ]),
+  );
+}
+

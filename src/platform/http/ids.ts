@@ -1,0 +1,34 @@
+/**
+ * Ids: every resource id is a lowercase canonical UUID. Users and media also have `hex`, the same
+ * 128 bits as 32 hex digits; any path parameter naming a user or a media accepts either form.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError } from './error-catalogue.ts';
+
+const canonical = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const compact = /^[0-9a-f]{32}$/i;
+
+export const newId = (): string => randomUUID();
+
+/** The canonical lowercase UUID for a UUID or 32-hex input, or null when it is neither. */
+export function parseUuidOrHex(value: string): string | null {
+  if (canonical.test(value)) return value.toLowerCase();
+  if (compact.test(value)) {
+    const hex = value.toLowerCase();
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+  return null;
+}
+
+export function isCanonicalUuid(value: string): boolean {
+  return canonical.test(value);
+}
+
+export const toHex = (uuid: string): string => uuid.replaceAll('-', '').toLowerCase();
+
+/** A path id that must be a UUID (or, for users and media, 32 hex digits): otherwise 422 invalidId. */
+export function requireUuidParam(value: string, parameter: string, acceptHex = true): string {
+  const id = acceptHex ? parseUuidOrHex(value) : isCanonicalUuid(value) ? value.toLowerCase() : null;
+  if (id === null) throw new AppError('invalidId', { source: { parameter } });
+  return id;
+}

@@ -1,0 +1,121 @@
+/**
+ * JSON:API 1.1 documents (application/vnd.api+json): builders for handlers and TypeBox schemas for
+ * routes, so validation, serialization and the OpenAPI document all come from one description.
+ */
+import { type TSchema, Type } from 'typebox';
+
+export const jsonApiMediaType = 'application/vnd.api+json';
+
+export interface ResourceIdentifier {
+  type: string;
+  id: string;
+}
+
+export interface ResourceObject<A = Record<string, unknown>> extends ResourceIdentifier {
+  attributes: A;
+  relationships?: Record<string, { data: ResourceIdentifier | ResourceIdentifier[] | null }>;
+  links?: Record<string, string>;
+}
+
+export function resource<A>(
+  type: string,
+  id: string,
+  attributes: A,
+  relationships?: ResourceObject['relationships'],
+): ResourceObject<A> {
+  return relationships ? { type, id, attributes, relationships } : { type, id, attributes };
+}
+
+export const relation = (type: string, id: string | null) => ({ data: id === null ? null : { type, id } });
+
+export interface Links {
+  self: string;
+  first?: string;
+  prev?: string | null;
+  next?: string | null;
+}
+
+export function document<T>(data: T, extras: { meta?: Record<string, unknown>; links?: Links; included?: unknown[] } = {}) {
+  return { data, ...extras };
+}
+
+// ---- schemas -------------------------------------------------------------------------------------
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 with numeric offset' });
+export const Uuid = Type.String({ format: 'uuid' });
+
+export const RelationshipSchema = (type: string) =>
+  Type.Object({ data: Nullable(Type.Object({ type: Type.Literal(type), id: Type.String() })) });
+
+const AnyObject = Type.Object({}, { additionalProperties: true });
+
+export function ResourceSchema<A extends TSchema, R extends TSchema = typeof AnyObject>(
+  type: string,
+  attributes: A,
+  relationships?: R,
+) {
+  return Type.Object(
+    {
+      type: Type.Literal(type),
+      id: Type.String(),
+      attributes,
+      relationships: Type.Optional((relationships ?? AnyObject) as R),
+    },
+    { title: type },
+  );
+}
+
+export const LinksSchema = Type.Object({
+  self: Type.String(),
+  first: Type.Optional(Type.String()),
+  prev: Type.Optional(Nullable(Type.String())),
+  next: Type.Optional(Nullable(Type.String())),
+});
+
+export function DocumentSchema<R extends TSchema, I extends TSchema = typeof AnyObject, M extends TSchema = typeof AnyObject>(
+  data: R,
+  extras: { included?: I; meta?: M } = {},
+) {
+  return Type.Object({
+    data,
+    included: Type.Optional(Type.Array((extras.included ?? AnyObject) as I)),
+    meta: Type.Optional((extras.meta ?? AnyObject) as M),
+  });
+}
+
+/** A paginated collection: data array, root meta (at least limit) and links self/first/prev/next. */
+export function CollectionSchema<R extends TSchema, M extends Record<string, TSchema> = {}, I extends TSchema = typeof AnyObject>(
+  item: R,
+  meta: M = {} as M,
+  included?: I,
+) {
+  return Type.Object({
+    data: Type.Array(item),
+    included: Type.Optional(Type.Array((included ?? AnyObject) as I)),
+    meta: Type.Object({ limit: Type.Integer(), ...meta }),
+    links: LinksSchema,
+  });
+}
+
+export const ErrorDocumentSchema = Type.Object(
+  {
+    errors: Type.Array(
+      Type.Object({
+        status: Type.String(),
+        code: Type.String(),
+        title: Type.String(),
+        detail: Type.Optional(Type.String()),
+        source: Type.Optional(
+          Type.Object({
+            pointer: Type.Optional(Type.String()),
+            parameter: Type.Optional(Type.String()),
+            header: Type.Optional(Type.String()),
+          }),
+        ),
+        meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+      }),
+    ),
+  },
+  { title: 'ErrorDocument' },
+);

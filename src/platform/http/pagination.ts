@@ -1,0 +1,153 @@
+/**
+ * Keyset pagination shared by every list: opaque cursors over an ordered key (e.g. createdAt, id),
+ * newest first. `cursor` asks for the page after a position, `before` for the page before one.
+ * Each page fetches limit + 1 rows to know whether another page exists in that direction.
+ */
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { AppError } from './error-catalogue.ts';
+import type { Links } from './jsonapi.ts';
+
+export type KeyPart = 'timestamp' | 'uuid' | 'int' | 'number' | 'string';
+export type KeyValue = Date | string | number;
+
+export interface PageQuery {
+  cursor?: string;
+  before?: string;
+  limit?: number;
+}
+
+export interface PageRequest {
+  direction: 'first' | 'after' | 'before';
+  position: KeyValue[] | null;
+  limit: number;
+}
+
+export function pageQuerySchema(defaultLimit = 20, maxLimit = 100) {
+  return {
+    cursor: Type.Optional(Type.String({ description: 'Opaque cursor: the page after this position' })),
+    before: Type.Optional(Type.String({ description: 'Opaque cursor: the page before this position' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `1 to ${maxLimit}` }),
+    ),
+  };
+}
+
+export function encodeCursor(values: KeyValue[]): string {
+  const plain = values.map((value) => (value instanceof Date ? value.toISOString() : value));
+  return Buffer.from(JSON.stringify(plain)).toString('base64url');
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function decodePart(kind: KeyPart, value: unknown): KeyValue | undefined {
+  switch (kind) {
+    case 'timestamp': {
+      if (typeof value !== 'string') return undefined;
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? undefined : date;
+    }
+    case 'uuid':
+      return typeof value === 'string' && uuidPattern.test(value) ? value : undefined;
+    case 'int':
+      return Number.isSafeInteger(value) ? (value as number) : undefined;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'string':
+      return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/** Decodes a cursor made by encodeCursor for the same key shape; anything else is a 400. */
+export function decodeCursor(raw: string, shape: KeyPart[], parameter: string): KeyValue[] {
+  const invalid = () => new AppError('invalidCursor', { source: { parameter } });
+  let parsed: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid();
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== shape.length) throw invalid();
+  return shape.map((kind, index) => {
+    const value = decodePart(kind, parsed[index]);
+    if (value === undefined) throw invalid();
+    return value;
+  });
+}
+
+export function pageRequest(query: PageQuery, shape: KeyPart[], defaultLimit = 20): PageRequest {
+  const limit = query.limit ?? defaultLimit;
+  if (query.cursor !== undefined && query.before !== undefined) {
+    throw new AppError('invalidQueryParameter', {
+      source: { parameter: 'before' },
+      detail: 'cursor and before cannot be used together',
+    });
+  }
+  if (query.cursor !== undefined) {
+    return { direction: 'after', position: decodeCursor(query.cursor, shape, 'cursor'), limit };
+  }
+  if (query.before !== undefined) {
+    return { direction: 'before', position: decodeCursor(query.before, shape, 'before'), limit };
+  }
+  return { direction: 'first', position: null, limit };
+}
+
+/**
+ * The WHERE fragment and ORDER BY for a descending key. Columns and values line up with the shape.
+ * Rows come back newest first whatever the direction (the 'before' page is fetched ascending and
+ * reversed by pageOf).
+ */
+export function keyset(columns: (AnyColumn | SQL)[], request: PageRequest): { where: SQL | undefined; orderBy: SQL[] } {
+  const ascending = request.direction === 'before';
+  const orderBy = columns.map((column) => (ascending ? sql`${column} ASC` : sql`${column} DESC`));
+  if (request.position === null) return { where: undefined, orderBy };
+  const left = sql.join(columns, sql`, `);
+  const right = sql.join(
+    request.position.map((value) => sql`${value instanceof Date ? value.toISOString() : value}`),
+    sql`, `,
+  );
+  const where = ascending ? sql`(${left}) > (${right})` : sql`(${left}) < (${right})`;
+  return { where, orderBy };
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/** Turns limit + 1 fetched rows into one page (newest first) with the cursors of its neighbours. */
+export function pageOf<T>(rows: T[], request: PageRequest, keyOf: (row: T) => KeyValue[]): Page<T> {
+  const hasMore = rows.length > request.limit;
+  const items = rows.slice(0, request.limit);
+  if (request.direction === 'before') items.reverse();
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (first === undefined || last === undefined) return { items, nextCursor: null, prevCursor: null };
+  const moreAfter = request.direction === 'before' ? true : hasMore;
+  const moreBefore = request.direction === 'first' ? false : request.direction === 'after' ? true : hasMore;
+  return {
+    items,
+    nextCursor: moreAfter ? encodeCursor(keyOf(last)) : null,
+    prevCursor: moreBefore ? encodeCursor(keyOf(first)) : null,
+  };
+}
+
+/** Root links for a page: self as asked, first without a position, prev/next with the cursors. */
+export function pageLinks(url: string, page: Page<unknown>): Links {
+  const parsed = new URL(url, 'http://local');
+  const withParams = (set: Record<string, string | null>) => {
+    const copy = new URL(parsed.toString());
+    copy.searchParams.delete('cursor');
+    copy.searchParams.delete('before');
+    for (const [key, value] of Object.entries(set)) if (value !== null) copy.searchParams.set(key, value);
+    return `${copy.pathname}${copy.search}`;
+  };
+  return {
+    self: `${parsed.pathname}${parsed.search}`,
+    first: withParams({}),
+    prev: page.prevCursor === null ? null : withParams({ before: page.prevCursor }),
+    next: page.nextCursor === null ? null : withParams({ cursor: page.nextCursor }),
+  };
+}

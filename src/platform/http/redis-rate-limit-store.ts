@@ -1,0 +1,22 @@
+import { Redis } from 'ioredis';
+import type { RateLimitStore } from './rate-limit.ts';
+
+/** Counters shared by every instance: INCR, then set the window's expiry only on its first hit. */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: Redis;
+  constructor(url: string, private readonly prefix = 'ratelimit:') {
+    this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  }
+
+  async hit(key: string, windowMs: number) {
+    const redisKey = `${this.prefix}${key}`;
+    const results = await this.#redis.multi().incr(redisKey).pexpire(redisKey, windowMs, 'NX').pttl(redisKey).exec();
+    const count = Number(results?.[0]?.[1] ?? 1);
+    const ttl = Number(results?.[2]?.[1] ?? windowMs);
+    return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
+  }
+
+  async close() {
+    await this.#redis.quit();
+  }
+}

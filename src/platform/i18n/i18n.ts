@@ -1,0 +1,95 @@
+/**
+ * Message catalogs (ICU MessageFormat) and Accept-Language negotiation.
+ * Catalogs are flat JSON files `<locale>.json`: the platform's in src/platform/i18n/messages and each
+ * area's in src/areas/<area>/messages; they are merged at load, so areas own their strings.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IntlMessageFormat } from 'intl-messageformat';
+
+export const supportedLocales = ['en-US', 'fr-FR'] as const;
+export type Locale = (typeof supportedLocales)[number];
+export const defaultLocale: Locale = 'en-US';
+
+export const localeNames: Record<Locale, { name: string; nativeName: string }> = {
+  'en-US': { name: 'English (United States)', nativeName: 'English (United States)' },
+  'fr-FR': { name: 'French (France)', nativeName: 'Français (France)' },
+};
+
+const srcDir = fileURLToPath(new URL('../../', import.meta.url));
+
+function catalogDirs(): string[] {
+  const areasDir = join(srcDir, 'areas');
+  const areaDirs = existsSync(areasDir)
+    ? readdirSync(areasDir).map((area) => join(areasDir, area, 'messages'))
+    : [];
+  return [join(srcDir, 'platform/i18n/messages'), ...areaDirs].filter((dir) => existsSync(dir));
+}
+
+function loadCatalogs(): Record<Locale, Map<string, string>> {
+  const catalogs = Object.fromEntries(supportedLocales.map((locale) => [locale, new Map<string, string>()])) as Record<
+    Locale,
+    Map<string, string>
+  >;
+  for (const dir of catalogDirs()) {
+    for (const locale of supportedLocales) {
+      const file = join(dir, `${locale}.json`);
+      if (!existsSync(file)) continue;
+      const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      for (const [key, message] of Object.entries(entries)) {
+        if (catalogs[locale].has(key)) throw new Error(`message ${key} is defined twice for ${locale} (${file})`);
+        catalogs[locale].set(key, message);
+      }
+    }
+  }
+  return catalogs;
+}
+
+export const catalogs = loadCatalogs();
+const compiled = new Map<string, IntlMessageFormat>();
+
+export function hasMessage(key: string, locale: Locale = defaultLocale): boolean {
+  return catalogs[locale].has(key);
+}
+
+/** Renders `key` in `locale`, falling back to the default locale; a missing key renders as itself. */
+export function translate(locale: Locale, key: string, values?: Record<string, unknown>): string {
+  const usedLocale = catalogs[locale].has(key) ? locale : defaultLocale;
+  const message = catalogs[usedLocale].get(key);
+  if (message === undefined) return key;
+  const cacheKey = `${usedLocale}\u0000${key}`;
+  let format = compiled.get(cacheKey);
+  if (!format) {
+    format = new IntlMessageFormat(message, usedLocale);
+    compiled.set(cacheKey, format);
+  }
+  return String(format.format(values as Record<string, string>));
+}
+
+/** Picks the best supported locale for an Accept-Language header (q-values, then language-only match). */
+export function negotiateLocale(header: string | undefined): Locale {
+  if (!header) return defaultLocale;
+  const ranges = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { tag: tag.trim().toLowerCase(), quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((range) => range.tag !== '' && range.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  for (const range of ranges) {
+    if (range.tag === '*') return defaultLocale;
+    const exact = supportedLocales.find((locale) => locale.toLowerCase() === range.tag);
+    if (exact) return exact;
+    const language = range.tag.split('-')[0];
+    const sameLanguage = supportedLocales.find((locale) => locale.toLowerCase().split('-')[0] === language);
+    if (sameLanguage) return sameLanguage;
+  }
+  return defaultLocale;
+}
+
+/** The language code of a locale ('fr-FR' -> 'fr'), as push providers key their texts. */
+export const languageOf = (locale: Locale): string => locale.split('-')[0] ?? locale;

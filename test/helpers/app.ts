@@ -1,0 +1,104 @@
+/**
+ * One app per test file (or per describe block): a fresh database, a manual clock, mail captured in
+ * memory, rate limits off unless asked for, and an admin token.
+ */
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { AppDeps, MailSender, OutgoingMail } from '../../src/deps.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.ts';
+import type { App } from '../../src/platform/http/types.ts';
+import type { Services } from '../../src/services.ts';
+import { openTestDatabase } from './database.ts';
+
+export const adminToken = 'test-admin-token-0123456789abcdef';
+
+/** Keeps every mail the app sends, for assertions. The SMTP path has its own tests. */
+export class CapturedMail implements MailSender {
+  readonly sent: OutgoingMail[] = [];
+  async send(message: OutgoingMail) {
+    this.sent.push(message);
+  }
+  last(to?: string): OutgoingMail | undefined {
+    return [...this.sent].reverse().find((mail) => to === undefined || mail.to === to);
+  }
+}
+
+export interface TestApp {
+  app: App;
+  services: Services;
+  deps: AppDeps;
+  clock: ManualClock;
+  mail: CapturedMail;
+  /** inject() with a bearer token and JSON body shortcuts; `json` is the parsed body (or undefined). */
+  request(options: TestRequest): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestRequest {
+  method: InjectOptions['method'];
+  url: string;
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  payload?: InjectOptions['payload'];
+}
+
+export type TestResponse = LightMyRequestResponse & { json: any };
+
+export async function createTestApp(
+  options: { env?: Record<string, string>; deps?: Partial<AppDeps>; clock?: ManualClock } = {},
+): Promise<TestApp> {
+  const config: Config = loadConfig({
+    APP_ENV: 'test',
+    ADMIN_API_TOKEN: adminToken,
+    RATE_LIMITS: 'off',
+    DATA_DIR: '/tmp/tms-test-data',
+    ...options.env,
+  });
+  const clock = options.clock ?? new ManualClock('2026-11-21T12:00:00.000Z');
+  const mail = new CapturedMail();
+  const database = await openTestDatabase();
+  const deps: AppDeps = {
+    config,
+    database,
+    clock,
+    mailer: mail,
+    rateLimitStore: new MemoryRateLimitStore(clock),
+    ...options.deps,
+  };
+  const { app, services } = await buildApp(deps, { logger: false });
+  await app.ready();
+  return {
+    app,
+    services,
+    deps,
+    clock,
+    mail,
+    async request({ method, url, token, body, headers = {}, payload }) {
+      const response = await app.inject({
+        method,
+        url,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        payload: payload ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      });
+      let json: unknown;
+      try {
+        json = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        json = undefined;
+      }
+      return Object.assign(response, { json });
+    },
+    async close() {
+      await app.close();
+      await deps.rateLimitStore.close?.();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * A fresh, migrated database for each test file, on PostgreSQL when DATABASE_URL is set and on
+ * in-memory PGlite otherwise.
+ * - PostgreSQL: the migrations run once into a template database named after their fingerprint;
+ *   each file then gets `CREATE DATABASE … TEMPLATE` (fast) and drops it when done.
+ * - PGlite: the migrated data directory is dumped once to a tarball in the temp dir, and each file
+ *   starts an in-memory PGlite from it.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Database } from '../../src/platform/db/database.ts';
+import { migrate, migrationsFingerprint } from '../../src/platform/db/migrate.ts';
+import { pgliteDatabase, pgliteExtensions } from '../../src/platform/db/pglite-database.ts';
+import { openPostgres } from '../../src/platform/db/postgres-database.ts';
+
+export const testEngine = (): 'postgres' | 'pglite' => (process.env.DATABASE_URL ? 'postgres' : 'pglite');
+
+function urlWithDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openPostgresTestDatabase(serverUrl: string): Promise<Database> {
+  const template = `tms_template_${migrationsFingerprint()}`;
+  const name = `tms_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdminClient(serverUrl, async (admin) => {
+    // One process builds the template; the others wait on the lock, then find it ready.
+    await admin.query('SELECT pg_advisory_lock(7100002)');
+    try {
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+      if (!rowCount) {
+        const building = `${template}_building_${process.pid}`;
+        await admin.query(`DROP DATABASE IF EXISTS ${building}`);
+        await admin.query(`CREATE DATABASE ${building}`);
+        const database = openPostgres(urlWithDatabase(serverUrl, building), 2);
+        try {
+          await migrate(database);
+        } finally {
+          await database.close();
+        }
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+      }
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(7100002)');
+    }
+  });
+  const database = openPostgres(urlWithDatabase(serverUrl, name), 5);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
+  const dump = join(tmpdir(), `tms-pglite-${migrationsFingerprint()}.tar.gz`);
+  if (existsSync(dump)) {
+    const client = await PGlite.create({ extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(dump)]) });
+    return pgliteDatabase(client);
+  }
+  const client = await PGlite.create({ extensions: pgliteExtensions });
+  const database = pgliteDatabase(client);
+  await migrate(database);
+  const data = await client.dumpDataDir('gzip');
+  // Written under a unique name then renamed, so parallel files never read a half-written dump.
+  const partial = `${dump}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.from(await data.arrayBuffer()));
+  renameSync(partial, dump);
+  return database;
+}
+
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  return url ? openPostgresTestDatabase(url) : openPgliteTestDatabase();
+}

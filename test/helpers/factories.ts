@@ -1,0 +1,33 @@
+/** Test data made through the real services, so it passes the same rules as the API. */
+import { randomBytes } from 'node:crypto';
+import type { UserRow } from '../../src/areas/accounts/tables.ts';
+import type { TestApp } from './app.ts';
+
+export const strongPassword = 'correct horse 42';
+
+export interface TestUser {
+  user: UserRow;
+  id: string;
+  hex: string;
+  token: string;
+  sessionId: string;
+  email: string;
+  username: string;
+}
+
+let counter = 0;
+
+export async function createUser(
+  t: TestApp,
+  overrides: { email?: string; username?: string; nickname?: string; password?: string } = {},
+): Promise<TestUser> {
+  counter += 1;
+  const suffix = `${counter}${randomBytes(3).toString('hex')}`;
+  const username = overrides.username ?? `traveller${suffix}`;
+  const email = overrides.email ?? `${username}@example.test`;
+  const { user, session, accessToken } = await t.services.accounts.register(
+    { email, password: overrides.password ?? strongPassword, username, nickname: overrides.nickname ?? `Traveller ${suffix}` },
+    { ip: '127.0.0.1', userAgent: 'factory' },
+  );
+  return { user, id: user.id, hex: user.id.replaceAll('-', ''), token: accessToken, sessionId: session.id, email, username };
+}
