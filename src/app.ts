@@ -2,36 +2,58 @@
  * buildApp(deps): the Fastify instance with the platform plugins and every area's routes. It never
  * listens (main.ts does), so tests use inject() without a port.
  */
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './areas/accounts/auth.routes.ts';
+import { jobsRoutes } from './areas/admin/jobs.routes.ts';
 import { systemRoutes } from './areas/system/system.routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
-import type { App } from './platform/http/types.ts';
+import type { App, RouteAuth } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { defaultLocale, negotiateLocale } from './platform/i18n/i18n.ts';
 import { createServices, type Services } from './services.ts';
 
+export interface RegisteredRoute {
+  method: string;
+  /** In the interface's style: `{param}` instead of Fastify's `:param`. */
+  path: string;
+  auth: RouteAuth;
+}
+
 export interface BuiltApp {
   app: App;
   services: Services;
+  /** Every route the app serves (HEAD twins of GET left out), in registration order. */
+  routes: RegisteredRoute[];
 }
 
-export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<BuiltApp> {
+export const toSpecPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+export async function buildApp(
+  deps: AppDeps,
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
+): Promise<BuiltApp> {
   const { config } = deps;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: config.logLevel } }),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routes.push({ method, path: toSpecPath(route.url), auth: route.config?.auth ?? 'none' });
+    }
+  });
 
-  const services = createServices(deps);
+  const services = createServices(deps, app.log);
 
   app.decorateRequest('locale', defaultLocale);
   app.addHook('onRequest', async (request) => {
@@ -45,6 +67,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   systemRoutes(app, deps);
   authRoutes(app, services);
+  jobsRoutes(app, services);
 
-  return { app, services };
+  return { app, services, routes };
 }

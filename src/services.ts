@@ -2,17 +2,22 @@
  * The services of every area, built once per app from its dependencies. Areas call each other only
  * through these (e.g. follows -> notifications.dispatch), never through another area's repository.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './deps.ts';
+import { AuditLog } from './areas/admin/audit.ts';
+import { JobRunner } from './platform/jobs/jobs.ts';
 import { AccountsRepository } from './areas/accounts/accounts.repository.ts';
 import { AccountsService } from './areas/accounts/accounts.service.ts';
 import { SessionsService } from './areas/accounts/sessions.service.ts';
 
-export function createServices(deps: AppDeps) {
+export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const { database, clock, config } = deps;
+  const jobs = new JobRunner(database, logger);
+  const audit = new AuditLog(database.db, clock);
   const accountsRepository = new AccountsRepository(database.db);
   const sessions = new SessionsService(accountsRepository, clock, config.sessionTtlDays);
   const accounts = new AccountsService(accountsRepository, sessions, clock);
-  return { accountsRepository, sessions, accounts };
+  return { jobs, audit, accountsRepository, sessions, accounts };
 }
 
 export type Services = ReturnType<typeof createServices>;

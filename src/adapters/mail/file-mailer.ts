@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../../platform/clock.ts';
+import type { Mailer, MailMessage } from './mailer.ts';
+
+/** Development mailer: each message becomes a complete RFC 822 `.eml` file that any mail client opens. */
+export class FileMailer implements Mailer {
+  readonly #transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  readonly #mailDir: string;
+  readonly #from: string;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+
+  constructor(options: { mailDir: string; from: string; clock?: Clock }, logger: Logger) {
+    this.#mailDir = options.mailDir;
+    this.#from = options.from;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = logger;
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const now = this.#clock.now();
+    const info = await this.#transport.sendMail({ from: this.#from, date: now, ...message });
+    const name = `${now.toISOString()}-${randomBytes(4).toString('hex')}.eml`;
+    const file = join(this.#mailDir, name);
+    const temporary = join(this.#mailDir, `.${name}.tmp`);
+    await mkdir(this.#mailDir, { recursive: true });
+    // Whoever watches the directory never sees a half-written .eml.
+    await writeFile(temporary, info.message as Buffer, { flag: 'wx' });
+    await rename(temporary, file);
+    this.#logger.info(
+      { event: 'mail.written', to: message.to, subject: message.subject, file },
+      'mail written to file',
+    );
+  }
+}

@@ -1,0 +1,12 @@
+export interface MailMessage {
+  to: string;
+  subject: string;
+  /** Plain-text alternative. */
+  text: string;
+  html: string;
+}
+
+/** Sends one rendered e-mail. Rejects when the message could not be handed over. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}

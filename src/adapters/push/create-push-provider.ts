@@ -1,0 +1,15 @@
+import type { Logger } from 'pino';
+import { LogPushProvider } from './log-push-provider.ts';
+import { OneSignalPushProvider } from './onesignal-push-provider.ts';
+import type { PushProvider } from './push-message.ts';
+
+export interface PushConfig {
+  provider: 'log' | 'onesignal';
+  oneSignal?: { appId: string; apiKey: string; apiUrl?: string } | null;
+}
+
+export function createPushProvider(config: PushConfig, logger: Logger): PushProvider {
+  if (config.provider === 'log') return new LogPushProvider(logger);
+  if (!config.oneSignal) throw new Error('PUSH_PROVIDER=onesignal needs ONESIGNAL_APP_ID and ONESIGNAL_API_KEY');
+  return new OneSignalPushProvider({ ...config.oneSignal, logger });
+}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PUSH_IDEMPOTENCY_NAMESPACE, pushIdempotencyKey, uuidV5 } from './push-idempotency-key.ts';
+
+const DNS_NAMESPACE = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
+
+describe('uuidV5', () => {
+  it('matches the known vector for www.example.com in the DNS namespace', () => {
+    assert.equal(uuidV5('www.example.com', DNS_NAMESPACE), '2ed6657d-e927-568b-95e1-2665a8aea6a2');
+  });
+
+  it('accepts an upper-case namespace and matches the vector in the Python uuid documentation', () => {
+    assert.equal(uuidV5('www.example.com', DNS_NAMESPACE.toUpperCase()), '2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    assert.equal(uuidV5('python.org', DNS_NAMESPACE), '886313e1-3b8a-5372-9b90-0c9aee199e5d');
+  });
+
+  it('rejects a namespace that is not a UUID', () => {
+    assert.throws(() => uuidV5('x', 'not-a-uuid'), TypeError);
+  });
+});
+
+describe('pushIdempotencyKey', () => {
+  const recipient = '0123456789abcdef0123456789abcdef';
+  const ids = ['9f1c2d3e-0000-4000-8000-000000000002', '1a2b3c4d-0000-4000-8000-000000000001'];
+
+  it('is a version 5 UUID in our namespace', () => {
+    const key = pushIdempotencyKey(recipient, ids);
+    assert.match(key, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(key, uuidV5(`${recipient}:${[...ids].sort().join(',')}`, PUSH_IDEMPOTENCY_NAMESPACE));
+  });
+
+  it('does not depend on the order or case of the notification ids', () => {
+    assert.equal(
+      pushIdempotencyKey(recipient, ids),
+      pushIdempotencyKey(
+        recipient.toUpperCase(),
+        [...ids].reverse().map((id) => id.toUpperCase()),
+      ),
+    );
+  });
+
+  it('changes with the recipient and with the set of rows', () => {
+    const key = pushIdempotencyKey(recipient, ids);
+    assert.notEqual(pushIdempotencyKey('f'.repeat(32), ids), key);
+    assert.notEqual(pushIdempotencyKey(recipient, ids.slice(0, 1)), key);
+  });
+});

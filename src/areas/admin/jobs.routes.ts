@@ -1,0 +1,51 @@
+/** POST /admin/jobs/flush/{job}: run one job now and say what it did. */
+import { Type } from 'typebox';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import type { App } from '../../platform/http/types.ts';
+import type { Services } from '../../services.ts';
+
+export function jobsRoutes(app: App, { jobs, audit }: Services) {
+  app.post(
+    '/admin/jobs/flush/:job',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Run a job now (notifications-push, describe-queue, search-index, stats)',
+        params: Type.Object({ job: Type.String() }),
+        response: {
+          200: DocumentSchema(
+            ResourceSchema(
+              'jobRuns',
+              Type.Object({
+                job: Type.String(),
+                ran: Type.Boolean({ description: 'false when another instance was running it' }),
+                report: Type.Object({}, { additionalProperties: true }),
+              }),
+            ),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { job } = request.params;
+      if (!jobs.has(job)) {
+        throw new AppError('notFound', {
+          source: { parameter: 'job' },
+          detail: `unknown job; valid jobs: ${jobs.names().join(', ')}`,
+          meta: { validJobs: jobs.names() },
+        });
+      }
+      const outcome = await jobs.run(job);
+      await audit.record({ actor: 'admin', action: 'jobs.flush', targetType: 'job', targetId: job, payload: { ran: outcome.ran } });
+      return {
+        data: {
+          type: 'jobRuns',
+          id: job,
+          attributes: { job, ran: outcome.ran, report: outcome.ran ? outcome.report : { skipped: outcome.reason } },
+        },
+      };
+    },
+  );
+}

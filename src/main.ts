@@ -1,0 +1,69 @@
+/** Start: read config, open the database, migrate, listen, start jobs; stop cleanly on SIGTERM/SIGINT. */
+import { join } from 'node:path';
+import pino from 'pino';
+import { createMailer } from './adapters/mail/index.ts';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { systemClock } from './platform/clock.ts';
+import { startCliSocket } from './platform/db/cli-socket.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { openDatabase } from './platform/db/open-database.ts';
+import { MemoryRateLimitStore } from './platform/http/rate-limit.ts';
+import { RedisRateLimitStore } from './platform/http/redis-rate-limit-store.ts';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`configuration error: ${error.problems.join('; ')}`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel });
+  const database = await openDatabase(config);
+  const applied = await migrate(database);
+  if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
+  const cliSocket =
+    database.engine === 'pglite' && 'client' in database
+      ? await startCliSocket((database as { client: import('@electric-sql/pglite').PGlite }).client, config.dataDir)
+      : null;
+
+  const deps: AppDeps = {
+    config,
+    database,
+    clock: systemClock,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom }, logger),
+    rateLimitStore: config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(systemClock),
+  };
+  const { app, services } = await buildApp(deps, { loggerInstance: logger });
+  await app.listen({ host: config.host, port: config.port });
+  services.jobs.start();
+  logger.info({ event: 'server.started', engine: database.engine, url: config.publicUrl }, 'ready');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ event: 'server.stopping', signal }, 'draining requests');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await app.close(); // stops accepting, waits for requests in flight
+    await services.jobs.stop();
+    await cliSocket?.stop();
+    await deps.rateLimitStore.close?.();
+    await database.close();
+    logger.info({ event: 'server.stopped' }, 'stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
