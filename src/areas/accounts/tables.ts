@@ -43,6 +43,8 @@ export const users = pgTable('users', {
   banReason: text('ban_reason'),
   anonymizedAt: at('anonymized_at'),
   deletionRequestedAt: at('deletion_requested_at'),
+  avatarMediaId: uuid('avatar_media_id'),
+  coverMediaId: uuid('cover_media_id'),
   createdAt: at('created_at').notNull(),
   updatedAt: at('updated_at').notNull(),
 });

@@ -1,0 +1,40 @@
+import { boolean, doublePrecision, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export type MediaKind = 'post' | 'avatar' | 'cover';
+export type DescribeStatus = 'pending' | 'claimed' | 'described' | 'failed' | 'skipped';
+
+export const media = pgTable('media', {
+  id: uuid('id').primaryKey(),
+  ownerId: uuid('owner_id').notNull(),
+  kind: text('kind').$type<MediaKind>().notNull(),
+  published: boolean('published').notNull().default(true),
+  flag: smallint('flag').notNull().default(0),
+  describeStatus: text('describe_status').$type<DescribeStatus>().notNull().default('pending'),
+  claimedUntil: at('claimed_until'),
+  describeAttempts: integer('describe_attempts').notNull().default(0),
+  failReason: text('fail_reason'),
+  description: text('description'),
+  descriptionLocale: text('description_locale'),
+  hashtags: text('hashtags').array().notNull().default([]),
+  originalKey: text('original_key').notNull(),
+  originalFormat: text('original_format').notNull(),
+  byteSize: integer('byte_size').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  contentHash: text('content_hash').notNull(),
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
+  locationPublic: boolean('location_public').notNull().default(true),
+  takenAt: at('taken_at'),
+  cityId: uuid('city_id'),
+  countryCode: text('country_code'),
+  likesCount: integer('likes_count').notNull().default(0),
+  dislikesCount: integer('dislikes_count').notNull().default(0),
+  bookmarksCount: integer('bookmarks_count').notNull().default(0),
+  commentsCount: integer('comments_count').notNull().default(0),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+export type MediaRow = typeof media.$inferSelect;
