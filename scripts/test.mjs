@@ -31,6 +31,6 @@ const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, available
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, APP_ENV: 'test' } },
+  { stdio: 'inherit', env: { ...process.env, APP_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
 );
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

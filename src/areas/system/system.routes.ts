@@ -39,7 +39,7 @@ export function systemRoutes(app: App, { clock, database }: AppDeps) {
       schema: {
         tags,
         summary: 'Locales the service speaks; negotiate with Accept-Language',
-        response: { 200: CollectionSchema(LocaleSchema) },
+        response: { 200: CollectionSchema(LocaleSchema, { negotiated: Type.String({ description: 'the locale picked from Accept-Language' }) }) },
       },
     },
     async (request) => ({

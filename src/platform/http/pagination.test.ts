@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppError } from './error-catalogue.ts';
+import { decodeCursor, encodeCursor, pageLinks, pageOf, pageRequest } from './pagination.ts';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('cursors', () => {
+  it('round-trip timestamps and ids exactly', () => {
+    const cursor = encodeCursor([at(5), uuid(7)]);
+    assert.match(cursor, /^[A-Za-z0-9_-]+$/);
+    assert.deepEqual(decodeCursor(cursor, ['timestamp', 'uuid'], 'cursor'), [at(5), uuid(7)]);
+  });
+
+  it('refuse anything this service did not make, naming the parameter', () => {
+    const bad = ['', '!!!', 'e30', encodeCursor([at(1)]), encodeCursor(['nope', uuid(1)]), encodeCursor([at(1), 'x']), Buffer.from('{"a":1}').toString('base64url')];
+    for (const raw of bad) {
+      assert.throws(
+        () => decodeCursor(raw, ['timestamp', 'uuid'], 'before'),
+        (error: unknown) => error instanceof AppError && error.code === 'invalidCursor' && error.options.source?.parameter === 'before',
+        raw,
+      );
+    }
+  });
+
+  it('refuse cursor and before together', () => {
+    const c = encodeCursor([at(1), uuid(1)]);
+    assert.throws(() => pageRequest({ cursor: c, before: c }, ['timestamp', 'uuid']), /cursor and before/);
+  });
+});
+
+describe('pages', () => {
+  // rows newest first, as a repository returns them for 'first' and 'after'
+  const rows = [5, 4, 3, 2, 1].map((n) => ({ createdAt: at(n), id: uuid(n) }));
+  const key = (row: { createdAt: Date; id: string }) => [row.createdAt, row.id];
+
+  it('first page: next when more rows exist, no prev', () => {
+    const page = pageOf(rows.slice(0, 3), { direction: 'first', position: null, limit: 2 }, key);
+    assert.deepEqual(page.items.map((r) => r.id), [uuid(5), uuid(4)]);
+    assert.equal(page.prevCursor, null);
+    assert.deepEqual(decodeCursor(page.nextCursor!, ['timestamp', 'uuid'], 'cursor'), [at(4), uuid(4)]);
+  });
+
+  it('before page: rows fetched ascending come back newest first, with next always set', () => {
+    const ascending = [{ createdAt: at(3), id: uuid(3) }, { createdAt: at(4), id: uuid(4) }, { createdAt: at(5), id: uuid(5) }];
+    const page = pageOf(ascending, { direction: 'before', position: [at(2), uuid(2)], limit: 2 }, key);
+    assert.deepEqual(page.items.map((r) => r.id), [uuid(4), uuid(3)]);
+    assert.ok(page.prevCursor !== null, 'a row newer than the page exists');
+    assert.ok(page.nextCursor !== null);
+  });
+
+  it('links keep other query parameters and replace the position', () => {
+    const page = { items: [], nextCursor: 'NEXT', prevCursor: 'PREV' };
+    const links = pageLinks('/api/x?filter=unread&limit=5&cursor=OLD', page);
+    assert.equal(links.self, '/api/x?filter=unread&limit=5&cursor=OLD');
+    assert.equal(links.first, '/api/x?filter=unread&limit=5');
+    assert.equal(links.next, '/api/x?filter=unread&limit=5&cursor=NEXT');
+    assert.equal(links.prev, '/api/x?filter=unread&limit=5&before=PREV');
+  });
+});
