@@ -5,7 +5,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import type { AppDeps, MailSender, OutgoingMail } from '../../src/deps.ts';
+import type { Mailer, MailMessage } from '../../src/adapters/mail/index.ts';
+import type { AppDeps } from '../../src/deps.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.ts';
 import type { App } from '../../src/platform/http/types.ts';
@@ -15,12 +16,12 @@ import { openTestDatabase } from './database.ts';
 export const adminToken = 'test-admin-token-0123456789abcdef';
 
 /** Keeps every mail the app sends, for assertions. The SMTP path has its own tests. */
-export class CapturedMail implements MailSender {
-  readonly sent: OutgoingMail[] = [];
-  async send(message: OutgoingMail) {
+export class CapturedMail implements Mailer {
+  readonly sent: MailMessage[] = [];
+  async send(message: MailMessage) {
     this.sent.push(message);
   }
-  last(to?: string): OutgoingMail | undefined {
+  last(to?: string): MailMessage | undefined {
     return [...this.sent].reverse().find((mail) => to === undefined || mail.to === to);
   }
 }
