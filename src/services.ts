@@ -9,6 +9,8 @@ import { JobRunner } from './platform/jobs/jobs.ts';
 import { AccountsRepository } from './areas/accounts/accounts.repository.ts';
 import { AccountsService } from './areas/accounts/accounts.service.ts';
 import { SessionsService } from './areas/accounts/sessions.service.ts';
+import { MediaRepository } from './areas/media/media.repository.ts';
+import { MediaService } from './areas/media/media.service.ts';
 
 export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const { database, clock, config } = deps;
@@ -17,7 +19,8 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const accountsRepository = new AccountsRepository(database.db);
   const sessions = new SessionsService(accountsRepository, clock, config.sessionTtlDays);
   const accounts = new AccountsService(accountsRepository, sessions, clock);
-  return { jobs, audit, accountsRepository, sessions, accounts };
+  const media = new MediaService(new MediaRepository(database.db));
+  return { jobs, audit, accountsRepository, sessions, accounts, media };
 }
 
 export type Services = ReturnType<typeof createServices>;

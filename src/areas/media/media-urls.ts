@@ -1,0 +1,14 @@
+import { toHex } from '../../platform/http/ids.ts';
+import { imageFileExtensions, type ImageFormat } from '../../adapters/images/index.ts';
+
+/** Paths of the served variants of a media (see GET /media/{hex}.{ext}). */
+export function mediaVariantUrls(row: { id: string; originalFormat: string }) {
+  const hex = toHex(row.id);
+  const originalExt = imageFileExtensions[row.originalFormat as ImageFormat] ?? 'jpg';
+  return {
+    thumb: `/media/${hex}.webp?size=thumb`,
+    small: `/media/${hex}.webp?size=small`,
+    large: `/media/${hex}.webp?size=large`,
+    original: `/media/${hex}.${originalExt}`,
+  };
+}

@@ -1,0 +1,91 @@
+import { Type } from 'typebox';
+import { Nullable, ResourceSchema, RelationshipSchema, relation, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { toHex } from '../../platform/http/ids.ts';
+import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import type { MediaRow } from './tables.ts';
+import { mediaVariantUrls } from './media-urls.ts';
+
+const VariantUrlsSchema = Type.Object(
+  {
+    thumb: Type.String(),
+    small: Type.String(),
+    large: Type.String(),
+    original: Type.String(),
+  },
+  { description: 'Paths (relative to the service base URL) of the WebP variants and of the original format' },
+);
+
+/** A media as the API shows it; `position` is null unless public or the viewer is the owner. */
+export const MediaSchema = ResourceSchema(
+  'media',
+  Type.Object({
+    hex: Type.String({ description: '32 hex digits, the id without dashes' }),
+    kind: Type.Union([Type.Literal('post'), Type.Literal('avatar'), Type.Literal('cover')]),
+    description: Nullable(Type.String()),
+    hashtags: Type.Array(Type.String()),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    urls: VariantUrlsSchema,
+    likesCount: Type.Integer(),
+    dislikesCount: Type.Integer(),
+    bookmarksCount: Type.Integer(),
+    commentsCount: Type.Integer(),
+    position: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number() })),
+    takenAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+  }),
+  Type.Object({ owner: RelationshipSchema('users') }),
+);
+
+/** The owner's own view adds what only they (and operators) see. */
+export const OwnMediaSchema = ResourceSchema(
+  'media',
+  Type.Object({
+    ...MediaSchema.properties.attributes.properties,
+    published: Type.Boolean(),
+    flag: Type.Integer(),
+    locationPublic: Type.Boolean(),
+    describeStatus: Type.String(),
+  }),
+  Type.Object({ owner: RelationshipSchema('users') }),
+);
+
+export function presentMedia(row: MediaRow, viewerId: string | null) {
+  const isOwner = viewerId !== null && viewerId === row.ownerId;
+  const showPosition = row.latitude !== null && row.longitude !== null && (row.locationPublic || isOwner);
+  return resource(
+    'media',
+    row.id,
+    {
+      hex: toHex(row.id),
+      kind: row.kind,
+      description: row.description,
+      hashtags: row.hashtags,
+      width: row.width,
+      height: row.height,
+      urls: mediaVariantUrls(row),
+      likesCount: row.likesCount,
+      dislikesCount: row.dislikesCount,
+      bookmarksCount: row.bookmarksCount,
+      commentsCount: row.commentsCount,
+      position: showPosition ? { latitude: row.latitude!, longitude: row.longitude! } : null,
+      takenAt: formatNullableTimestamp(row.takenAt),
+      createdAt: formatTimestamp(row.createdAt),
+    },
+    { owner: relation('users', row.ownerId) },
+  );
+}
+
+export function presentOwnMedia(row: MediaRow) {
+  const base = presentMedia(row, row.ownerId);
+  return {
+    ...base,
+    attributes: {
+      ...base.attributes,
+      published: row.published,
+      flag: row.flag,
+      locationPublic: row.locationPublic,
+      describeStatus: row.describeStatus,
+    },
+  };
+}
