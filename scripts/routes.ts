@@ -22,6 +22,7 @@ const deps: AppDeps = {
   database: { engine: 'pglite', db: offline('database'), withLock: offline, tryWithLock: offline, close: async () => {} } as unknown as Database,
   clock: systemClock,
   mailer: offline('mailer') as AppDeps['mailer'],
+  storage: offline('storage') as AppDeps['storage'],
   rateLimitStore: new MemoryRateLimitStore(systemClock),
 };
 

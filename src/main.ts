@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import pino from 'pino';
 import { createMailer } from './adapters/mail/index.ts';
+import { createMediaStorage } from './adapters/storage/index.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -38,6 +39,7 @@ async function main() {
     clock: systemClock,
     mailer: createMailer({ smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom }, logger),
     rateLimitStore: config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(systemClock),
+    storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
   };
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });

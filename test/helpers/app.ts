@@ -2,10 +2,14 @@
  * One app per test file (or per describe block): a fresh database, a manual clock, mail captured in
  * memory, rate limits off unless asked for, and an admin token.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/index.ts';
+import { LocalStorage } from '../../src/adapters/storage/index.ts';
 import type { AppDeps } from '../../src/deps.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.ts';
@@ -61,12 +65,15 @@ export async function createTestApp(
   const clock = options.clock ?? new ManualClock('2026-11-21T12:00:00.000Z');
   const mail = new CapturedMail();
   const database = await openTestDatabase();
+  // Media files go to a fresh temporary directory unless the test brings its own storage (e.g. S3).
+  const mediaDir = options.deps?.storage ? null : mkdtempSync(join(tmpdir(), 'tms-media-'));
   const deps: AppDeps = {
     config,
     database,
     clock,
     mailer: mail,
     rateLimitStore: new MemoryRateLimitStore(clock),
+    storage: mediaDir === null ? options.deps!.storage! : new LocalStorage(mediaDir),
     ...options.deps,
   };
   const { app, services } = await buildApp(deps, { logger: false });
@@ -100,6 +107,7 @@ export async function createTestApp(
       await app.close();
       await deps.rateLimitStore.close?.();
       await database.close();
+      if (mediaDir !== null) rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }
