@@ -11,6 +11,11 @@ import { AccountsService } from './areas/accounts/accounts.service.ts';
 import { SessionsService } from './areas/accounts/sessions.service.ts';
 import { MediaRepository } from './areas/media/media.repository.ts';
 import { MediaService } from './areas/media/media.service.ts';
+import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
+import { NotificationsRepository } from './areas/notifications/notifications.repository.ts';
+import { NotificationsService } from './areas/notifications/notifications.service.ts';
+import { GamificationRepository } from './areas/gamification/gamification.repository.ts';
+import { GamificationService } from './areas/gamification/gamification.service.ts';
 
 export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const { database, clock, config } = deps;
@@ -20,7 +25,11 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const sessions = new SessionsService(accountsRepository, clock, config.sessionTtlDays);
   const accounts = new AccountsService(accountsRepository, sessions, clock);
   const media = new MediaService(new MediaRepository(database.db));
-  return { jobs, audit, accountsRepository, sessions, accounts, media };
+  const notificationsRepository = new NotificationsRepository(database.db);
+  const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
+  const notifications = new NotificationsService(notificationsRepository, clock);
+  const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
+  return { jobs, audit, accountsRepository, sessions, accounts, media, notificationDispatcher, notifications, gamification };
 }
 
 export type Services = ReturnType<typeof createServices>;

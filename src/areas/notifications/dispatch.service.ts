@@ -1,0 +1,52 @@
+/**
+ * dispatch(): the one way any area creates a notification. Applies the recipient's inApp preference
+ * and the soft dedup of the interface (an open unread row with the same owner and dedup_key created
+ * inside NOTIFICATION_DEDUP_WINDOW_MINUTES absorbs the dispatch: only its created_at moves). The
+ * merge is an INSERT ... ON CONFLICT on a partial unique index, so concurrent dispatches cannot both
+ * insert. Pass the caller's transaction as `db` so the notification commits or rolls back with it.
+ */
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { newId } from '../../platform/http/ids.ts';
+import type { NotificationData, NotificationKind } from './kinds.ts';
+import type { NotificationsRepository } from './notifications.repository.ts';
+
+export type DispatchOutcome =
+  | { outcome: 'inserted'; id: string }
+  | { outcome: 'refreshed'; id: string }
+  | { outcome: 'suppressed'; id: null };
+
+/** A row leaving the window between the two statements is retried; more than this means a bug. */
+const maxAttempts = 3;
+
+export class NotificationDispatcher {
+  constructor(
+    private readonly repository: NotificationsRepository,
+    private readonly clock: Clock,
+    private readonly dedupWindowMinutes: number,
+  ) {}
+
+  async dispatch<K extends NotificationKind>(
+    recipientId: string,
+    kind: K,
+    data: NotificationData[K],
+    dedupKey: string | null,
+    db?: Db,
+  ): Promise<DispatchOutcome> {
+    const repository = this.repository.on(db);
+    if (!(await repository.channelEnabled(recipientId, kind, 'inApp'))) return { outcome: 'suppressed', id: null };
+    const now = this.clock.now();
+    const row = { id: newId(), ownerId: recipientId, type: kind, data: { ...data }, dedupKey, createdAt: now };
+    if (dedupKey === null) {
+      await repository.insert(row);
+      return { outcome: 'inserted', id: row.id };
+    }
+    const windowStart = new Date(now.getTime() - this.dedupWindowMinutes * 60_000);
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      await repository.closeStaleDedup(recipientId, dedupKey, windowStart);
+      const id = await repository.insertOrRefresh({ ...row, dedupKey }, windowStart);
+      if (id !== null) return id === row.id ? { outcome: 'inserted', id } : { outcome: 'refreshed', id };
+    }
+    throw new Error(`notification dedup for ${dedupKey} did not settle after ${maxAttempts} attempts`);
+  }
+}

@@ -1,0 +1,36 @@
+/** The four notification kinds of the interface's Events part, their frozen data and dedup keys. */
+import { toHex } from '../../platform/http/ids.ts';
+
+export const notificationKinds = ['follow.received', 'badge.earned', 'user.level.up', 'user.title.up'] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+export const notificationChannels = ['inApp', 'push'] as const;
+export type NotificationChannel = (typeof notificationChannels)[number];
+
+export const isNotificationKind = (value: string): value is NotificationKind =>
+  (notificationKinds as readonly string[]).includes(value);
+export const isNotificationChannel = (value: string): value is NotificationChannel =>
+  (notificationChannels as readonly string[]).includes(value);
+
+export interface NotificationData {
+  'follow.received': { actorId: string; actorUsername: string | null; actorDisplayName: string };
+  'badge.earned': {
+    badgeId: string;
+    badgeSlug: string;
+    level: number;
+    maxLevel: number;
+    label: string;
+    icon: string;
+    xpReward: number;
+  };
+  'user.level.up': { level: number; previousLevel: number; experience: number };
+  'user.title.up': { level: number; titleSlug: string; titleLabel: string; rankIndex: number; displayTitle: string };
+}
+
+/** The dedup_key shapes of the Events part. */
+export const dedupKeys = {
+  followReceived: (actorId: string) => `follow.received:${toHex(actorId)}`,
+  badgeEarned: (badgeId: string, level: number) => `badge.earned:${toHex(badgeId)}:${level}`,
+  levelUp: (recipientId: string, level: number) => `user.level.up:${toHex(recipientId)}:${level}`,
+  titleUp: (recipientId: string, titleSlug: string) => `user.title.up:${toHex(recipientId)}:${titleSlug}`,
+};

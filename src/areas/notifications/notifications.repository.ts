@@ -1,0 +1,192 @@
+/** All SQL of notifications: the feed, soft-dedup dispatch, preferences and the push flush. */
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import type { NotificationChannel, NotificationKind } from './kinds.ts';
+import { type NotificationRow, notificationPreferences, notifications } from './tables.ts';
+
+export interface NewNotification {
+  id: string;
+  ownerId: string;
+  type: NotificationKind;
+  data: Record<string, unknown>;
+  dedupKey: string | null;
+  createdAt: Date;
+}
+
+export interface PreferenceCell {
+  kind: string;
+  channel: NotificationChannel;
+  enabled: boolean;
+}
+
+export class NotificationsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The same repository on another connection, e.g. a caller's transaction. */
+  on(db: Db | undefined): NotificationsRepository {
+    return db === undefined || db === this.db ? this : new NotificationsRepository(db);
+  }
+
+  // ---- dispatch ----
+
+  async insert(row: NewNotification): Promise<void> {
+    await this.db.insert(notifications).values({ ...row, dedupOpen: false });
+  }
+
+  /** Unread rows of this key older than the window stop absorbing dispatches (they leave the dedup index). */
+  async closeStaleDedup(ownerId: string, dedupKey: string, windowStart: Date): Promise<void> {
+    await this.db.execute(sql`
+      UPDATE notifications SET dedup_open = false
+      WHERE owner_id = ${ownerId} AND dedup_key = ${dedupKey} AND dedup_open AND read_at IS NULL
+        AND created_at < ${windowStart.toISOString()}::timestamptz`);
+  }
+
+  /**
+   * Inserts the row, or, when an open unread row with the same (owner, dedup_key) exists and was
+   * created inside the window, refreshes only its created_at. Returns the id of the row written, or
+   * null when the existing row fell out of the window meanwhile (the caller closes it and retries).
+   */
+  async insertOrRefresh(row: NewNotification & { dedupKey: string }, windowStart: Date): Promise<string | null> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`
+      INSERT INTO notifications (id, owner_id, type, data, dedup_key, dedup_open, created_at)
+      VALUES (${row.id}, ${row.ownerId}, ${row.type}, ${JSON.stringify(row.data)}::jsonb, ${row.dedupKey}, true,
+              ${row.createdAt.toISOString()}::timestamptz)
+      ON CONFLICT (owner_id, dedup_key) WHERE dedup_open AND read_at IS NULL
+      DO UPDATE SET created_at = GREATEST(notifications.created_at, EXCLUDED.created_at)
+        WHERE notifications.created_at >= ${windowStart.toISOString()}::timestamptz
+      RETURNING id`,
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  // ---- feed ----
+
+  #feedFilter(ownerId: string, unreadOnly: boolean) {
+    return and(eq(notifications.ownerId, ownerId), unreadOnly ? isNull(notifications.readAt) : undefined);
+  }
+
+  async list(ownerId: string, unreadOnly: boolean, page: PageRequest): Promise<NotificationRow[]> {
+    const { where, orderBy } = keyset([notifications.createdAt, notifications.id], page);
+    return this.db
+      .select()
+      .from(notifications)
+      .where(and(this.#feedFilter(ownerId, unreadOnly), where))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+
+  async count(ownerId: string, unreadOnly: boolean): Promise<number> {
+    const [row] = await this.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(this.#feedFilter(ownerId, unreadOnly));
+    return row?.total ?? 0;
+  }
+
+  /** Marks one of the owner's rows read (keeping an earlier read time); null when not theirs or missing. */
+  async markRead(ownerId: string, id: string, at: Date): Promise<NotificationRow | null> {
+    const [row] = await this.db
+      .update(notifications)
+      .set({ readAt: sql`COALESCE(${notifications.readAt}, ${at.toISOString()}::timestamptz)`, dedupOpen: false })
+      .where(and(eq(notifications.id, id), eq(notifications.ownerId, ownerId)))
+      .returning();
+    return row ?? null;
+  }
+
+  async markAllRead(ownerId: string, at: Date): Promise<number> {
+    const [row] = await queryRows<{ affected: number }>(
+      this.db,
+      sql`
+      WITH switched AS (
+        UPDATE notifications SET read_at = ${at.toISOString()}::timestamptz, dedup_open = false
+        WHERE owner_id = ${ownerId} AND read_at IS NULL
+        RETURNING 1
+      )
+      SELECT count(*)::int AS affected FROM switched`,
+    );
+    return row?.affected ?? 0;
+  }
+
+  async delete(ownerId: string, id: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(notifications)
+      .where(and(eq(notifications.id, id), eq(notifications.ownerId, ownerId)))
+      .returning({ id: notifications.id });
+    return deleted.length > 0;
+  }
+
+  // ---- preferences ----
+
+  async preferenceOverrides(userId: string): Promise<PreferenceCell[]> {
+    return (await this.db
+      .select({
+        kind: notificationPreferences.kind,
+        channel: notificationPreferences.channel,
+        enabled: notificationPreferences.enabled,
+      })
+      .from(notificationPreferences)
+      .where(eq(notificationPreferences.userId, userId))) as PreferenceCell[];
+  }
+
+  async channelEnabled(userId: string, kind: NotificationKind, channel: NotificationChannel): Promise<boolean> {
+    const [row] = await this.db
+      .select({ enabled: notificationPreferences.enabled })
+      .from(notificationPreferences)
+      .where(
+        and(
+          eq(notificationPreferences.userId, userId),
+          eq(notificationPreferences.kind, kind),
+          eq(notificationPreferences.channel, channel),
+        ),
+      );
+    return row?.enabled ?? true;
+  }
+
+  /** Writes every cell in one statement, so a patch applies whole or not at all. */
+  async upsertPreferences(userId: string, cells: PreferenceCell[]): Promise<void> {
+    if (cells.length === 0) return;
+    await this.db
+      .insert(notificationPreferences)
+      .values(cells.map((cell) => ({ userId, ...cell })))
+      .onConflictDoUpdate({
+        target: [notificationPreferences.userId, notificationPreferences.kind, notificationPreferences.channel],
+        set: { enabled: sql`EXCLUDED.enabled` },
+      });
+  }
+
+  // ---- push flush ----
+
+  /** Recipients with at least one unpushed row, in id order after `afterOwnerId`. */
+  async recipientsToPush(afterOwnerId: string | null, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ owner_id: string }>(
+      this.db,
+      sql`
+      SELECT DISTINCT owner_id FROM notifications
+      WHERE pushed_at IS NULL ${afterOwnerId === null ? sql`` : sql`AND owner_id > ${afterOwnerId}`}
+      ORDER BY owner_id
+      LIMIT ${limit}`,
+    );
+    return rows.map((row) => row.owner_id);
+  }
+
+  async unpushedOf(ownerId: string, limit: number): Promise<NotificationRow[]> {
+    return this.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.ownerId, ownerId), isNull(notifications.pushedAt)))
+      .orderBy(notifications.createdAt, notifications.id)
+      .limit(limit);
+  }
+
+  async markPushed(ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(notifications)
+      .set({ pushedAt: at })
+      .where(and(inArray(notifications.id, ids), isNull(notifications.pushedAt)));
+  }
+}

@@ -1,0 +1,48 @@
+/** The caller's feed and preferences: list, count, read, read all, delete, preference matrix. */
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { NotificationsRepository } from './notifications.repository.ts';
+import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
+
+export class NotificationsService {
+  constructor(
+    private readonly repository: NotificationsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(ownerId: string, unreadOnly: boolean, page: PageRequest) {
+    const [rows, total] = await Promise.all([
+      this.repository.list(ownerId, unreadOnly, page),
+      this.repository.count(ownerId, unreadOnly),
+    ]);
+    return { rows, total };
+  }
+
+  unreadCount(ownerId: string): Promise<number> {
+    return this.repository.count(ownerId, true);
+  }
+
+  async markRead(ownerId: string, id: string) {
+    const row = await this.repository.markRead(ownerId, id, this.clock.now());
+    if (row === null) throw new AppError('notFound', { source: { parameter: 'id' } });
+    return row;
+  }
+
+  markAllRead(ownerId: string): Promise<number> {
+    return this.repository.markAllRead(ownerId, this.clock.now());
+  }
+
+  async delete(ownerId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(ownerId, id))) throw new AppError('notFound', { source: { parameter: 'id' } });
+  }
+
+  async preferences(userId: string): Promise<PreferenceMatrix> {
+    return preferenceMatrix(await this.repository.preferenceOverrides(userId));
+  }
+
+  async updatePreferences(userId: string, body: unknown): Promise<PreferenceMatrix> {
+    await this.repository.upsertPreferences(userId, parsePreferencePatch(body));
+    return this.preferences(userId);
+  }
+}

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
+import { notificationKinds } from './kinds.ts';
+import type { PreferenceMatrix } from './preference-patch.ts';
+import { renderNotification } from './render.ts';
+import type { NotificationRow } from './tables.ts';
+
+export const NotificationSchema = ResourceSchema(
+  'notifications',
+  Type.Object({
+    type: Type.Union([
+      Type.Literal('follow.received'),
+      Type.Literal('badge.earned'),
+      Type.Literal('user.level.up'),
+      Type.Literal('user.title.up'),
+    ]),
+    title: Type.String({ description: 'Rendered at read time in `locale`' }),
+    body: Type.String({ description: 'Rendered at read time in `locale`' }),
+    locale: Type.String({ description: 'The locale the texts are rendered in (language-region)' }),
+    data: Type.Object({}, { additionalProperties: true, description: 'Frozen at dispatch; shape depends on type' }),
+    isRead: Type.Boolean(),
+    readAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+  }),
+);
+
+export function presentNotification(row: NotificationRow, locale: Locale) {
+  const { title, body } = renderNotification(row.type, row.data, locale);
+  return resource('notifications', row.id, {
+    type: row.type,
+    title,
+    body,
+    locale,
+    data: row.data,
+    isRead: row.readAt !== null,
+    readAt: formatNullableTimestamp(row.readAt),
+    createdAt: formatTimestamp(row.createdAt),
+  });
+}
+
+export const UnreadCountSchema = ResourceSchema('notificationUnreadCount', Type.Object({ count: Type.Integer() }));
+export const BulkReadSchema = ResourceSchema('notificationBulkRead', Type.Object({ affected: Type.Integer() }));
+
+const ChannelsSchema = Type.Object({ inApp: Type.Boolean(), push: Type.Boolean() });
+export const PreferencesSchema = ResourceSchema(
+  'notificationPreferences',
+  Type.Object({
+    matrix: Type.Object(Object.fromEntries(notificationKinds.map((kind) => [kind, ChannelsSchema]))),
+  }),
+);
+
+export const presentPreferences = (userId: string, matrix: PreferenceMatrix) =>
+  resource('notificationPreferences', userId, { matrix });
