@@ -5,6 +5,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { AppDeps } from './deps.ts';
 import { authRoutes } from './areas/accounts/auth.routes.ts';
+import { accountRoutes } from './areas/accounts/account.routes.ts';
+import { mailFlowsRoutes } from './areas/accounts/mail-flows.routes.ts';
+import { userSearchRoutes } from './areas/accounts/user-search.routes.ts';
 import { jobsRoutes } from './areas/admin/jobs.routes.ts';
 import { systemRoutes } from './areas/system/system.routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
@@ -67,6 +70,9 @@ export async function buildApp(
 
   systemRoutes(app, deps);
   authRoutes(app, services);
+  mailFlowsRoutes(app, services);
+  accountRoutes(app, services);
+  userSearchRoutes(app, services);
   jobsRoutes(app, services);
 
   return { app, services, routes };

@@ -9,6 +9,13 @@ import { JobRunner } from './platform/jobs/jobs.ts';
 import { AccountsRepository } from './areas/accounts/accounts.repository.ts';
 import { AccountsService } from './areas/accounts/accounts.service.ts';
 import { SessionsService } from './areas/accounts/sessions.service.ts';
+import { MailFlowsService } from './areas/accounts/mail-flows.service.ts';
+import { MailTokens } from './areas/accounts/mail-tokens.ts';
+import { PasswordService } from './areas/accounts/password.service.ts';
+import { ProfileService } from './areas/accounts/profile.service.ts';
+import { SettingsService } from './areas/accounts/settings.service.ts';
+import { UserDirectoryRepository } from './areas/accounts/user-directory.repository.ts';
+import { UserDirectoryService } from './areas/accounts/user-directory.service.ts';
 import { MediaRepository } from './areas/media/media.repository.ts';
 import { MediaService } from './areas/media/media.service.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
@@ -24,12 +31,18 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const accountsRepository = new AccountsRepository(database.db);
   const sessions = new SessionsService(accountsRepository, clock, config.sessionTtlDays);
   const accounts = new AccountsService(accountsRepository, sessions, clock);
+  const mailFlows = new MailFlowsService(database.db, accountsRepository, new MailTokens(clock), deps.mailer, clock, config.publicUrl, logger);
+  accounts.onRegistered((user, { locale }) => mailFlows.sendConfirmation(user, locale));
+  const profile = new ProfileService(accountsRepository, clock);
+  const passwords = new PasswordService(accountsRepository, clock);
+  const settings = new SettingsService(accountsRepository, clock);
+  const directory = new UserDirectoryService(new UserDirectoryRepository(database.db), accountsRepository);
   const media = new MediaService(new MediaRepository(database.db));
   const notificationsRepository = new NotificationsRepository(database.db);
   const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
   const notifications = new NotificationsService(notificationsRepository, clock);
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
-  return { jobs, audit, accountsRepository, sessions, accounts, media, notificationDispatcher, notifications, gamification };
+  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -2,7 +2,7 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type SessionRow, sessions, type TokenPurpose, type UserRow, users, userTokens } from './tables.ts';
+import { type SessionRow, sessions, type TokenPurpose, type UserRow, type UserSettings, users, userTokens } from './tables.ts';
 
 export type NewUser = typeof users.$inferInsert;
 
@@ -36,6 +36,16 @@ export class AccountsRepository {
 
   async updateUser(id: string, patch: Partial<NewUser>): Promise<UserRow | null> {
     const [row] = await this.db.update(users).set(patch).where(eq(users.id, id)).returning();
+    return row ?? null;
+  }
+
+  /** Overlays the given settings on the stored ones in one statement. */
+  async mergeSettings(id: string, patch: Partial<UserSettings>, updatedAt: Date): Promise<UserRow | null> {
+    const [row] = await this.db
+      .update(users)
+      .set({ settings: sql`${users.settings} || ${JSON.stringify(patch)}::jsonb`, updatedAt })
+      .where(eq(users.id, id))
+      .returning();
     return row ?? null;
   }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
+import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { ClientInfo, SessionsService } from './sessions.service.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
@@ -17,8 +18,8 @@ export interface Registration {
   sponsorCode?: string;
 }
 
-/** Something that happens after a registration commits (e.g. the confirmation e-mail). */
-export type RegistrationListener = (user: UserRow) => Promise<void>;
+/** Something that happens after a registration commits (e.g. the confirmation e-mail, in `locale`). */
+export type RegistrationListener = (user: UserRow, context: { locale: Locale }) => Promise<void>;
 
 export class AccountsService {
   readonly #registrationListeners: RegistrationListener[] = [];
@@ -42,7 +43,15 @@ export class AccountsService {
     return new AppError('conflict');
   }
 
-  async register(input: Registration, client: ClientInfo) {
+  async register(input: Registration, client: ClientInfo, locale: Locale = defaultLocale) {
+    const user = await this.createAccount(input);
+    const { session, accessToken } = await this.sessions.create(user.id, client);
+    for (const listener of this.#registrationListeners) await listener(user, { locale });
+    return { user, session, accessToken };
+  }
+
+  /** Creates an account without signing in or notifying (registration, operator CLI). */
+  async createAccount(input: Registration, options: { confirmed?: boolean } = {}): Promise<UserRow> {
     if (!isStrongEnough(input.password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
     if (input.username !== undefined && isReservedUsername(input.username)) {
       throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
@@ -56,9 +65,8 @@ export class AccountsService {
       sponsorId = sponsor.id;
     }
     const now = this.clock.now();
-    let user: UserRow;
     try {
-      user = await this.repository.insertUser({
+      return await this.repository.insertUser({
         id: newId(),
         email: input.email.trim(),
         passwordHash: await hashPassword(input.password),
@@ -67,15 +75,13 @@ export class AccountsService {
         sponsorCode: newSponsorCode(),
         sponsoredBy: sponsorId,
         settings: {},
+        emailConfirmedAt: options.confirmed ? now : null,
         createdAt: now,
         updatedAt: now,
       });
     } catch (error) {
       throw AccountsService.conflictFor(error) ?? error;
     }
-    const { session, accessToken } = await this.sessions.create(user.id, client);
-    for (const listener of this.#registrationListeners) await listener(user);
-    return { user, session, accessToken };
   }
 
   /** `login` is an e-mail or a username. Unknown account and wrong password answer the same. */

@@ -43,7 +43,7 @@ export function authRoutes(app: App, { accounts, sessions }: Services) {
       },
     },
     async (request, reply) => {
-      const { user, session, accessToken } = await accounts.register(request.body, clientInfo(request));
+      const { user, session, accessToken } = await accounts.register(request.body, clientInfo(request), request.locale);
       return reply.status(201).send(presentNewSession(session, accessToken, user));
     },
   );

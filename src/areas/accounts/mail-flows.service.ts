@@ -1,0 +1,99 @@
+/**
+ * The e-mailed flows: confirming an address and resetting a forgotten password. Requests for a mail
+ * answer the same whatever the account (no enumeration); a mail that cannot be sent is logged, never
+ * turned into a different answer.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
+import { AccountsRepository } from './accounts.repository.ts';
+import type { MailTokens } from './mail-tokens.ts';
+import { confirmEmailMail } from './mails/confirm-email.mail.ts';
+import { resetPasswordMail } from './mails/reset-password.mail.ts';
+import { hashPassword, isStrongEnough } from './secrets.ts';
+import type { UserRow } from './tables.ts';
+
+const displayName = (user: UserRow) => user.nickname ?? user.username ?? null;
+/** Accounts that may receive account mail at all. */
+const canReceiveMail = (user: UserRow | null): user is UserRow => user !== null && user.anonymizedAt === null && user.bannedAt === null;
+
+export class MailFlowsService {
+  constructor(
+    private readonly db: Db,
+    private readonly repository: AccountsRepository,
+    private readonly tokens: MailTokens,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+    private readonly logger: FastifyBaseLogger,
+  ) {}
+
+  async #send(message: MailMessage, kind: string) {
+    try {
+      await this.mailer.send(message);
+    } catch (error) {
+      this.logger.error({ event: 'mail.sendFailed', kind, err: error }, 'could not send an account e-mail');
+    }
+  }
+
+  /** Sends a fresh confirmation link (earlier ones stop working). */
+  async sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
+    const token = await this.tokens.issue(this.repository, user.id, 'confirm-email');
+    await this.#send(
+      confirmEmailMail({ locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
+      'confirm-email',
+    );
+  }
+
+  async resendConfirmation(email: string, locale: Locale): Promise<void> {
+    const user = await this.repository.findUserByEmail(email.trim());
+    if (!canReceiveMail(user) || user.emailConfirmedAt !== null) return;
+    await this.sendConfirmation(user, locale);
+  }
+
+  async confirmEmail(token: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const repository = new AccountsRepository(tx as unknown as Db);
+      const found = await this.tokens.check(repository, token, 'confirm-email');
+      await this.tokens.spend(repository, found);
+      const user = await repository.findUserById(found.userId);
+      if (user !== null && user.emailConfirmedAt === null) {
+        const now = this.clock.now();
+        await repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
+      }
+    });
+  }
+
+  async forgotPassword(email: string, locale: Locale): Promise<void> {
+    const user = await this.repository.findUserByEmail(email.trim());
+    if (!canReceiveMail(user)) return;
+    const token = await this.tokens.issue(this.repository, user.id, 'reset-password');
+    await this.#send(
+      resetPasswordMail({ locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
+      'reset-password',
+    );
+  }
+
+  /**
+   * Sets a new password from a reset token and ends every session of the account. The link came by
+   * e-mail, so it also proves the address: an unconfirmed one becomes confirmed.
+   */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const found = await this.tokens.check(this.repository, token, 'reset-password');
+    if (!isStrongEnough(password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      const repository = new AccountsRepository(tx as unknown as Db);
+      await this.tokens.spend(repository, found);
+      const user = await repository.findUserById(found.userId);
+      if (user === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
+      const now = this.clock.now();
+      await repository.updateUser(user.id, { passwordHash, emailConfirmedAt: user.emailConfirmedAt ?? now, updatedAt: now });
+      await repository.useAllTokens(user.id, 'reset-password', now);
+      await repository.deleteSessionsOfUser(user.id);
+    });
+  }
+}

@@ -1,0 +1,69 @@
+/** The caller's names: first username choice, username change (with a cool-down), nickname. */
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { formatTimestamp } from '../../platform/http/time.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
+import { AccountsService } from './accounts.service.ts';
+import type { UserRow } from './tables.ts';
+import { isReservedUsername } from './usernames.ts';
+
+/** A username may change once in this many days (docs/api.md); the first choice does not count. */
+export const usernameChangeCooldownDays = 30;
+
+export class ProfileService {
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async #user(userId: string): Promise<UserRow> {
+    const user = await this.repository.findUserById(userId);
+    if (user === null) throw new AppError('notFound');
+    return user;
+  }
+
+  async #setUsername(userId: string, username: string, patch: { usernameChangedAt?: Date }): Promise<UserRow> {
+    if (isReservedUsername(username)) {
+      throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
+    }
+    try {
+      const updated = await this.repository.updateUser(userId, { username, ...patch, updatedAt: this.clock.now() });
+      if (updated === null) throw new AppError('notFound');
+      return updated;
+    } catch (error) {
+      throw AccountsService.conflictFor(error) ?? error;
+    }
+  }
+
+  async chooseUsername(userId: string, username: string): Promise<UserRow> {
+    const user = await this.#user(userId);
+    if (user.username !== null) {
+      throw new AppError('usernameAlreadySet', { source: { pointer: '/username' }, meta: { username: user.username } });
+    }
+    return this.#setUsername(userId, username, {});
+  }
+
+  async changeUsername(userId: string, username: string): Promise<UserRow> {
+    const user = await this.#user(userId);
+    if (user.username === null) {
+      throw new AppError('usernameRequired', { source: { pointer: '/username' }, detail: 'choose a first username with POST /api/users/me/username' });
+    }
+    if (user.username === username) return user;
+    if (user.usernameChangedAt !== null) {
+      const availableAt = new Date(user.usernameChangedAt.getTime() + usernameChangeCooldownDays * 86_400_000);
+      if (availableAt.getTime() > this.clock.now().getTime()) {
+        const at = formatTimestamp(availableAt);
+        throw new AppError('usernameChangeTooSoon', { source: { pointer: '/username' }, meta: { availableAt: at }, values: { availableAt: at } });
+      }
+    }
+    return this.#setUsername(userId, username, { usernameChangedAt: this.clock.now() });
+  }
+
+  async setNickname(userId: string, nickname: string): Promise<UserRow> {
+    const trimmed = nickname.trim();
+    if (trimmed === '') throw new AppError('validationFailed', { source: { pointer: '/nickname' }, detail: 'must not be blank' });
+    const updated = await this.repository.updateUser(userId, { nickname: trimmed, updatedAt: this.clock.now() });
+    if (updated === null) throw new AppError('notFound');
+    return updated;
+  }
+}

@@ -1,0 +1,24 @@
+/** Finding other users: public name search and the caller's sponsorship list. */
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
+import type { UserDirectoryRepository } from './user-directory.repository.ts';
+
+export class UserDirectoryService {
+  constructor(
+    private readonly directory: UserDirectoryRepository,
+    private readonly accounts: AccountsRepository,
+  ) {}
+
+  /** Discoverable, active users matching `query` (already checked to be 1 to 50 characters). */
+  search(query: string, page: PageRequest) {
+    return this.directory.search(query, page);
+  }
+
+  async sponsorship(userId: string, page: PageRequest) {
+    const user = await this.accounts.findUserById(userId);
+    if (user === null) throw new AppError('notFound');
+    const [rows, total] = await Promise.all([this.directory.sponsored(userId, page), this.directory.countSponsored(userId)]);
+    return { sponsorCode: user.sponsorCode, rows, total };
+  }
+}
