@@ -9,6 +9,7 @@ import { accountRoutes } from './areas/accounts/account.routes.ts';
 import { mailFlowsRoutes } from './areas/accounts/mail-flows.routes.ts';
 import { userSearchRoutes } from './areas/accounts/user-search.routes.ts';
 import { jobsRoutes } from './areas/admin/jobs.routes.ts';
+import { reactionsRoutes } from './areas/reactions/reactions.routes.ts';
 import { systemRoutes } from './areas/system/system.routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
@@ -74,6 +75,7 @@ export async function buildApp(
   accountRoutes(app, services);
   userSearchRoutes(app, services);
   jobsRoutes(app, services);
+  reactionsRoutes(app, services);
 
   return { app, services, routes };
 }

@@ -18,6 +18,8 @@ import { UserDirectoryRepository } from './areas/accounts/user-directory.reposit
 import { UserDirectoryService } from './areas/accounts/user-directory.service.ts';
 import { MediaRepository } from './areas/media/media.repository.ts';
 import { MediaService } from './areas/media/media.service.ts';
+import { ReactionsRepository } from './areas/reactions/reactions.repository.ts';
+import { ReactionsService } from './areas/reactions/reactions.service.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
 import { NotificationsRepository } from './areas/notifications/notifications.repository.ts';
 import { NotificationsService } from './areas/notifications/notifications.service.ts';
@@ -42,7 +44,8 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
   const notifications = new NotificationsService(notificationsRepository, clock);
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
-  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification };
+  const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
+  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, reactions };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -14,6 +14,7 @@ export const errorCatalogue = {
   invalidCredentials: 401,
   forbidden: 403,
   accountBanned: 403,
+  reactionsNotPublic: 403,
   // 404 / 405 / 406
   notFound: 404,
   routeNotFound: 404,
@@ -21,6 +22,7 @@ export const errorCatalogue = {
   notAcceptable: 406,
   // 409
   emailTaken: 409,
+  collectionNameTaken: 409,
   usernameTaken: 409,
   usernameAlreadySet: 409,
   conflict: 409,

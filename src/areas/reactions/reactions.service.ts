@@ -1,0 +1,92 @@
+/** The rules of reactions: who may react to what, and whose reactions anyone may list. */
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { isForeignKeyViolation } from '../../platform/db/errors.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId } from '../../platform/http/ids.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { MediaService } from '../media/media.service.ts';
+import { mediaListedFor, mediaVisibleTo } from './media-visibility.ts';
+import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
+import type { ReactionType } from './tables.ts';
+
+/**
+ * Called inside the transaction that records a new like (a fresh one or a dislike turned like), for
+ * the media owner's rewards. Never called for a like of one's own media.
+ */
+export type LikeReceivedHook = (like: { ownerId: string; likerId: string; mediaId: string }, db: Db) => Promise<void>;
+
+const mediaNotFound = () => new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
+
+export class ReactionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly repository: ReactionsRepository,
+    private readonly media: MediaService,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+    private readonly onLikeReceived: LikeReceivedHook = async () => {},
+  ) {}
+
+  /** Likes or dislikes a media the viewer can see; the same type again changes nothing. */
+  async react(viewerId: string, mediaId: string, type: ReactionType): Promise<ReactionWithCounts & { change: ReactionChange }> {
+    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    if (target === null) throw mediaNotFound();
+    try {
+      return await this.db.transaction(async (tx) => {
+        const change = await this.repository.setReaction(
+          { id: newId(), userId: viewerId, mediaId: target.id, type, at: this.clock.now() },
+          tx,
+        );
+        if (change !== 'unchanged' && type === 'like' && target.ownerId !== viewerId) {
+          await this.onLikeReceived({ ownerId: target.ownerId, likerId: viewerId, mediaId: target.id }, tx);
+        }
+        const current = await this.repository.findWithCounts(viewerId, target.id, tx);
+        if (current === null) throw mediaNotFound();
+        return { ...current, change };
+      });
+    } catch (error) {
+      // The media was deleted between the visibility check and the write.
+      if (isForeignKeyViolation(error)) throw mediaNotFound();
+      throw error;
+    }
+  }
+
+  /** Removes the viewer's reaction; 404 when they had none on this media. */
+  async unreact(viewerId: string, mediaId: string): Promise<void> {
+    const removed = await this.repository.removeReaction(viewerId, mediaId);
+    if (removed === null) {
+      throw new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'you have no reaction on this media' });
+    }
+  }
+
+  /** The viewer's own likes or dislikes, on media they can still open. */
+  listOwn(viewerId: string, type: ReactionType, page: PageRequest) {
+    return this.repository.listMediaOfUser(viewerId, type, mediaVisibleTo(viewerId), page);
+  }
+
+  /**
+   * A user's likes or dislikes as anyone sees them: 403 when that user keeps them private (unless
+   * they are the viewer), publicly listed media only.
+   */
+  async listOfUser(userId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
+    const user = await this.accounts.getUser(userId).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'notFound') {
+        throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
+      }
+      throw error;
+    });
+    if (user.id !== viewerId && user.settings.showReactionsPublicly === false) {
+      throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });
+    }
+    return this.repository.listMediaOfUser(user.id, type, mediaListedFor(viewerId), page);
+  }
+
+  /** Who liked or disliked a media the viewer can see. */
+  async listReactors(mediaId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
+    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    if (target === null) throw mediaNotFound();
+    return this.repository.listUsersOfMedia(target.id, type, viewerId, page);
+  }
+}
