@@ -9,6 +9,9 @@ import { accountRoutes } from './areas/accounts/account.routes.ts';
 import { mailFlowsRoutes } from './areas/accounts/mail-flows.routes.ts';
 import { userSearchRoutes } from './areas/accounts/user-search.routes.ts';
 import { jobsRoutes } from './areas/admin/jobs.routes.ts';
+import { followsRoutes } from './areas/follows/follows.routes.ts';
+import { gamificationRoutes } from './areas/gamification/gamification.routes.ts';
+import { notificationsRoutes } from './areas/notifications/notifications.routes.ts';
 import { reactionsRoutes } from './areas/reactions/reactions.routes.ts';
 import { systemRoutes } from './areas/system/system.routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
@@ -75,6 +78,9 @@ export async function buildApp(
   accountRoutes(app, services);
   userSearchRoutes(app, services);
   jobsRoutes(app, services);
+  followsRoutes(app, services);
+  notificationsRoutes(app, services);
+  gamificationRoutes(app, services);
   reactionsRoutes(app, services);
 
   return { app, services, routes };

@@ -25,6 +25,8 @@ import { NotificationsRepository } from './areas/notifications/notifications.rep
 import { NotificationsService } from './areas/notifications/notifications.service.ts';
 import { GamificationRepository } from './areas/gamification/gamification.repository.ts';
 import { GamificationService } from './areas/gamification/gamification.service.ts';
+import { FollowsRepository } from './areas/follows/follows.repository.ts';
+import { FollowsService } from './areas/follows/follows.service.ts';
 
 export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const { database, clock, config } = deps;
@@ -44,8 +46,9 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
   const notifications = new NotificationsService(notificationsRepository, clock);
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
+  const follows = new FollowsService(database.db, new FollowsRepository(database.db), notificationDispatcher, gamification, clock);
   const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
-  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, reactions };
+  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, follows, reactions };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -28,7 +28,7 @@ export class GamificationRepository {
       .select({ experience: users.experience, level: users.level })
       .from(users)
       .where(eq(users.id, userId))
-      .for('update');
+      .for('no key update');
     return row ?? null;
   }
 

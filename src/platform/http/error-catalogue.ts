@@ -25,6 +25,7 @@ export const errorCatalogue = {
   collectionNameTaken: 409,
   usernameTaken: 409,
   usernameAlreadySet: 409,
+  alreadyFollowing: 409,
   conflict: 409,
   // 410
   tokenExpired: 410,
@@ -40,6 +41,7 @@ export const errorCatalogue = {
   wrongPassword: 422,
   usernameChangeTooSoon: 422,
   usernameRequired: 422,
+  cannotFollowSelf: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,
