@@ -18,6 +18,7 @@ import { UserDirectoryRepository } from './areas/accounts/user-directory.reposit
 import { UserDirectoryService } from './areas/accounts/user-directory.service.ts';
 import { MediaRepository } from './areas/media/media.repository.ts';
 import { MediaService } from './areas/media/media.service.ts';
+import { createMediaServices } from './areas/media/media.services.ts';
 import { ReactionsRepository } from './areas/reactions/reactions.repository.ts';
 import { ReactionsService } from './areas/reactions/reactions.service.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
@@ -41,14 +42,15 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const passwords = new PasswordService(accountsRepository, clock);
   const settings = new SettingsService(accountsRepository, clock);
   const directory = new UserDirectoryService(new UserDirectoryRepository(database.db), accountsRepository);
-  const media = new MediaService(new MediaRepository(database.db));
+  const media = new MediaService(new MediaRepository(database.db), clock);
   const notificationsRepository = new NotificationsRepository(database.db);
   const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
   const notifications = new NotificationsService(notificationsRepository, clock);
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
   const follows = new FollowsService(database.db, new FollowsRepository(database.db), notificationDispatcher, gamification, clock);
   const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
-  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, follows, reactions };
+  const mediaServices = createMediaServices(deps, jobs, gamification);
+  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, follows, reactions, ...mediaServices };
 }
 
 export type Services = ReturnType<typeof createServices>;

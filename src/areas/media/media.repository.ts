@@ -1,9 +1,13 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { users } from '../accounts/tables.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { type MediaRow, media } from './tables.ts';
+import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { mediaFlags } from './media-flags.ts';
+import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
 export type NewMedia = typeof media.$inferInsert;
+export type MediaPatch = Partial<Omit<NewMedia, 'id' | 'ownerId' | 'kind'>>;
 
 export class MediaRepository {
   constructor(readonly db: Db) {}
@@ -17,4 +21,172 @@ export class MediaRepository {
     const [row] = await db.select().from(media).where(and(eq(media.id, id), eq(media.kind, 'post')));
     return row ?? null;
   }
+
+  async insert(row: NewMedia, db: Db = this.db): Promise<MediaRow> {
+    const [inserted] = await db.insert(media).values(row).returning();
+    return inserted!;
+  }
+
+  async update(id: string, patch: MediaPatch, db: Db = this.db): Promise<MediaRow | null> {
+    const [row] = await db.update(media).set(patch).where(eq(media.id, id)).returning();
+    return row ?? null;
+  }
+
+  async delete(id: string, db: Db = this.db): Promise<MediaRow | null> {
+    const [row] = await db.delete(media).where(eq(media.id, id)).returning();
+    return row ?? null;
+  }
+
+  /** Ids among `ids` that still have a row (for the orphan-file sweep). */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.select({ id: media.id }).from(media).where(inArray(media.id, ids));
+    return new Set(rows.map((row) => row.id));
+  }
+
+  // ---- owners ----
+
+  async findOwner(userId: string, db: Db = this.db) {
+    const [row] = await db
+      .select({ id: users.id, settings: users.settings, avatarMediaId: users.avatarMediaId, coverMediaId: users.coverMediaId })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row ?? null;
+  }
+
+  /** Points the user's avatar or cover at a media (or at nothing); locks nothing, run it in a transaction. */
+  async setProfileImage(userId: string, kind: 'avatar' | 'cover', mediaId: string | null, db: Db = this.db) {
+    const column = kind === 'avatar' ? { avatarMediaId: mediaId } : { coverMediaId: mediaId };
+    await db.update(users).set(column).where(eq(users.id, userId));
+  }
+
+  /** The user's current avatar or cover rows, locked for replacement (normally one, at most a few after races). */
+  async profileImagesForUpdate(userId: string, kind: 'avatar' | 'cover', db: Db): Promise<MediaRow[]> {
+    return db
+      .select()
+      .from(media)
+      .where(and(eq(media.ownerId, userId), eq(media.kind, kind)))
+      .for('update');
+  }
+
+  /** Locks the user's row so two concurrent avatar uploads replace one another in turn. */
+  async lockOwner(userId: string, db: Db): Promise<boolean> {
+    const rows = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    return rows.length > 0;
+  }
+
+  // ---- lists ----
+
+  /** The owner's posts, every state included. */
+  async listOwnPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
+    const { where, orderBy } = keyset([media.createdAt, media.id], page);
+    return this.db
+      .select()
+      .from(media)
+      .where(and(eq(media.ownerId, ownerId), eq(media.kind, 'post'), where))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+
+  /** A user's posts as the public sees them in lists: published and unflagged. */
+  async listPublicPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
+    const { where, orderBy } = keyset([media.createdAt, media.id], page);
+    return this.db
+      .select()
+      .from(media)
+      .where(
+        and(
+          eq(media.ownerId, ownerId),
+          eq(media.kind, 'post'),
+          eq(media.published, true),
+          lte(media.flag, mediaFlags.none),
+          where,
+        ),
+      )
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+
+  async countPublishedPosts(ownerId: string, db: Db = this.db): Promise<number> {
+    const [row] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(media)
+      .where(and(eq(media.ownerId, ownerId), eq(media.kind, 'post'), eq(media.published, true)));
+    return row?.count ?? 0;
+  }
+
+  async userExists(userId: string): Promise<boolean> {
+    const rows = await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    return rows.length > 0;
+  }
+
+  // ---- the description queue ----
+
+  /** Items in the given states (default: pending and claimed), newest first. */
+  async listQueue(statuses: DescribeStatus[], page: PageRequest): Promise<MediaRow[]> {
+    const { where, orderBy } = keyset([media.createdAt, media.id], page);
+    return this.db
+      .select()
+      .from(media)
+      .where(and(eq(media.kind, 'post'), inArray(media.describeStatus, statuses), where))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+
+  async countQueue(statuses: DescribeStatus[]): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(media)
+      .where(and(eq(media.kind, 'post'), inArray(media.describeStatus, statuses)));
+    return row?.count ?? 0;
+  }
+
+  /** Claims a pending item, or a claimed one whose lease has ended; null when neither (atomic). */
+  async claim(id: string, now: Date, until: Date): Promise<MediaRow | null> {
+    const [row] = await this.db
+      .update(media)
+      .set({ describeStatus: 'claimed', claimedUntil: until, describeAttempts: sql`${media.describeAttempts} + 1`, updatedAt: now })
+      .where(
+        and(
+          eq(media.id, id),
+          eq(media.kind, 'post'),
+          or(eq(media.describeStatus, 'pending'), and(eq(media.describeStatus, 'claimed'), lte(media.claimedUntil, now))),
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  /** Ends a live claim with an outcome; null when the item is not under a live claim (atomic). */
+  async finishClaim(id: string, now: Date, patch: MediaPatch): Promise<MediaRow | null> {
+    const [row] = await this.db
+      .update(media)
+      .set({ ...patch, claimedUntil: null, updatedAt: now })
+      .where(and(eq(media.id, id), eq(media.describeStatus, 'claimed'), sql`${media.claimedUntil} > ${now.toISOString()}`))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Expired leases go back to pending, or to failed after too many attempts; returns both counts. */
+  async releaseExpiredClaims(now: Date, maxAttempts: number): Promise<{ released: number; abandoned: number }> {
+    const expired = and(eq(media.describeStatus, 'claimed'), lte(media.claimedUntil, now));
+    const abandoned = await this.db
+      .update(media)
+      .set({
+        describeStatus: 'failed',
+        claimedUntil: null,
+        failReason: `lease expired ${maxAttempts} times`,
+        updatedAt: now,
+      })
+      .where(and(expired, sql`${media.describeAttempts} >= ${maxAttempts}`))
+      .returning({ id: media.id });
+    const released = await this.db
+      .update(media)
+      .set({ describeStatus: 'pending', claimedUntil: null, updatedAt: now })
+      .where(expired)
+      .returning({ id: media.id });
+    return { released: released.length, abandoned: abandoned.length };
+  }
 }
+
+export type { MediaKind };

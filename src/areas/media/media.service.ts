@@ -1,11 +1,20 @@
-/** The rules of media: who sees what, uploads, descriptions, deletion. */
+/** The rules of media reading and editing: who sees what, lists, descriptions. */
+import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
+import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { extractHashtags, normaliseHashtags } from './hashtags.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import type { MediaRepository } from './media.repository.ts';
 import type { MediaRow } from './tables.ts';
 
+const keyOf = (row: MediaRow) => [row.createdAt, row.id];
+
 export class MediaService {
-  constructor(private readonly repository: MediaRepository) {}
+  constructor(
+    private readonly repository: MediaRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * The shared read API for other areas (reactions, bookmarks, comments): a media post by UUID or
@@ -20,5 +29,50 @@ export class MediaService {
     if (row === null) return null;
     if (row.ownerId === viewerId || isPubliclyVisible(row)) return row;
     return null;
+  }
+
+  /** Any media (post, avatar or cover) the public may see, for serving its files. */
+  async findServableMedia(id: string): Promise<MediaRow | null> {
+    const row = await this.repository.findById(id);
+    return row !== null && isPubliclyVisible(row) ? row : null;
+  }
+
+  /** The owner's post, whatever its state; 404 for a missing media or one of someone else. */
+  async requireOwnPost(ownerId: string, id: string): Promise<MediaRow> {
+    const row = await this.repository.findPostById(id);
+    if (row === null || row.ownerId !== ownerId) throw new AppError('notFound', { source: { parameter: 'mediaId' } });
+    return row;
+  }
+
+  async listOwnPosts(ownerId: string, page: PageRequest): Promise<Page<MediaRow>> {
+    return pageOf(await this.repository.listOwnPosts(ownerId, page), page, keyOf);
+  }
+
+  async listPublicPosts(userId: string, page: PageRequest): Promise<Page<MediaRow>> {
+    if (!(await this.repository.userExists(userId))) throw new AppError('notFound', { source: { parameter: 'userId' } });
+    return pageOf(await this.repository.listPublicPosts(userId, page), page, keyOf);
+  }
+
+  /**
+   * The owner writes the description: hashtags are the ones given, or else the #tags of the text.
+   * An owner's description takes the media out of the description queue.
+   */
+  async setDescription(ownerId: string, id: string, description: string, hashtags?: string[]): Promise<MediaRow> {
+    const row = await this.requireOwnPost(ownerId, id);
+    const leavesQueue = row.describeStatus === 'pending' || row.describeStatus === 'claimed';
+    const updated = await this.repository.update(row.id, {
+      description,
+      descriptionLocale: null,
+      hashtags: hashtags === undefined ? extractHashtags(description) : normaliseHashtags(hashtags),
+      ...(leavesQueue ? { describeStatus: 'skipped' as const, claimedUntil: null } : {}),
+      updatedAt: this.clock.now(),
+    });
+    return updated!;
+  }
+
+  /** Clears the description and its hashtags; the media does not re-enter the queue by itself. */
+  async clearDescription(ownerId: string, id: string): Promise<void> {
+    const row = await this.requireOwnPost(ownerId, id);
+    await this.repository.update(row.id, { description: null, descriptionLocale: null, hashtags: [], updatedAt: this.clock.now() });
   }
 }

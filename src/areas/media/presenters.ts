@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, ResourceSchema, RelationshipSchema, relation, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { Nullable, ResourceSchema, RelationshipSchema, Timestamp } from '../../platform/http/jsonapi.ts';
 import { toHex } from '../../platform/http/ids.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { MediaRow } from './tables.ts';
@@ -53,10 +53,10 @@ export const OwnMediaSchema = ResourceSchema(
 export function presentMedia(row: MediaRow, viewerId: string | null) {
   const isOwner = viewerId !== null && viewerId === row.ownerId;
   const showPosition = row.latitude !== null && row.longitude !== null && (row.locationPublic || isOwner);
-  return resource(
-    'media',
-    row.id,
-    {
+  return {
+    type: 'media' as const,
+    id: row.id,
+    attributes: {
       hex: toHex(row.id),
       kind: row.kind,
       description: row.description,
@@ -72,8 +72,8 @@ export function presentMedia(row: MediaRow, viewerId: string | null) {
       takenAt: formatNullableTimestamp(row.takenAt),
       createdAt: formatTimestamp(row.createdAt),
     },
-    { owner: relation('users', row.ownerId) },
-  );
+    relationships: { owner: { data: { type: 'users' as const, id: row.ownerId } } },
+  };
 }
 
 export function presentOwnMedia(row: MediaRow) {

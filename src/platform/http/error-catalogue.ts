@@ -27,11 +27,18 @@ export const errorCatalogue = {
   usernameAlreadySet: 409,
   alreadyFollowing: 409,
   conflict: 409,
+  mediaAlreadyClaimed: 409,
+  mediaNotClaimed: 409,
+  mediaNotInQueue: 409,
   // 410
   tokenExpired: 410,
   // 413 / 415
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
+  fileTooLarge: 413,
+  imageTooLarge: 413,
+  unsupportedImage: 415,
+  rangeNotSatisfiable: 416,
   // 422
   validationFailed: 422,
   invalidId: 422,
@@ -42,6 +49,8 @@ export const errorCatalogue = {
   usernameChangeTooSoon: 422,
   usernameRequired: 422,
   cannotFollowSelf: 422,
+  fileMissing: 422,
+  corruptImage: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,

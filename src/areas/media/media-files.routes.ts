@@ -1,0 +1,82 @@
+/** GET /media/{hex}.{ext}: a media file, in the format its extension names and an optional size. */
+import { Type } from 'typebox';
+import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { parseUuidOrHex } from '../../platform/http/ids.ts';
+import type { App } from '../../platform/http/types.ts';
+import type { Services } from '../../services.ts';
+import { parseRangeHeader } from './byte-range-header.ts';
+
+const formatOfExtension: Record<string, VariantFormat> = { jpg: 'jpeg', jpeg: 'jpeg', webp: 'webp', avif: 'avif', png: 'png' };
+const cacheControl = 'public, max-age=31536000, immutable';
+
+/** True when If-None-Match names this ETag (or `*`); weak comparison, as RFC 9110 asks for it. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+export function mediaFilesRoutes(app: App, { media, mediaVariants }: Services) {
+  app.get(
+    '/media/:hex.:ext',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['media'],
+        summary: 'A media file: ext picks the format (jpg, webp, avif, png), size the variant; EXIF stripped',
+        params: Type.Object({ hex: Type.String(), ext: Type.String() }),
+        querystring: Type.Object(
+          {
+            size: Type.Optional(
+              Type.Union([Type.Literal('thumb'), Type.Literal('small'), Type.Literal('large'), Type.Literal('original')], {
+                description: 'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { hex, ext } = request.params;
+      const id = parseUuidOrHex(hex);
+      const format = formatOfExtension[ext.toLowerCase()];
+      if (id === null || format === undefined) throw new AppError('notFound');
+      const size: VariantSize = request.query.size ?? 'original';
+      const row = await media.findServableMedia(id);
+      if (row === null) throw new AppError('notFound');
+
+      const etag = mediaVariants.etagOf(row, size, format);
+      const validators = { ETag: etag, 'Cache-Control': cacheControl };
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers(validators).send();
+
+      const variant = await mediaVariants.ensure(row, size, format);
+      if (variant === null) throw new AppError('notFound');
+      const fileSize = variant.info.size;
+      const ifRange = request.headers['if-range'] as string | undefined;
+      const honourRange = ifRange === undefined || ifRange.trim() === etag;
+      const answer = honourRange ? parseRangeHeader(request.headers.range, fileSize) : ({ kind: 'whole' } as const);
+      if (answer.kind === 'unsatisfiable') {
+        throw new AppError('rangeNotSatisfiable', { source: { header: 'Range' }, headers: { 'Content-Range': `bytes */${fileSize}` } });
+      }
+      const range = answer.kind === 'range' ? answer.range : undefined;
+      const stored = await mediaVariants.open(variant.key, range);
+      if (stored === null) throw new AppError('notFound');
+      reply
+        .headers(validators)
+        .header('Accept-Ranges', 'bytes')
+        .header('Content-Type', variant.contentType)
+        .header('X-Content-Type-Options', 'nosniff');
+      if (stored.range) {
+        reply
+          .status(206)
+          .header('Content-Range', `bytes ${stored.range.start}-${stored.range.end}/${stored.size}`)
+          .header('Content-Length', String(stored.range.end - stored.range.start + 1));
+      } else {
+        reply.header('Content-Length', String(stored.size));
+      }
+      return reply.send(stored.stream);
+    },
+  );
+}

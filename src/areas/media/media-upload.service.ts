@@ -1,0 +1,118 @@
+/**
+ * Uploads: the bytes are checked (probeImage), EXIF position and time read, the original stored, and
+ * the row written. The file is written first and removed again if the row cannot be, so a failed
+ * upload leaves neither. An avatar or cover replaces the previous one: its row goes in the same
+ * transaction, its files right after.
+ */
+import { imageContentTypes, imageFileExtensions, probeImage, readExif, sha256Hex } from '../../adapters/images/index.ts';
+import type { MediaStorage } from '../../adapters/storage/index.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId, toHex } from '../../platform/http/ids.ts';
+import { deleteMediaFiles } from './media-files.ts';
+import type { MediaPublishedEffects } from './media-published.ts';
+import { originalKey } from './media-storage-keys.ts';
+import type { MediaRepository } from './media.repository.ts';
+import { extractHashtags } from './hashtags.ts';
+import { imageErrorToAppError } from './image-errors-to-http.ts';
+import type { MediaKind, MediaRow } from './tables.ts';
+
+export interface UploadInput {
+  data: Buffer;
+  description?: string;
+  /** Overrides the owner's publishLocationByDefault setting for this media. */
+  locationPublic?: boolean;
+}
+
+export class MediaUploadService {
+  constructor(
+    private readonly repository: MediaRepository,
+    private readonly storage: MediaStorage,
+    private readonly clock: Clock,
+    private readonly effects: MediaPublishedEffects,
+  ) {}
+
+  async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {
+    if (input.data.length === 0) {
+      throw new AppError('fileMissing', { source: { pointer: '/file' }, detail: 'the file is empty' });
+    }
+    const probe = await probeImage(input.data).catch((error) => {
+      throw imageErrorToAppError(error);
+    });
+    const exif = await readExif(input.data);
+    const owner = await this.repository.findOwner(ownerId);
+    if (owner === null) throw new AppError('notFound');
+
+    const id = newId();
+    const key = originalKey(toHex(id), imageFileExtensions[probe.format]);
+    const now = this.clock.now();
+    const description = input.description?.trim() || null;
+    const row = {
+      id,
+      ownerId,
+      kind,
+      // Posts wait for a generated description unless their owner wrote one; profile images never do.
+      describeStatus: kind === 'post' && description === null ? ('pending' as const) : ('skipped' as const),
+      description,
+      hashtags: description === null ? [] : extractHashtags(description),
+      originalKey: key,
+      originalFormat: probe.format,
+      byteSize: input.data.length,
+      width: probe.width,
+      height: probe.height,
+      contentHash: sha256Hex(input.data),
+      latitude: exif.latitude,
+      longitude: exif.longitude,
+      locationPublic: input.locationPublic ?? owner.settings.publishLocationByDefault ?? true,
+      takenAt: exif.takenAt,
+      // Reverse geocoding waits for the geography tables (a later issue): city and country stay null.
+      cityId: null,
+      countryCode: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+
+    await this.storage.put(key, input.data, imageContentTypes[probe.format]);
+    let replaced: MediaRow[] = [];
+    let inserted: MediaRow;
+    try {
+      inserted = await this.repository.db.transaction(async (tx) => {
+        if (!(await this.repository.lockOwner(ownerId, tx))) throw new AppError('notFound');
+        if (kind !== 'post') {
+          replaced = await this.repository.profileImagesForUpdate(ownerId, kind, tx);
+          for (const previous of replaced) await this.repository.delete(previous.id, tx);
+        }
+        const created = await this.repository.insert(row, tx);
+        if (kind !== 'post') await this.repository.setProfileImage(ownerId, kind, created.id, tx);
+        if (kind === 'post' && created.published) await this.effects.onMediaPublished(created, tx);
+        return created;
+      });
+    } catch (error) {
+      await this.storage.delete(key);
+      throw error;
+    }
+    // The rows are gone; a file left behind by a failure here is removed by cleanup-orphan-files.
+    for (const previous of replaced) await deleteMediaFiles(this.storage, previous).catch(() => undefined);
+    return inserted;
+  }
+
+  /** Removes the avatar or cover; false when there was none. */
+  async removeProfileImage(ownerId: string, kind: 'avatar' | 'cover'): Promise<boolean> {
+    const removed = await this.repository.db.transaction(async (tx) => {
+      await this.repository.lockOwner(ownerId, tx);
+      const rows = await this.repository.profileImagesForUpdate(ownerId, kind, tx);
+      for (const row of rows) await this.repository.delete(row.id, tx);
+      await this.repository.setProfileImage(ownerId, kind, null, tx);
+      return rows;
+    });
+    for (const row of removed) await deleteMediaFiles(this.storage, row).catch(() => undefined);
+    return removed.length > 0;
+  }
+
+  /** Deletes a media (row, then files); null when it does not exist. */
+  async deleteMedia(id: string): Promise<MediaRow | null> {
+    const row = await this.repository.delete(id);
+    if (row !== null) await deleteMediaFiles(this.storage, row).catch(() => undefined);
+    return row;
+  }
+}
