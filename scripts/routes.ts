@@ -23,6 +23,7 @@ const deps: AppDeps = {
   clock: systemClock,
   mailer: offline('mailer') as AppDeps['mailer'],
   storage: offline('storage') as AppDeps['storage'],
+  push: offline('push') as AppDeps['push'],
   rateLimitStore: new MemoryRateLimitStore(systemClock),
 };
 

@@ -1,5 +1,6 @@
 /** What the app needs from the outside world; main.ts builds the real ones, tests their own. */
 import type { Mailer } from './adapters/mail/index.ts';
+import type { PushProvider } from './adapters/push/index.ts';
 import type { MediaStorage } from './adapters/storage/index.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './platform/clock.ts';
@@ -14,4 +15,6 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Media originals and their variants: S3 when configured, else DATA_DIR/media. */
   storage: MediaStorage;
+  /** Push notifications: the log provider by default, OneSignal when PUSH_PROVIDER=onesignal. */
+  push: PushProvider;
 }

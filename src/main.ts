@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import pino from 'pino';
 import { createMailer } from './adapters/mail/index.ts';
+import { createPushProvider } from './adapters/push/index.ts';
 import { createMediaStorage } from './adapters/storage/index.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -40,6 +41,7 @@ async function main() {
     mailer: createMailer({ smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom }, logger),
     rateLimitStore: config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(systemClock),
     storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
+    push: createPushProvider(config.push, logger),
   };
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });

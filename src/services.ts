@@ -24,6 +24,7 @@ import { ReactionsService } from './areas/reactions/reactions.service.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
 import { NotificationsRepository } from './areas/notifications/notifications.repository.ts';
 import { NotificationsService } from './areas/notifications/notifications.service.ts';
+import { PushFlush } from './areas/notifications/push-flush.ts';
 import { GamificationRepository } from './areas/gamification/gamification.repository.ts';
 import { GamificationService } from './areas/gamification/gamification.service.ts';
 import { FollowsRepository } from './areas/follows/follows.repository.ts';
@@ -46,6 +47,8 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const notificationsRepository = new NotificationsRepository(database.db);
   const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
   const notifications = new NotificationsService(notificationsRepository, clock);
+  const pushFlush = new PushFlush(notificationsRepository, deps.push, clock, logger);
+  jobs.register('notifications-push', { intervalMs: config.notificationDigestIntervalMinutes * 60_000, run: () => pushFlush.run() });
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
   const follows = new FollowsService(database.db, new FollowsRepository(database.db), notificationDispatcher, gamification, clock);
   const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);

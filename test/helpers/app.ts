@@ -6,9 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/index.ts';
+import { LogPushProvider } from '../../src/adapters/push/index.ts';
 import { LocalStorage } from '../../src/adapters/storage/index.ts';
 import type { AppDeps } from '../../src/deps.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
@@ -74,6 +76,7 @@ export async function createTestApp(
     mailer: mail,
     rateLimitStore: new MemoryRateLimitStore(clock),
     storage: mediaDir === null ? options.deps!.storage! : new LocalStorage(mediaDir),
+    push: new LogPushProvider(pino({ level: 'silent' })),
     ...options.deps,
   };
   const { app, services } = await buildApp(deps, { logger: false });
