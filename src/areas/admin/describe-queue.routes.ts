@@ -6,6 +6,7 @@ import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../platform
 import { pageLinks, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
+import { emptyBodyAsObject } from './optional-body.ts';
 import { hashtagPattern, maxHashtags } from '../media/hashtags.ts';
 import { maxDescriptionLength } from '../media/media.routes.ts';
 import type { DescribeStatus } from '../media/tables.ts';
@@ -58,19 +59,18 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
     '/admin/media/:hex/claim',
     {
       config: { auth: 'admin' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['admin'],
         summary: `Claim a queued media for description: a lease of leaseSeconds (default ${defaultLeaseSeconds}, at most ${maxLeaseSeconds})`,
         params: HexParams,
-        body: Type.Optional(
-          Type.Object({ leaseSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: maxLeaseSeconds })) }, { additionalProperties: false }),
-        ),
+        body: Type.Object({ leaseSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: maxLeaseSeconds })) }, { additionalProperties: false }),
         response: { 200: DocumentSchema(AdminMediaSchema) },
       },
     },
     async (request) => {
       const id = requireUuidParam(request.params.hex, 'hex');
-      const row = await describeQueue.claim(id, request.body?.leaseSeconds ?? defaultLeaseSeconds);
+      const row = await describeQueue.claim(id, request.body.leaseSeconds ?? defaultLeaseSeconds);
       await record('media.claim', id, { claimedUntil: row.claimedUntil?.toISOString() ?? null });
       return { data: presentAdminMedia(row) };
     },

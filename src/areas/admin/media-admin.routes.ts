@@ -4,6 +4,7 @@ import { requireUuidParam } from '../../platform/http/ids.ts';
 import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
+import { emptyBodyAsObject } from './optional-body.ts';
 import { maxMediaFlag } from '../media/media-flags.ts';
 import { defaultOrphanGraceHours } from './media-admin.service.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
@@ -91,12 +92,11 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     '/admin/jobs/cleanup-orphan-files',
     {
       config: { auth: 'admin' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['admin'],
         summary: `Delete stored files with no media row, older than graceHours (default ${defaultOrphanGraceHours})`,
-        body: Type.Optional(
-          Type.Object({ graceHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 365 })) }, { additionalProperties: false }),
-        ),
+        body: Type.Object({ graceHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 365 })) }, { additionalProperties: false }),
         response: {
           200: DocumentSchema(
             ResourceSchema(
@@ -118,7 +118,7 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
       },
     },
     async (request) => {
-      const graceHours = request.body?.graceHours ?? defaultOrphanGraceHours;
+      const graceHours = request.body.graceHours ?? defaultOrphanGraceHours;
       const report = await mediaAdmin.cleanupOrphanFiles(graceHours);
       await audit.record({
         actor: 'admin',
