@@ -70,6 +70,19 @@ async function openPostgresTestDatabase(serverUrl: string): Promise<Database> {
   };
 }
 
+/**
+ * An empty database of its own on the DATABASE_URL server (nothing migrated), for tests that start
+ * the real server or CLI as a child process and must see them create everything.
+ */
+export async function createEmptyPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tms_empty_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  return {
+    url: urlWithDatabase(serverUrl, name),
+    drop: () => withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  };
+}
+
 async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
   const dump = join(tmpdir(), `tms-pglite-${migrationsFingerprint()}.tar.gz`);
   if (existsSync(dump)) {

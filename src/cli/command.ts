@@ -1,0 +1,37 @@
+/** What every operator command is and receives. Add a command: one file in commands/, one line in registry.ts. */
+import type { Config } from '../config.ts';
+import type { Database } from '../platform/db/database.ts';
+import type { Services } from '../services.ts';
+
+export interface CliContext {
+  config: Config;
+  /** The services of every area, on the same database the server uses. */
+  services: Services;
+  database: Database;
+  /** How the CLI reached the data: PostgreSQL, the running server's socket, or the PGlite files. */
+  via: 'postgres' | 'server-socket' | 'pglite-files';
+  /** Every registered command (for help). */
+  commands: readonly CliCommand[];
+  /** Prints one line of the command's result on stdout. */
+  print(line: string): void;
+}
+
+export interface CliCommand {
+  name: string;
+  /** Arguments after the name, e.g. `--email E --password P [--confirmed]`. */
+  usage: string;
+  description: string;
+  /** false for commands that never touch the data (help); the database is then not opened. */
+  usesDatabase?: boolean;
+  run(context: CliContext, args: string[]): Promise<void>;
+}
+
+/** A failure to report as one line (exit 1), or a usage mistake (exit 2). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,9 @@
+/** Every operator command, in the order `help` lists them. Add yours: import it and append one line. */
+import type { CliCommand } from './command.ts';
+import { helpCommand } from './commands/help.ts';
+import { usersCreateCommand } from './commands/users-create.ts';
+
+export const commands: readonly CliCommand[] = [
+  helpCommand,
+  usersCreateCommand,
+];
