@@ -51,7 +51,7 @@ export class GamificationService {
     return db === undefined ? this.db.transaction((tx) => fn(tx as unknown as Db)) : fn(db);
   }
 
-  awardExperience(userId: string, amount: number, reason: string, db?: Db): Promise<ExperienceAward> {
+  async awardExperience(userId: string, amount: number, reason: string, db?: Db): Promise<ExperienceAward> {
     if (!Number.isSafeInteger(amount) || amount < 1) {
       throw new AppError('validationFailed', { detail: 'amount must be a positive integer', source: { pointer: '/amount' } });
     }
