@@ -20,7 +20,7 @@ import { MediaRepository } from './areas/media/media.repository.ts';
 import { MediaService } from './areas/media/media.service.ts';
 import { createMediaServices } from './areas/media/media.services.ts';
 import { ReactionsRepository } from './areas/reactions/reactions.repository.ts';
-import { ReactionsService } from './areas/reactions/reactions.service.ts';
+import { experienceForLikeReceived, ReactionsService } from './areas/reactions/reactions.service.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
 import { NotificationsRepository } from './areas/notifications/notifications.repository.ts';
 import { NotificationsService } from './areas/notifications/notifications.service.ts';
@@ -50,6 +50,7 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const pushFlush = new PushFlush(notificationsRepository, deps.push, clock, logger);
   jobs.register('notifications-push', { intervalMs: config.notificationDigestIntervalMinutes * 60_000, run: () => pushFlush.run() });
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
+  reactions.onLikeReceived((like, tx) => gamification.awardExperience(like.ownerId, experienceForLikeReceived, 'reaction.likeReceived', tx).then(() => undefined));
   const follows = new FollowsService(database.db, new FollowsRepository(database.db), notificationDispatcher, gamification, clock);
   const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
   const mediaServices = createMediaServices(deps, jobs, gamification);

@@ -52,3 +52,8 @@ export async function readMediaRow(t: TestApp, id: string): Promise<MediaRow> {
   if (!row) throw new Error(`no media ${id}`);
   return row;
 }
+
+/** Changes a media row behind the API's back, e.g. a moderator hiding it. */
+export async function updateMediaRow(t: TestApp, id: string, patch: Partial<NewMediaRow>): Promise<void> {
+  await t.deps.database.db.update(media).set(patch).where(eq(media.id, id));
+}

@@ -1,7 +1,9 @@
 /**
- * All SQL of reactions. A reaction and the media's counters change in one statement: the counters
- * move by what the upsert or delete really did (never by what the caller believed), with atomic
- * `count = count ± 1` updates, so parallel requests keep them equal to the real counts.
+ * All SQL of reactions. Writers first lock the media row (lockMedia, in their transaction), so the
+ * reactions of one media change one at a time; a reaction and the media's counters then change in
+ * one statement, the counters moving by what the upsert or delete really did (never by what the
+ * caller believed). Without the lock, READ COMMITTED re-checks of concurrent upserts and deletes
+ * could pair a reaction change with stale counters (seen on PostgreSQL with 40 parallel requests).
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.ts';
@@ -35,9 +37,16 @@ export interface Reactor {
 export class ReactionsRepository {
   constructor(private readonly db: Db) {}
 
+  /** Locks the media row until the end of the transaction; false when there is no such media. */
+  async lockMedia(mediaId: string, db: Db): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(db, sql`SELECT id FROM media WHERE id = ${mediaId} FOR NO KEY UPDATE`);
+    return rows.length > 0;
+  }
+
   /**
    * Sets the user's reaction on a media. The DO UPDATE only fires when the type differs, so a row
-   * comes back for an insert (xmax = 0) or a switch, and none for a repeat; the counters follow.
+   * comes back for an insert (it carries the new id) or a switch (it keeps its old id), and none for a
+   * repeat; the counters follow. Call with the media locked (lockMedia).
    */
   async setReaction(
     input: { id: string; userId: string; mediaId: string; type: ReactionType; at: Date },
@@ -52,7 +61,7 @@ export class ReactionsRepository {
             ON CONFLICT (user_id, media_id) DO UPDATE
               SET type = EXCLUDED.type, created_at = EXCLUDED.created_at
               WHERE media_reactions.type <> EXCLUDED.type
-            RETURNING (xmax = 0) AS inserted
+            RETURNING (id = ${id}) AS inserted
           ), counted AS (
             UPDATE media SET
               likes_count = likes_count + CASE WHEN ${type} = 'like' THEN 1 WHEN upserted.inserted THEN 0 ELSE -1 END,
@@ -68,7 +77,7 @@ export class ReactionsRepository {
     return row.inserted ? 'created' : 'switched';
   }
 
-  /** Removes the user's reaction and its count; the removed type, or null when there was none. */
+  /** Removes the user's reaction and its count (media locked); the removed type, or null when there was none. */
   async removeReaction(userId: string, mediaId: string, db: Db = this.db): Promise<ReactionType | null> {
     const rows = await queryRows<{ type: ReactionType }>(
       db,
@@ -86,6 +95,16 @@ export class ReactionsRepository {
           SELECT type FROM removed`,
     );
     return rows[0]?.type ?? null;
+  }
+
+  /** Remembers the first like of a user on a media; false when it was already remembered. */
+  async claimLikeReward(likerId: string, mediaId: string, at: Date, db: Db = this.db): Promise<boolean> {
+    const rows = await queryRows<{ liker_id: string }>(
+      db,
+      sql`INSERT INTO like_rewards (liker_id, media_id, created_at) VALUES (${likerId}, ${mediaId}, ${at.toISOString()})
+          ON CONFLICT DO NOTHING RETURNING liker_id`,
+    );
+    return rows.length > 0;
   }
 
   async findWithCounts(userId: string, mediaId: string, db: Db = this.db): Promise<ReactionWithCounts | null> {

@@ -1,7 +1,6 @@
 /** The rules of reactions: who may react to what, and whose reactions anyone may list. */
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { isForeignKeyViolation } from '../../platform/db/errors.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
@@ -12,10 +11,13 @@ import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './
 import type { ReactionType } from './tables.ts';
 
 /**
- * Called inside the transaction that records a new like (a fresh one or a dislike turned like), for
- * the media owner's rewards. Never called for a like of one's own media.
+ * Called inside the transaction that records a like, for the media owner's rewards: once per liker
+ * and media (unliking and liking again does not call it twice), never for a like of one's own media.
  */
-export type LikeReceivedHook = (like: { ownerId: string; likerId: string; mediaId: string }, db: Db) => Promise<void>;
+export type LikeReceivedListener = (like: { ownerId: string; likerId: string; mediaId: string }, db: Db) => Promise<void>;
+
+/** Experience the owner of a media earns for the first like of each user on it. */
+export const experienceForLikeReceived = 2;
 
 const mediaNotFound = () => new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
 
@@ -26,36 +28,37 @@ export class ReactionsService {
     private readonly media: MediaService,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
-    private readonly onLikeReceived: LikeReceivedHook = async () => {},
   ) {}
+
+  readonly #likeListeners: LikeReceivedListener[] = [];
+
+  onLikeReceived(listener: LikeReceivedListener): void {
+    this.#likeListeners.push(listener);
+  }
 
   /** Likes or dislikes a media the viewer can see; the same type again changes nothing. */
   async react(viewerId: string, mediaId: string, type: ReactionType): Promise<ReactionWithCounts & { change: ReactionChange }> {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    try {
-      return await this.db.transaction(async (tx) => {
-        const change = await this.repository.setReaction(
-          { id: newId(), userId: viewerId, mediaId: target.id, type, at: this.clock.now() },
-          tx,
-        );
-        if (change !== 'unchanged' && type === 'like' && target.ownerId !== viewerId) {
-          await this.onLikeReceived({ ownerId: target.ownerId, likerId: viewerId, mediaId: target.id }, tx);
-        }
-        const current = await this.repository.findWithCounts(viewerId, target.id, tx);
-        if (current === null) throw mediaNotFound();
-        return { ...current, change };
-      });
-    } catch (error) {
-      // The media was deleted between the visibility check and the write.
-      if (isForeignKeyViolation(error)) throw mediaNotFound();
-      throw error;
-    }
+    return await this.db.transaction(async (tx) => {
+      if (!(await this.repository.lockMedia(target.id, tx))) throw mediaNotFound();
+      const at = this.clock.now();
+      const change = await this.repository.setReaction({ id: newId(), userId: viewerId, mediaId: target.id, type, at }, tx);
+      const rewardable = change !== 'unchanged' && type === 'like' && target.ownerId !== viewerId;
+      if (rewardable && (await this.repository.claimLikeReward(viewerId, target.id, at, tx))) {
+        for (const listener of this.#likeListeners) await listener({ ownerId: target.ownerId, likerId: viewerId, mediaId: target.id }, tx);
+      }
+      const current = await this.repository.findWithCounts(viewerId, target.id, tx);
+      if (current === null) throw mediaNotFound();
+      return { ...current, change };
+    });
   }
 
   /** Removes the viewer's reaction; 404 when they had none on this media. */
   async unreact(viewerId: string, mediaId: string): Promise<void> {
-    const removed = await this.repository.removeReaction(viewerId, mediaId);
+    const removed = await this.db.transaction(async (tx) =>
+      (await this.repository.lockMedia(mediaId, tx)) ? this.repository.removeReaction(viewerId, mediaId, tx) : null,
+    );
     if (removed === null) {
       throw new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'you have no reaction on this media' });
     }
