@@ -1,0 +1,203 @@
+/** The operator CLI: the registry, users:create, the <user> resolver, and how it reaches the data. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { CliError, type CliContext } from '../../src/cli/command.ts';
+import { helpCommand } from '../../src/cli/commands/help.ts';
+import { usersCreateCommand } from '../../src/cli/commands/users-create.ts';
+import { openCliDatabase } from '../../src/cli/connect.ts';
+import { cliServices } from '../../src/cli/context.ts';
+import { commands } from '../../src/cli/registry.ts';
+import { resolveUser } from '../../src/cli/resolve-user.ts';
+import { loadConfig } from '../../src/config.ts';
+import { AppError } from '../../src/platform/http/error-catalogue.ts';
+import { cliSocketPath, startCliSocket } from '../../src/platform/db/cli-socket.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+import { openPglite } from '../../src/platform/db/pglite-database.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createEmptyPostgresDatabase, testEngine } from '../helpers/database.ts';
+import { createUser, strongPassword } from '../helpers/factories.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+const run = promisify(execFile);
+
+describe('CLI commands', () => {
+  let t: TestApp;
+  let output: string[];
+  let context: CliContext;
+  before(async () => {
+    t = await createTestApp();
+    output = [];
+    context = {
+      config: t.deps.config,
+      services: t.services,
+      database: t.deps.database,
+      via: 'postgres',
+      commands,
+      print: (line) => output.push(line),
+    };
+  });
+  after(() => t.close());
+
+  it('registers each command once, and help lists them all with their usage', async () => {
+    const names = commands.map((command) => command.name);
+    assert.equal(new Set(names).size, names.length);
+    assert.ok(names.includes('help') && names.includes('users:create'));
+    output.length = 0;
+    await helpCommand.run(context, []);
+    for (const command of commands) {
+      assert.ok(output.some((line) => line.includes(command.name) && line.includes(command.description)), command.name);
+    }
+  });
+
+  it('users:create prints the id of an account that can sign in, confirmed when asked', async () => {
+    output.length = 0;
+    await usersCreateCommand.run(context, ['--email', 'cli@example.test', '--password', strongPassword, '--username', 'cli_user', '--nickname', 'CLI', '--confirmed']);
+    const id = output.at(-1)!;
+    const login = await t.request({ method: 'POST', url: '/api/auth/login', body: { login: 'cli_user', password: strongPassword } });
+    assert.equal(login.statusCode, 200);
+    assert.equal(login.json.included[0].id, id);
+    assert.equal(login.json.included[0].attributes.emailConfirmed, true);
+    assert.equal(login.json.included[0].attributes.nickname, 'CLI');
+    assert.equal(t.mail.sent.filter((mail) => mail.to === 'cli@example.test').length, 0, 'no mail for operator-made accounts');
+
+    await usersCreateCommand.run(context, ['--email', 'cli2@example.test', '--password', strongPassword]);
+    const plain = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: 'cli2@example.test', password: strongPassword } });
+    assert.equal(plain.json.included[0].attributes.emailConfirmed, false);
+    assert.equal(plain.json.included[0].attributes.username, null);
+  });
+
+  it('users:create refuses bad arguments as usage errors and rule violations with their code', async () => {
+    const usage = async (args: string[], pattern: RegExp) => {
+      await assert.rejects(usersCreateCommand.run(context, args), (error: unknown) => {
+        assert.ok(error instanceof CliError, String(error));
+        assert.equal(error.exitCode, 2);
+        assert.match(error.message, pattern);
+        return true;
+      });
+    };
+    await usage(['--password', strongPassword], /--email is required/);
+    await usage(['--email', 'a@example.test'], /--password is required/);
+    await usage(['--email', 'not-an-email', '--password', strongPassword], /--email/);
+    await usage(['--email', 'a@example.test', '--password', strongPassword, '--username', 'no spaces'], /--username/);
+    await usage(['--email', 'a@example.test', '--password', strongPassword, '--colour', 'red'], /colour/);
+    await usage(['--email', 'a@example.test', '--password', strongPassword, 'extra'], /unexpected argument extra/);
+    await assert.rejects(usersCreateCommand.run(context, ['--email', 'a@example.test', '--password', 'short']), (error: unknown) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'weakPassword');
+      return true;
+    });
+    await assert.rejects(usersCreateCommand.run(context, ['--email', 'CLI@example.test', '--password', strongPassword]), (error: unknown) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'emailTaken');
+      return true;
+    });
+  });
+
+  it('resolves a <user> given as a UUID, 32 hex digits or a username', async () => {
+    const user = await createUser(t, { username: 'Resolvable' });
+    for (const reference of [user.id, user.id.toUpperCase(), user.hex, 'resolvable', '@Resolvable']) {
+      assert.equal((await resolveUser(context, reference)).id, user.id, reference);
+    }
+    for (const reference of ['nobody_here', '00000000-0000-4000-8000-000000000000', 'ffffffffffffffffffffffffffffffff']) {
+      await assert.rejects(resolveUser(context, reference), (error: unknown) => error instanceof CliError && error.message.includes(reference));
+    }
+  });
+});
+
+describe('how the CLI reaches the data', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tms-cli-'));
+    dirs.push(dir);
+    return dir;
+  };
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const configFor = (dataDir: string, databaseUrl = '') => loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+
+  it('goes through the running server when one serves DATA_DIR (PGlite)', async () => {
+    const dataDir = tempDir();
+    const serverDb = await openPglite(null);
+    await migrate(serverDb);
+    const socket = await startCliSocket(serverDb.client, dataDir);
+    try {
+      const { database, via } = await openCliDatabase(configFor(dataDir));
+      try {
+        assert.equal(via, 'server-socket');
+        const services = cliServices(configFor(dataDir), database);
+        const user = await services.accounts.createAccount({ email: 'via-socket@example.test', password: strongPassword });
+        const rows = await serverDb.client.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [user.id]);
+        assert.equal(rows.rows[0]?.email, 'via-socket@example.test', 'the row is in the server’s database');
+      } finally {
+        await database.close();
+      }
+      assert.ok(!existsSync(join(dataDir, 'db')), 'the CLI never opened the files itself');
+    } finally {
+      await socket.stop();
+      await serverDb.close();
+    }
+  });
+
+  it('opens and migrates DATA_DIR/db itself when no server answers, even with a stale socket file', async () => {
+    const dataDir = tempDir();
+    writeFileSync(cliSocketPath(dataDir), '');
+    const { database, via } = await openCliDatabase(configFor(dataDir));
+    try {
+      assert.equal(via, 'pglite-files');
+      const services = cliServices(configFor(dataDir), database);
+      await services.accounts.createAccount({ email: 'offline@example.test', password: strongPassword });
+    } finally {
+      await database.close();
+    }
+    assert.ok(existsSync(join(dataDir, 'db', 'PG_VERSION')));
+    const reopened = await openCliDatabase(configFor(dataDir));
+    try {
+      assert.equal(reopened.via, 'pglite-files');
+      const found = await cliServices(configFor(dataDir), reopened.database).accountsRepository.findUserByEmail('offline@example.test');
+      assert.ok(found, 'the account persisted in DATA_DIR/db');
+    } finally {
+      await reopened.database.close();
+    }
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set, migrating an empty database', { skip: testEngine() !== 'postgres' }, async () => {
+    const empty = await createEmptyPostgresDatabase(process.env.DATABASE_URL!);
+    try {
+      const { database, via } = await openCliDatabase(configFor(tempDir(), empty.url));
+      try {
+        assert.equal(via, 'postgres');
+        const user = await cliServices(configFor(tempDir(), empty.url), database).accounts.createAccount({ email: 'pg@example.test', password: strongPassword });
+        assert.ok(user.id);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await empty.drop();
+    }
+  });
+});
+
+describe('the CLI as a process', () => {
+  const cli = (args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: join(tmpdir(), 'tms-cli-unused') } }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  it('prints help without opening any database, and refuses an unknown command in one line with exit 2', async () => {
+    const help = await cli(['help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /users:create --email E --password P/);
+    assert.ok(!existsSync(join(tmpdir(), 'tms-cli-unused', 'db')));
+    const unknown = await cli(['users:explode']);
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.stderr.trim().split('\n').length, 1);
+    assert.match(unknown.stderr, /^error: unknown command "users:explode"; commands: help, users:create/);
+  });
+});
