@@ -2,8 +2,12 @@
 import type { CliCommand } from './command.ts';
 import { helpCommand } from './commands/help.ts';
 import { usersCreateCommand } from './commands/users-create.ts';
+import { xpAwardCommand } from './commands/xp-award.ts';
+import { badgesAwardCommand } from './commands/badges-award.ts';
 
 export const commands: readonly CliCommand[] = [
   helpCommand,
   usersCreateCommand,
+  xpAwardCommand,
+  badgesAwardCommand,
 ];
