@@ -17,6 +17,8 @@ import { followsRoutes } from './areas/follows/follows.routes.ts';
 import { gamificationRoutes } from './areas/gamification/gamification.routes.ts';
 import { notificationsRoutes } from './areas/notifications/notifications.routes.ts';
 import { reactionsRoutes } from './areas/reactions/reactions.routes.ts';
+import { bookmarksRoutes } from './areas/bookmarks/bookmarks.routes.ts';
+import { collectionsRoutes } from './areas/bookmarks/collections.routes.ts';
 import { systemRoutes } from './areas/system/system.routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
@@ -90,6 +92,8 @@ export async function buildApp(
   notificationsRoutes(app, services);
   gamificationRoutes(app, services);
   reactionsRoutes(app, services);
+  collectionsRoutes(app, services);
+  bookmarksRoutes(app, services);
 
   return { app, services, routes };
 }

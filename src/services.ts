@@ -21,6 +21,10 @@ import { MediaService } from './areas/media/media.service.ts';
 import { createMediaServices } from './areas/media/media.services.ts';
 import { ReactionsRepository } from './areas/reactions/reactions.repository.ts';
 import { experienceForLikeReceived, ReactionsService } from './areas/reactions/reactions.service.ts';
+import { BookmarksRepository } from './areas/bookmarks/bookmarks.repository.ts';
+import { BookmarksService } from './areas/bookmarks/bookmarks.service.ts';
+import { CollectionsRepository } from './areas/bookmarks/collections.repository.ts';
+import { CollectionsService } from './areas/bookmarks/collections.service.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
 import { NotificationsRepository } from './areas/notifications/notifications.repository.ts';
 import { NotificationsService } from './areas/notifications/notifications.service.ts';
@@ -54,7 +58,9 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const follows = new FollowsService(database.db, new FollowsRepository(database.db), notificationDispatcher, gamification, clock);
   const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
   const mediaServices = createMediaServices(deps, jobs, gamification);
-  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, follows, reactions, ...mediaServices };
+  const bookmarkCollections = new CollectionsService(new CollectionsRepository(database.db), clock);
+  const bookmarks = new BookmarksService(database.db, new BookmarksRepository(database.db), bookmarkCollections, media, clock);
+  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, follows, reactions, ...mediaServices, bookmarkCollections, bookmarks };
 }
 
 export type Services = ReturnType<typeof createServices>;

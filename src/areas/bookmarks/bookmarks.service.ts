@@ -1,0 +1,82 @@
+/** The rules of bookmarks: one per user and media, optionally in one of the user's collections. */
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { isForeignKeyViolation } from '../../platform/db/errors.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId } from '../../platform/http/ids.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { MediaService } from '../media/media.service.ts';
+import { mediaVisibleTo } from '../reactions/media-visibility.ts';
+import type { BookmarksRepository, CollectionFilter } from './bookmarks.repository.ts';
+import type { CollectionsService } from './collections.service.ts';
+import type { BookmarkRow } from './tables.ts';
+
+/** What a PUT did: a new bookmark, a bookmark moved to another collection (or out), or nothing. */
+export type BookmarkChange = 'created' | 'moved' | 'unchanged';
+
+const mediaNotFound = () => new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
+const collectionNotFound = () =>
+  new AppError('notFound', { source: { pointer: '/collectionId' }, detail: 'no such collection of yours' });
+
+export class BookmarksService {
+  constructor(
+    private readonly db: Db,
+    private readonly repository: BookmarksRepository,
+    private readonly collections: CollectionsService,
+    private readonly media: MediaService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Bookmarks a media the viewer can see. `collectionId`: a collection of theirs, null for none, or
+   * undefined to keep where an existing bookmark is (none for a new one).
+   */
+  async put(
+    viewerId: string,
+    mediaId: string,
+    collectionId: string | null | undefined,
+  ): Promise<{ bookmark: BookmarkRow; change: BookmarkChange; bookmarksCount: number }> {
+    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    if (target === null) throw mediaNotFound();
+    if (typeof collectionId === 'string') await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
+    try {
+      return await this.db.transaction(async (tx) => {
+        if (!(await this.repository.lockMedia(target.id, tx))) throw mediaNotFound();
+        const now = this.clock.now();
+        const existing = await this.repository.find(viewerId, target.id, tx);
+        let bookmark: BookmarkRow;
+        let change: BookmarkChange;
+        if (existing === null) {
+          const row = { id: newId(), userId: viewerId, mediaId: target.id, collectionId: collectionId ?? null, createdAt: now, updatedAt: now };
+          bookmark = await this.repository.insert(row, tx);
+          change = 'created';
+        } else if (collectionId !== undefined && collectionId !== existing.collectionId) {
+          bookmark = await this.repository.move(existing.id, collectionId, now, tx);
+          change = 'moved';
+        } else {
+          bookmark = existing;
+          change = 'unchanged';
+        }
+        return { bookmark, change, bookmarksCount: await this.repository.mediaBookmarksCount(target.id, tx) };
+      });
+    } catch (error) {
+      // The collection was deleted between the check and the write.
+      if (isForeignKeyViolation(error)) throw collectionNotFound();
+      throw error;
+    }
+  }
+
+  /** Removes the viewer's bookmark of a media; 404 when there is none. */
+  async remove(viewerId: string, mediaId: string): Promise<void> {
+    const removed = await this.db.transaction(async (tx) =>
+      (await this.repository.lockMedia(mediaId, tx)) ? this.repository.delete(viewerId, mediaId, tx) : false,
+    );
+    if (!removed) throw new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'you have not bookmarked this media' });
+  }
+
+  /** The viewer's bookmarks, newest first, on media they can still open. */
+  async list(viewerId: string, filter: CollectionFilter, page: PageRequest) {
+    if (filter.kind === 'in') await this.collections.requireOwn(viewerId, filter.collectionId);
+    return this.repository.list(viewerId, filter, mediaVisibleTo(viewerId), page);
+  }
+}

@@ -1,0 +1,61 @@
+/** All SQL of bookmark collections. */
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.ts';
+import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { bookmarkCollections, type CollectionRow } from './tables.ts';
+
+export type CollectionWithCount = CollectionRow & { bookmarksCount: number };
+
+/** The unique index that makes names unique per user whatever their case. */
+export const collectionNameIndex = 'bookmark_collections_user_name';
+
+const withCount = {
+  ...getTableColumns(bookmarkCollections),
+  // Written out in full: Drizzle leaves column names unqualified in select fields.
+  bookmarksCount: sql<number>`(SELECT count(*)::int FROM bookmarks AS b WHERE b.collection_id = bookmark_collections.id)`,
+};
+
+export class CollectionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: CollectionRow): Promise<CollectionWithCount> {
+    const [inserted] = await this.db.insert(bookmarkCollections).values(row).returning();
+    return { ...inserted!, bookmarksCount: 0 };
+  }
+
+  async find(userId: string, id: string, db: Db = this.db): Promise<CollectionWithCount | null> {
+    const [row] = await db
+      .select(withCount)
+      .from(bookmarkCollections)
+      .where(and(eq(bookmarkCollections.userId, userId), eq(bookmarkCollections.id, id)));
+    return row ?? null;
+  }
+
+  async rename(userId: string, id: string, name: string, at: Date): Promise<boolean> {
+    const renamed = await this.db
+      .update(bookmarkCollections)
+      .set({ name, updatedAt: at })
+      .where(and(eq(bookmarkCollections.userId, userId), eq(bookmarkCollections.id, id)))
+      .returning({ id: bookmarkCollections.id });
+    return renamed.length > 0;
+  }
+
+  /** Deletes a collection; its bookmarks stay, outside any collection (ON DELETE SET NULL). */
+  async delete(userId: string, id: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(bookmarkCollections)
+      .where(and(eq(bookmarkCollections.userId, userId), eq(bookmarkCollections.id, id)))
+      .returning({ id: bookmarkCollections.id });
+    return deleted.length > 0;
+  }
+
+  async list(userId: string, page: PageRequest): Promise<CollectionWithCount[]> {
+    const { where, orderBy } = keyset([bookmarkCollections.createdAt, bookmarkCollections.id], page);
+    return this.db
+      .select(withCount)
+      .from(bookmarkCollections)
+      .where(and(eq(bookmarkCollections.userId, userId), where))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+}

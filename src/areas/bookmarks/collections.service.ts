@@ -1,0 +1,69 @@
+/** The rules of bookmark collections: names 1 to 60 characters, unique per user whatever their case. */
+import type { Clock } from '../../platform/clock.ts';
+import { uniqueViolation } from '../../platform/db/errors.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId } from '../../platform/http/ids.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import { collectionNameIndex, type CollectionsRepository, type CollectionWithCount } from './collections.repository.ts';
+
+export const collectionNameMaxLength = 60;
+
+/** Trims the name; blank names are refused like any invalid field. */
+function normalizeName(raw: string): string {
+  const name = raw.trim();
+  if (name.length === 0 || name.length > collectionNameMaxLength) {
+    throw new AppError('validationFailed', {
+      source: { pointer: '/name' },
+      detail: `must be 1 to ${collectionNameMaxLength} characters once trimmed`,
+    });
+  }
+  return name;
+}
+
+const collectionNotFound = () => new AppError('notFound', { source: { parameter: 'collectionId' }, detail: 'no such collection of yours' });
+
+async function refusingTakenName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (uniqueViolation(error) === collectionNameIndex) {
+      throw new AppError('collectionNameTaken', { source: { pointer: '/name' }, meta: { name } });
+    }
+    throw error;
+  }
+}
+
+export class CollectionsService {
+  constructor(
+    private readonly repository: CollectionsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  create(userId: string, rawName: string): Promise<CollectionWithCount> {
+    const name = normalizeName(rawName);
+    const now = this.clock.now();
+    return refusingTakenName(name, () => this.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now }));
+  }
+
+  async rename(userId: string, id: string, rawName: string): Promise<CollectionWithCount> {
+    const name = normalizeName(rawName);
+    const renamed = await refusingTakenName(name, () => this.repository.rename(userId, id, name, this.clock.now()));
+    if (!renamed) throw collectionNotFound();
+    return this.requireOwn(userId, id);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(userId, id))) throw collectionNotFound();
+  }
+
+  list(userId: string, page: PageRequest) {
+    return this.repository.list(userId, page);
+  }
+
+  /** One of the user's collections; another user's is as missing as an unknown one (404). */
+  async requireOwn(userId: string, id: string, source: { parameter: string } | { pointer: string } = { parameter: 'collectionId' }) {
+    const found = await this.repository.find(userId, id);
+    if (found === null) throw new AppError('notFound', { source, detail: 'no such collection of yours' });
+    return found;
+  }
+}
