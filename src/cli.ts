@@ -3,7 +3,7 @@
  * Works while the server runs, on both engines (src/cli/connect.ts). A failure prints one line on
  * stderr and exits non-zero: 1 when the command failed, 2 for a usage mistake.
  */
-import { CliError, type CliCommand, type CliContext } from './cli/command.ts';
+import { type CliCommand, type CliContext, CliError } from './cli/command.ts';
 import { openCliDatabase } from './cli/connect.ts';
 import { cliServices } from './cli/context.ts';
 import { commands } from './cli/registry.ts';
@@ -32,7 +32,10 @@ async function run(argv: string[]): Promise<number> {
   const [name = 'help', ...args] = argv;
   const command: CliCommand | undefined = commands.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    throw new CliError(`unknown command ${JSON.stringify(name)}; commands: ${commands.map((c) => c.name).join(', ')}`, 2);
+    throw new CliError(
+      `unknown command ${JSON.stringify(name)}; commands: ${commands.map((c) => c.name).join(', ')}`,
+      2,
+    );
   }
   const print = (line: string): void => {
     process.stdout.write(`${line}\n`);
@@ -60,7 +63,10 @@ run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`error: ${describeError(error)}\n`);
-    if (!(error instanceof CliError || error instanceof AppError || error instanceof ConfigError) && process.env.CLI_DEBUG) {
+    if (
+      !(error instanceof CliError || error instanceof AppError || error instanceof ConfigError) &&
+      process.env.CLI_DEBUG
+    ) {
       console.error(error);
     }
     process.exit(error instanceof CliError ? error.exitCode : 1);

@@ -1,5 +1,5 @@
 /** `--name value` / `--flag` options for commands, on node:util parseArgs, with usage errors as CliError. */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CliError } from './command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

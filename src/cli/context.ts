@@ -18,7 +18,10 @@ export function cliServices(config: Config, database: Database) {
     config,
     database,
     clock: systemClock,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom }, logger),
+    mailer: createMailer(
+      { smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom },
+      logger,
+    ),
     rateLimitStore: new MemoryRateLimitStore(systemClock),
     storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
     push: createPushProvider(config.push, logger),

@@ -5,6 +5,7 @@ import { usersCreateCommand } from './commands/users-create.ts';
 import { xpAwardCommand } from './commands/xp-award.ts';
 import { badgesAwardCommand } from './commands/badges-award.ts';
 
+// biome-ignore format: one command a line, so adding one is a one-line change
 export const commands: readonly CliCommand[] = [
   helpCommand,
   usersCreateCommand,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { CliError, type CliContext } from '../../src/cli/command.ts';
+import { type CliContext, CliError } from '../../src/cli/command.ts';
 import { helpCommand } from '../../src/cli/commands/help.ts';
 import { usersCreateCommand } from '../../src/cli/commands/users-create.ts';
 import { openCliDatabase } from '../../src/cli/connect.ts';
@@ -14,10 +14,10 @@ import { cliServices } from '../../src/cli/context.ts';
 import { commands } from '../../src/cli/registry.ts';
 import { resolveUser } from '../../src/cli/resolve-user.ts';
 import { loadConfig } from '../../src/config.ts';
-import { AppError } from '../../src/platform/http/error-catalogue.ts';
 import { cliSocketPath, startCliSocket } from '../../src/platform/db/cli-socket.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite-database.ts';
+import { AppError } from '../../src/platform/http/error-catalogue.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createEmptyPostgresDatabase, testEngine } from '../helpers/database.ts';
 import { createUser, strongPassword } from '../helpers/factories.ts';
@@ -50,23 +50,48 @@ describe('CLI commands', () => {
     output.length = 0;
     await helpCommand.run(context, []);
     for (const command of commands) {
-      assert.ok(output.some((line) => line.includes(command.name) && line.includes(command.description)), command.name);
+      assert.ok(
+        output.some((line) => line.includes(command.name) && line.includes(command.description)),
+        command.name,
+      );
     }
   });
 
   it('users:create prints the id of an account that can sign in, confirmed when asked', async () => {
     output.length = 0;
-    await usersCreateCommand.run(context, ['--email', 'cli@example.test', '--password', strongPassword, '--username', 'cli_user', '--nickname', 'CLI', '--confirmed']);
+    await usersCreateCommand.run(context, [
+      '--email',
+      'cli@example.test',
+      '--password',
+      strongPassword,
+      '--username',
+      'cli_user',
+      '--nickname',
+      'CLI',
+      '--confirmed',
+    ]);
     const id = output.at(-1)!;
-    const login = await t.request({ method: 'POST', url: '/api/auth/login', body: { login: 'cli_user', password: strongPassword } });
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { login: 'cli_user', password: strongPassword },
+    });
     assert.equal(login.statusCode, 200);
     assert.equal(login.json.included[0].id, id);
     assert.equal(login.json.included[0].attributes.emailConfirmed, true);
     assert.equal(login.json.included[0].attributes.nickname, 'CLI');
-    assert.equal(t.mail.sent.filter((mail) => mail.to === 'cli@example.test').length, 0, 'no mail for operator-made accounts');
+    assert.equal(
+      t.mail.sent.filter((mail) => mail.to === 'cli@example.test').length,
+      0,
+      'no mail for operator-made accounts',
+    );
 
     await usersCreateCommand.run(context, ['--email', 'cli2@example.test', '--password', strongPassword]);
-    const plain = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: 'cli2@example.test', password: strongPassword } });
+    const plain = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: 'cli2@example.test', password: strongPassword },
+    });
     assert.equal(plain.json.included[0].attributes.emailConfirmed, false);
     assert.equal(plain.json.included[0].attributes.username, null);
   });
@@ -86,16 +111,22 @@ describe('CLI commands', () => {
     await usage(['--email', 'a@example.test', '--password', strongPassword, '--username', 'no spaces'], /--username/);
     await usage(['--email', 'a@example.test', '--password', strongPassword, '--colour', 'red'], /colour/);
     await usage(['--email', 'a@example.test', '--password', strongPassword, 'extra'], /unexpected argument extra/);
-    await assert.rejects(usersCreateCommand.run(context, ['--email', 'a@example.test', '--password', 'short']), (error: unknown) => {
-      assert.ok(error instanceof AppError);
-      assert.equal(error.code, 'weakPassword');
-      return true;
-    });
-    await assert.rejects(usersCreateCommand.run(context, ['--email', 'CLI@example.test', '--password', strongPassword]), (error: unknown) => {
-      assert.ok(error instanceof AppError);
-      assert.equal(error.code, 'emailTaken');
-      return true;
-    });
+    await assert.rejects(
+      usersCreateCommand.run(context, ['--email', 'a@example.test', '--password', 'short']),
+      (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.code, 'weakPassword');
+        return true;
+      },
+    );
+    await assert.rejects(
+      usersCreateCommand.run(context, ['--email', 'CLI@example.test', '--password', strongPassword]),
+      (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.code, 'emailTaken');
+        return true;
+      },
+    );
   });
 
   it('resolves a <user> given as a UUID, 32 hex digits or a username', async () => {
@@ -103,8 +134,15 @@ describe('CLI commands', () => {
     for (const reference of [user.id, user.id.toUpperCase(), user.hex, 'resolvable', '@Resolvable']) {
       assert.equal((await resolveUser(context, reference)).id, user.id, reference);
     }
-    for (const reference of ['nobody_here', '00000000-0000-4000-8000-000000000000', 'ffffffffffffffffffffffffffffffff']) {
-      await assert.rejects(resolveUser(context, reference), (error: unknown) => error instanceof CliError && error.message.includes(reference));
+    for (const reference of [
+      'nobody_here',
+      '00000000-0000-4000-8000-000000000000',
+      'ffffffffffffffffffffffffffffffff',
+    ]) {
+      await assert.rejects(
+        resolveUser(context, reference),
+        (error: unknown) => error instanceof CliError && error.message.includes(reference),
+      );
     }
   });
 });
@@ -119,7 +157,8 @@ describe('how the CLI reaches the data', () => {
   after(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
-  const configFor = (dataDir: string, databaseUrl = '') => loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+  const configFor = (dataDir: string, databaseUrl = '') =>
+    loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
 
   it('goes through the running server when one serves DATA_DIR (PGlite)', async () => {
     const dataDir = tempDir();
@@ -131,7 +170,10 @@ describe('how the CLI reaches the data', () => {
       try {
         assert.equal(via, 'server-socket');
         const services = cliServices(configFor(dataDir), database);
-        const user = await services.accounts.createAccount({ email: 'via-socket@example.test', password: strongPassword });
+        const user = await services.accounts.createAccount({
+          email: 'via-socket@example.test',
+          password: strongPassword,
+        });
         const rows = await serverDb.client.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [user.id]);
         assert.equal(rows.rows[0]?.email, 'via-socket@example.test', 'the row is in the server’s database');
       } finally {
@@ -159,20 +201,27 @@ describe('how the CLI reaches the data', () => {
     const reopened = await openCliDatabase(configFor(dataDir));
     try {
       assert.equal(reopened.via, 'pglite-files');
-      const found = await cliServices(configFor(dataDir), reopened.database).accountsRepository.findUserByEmail('offline@example.test');
+      const found = await cliServices(configFor(dataDir), reopened.database).accountsRepository.findUserByEmail(
+        'offline@example.test',
+      );
       assert.ok(found, 'the account persisted in DATA_DIR/db');
     } finally {
       await reopened.database.close();
     }
   });
 
-  it('uses PostgreSQL when DATABASE_URL is set, migrating an empty database', { skip: testEngine() !== 'postgres' }, async () => {
+  it('uses PostgreSQL when DATABASE_URL is set, migrating an empty database', {
+    skip: testEngine() !== 'postgres',
+  }, async () => {
     const empty = await createEmptyPostgresDatabase(process.env.DATABASE_URL!);
     try {
       const { database, via } = await openCliDatabase(configFor(tempDir(), empty.url));
       try {
         assert.equal(via, 'postgres');
-        const user = await cliServices(configFor(tempDir(), empty.url), database).accounts.createAccount({ email: 'pg@example.test', password: strongPassword });
+        const user = await cliServices(configFor(tempDir(), empty.url), database).accounts.createAccount({
+          email: 'pg@example.test',
+          password: strongPassword,
+        });
         assert.ok(user.id);
       } finally {
         await database.close();
@@ -185,7 +234,10 @@ describe('how the CLI reaches the data', () => {
 
 describe('the CLI as a process', () => {
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: join(tmpdir(), 'tms-cli-unused') } }).then(
+    run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: join(tmpdir(), 'tms-cli-unused') },
+    }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (error: { code: number; stdout: string; stderr: string }) => error,
     );

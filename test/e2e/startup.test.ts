@@ -62,7 +62,11 @@ describe('start-up with an empty DATA_DIR', () => {
       SMTP_URL: '',
       REDIS_URL: '',
     };
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     server.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     await waitForPing(base, server);
@@ -94,7 +98,19 @@ describe('start-up with an empty DATA_DIR', () => {
   it('runs the CLI while the server runs, and the server sees the new user', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'users:create', '--email', 'operator@example.test', '--password', 'operator pass 42', '--username', 'operator', '--confirmed'],
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'users:create',
+        '--email',
+        'operator@example.test',
+        '--password',
+        'operator pass 42',
+        '--username',
+        'operator',
+        '--confirmed',
+      ],
       { cwd: root, env },
     );
     const id = stdout.trim();
@@ -110,10 +126,23 @@ describe('start-up with an empty DATA_DIR', () => {
     assert.equal(body.included[0].id, id);
     assert.equal(body.included[0].attributes.emailConfirmed, true);
 
-    const again = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'users:create', '--email', 'operator@example.test', '--password', 'operator pass 42'], {
-      cwd: root,
-      env,
-    }).then(
+    const again = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'users:create',
+        '--email',
+        'operator@example.test',
+        '--password',
+        'operator pass 42',
+      ],
+      {
+        cwd: root,
+        env,
+      },
+    ).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );

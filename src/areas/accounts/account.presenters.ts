@@ -4,8 +4,12 @@ import { Nullable, ResourceSchema, resource } from '../../platform/http/jsonapi.
 import type { PostalAddress, UserSettings } from './tables.ts';
 
 const settingsFields = {
-  publishLocationByDefault: Type.Boolean({ description: 'new media show their position publicly unless the owner says otherwise (default true)' }),
-  showReactionsPublicly: Type.Boolean({ description: 'GET /api/users/{id}/likes and /dislikes answer for this user (default false)' }),
+  publishLocationByDefault: Type.Boolean({
+    description: 'new media show their position publicly unless the owner says otherwise (default true)',
+  }),
+  showReactionsPublicly: Type.Boolean({
+    description: 'GET /api/users/{id}/likes and /dislikes answer for this user (default false)',
+  }),
   discoverable: Type.Boolean({ description: 'the account appears in GET /api/users/search (default true)' }),
   marketingEmails: Type.Boolean({ description: 'product news by e-mail (default false)' }),
 };

@@ -33,18 +33,32 @@ export function accountRoutes(app: App, { profile, passwords, settings, director
     '/api/users/me/username',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Choose my first username (409 usernameAlreadySet once one is set)', body: UsernameBody, response: OwnUserDocument },
+      schema: {
+        tags,
+        summary: 'Choose my first username (409 usernameAlreadySet once one is set)',
+        body: UsernameBody,
+        response: OwnUserDocument,
+      },
     },
-    async (request) => ({ data: presentOwnUser(await profile.chooseUsername(requireViewer(request).userId, request.body.username)) }),
+    async (request) => ({
+      data: presentOwnUser(await profile.chooseUsername(requireViewer(request).userId, request.body.username)),
+    }),
   );
 
   app.post(
     '/api/users/me/username/change',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Change my username (at most once every 30 days)', body: UsernameBody, response: OwnUserDocument },
+      schema: {
+        tags,
+        summary: 'Change my username (at most once every 30 days)',
+        body: UsernameBody,
+        response: OwnUserDocument,
+      },
     },
-    async (request) => ({ data: presentOwnUser(await profile.changeUsername(requireViewer(request).userId, request.body.username)) }),
+    async (request) => ({
+      data: presentOwnUser(await profile.changeUsername(requireViewer(request).userId, request.body.username)),
+    }),
   );
 
   app.put(
@@ -58,7 +72,9 @@ export function accountRoutes(app: App, { profile, passwords, settings, director
         response: OwnUserDocument,
       },
     },
-    async (request) => ({ data: presentOwnUser(await profile.setNickname(requireViewer(request).userId, request.body.nickname)) }),
+    async (request) => ({
+      data: presentOwnUser(await profile.setNickname(requireViewer(request).userId, request.body.nickname)),
+    }),
   );
 
   app.post(
@@ -71,7 +87,11 @@ export function accountRoutes(app: App, { profile, passwords, settings, director
         body: Type.Object(
           {
             currentPassword: Type.String({ minLength: 1, maxLength: 128 }),
-            newPassword: Type.String({ minLength: 1, maxLength: 128, description: '10 to 128 characters, a letter and a digit or symbol' }),
+            newPassword: Type.String({
+              minLength: 1,
+              maxLength: 128,
+              description: '10 to 128 characters, a letter and a digit or symbol',
+            }),
           },
           { additionalProperties: false },
         ),
@@ -86,7 +106,14 @@ export function accountRoutes(app: App, { profile, passwords, settings, director
 
   app.get(
     '/api/users/me/settings',
-    { config: { auth: 'user' }, schema: { tags, summary: 'My settings (defaults where never set)', response: { 200: DocumentSchema(SettingsSchema) } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'My settings (defaults where never set)',
+        response: { 200: DocumentSchema(SettingsSchema) },
+      },
+    },
     async (request) => {
       const userId = requireViewer(request).userId;
       return { data: presentSettings(userId, await settings.settings(userId)) };
@@ -114,7 +141,11 @@ export function accountRoutes(app: App, { profile, passwords, settings, director
     '/api/users/me/address',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My postal address (data null when none)', response: { 200: DocumentSchema(Nullable(AddressSchema)) } },
+      schema: {
+        tags,
+        summary: 'My postal address (data null when none)',
+        response: { 200: DocumentSchema(Nullable(AddressSchema)) },
+      },
     },
     async (request) => {
       const userId = requireViewer(request).userId;

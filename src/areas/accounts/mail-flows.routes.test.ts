@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
-import { createMailer } from '../../adapters/mail/index.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink.ts';
+import { createMailer } from '../../adapters/mail/index.ts';
 
 const tokenIn = (text: string, kind: 'confirm' | 'reset') => {
   const match = new RegExp(`/login\\?${kind}=([A-Za-z0-9_-]+)`).exec(text);
@@ -21,7 +21,11 @@ describe('account mail through a real SMTP server', () => {
   before(async () => {
     sink = await startSmtpSink();
     const mailer = createMailer(
-      { smtpUrl: sink.url, mailDir: mkdtempSync(join(tmpdir(), 'tms-mail-')), from: 'Travel Media <no-reply@example.test>' },
+      {
+        smtpUrl: sink.url,
+        mailDir: mkdtempSync(join(tmpdir(), 'tms-mail-')),
+        from: 'Travel Media <no-reply@example.test>',
+      },
       pino({ level: 'silent' }),
     );
     t = await createTestApp({ deps: { mailer } });
@@ -36,7 +40,11 @@ describe('account mail through a real SMTP server', () => {
 
   it('sends a confirmation mail at registration whose token confirms the address exactly once', async () => {
     const email = 'smtp-confirm@example.test';
-    const register = await t.request({ method: 'POST', url: '/api/auth/register', body: { email, password: strongPassword, nickname: 'Zoé' } });
+    const register = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { email, password: strongPassword, nickname: 'Zoé' },
+    });
     assert.equal(register.statusCode, 201);
     const token = register.json.data.attributes.accessToken;
 
@@ -63,9 +71,17 @@ describe('account mail through a real SMTP server', () => {
 
   it('sends a reset mail whose token sets a new password once and ends every session', async () => {
     const user = await createUser(t, { email: 'smtp-reset@example.test' });
-    const second = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: strongPassword } });
+    const second = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: strongPassword },
+    });
     sink.clear();
-    const forgot = await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: 'SMTP-Reset@example.test' } });
+    const forgot = await t.request({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      body: { email: 'SMTP-Reset@example.test' },
+    });
     assert.equal(forgot.statusCode, 202);
     assert.equal(forgot.body, '');
     const mail = await mailTo(user.email);
@@ -73,28 +89,57 @@ describe('account mail through a real SMTP server', () => {
     const resetToken = tokenIn(mail.text, 'reset');
 
     const newPassword = 'a brand new secret 7';
-    const reset = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: resetToken, password: newPassword } });
+    const reset = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: resetToken, password: newPassword },
+    });
     assert.equal(reset.statusCode, 204);
     for (const token of [user.token, second.json.data.attributes.accessToken]) {
-      assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token })).statusCode, 401, 'every session ended');
+      assert.equal(
+        (await t.request({ method: 'GET', url: '/api/auth/me', token })).statusCode,
+        401,
+        'every session ended',
+      );
     }
-    const oldLogin = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: strongPassword } });
+    const oldLogin = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: strongPassword },
+    });
     assert.equal(oldLogin.statusCode, 401);
-    const newLogin = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: newPassword } });
+    const newLogin = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: newPassword },
+    });
     assert.equal(newLogin.statusCode, 200);
     assert.equal(newLogin.json.included[0].attributes.emailConfirmed, true, 'the reset link proved the address');
 
-    const reuse = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: resetToken, password: 'yet another one 8' } });
+    const reuse = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: resetToken, password: 'yet another one 8' },
+    });
     assert.equal(reuse.statusCode, 422);
     assert.equal(reuse.json.errors[0].code, 'tokenUsed');
-    const stillNew = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: newPassword } });
+    const stillNew = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: newPassword },
+    });
     assert.equal(stillNew.statusCode, 200);
   });
 
   it('writes the mails in French for Accept-Language: fr-FR', async () => {
     const email = 'smtp-fr@example.test';
     const headers = { 'accept-language': 'fr-FR,fr;q=0.9' };
-    await t.request({ method: 'POST', url: '/api/auth/register', body: { email, password: strongPassword, username: 'amelie' }, headers });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { email, password: strongPassword, username: 'amelie' },
+      headers,
+    });
     const confirm = await mailTo(email);
     assert.equal(confirm.subject, 'Confirmez votre adresse e-mail');
     assert.match(confirm.text, /Bonjour amelie,/);
@@ -108,7 +153,11 @@ describe('account mail through a real SMTP server', () => {
 
   it('escapes user-given values in the HTML part', async () => {
     const email = 'smtp-escape@example.test';
-    await t.request({ method: 'POST', url: '/api/auth/register', body: { email, password: strongPassword, nickname: '<b>Tom & "Jerry"</b>' } });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { email, password: strongPassword, nickname: '<b>Tom & "Jerry"</b>' },
+    });
     const mail = await mailTo(email);
     assert.ok(mail.html.includes('Hello &lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;,'), mail.html);
     assert.ok(!mail.html.includes('<b>Tom'));
@@ -127,7 +176,11 @@ describe('e-mailed tokens and requests', () => {
 
   it('answers 422 invalidToken to an unknown token and 422 with a pointer to a missing one', async () => {
     for (const url of ['/api/auth/confirm-email', '/api/auth/reset-password']) {
-      const unknown = await t.request({ method: 'POST', url, body: { token: 'tmc_not-a-token', ...(url.includes('reset') ? { password: strongPassword } : {}) } });
+      const unknown = await t.request({
+        method: 'POST',
+        url,
+        body: { token: 'tmc_not-a-token', ...(url.includes('reset') ? { password: strongPassword } : {}) },
+      });
       assert.equal(unknown.statusCode, 422, url);
       assert.equal(unknown.json.errors[0].code, 'invalidToken');
       assert.equal(unknown.json.errors[0].source.pointer, '/token');
@@ -136,7 +189,11 @@ describe('e-mailed tokens and requests', () => {
       assert.ok(missing.json.errors.some((e: any) => e.code === 'validationFailed' && e.source.pointer === '/token'));
     }
     const confirmToken = lastToken((await createUser(t)).email, 'confirm');
-    const wrongPurpose = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: confirmToken, password: strongPassword } });
+    const wrongPurpose = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: confirmToken, password: strongPassword },
+    });
     assert.equal(wrongPurpose.json.errors[0].code, 'invalidToken', 'a confirmation token cannot reset a password');
   });
 
@@ -146,10 +203,22 @@ describe('e-mailed tokens and requests', () => {
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
     const resetToken = lastToken(user.email, 'reset');
     t.clock.advanceMinutes(59);
-    const early = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: resetToken, password: 'short' } });
-    assert.equal(early.json.errors[0].code, 'weakPassword', 'at 59 minutes the token still passes; only the weak password fails');
+    const early = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: resetToken, password: 'short' },
+    });
+    assert.equal(
+      early.json.errors[0].code,
+      'weakPassword',
+      'at 59 minutes the token still passes; only the weak password fails',
+    );
     t.clock.advanceMinutes(2);
-    const late = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: resetToken, password: 'a good new password 1' } });
+    const late = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: resetToken, password: 'a good new password 1' },
+    });
     assert.equal(late.statusCode, 410);
     assert.equal(late.json.errors[0].code, 'tokenExpired');
     t.clock.advanceMinutes(46 * 60); // 47 hours 1 minute after it was sent
@@ -161,31 +230,62 @@ describe('e-mailed tokens and requests', () => {
     const expired = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: otherToken } });
     assert.equal(expired.statusCode, 410);
     assert.equal(expired.json.errors[0].code, 'tokenExpired');
-    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: other.token })).json.data.attributes.emailConfirmed, false);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/auth/me', token: other.token })).json.data.attributes.emailConfirmed,
+      false,
+    );
   });
 
   it('refuses a weak new password without spending the reset token', async () => {
     const user = await createUser(t);
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
     const token = lastToken(user.email, 'reset');
-    const weak = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'short' } });
+    const weak = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token, password: 'short' },
+    });
     assert.equal(weak.statusCode, 422);
     assert.equal(weak.json.errors[0].code, 'weakPassword');
     assert.equal(weak.json.errors[0].source.pointer, '/password');
-    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode, 200, 'nothing changed');
-    const good = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'a strong one at last 9' } });
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode,
+      200,
+      'nothing changed',
+    );
+    const good = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token, password: 'a strong one at last 9' },
+    });
     assert.equal(good.statusCode, 204);
   });
 
   it('answers 202 to forgot and resend whatever the account, mailing only real, eligible accounts', async () => {
     const user = await createUser(t);
     const confirmed = await createUser(t);
-    await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: lastToken(confirmed.email, 'confirm') } });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/confirm-email',
+      body: { token: lastToken(confirmed.email, 'confirm') },
+    });
     const count = t.mail.sent.length;
 
-    const unknownForgot = await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: 'nobody@example.test' } });
-    const unknownResend = await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: 'nobody@example.test' } });
-    const confirmedResend = await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: confirmed.email } });
+    const unknownForgot = await t.request({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      body: { email: 'nobody@example.test' },
+    });
+    const unknownResend = await t.request({
+      method: 'POST',
+      url: '/api/auth/resend-confirmation',
+      body: { email: 'nobody@example.test' },
+    });
+    const confirmedResend = await t.request({
+      method: 'POST',
+      url: '/api/auth/resend-confirmation',
+      body: { email: confirmed.email },
+    });
     for (const res of [unknownForgot, unknownResend, confirmedResend]) {
       assert.equal(res.statusCode, 202);
       assert.equal(res.body, '');
@@ -193,22 +293,36 @@ describe('e-mailed tokens and requests', () => {
     assert.equal(t.mail.sent.length, count, 'no mail for an unknown or already confirmed address');
 
     const firstToken = lastToken(user.email, 'confirm');
-    const resend = await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: user.email } });
+    const resend = await t.request({
+      method: 'POST',
+      url: '/api/auth/resend-confirmation',
+      body: { email: user.email },
+    });
     assert.equal(resend.statusCode, 202);
     assert.equal(t.mail.sent.length, count + 1);
     const newToken = lastToken(user.email, 'confirm');
     assert.notEqual(newToken, firstToken);
     const old = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: firstToken } });
     assert.equal(old.json.errors[0].code, 'tokenUsed', 'only the newest link works');
-    assert.equal((await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: newToken } })).statusCode, 204);
+    assert.equal(
+      (await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: newToken } })).statusCode,
+      204,
+    );
 
     const banned = await createUser(t);
     await t.services.accountsRepository.updateUser(banned.id, { bannedAt: t.clock.now() });
     const before = t.mail.sent.length;
-    assert.equal((await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: banned.email } })).statusCode, 202);
+    assert.equal(
+      (await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: banned.email } })).statusCode,
+      202,
+    );
     assert.equal(t.mail.sent.length, before, 'a banned account gets no reset mail');
 
-    const invalid = await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: 'not-an-email' } });
+    const invalid = await t.request({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      body: { email: 'not-an-email' },
+    });
     assert.equal(invalid.statusCode, 422);
     assert.equal(invalid.json.errors[0].source.pointer, '/email');
   });
@@ -219,8 +333,21 @@ describe('e-mailed tokens and requests', () => {
     const first = lastToken(user.email, 'reset');
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
     const second = lastToken(user.email, 'reset');
-    const old = await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: first, password: 'a strong one at last 9' } });
+    const old = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: first, password: 'a strong one at last 9' },
+    });
     assert.equal(old.json.errors[0].code, 'tokenUsed');
-    assert.equal((await t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token: second, password: 'a strong one at last 9' } })).statusCode, 204);
+    assert.equal(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/auth/reset-password',
+          body: { token: second, password: 'a strong one at last 9' },
+        })
+      ).statusCode,
+      204,
+    );
   });
 });

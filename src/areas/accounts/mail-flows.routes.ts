@@ -5,8 +5,15 @@ import type { App } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
 
 const tags = ['auth'];
-const EmailBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }, { additionalProperties: false });
-const Token = Type.String({ minLength: 1, maxLength: 200, description: 'the token from the e-mail (also in its link)' });
+const EmailBody = Type.Object(
+  { email: Type.String({ format: 'email', maxLength: 254 }) },
+  { additionalProperties: false },
+);
+const Token = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'the token from the e-mail (also in its link)',
+});
 /** Mail-sending routes: per IP and per address, so nobody floods an inbox or probes accounts. */
 const mailLimits = (name: string) => [perIp(name, 20, 3600), perBodyField(name, 'email', 5, 3600)];
 
@@ -67,7 +74,14 @@ export function mailFlowsRoutes(app: App, { mailFlows }: Services) {
         tags,
         summary: 'Choose a new password with the token sent by mail; ends every session of the account',
         body: Type.Object(
-          { token: Token, password: Type.String({ minLength: 1, maxLength: 128, description: '10 to 128 characters, a letter and a digit or symbol' }) },
+          {
+            token: Token,
+            password: Type.String({
+              minLength: 1,
+              maxLength: 128,
+              description: '10 to 128 characters, a letter and a digit or symbol',
+            }),
+          },
           { additionalProperties: false },
         ),
       },

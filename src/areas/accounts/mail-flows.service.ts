@@ -18,7 +18,8 @@ import type { UserRow } from './tables.ts';
 
 const displayName = (user: UserRow) => user.nickname ?? user.username ?? null;
 /** Accounts that may receive account mail at all. */
-const canReceiveMail = (user: UserRow | null): user is UserRow => user !== null && user.anonymizedAt === null && user.bannedAt === null;
+const canReceiveMail = (user: UserRow | null): user is UserRow =>
+  user !== null && user.anonymizedAt === null && user.bannedAt === null;
 
 export class MailFlowsService {
   constructor(
@@ -91,7 +92,11 @@ export class MailFlowsService {
       const user = await repository.findUserById(found.userId);
       if (user === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
       const now = this.clock.now();
-      await repository.updateUser(user.id, { passwordHash, emailConfirmedAt: user.emailConfirmedAt ?? now, updatedAt: now });
+      await repository.updateUser(user.id, {
+        passwordHash,
+        emailConfirmedAt: user.emailConfirmedAt ?? now,
+        updatedAt: now,
+      });
       await repository.useAllTokens(user.id, 'reset-password', now);
       await repository.deleteSessionsOfUser(user.id);
     });

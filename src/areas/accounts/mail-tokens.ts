@@ -50,7 +50,10 @@ export class MailTokens {
     if (found === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
     if (found.usedAt !== null) throw new AppError('tokenUsed', { source: { pointer: '/token' } });
     if (found.expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw new AppError('tokenExpired', { source: { pointer: '/token' }, meta: { expiredAt: formatTimestamp(found.expiresAt) } });
+      throw new AppError('tokenExpired', {
+        source: { pointer: '/token' },
+        meta: { expiredAt: formatTimestamp(found.expiresAt) },
+      });
     }
     return found;
   }

@@ -11,7 +11,12 @@ export class PasswordService {
   ) {}
 
   /** Returns how many other sessions were ended; the session making the change stays. */
-  async change(userId: string, currentSessionId: string, currentPassword: string, newPassword: string): Promise<number> {
+  async change(
+    userId: string,
+    currentSessionId: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<number> {
     const user = await this.repository.findUserById(userId);
     if (user === null) throw new AppError('notFound');
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {

@@ -46,14 +46,21 @@ export class ProfileService {
   async changeUsername(userId: string, username: string): Promise<UserRow> {
     const user = await this.#user(userId);
     if (user.username === null) {
-      throw new AppError('usernameRequired', { source: { pointer: '/username' }, detail: 'choose a first username with POST /api/users/me/username' });
+      throw new AppError('usernameRequired', {
+        source: { pointer: '/username' },
+        detail: 'choose a first username with POST /api/users/me/username',
+      });
     }
     if (user.username === username) return user;
     if (user.usernameChangedAt !== null) {
       const availableAt = new Date(user.usernameChangedAt.getTime() + usernameChangeCooldownDays * 86_400_000);
       if (availableAt.getTime() > this.clock.now().getTime()) {
         const at = formatTimestamp(availableAt);
-        throw new AppError('usernameChangeTooSoon', { source: { pointer: '/username' }, meta: { availableAt: at }, values: { availableAt: at } });
+        throw new AppError('usernameChangeTooSoon', {
+          source: { pointer: '/username' },
+          meta: { availableAt: at },
+          values: { availableAt: at },
+        });
       }
     }
     return this.#setUsername(userId, username, { usernameChangedAt: this.clock.now() });
@@ -61,7 +68,8 @@ export class ProfileService {
 
   async setNickname(userId: string, nickname: string): Promise<UserRow> {
     const trimmed = nickname.trim();
-    if (trimmed === '') throw new AppError('validationFailed', { source: { pointer: '/nickname' }, detail: 'must not be blank' });
+    if (trimmed === '')
+      throw new AppError('validationFailed', { source: { pointer: '/nickname' }, detail: 'must not be blank' });
     const updated = await this.repository.updateUser(userId, { nickname: trimmed, updatedAt: this.clock.now() });
     if (updated === null) throw new AppError('notFound');
     return updated;

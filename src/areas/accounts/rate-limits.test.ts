@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { RedisRateLimitStore } from '../../platform/http/redis-rate-limit-store.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { RedisRateLimitStore } from '../../platform/http/redis-rate-limit-store.ts';
 
 describe('rate limits on the account routes (RATE_LIMITS=on)', () => {
   let t: TestApp;
@@ -15,12 +15,20 @@ describe('rate limits on the account routes (RATE_LIMITS=on)', () => {
   it('refuses the 11th login for one account in 15 minutes with 429, Retry-After and X-RateLimit-*', async () => {
     const user = await createUser(t);
     for (let i = 1; i <= 10; i++) {
-      const res = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: 'wrong password 1' } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email: user.email, password: 'wrong password 1' },
+      });
       assert.equal(res.statusCode, 401);
       assert.equal(res.headers['x-ratelimit-limit'], '10');
       assert.equal(res.headers['x-ratelimit-remaining'], String(10 - i));
     }
-    const limited = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email.toUpperCase(), password: strongPassword } });
+    const limited = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email.toUpperCase(), password: strongPassword },
+    });
     assert.equal(limited.statusCode, 429);
     assert.equal(limited.json.errors[0].code, 'rateLimited');
     assert.equal(limited.headers['retry-after'], '900');
@@ -28,11 +36,19 @@ describe('rate limits on the account routes (RATE_LIMITS=on)', () => {
     assert.equal(limited.headers['x-ratelimit-reset'], '900');
 
     const otherAccount = await createUser(t);
-    const fine = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: otherAccount.email, password: strongPassword } });
+    const fine = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: otherAccount.email, password: strongPassword },
+    });
     assert.equal(fine.statusCode, 200, 'another account from the same IP is still under its limits');
 
     t.clock.advanceMinutes(15);
-    const again = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: strongPassword } });
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: strongPassword },
+    });
     assert.equal(again.statusCode, 200, 'the window reset');
   });
 
@@ -57,7 +73,11 @@ describe('rate limits on the account routes (RATE_LIMITS=on)', () => {
     t.clock.advanceMinutes(61);
     let last = 0;
     for (let i = 0; i < 21; i++) {
-      const res = await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: `ip${i}@example.test` } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/auth/forgot-password',
+        body: { email: `ip${i}@example.test` },
+      });
       last = res.statusCode;
       if (i < 20) assert.equal(res.statusCode, 202, `request ${i + 1}`);
     }

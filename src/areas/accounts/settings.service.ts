@@ -57,12 +57,22 @@ export class SettingsService {
     const problems: AppError[] = [];
     for (const field of requiredAddressFields) {
       if (!merged[field]) {
-        problems.push(new AppError('validationFailed', { source: { pointer: `/${field}` }, detail: current ? 'must not be blank' : 'is required for a first address' }));
+        problems.push(
+          new AppError('validationFailed', {
+            source: { pointer: `/${field}` },
+            detail: current ? 'must not be blank' : 'is required for a first address',
+          }),
+        );
       }
     }
     const country = merged.countryCode?.toUpperCase() ?? null;
     if (country && !countryCodes.has(country)) {
-      problems.push(new AppError('validationFailed', { source: { pointer: '/countryCode' }, detail: 'must be an ISO 3166-1 alpha-2 country code' }));
+      problems.push(
+        new AppError('validationFailed', {
+          source: { pointer: '/countryCode' },
+          detail: 'must be an ISO 3166-1 alpha-2 country code',
+        }),
+      );
     }
     if (problems.length > 0) throw new AppErrors(422, problems);
     const address: PostalAddress = {

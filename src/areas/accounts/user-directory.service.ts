@@ -18,7 +18,10 @@ export class UserDirectoryService {
   async sponsorship(userId: string, page: PageRequest) {
     const user = await this.accounts.findUserById(userId);
     if (user === null) throw new AppError('notFound');
-    const [rows, total] = await Promise.all([this.directory.sponsored(userId, page), this.directory.countSponsored(userId)]);
+    const [rows, total] = await Promise.all([
+      this.directory.sponsored(userId, page),
+      this.directory.countSponsored(userId),
+    ]);
     return { sponsorCode: user.sponsorCode, rows, total };
   }
 }

@@ -13,7 +13,12 @@ describe('GET /api/users/search', () => {
     await createUser(t, { username: 'ibn_battuta', nickname: 'Ibn Battuta' });
     await createUser(t, { username: 'zoe_travels', nickname: 'Zoé Marcotte' });
     const hidden = await createUser(t, { username: 'marco_hidden', nickname: 'Hidden Marco' });
-    await t.request({ method: 'PATCH', url: '/api/users/me/settings', token: hidden.token, body: { discoverable: false } });
+    await t.request({
+      method: 'PATCH',
+      url: '/api/users/me/settings',
+      token: hidden.token,
+      body: { discoverable: false },
+    });
     const banned = await createUser(t, { username: 'marco_banned' });
     await t.services.accountsRepository.updateUser(banned.id, { bannedAt: t.clock.now() });
     const gone = await createUser(t, { username: 'marco_gone' });
@@ -71,7 +76,9 @@ describe('GET /api/users/search', () => {
     }
     assert.deepEqual(seen, all);
     assert.ok(pages >= 2);
-    const second = await search(`q=marc&limit=2&cursor=${(await search('q=marc&limit=2')).json.links.next.split('cursor=')[1]}`);
+    const second = await search(
+      `q=marc&limit=2&cursor=${(await search('q=marc&limit=2')).json.links.next.split('cursor=')[1]}`,
+    );
     const back = await t.request({ method: 'GET', url: second.json.links.prev });
     assert.deepEqual(usernames(back), all.slice(0, 2));
   });

@@ -16,7 +16,10 @@ export function userSearchRoutes(app: App, { directory }: Services) {
         tags: ['users'],
         summary: 'Find users by username or nickname: prefix and fuzzy match, best first',
         querystring: Type.Object(
-          { q: Type.String({ minLength: 1, maxLength: 50, description: '1 to 50 characters' }), ...pageQuerySchema(20, 50) },
+          {
+            q: Type.String({ minLength: 1, maxLength: 50, description: '1 to 50 characters' }),
+            ...pageQuerySchema(20, 50),
+          },
           { additionalProperties: false },
         ),
         response: { 200: CollectionSchema(PublicUserSchema, { q: Type.String() }) },
@@ -24,7 +27,8 @@ export function userSearchRoutes(app: App, { directory }: Services) {
     },
     async (request) => {
       const q = request.query.q.trim();
-      if (q === '') throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
+      if (q === '')
+        throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
       const page = pageRequest(request.query, ['number', 'uuid']);
       const rows = await directory.search(q, page);
       const result = pageOf(rows, page, (row) => [row.score, row.user.id]);

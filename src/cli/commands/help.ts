@@ -9,6 +9,7 @@ export const helpCommand: CliCommand = {
     print('usage: npm run cli -- <command> [arguments]');
     print('');
     const width = Math.max(...commands.map((command) => `${command.name} ${command.usage}`.length));
-    for (const command of commands) print(`  ${`${command.name} ${command.usage}`.padEnd(width)}  ${command.description}`);
+    for (const command of commands)
+      print(`  ${`${command.name} ${command.usage}`.padEnd(width)}  ${command.description}`);
   },
 };

@@ -25,7 +25,8 @@ export const usersCreateCommand: CliCommand = {
     if (positionals.length > 0) throw new CliError(`unexpected argument ${positionals[0]} (usage: ${usage})`, 2);
     const email = requireOption(values.email, 'email', usage);
     const password = requireOption(values.password, 'password', usage);
-    if (!emailShape.test(email) || email.length > 254) throw new CliError(`--email: ${JSON.stringify(email)} is not an e-mail address`, 2);
+    if (!emailShape.test(email) || email.length > 254)
+      throw new CliError(`--email: ${JSON.stringify(email)} is not an e-mail address`, 2);
     if (values.username !== undefined && !Value.Check(UsernameSchema, values.username)) {
       throw new CliError('--username: 3 to 30 letters, digits, underscores or inner dots', 2);
     }
