@@ -11,7 +11,11 @@ export type NewMediaRow = typeof media.$inferInsert;
 
 let counter = 0;
 
-export async function createMediaRow(t: TestApp, ownerId: string, overrides: Partial<NewMediaRow> = {}): Promise<MediaRow> {
+export async function createMediaRow(
+  t: TestApp,
+  ownerId: string,
+  overrides: Partial<NewMediaRow> = {},
+): Promise<MediaRow> {
   counter += 1;
   const id = overrides.id ?? randomUUID();
   // Each row a millisecond apart, so lists ordered by creation time are deterministic.

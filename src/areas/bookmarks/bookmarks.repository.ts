@@ -27,19 +27,29 @@ export class BookmarksRepository {
   }
 
   async find(userId: string, mediaId: string, db: Db = this.db): Promise<BookmarkRow | null> {
-    const [row] = await db.select().from(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.mediaId, mediaId)));
+    const [row] = await db
+      .select()
+      .from(bookmarks)
+      .where(and(eq(bookmarks.userId, userId), eq(bookmarks.mediaId, mediaId)));
     return row ?? null;
   }
 
   /** Inserts a bookmark and counts it on the media (media locked). */
   async insert(row: BookmarkRow, db: Db): Promise<BookmarkRow> {
     const [inserted] = await db.insert(bookmarks).values(row).returning();
-    await db.update(media).set({ bookmarksCount: sql`${media.bookmarksCount} + 1` }).where(eq(media.id, row.mediaId));
+    await db
+      .update(media)
+      .set({ bookmarksCount: sql`${media.bookmarksCount} + 1` })
+      .where(eq(media.id, row.mediaId));
     return inserted!;
   }
 
   async move(id: string, collectionId: string | null, at: Date, db: Db): Promise<BookmarkRow> {
-    const [moved] = await db.update(bookmarks).set({ collectionId, updatedAt: at }).where(eq(bookmarks.id, id)).returning();
+    const [moved] = await db
+      .update(bookmarks)
+      .set({ collectionId, updatedAt: at })
+      .where(eq(bookmarks.id, id))
+      .returning();
     return moved!;
   }
 
@@ -50,7 +60,10 @@ export class BookmarksRepository {
       .where(and(eq(bookmarks.userId, userId), eq(bookmarks.mediaId, mediaId)))
       .returning({ id: bookmarks.id });
     if (deleted.length === 0) return false;
-    await db.update(media).set({ bookmarksCount: sql`${media.bookmarksCount} - 1` }).where(eq(media.id, mediaId));
+    await db
+      .update(media)
+      .set({ bookmarksCount: sql`${media.bookmarksCount} - 1` })
+      .where(eq(media.id, mediaId));
     return true;
   }
 
@@ -63,7 +76,11 @@ export class BookmarksRepository {
   async list(userId: string, filter: CollectionFilter, visible: SQL, page: PageRequest): Promise<BookmarkedMedia[]> {
     const { where, orderBy } = keyset([bookmarks.createdAt, bookmarks.id], page);
     const inCollection =
-      filter.kind === 'none' ? isNull(bookmarks.collectionId) : filter.kind === 'in' ? eq(bookmarks.collectionId, filter.collectionId) : undefined;
+      filter.kind === 'none'
+        ? isNull(bookmarks.collectionId)
+        : filter.kind === 'in'
+          ? eq(bookmarks.collectionId, filter.collectionId)
+          : undefined;
     return this.db
       .select({ media, bookmark: bookmarks })
       .from(bookmarks)

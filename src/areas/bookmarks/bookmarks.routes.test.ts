@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../platform/db/rows.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, readMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 
 const bookmarkUrl = (mediaId: string) => `/api/users/me/media/${mediaId}/bookmark`;
 
@@ -15,8 +15,10 @@ describe('bookmarks', () => {
   let me: TestUser;
   let other: TestUser;
   const collection = async (user: TestUser, name: string) =>
-    (await t.request({ method: 'POST', url: '/api/users/me/bookmarks/collections', token: user.token, body: { name } })).json.data.id as string;
-  const put = (user: TestUser, mediaId: string, body: unknown = {}) => t.request({ method: 'PUT', url: bookmarkUrl(mediaId), token: user.token, body });
+    (await t.request({ method: 'POST', url: '/api/users/me/bookmarks/collections', token: user.token, body: { name } }))
+      .json.data.id as string;
+  const put = (user: TestUser, mediaId: string, body: unknown = {}) =>
+    t.request({ method: 'PUT', url: bookmarkUrl(mediaId), token: user.token, body });
   const ids = (res: { json: any }) => res.json.data.map((item: any) => item.id);
 
   before(async () => {
@@ -73,7 +75,12 @@ describe('bookmarks', () => {
     const beach = await collection(viewer, 'Beaches');
     const photos = [];
     for (let i = 0; i < 4; i++) photos.push(await createMediaRow(t, owner.id));
-    for (const [index, collectionId] of [[0, beach], [1, null], [2, beach], [3, null]] as const) {
+    for (const [index, collectionId] of [
+      [0, beach],
+      [1, null],
+      [2, beach],
+      [3, null],
+    ] as const) {
       t.clock.advance(1000);
       assert.equal((await put(viewer, photos[index]!.id, { collectionId })).statusCode, 200);
     }
@@ -90,16 +97,32 @@ describe('bookmarks', () => {
     assert.equal(rest.json.links.next, null);
     assert.ok(rest.json.links.prev);
 
-    const inBeach = await t.request({ method: 'GET', url: `/api/users/me/bookmarks?collectionId=${beach}`, token: viewer.token });
+    const inBeach = await t.request({
+      method: 'GET',
+      url: `/api/users/me/bookmarks?collectionId=${beach}`,
+      token: viewer.token,
+    });
     assert.deepEqual(ids(inBeach), [photos[2]!.id, photos[0]!.id]);
-    const pagedBeach = await t.request({ method: 'GET', url: `/api/users/me/bookmarks?collectionId=${beach}&limit=1`, token: viewer.token });
+    const pagedBeach = await t.request({
+      method: 'GET',
+      url: `/api/users/me/bookmarks?collectionId=${beach}&limit=1`,
+      token: viewer.token,
+    });
     assert.match(pagedBeach.json.links.next, new RegExp(`collectionId=${beach}`));
-    const loose = await t.request({ method: 'GET', url: '/api/users/me/bookmarks?collectionId=none', token: viewer.token });
+    const loose = await t.request({
+      method: 'GET',
+      url: '/api/users/me/bookmarks?collectionId=none',
+      token: viewer.token,
+    });
     assert.deepEqual(ids(loose), [photos[3]!.id, photos[1]!.id]);
 
     await updateMediaRow(t, photos[3]!.id, { published: false });
     const afterHiding = await t.request({ method: 'GET', url: '/api/users/me/bookmarks', token: viewer.token });
-    assert.deepEqual(ids(afterHiding), [photos[2]!.id, photos[1]!.id, photos[0]!.id], 'an unpublished media leaves my list');
+    assert.deepEqual(
+      ids(afterHiding),
+      [photos[2]!.id, photos[1]!.id, photos[0]!.id],
+      'an unpublished media leaves my list',
+    );
   });
 
   it("answers 404 for another user's collection, in a PUT and in the list, writing nothing", async () => {
@@ -110,7 +133,11 @@ describe('bookmarks', () => {
       assert.equal(res.statusCode, 404);
       assert.equal(res.json.errors[0].code, 'notFound');
       assert.equal(res.json.errors[0].source.pointer, '/collectionId');
-      const list = await t.request({ method: 'GET', url: `/api/users/me/bookmarks?collectionId=${collectionId}`, token: me.token });
+      const list = await t.request({
+        method: 'GET',
+        url: `/api/users/me/bookmarks?collectionId=${collectionId}`,
+        token: me.token,
+      });
       assert.equal(list.statusCode, 404);
       assert.equal(list.json.errors[0].source.parameter, 'collectionId');
     }
@@ -142,7 +169,10 @@ describe('bookmarks', () => {
     for (const [body, pointer] of cases) {
       const res = await put(me, photo.id, body);
       assert.equal(res.statusCode, 422, JSON.stringify(body));
-      assert.ok(res.json.errors.some((error: any) => error.code === 'validationFailed' && error.source.pointer === pointer), JSON.stringify(res.json));
+      assert.ok(
+        res.json.errors.some((error: any) => error.code === 'validationFailed' && error.source.pointer === pointer),
+        JSON.stringify(res.json),
+      );
     }
     for (const query of ['collectionId=porto', 'cursor=abc', 'limit=0', 'page=2']) {
       const res = await t.request({ method: 'GET', url: `/api/users/me/bookmarks?${query}`, token: me.token });
@@ -173,7 +203,9 @@ describe('bookmarks', () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => {
         const user = users[i % users.length]!;
-        return i % 3 === 2 ? t.request({ method: 'DELETE', url: bookmarkUrl(photo.id), token: user.token }) : put(user, photo.id);
+        return i % 3 === 2
+          ? t.request({ method: 'DELETE', url: bookmarkUrl(photo.id), token: user.token })
+          : put(user, photo.id);
       }),
     );
     for (const res of answers) assert.ok([200, 204, 404].includes(res.statusCode), String(res.statusCode));

@@ -1,8 +1,8 @@
 /** My bookmarks: PUT/DELETE /api/users/me/media/{mediaId}/bookmark and GET /api/users/me/bookmarks. */
 import { Type } from 'typebox';
-import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { isCanonicalUuid, requireUuidParam } from '../../platform/http/ids.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { isCanonicalUuid, requireUuidParam } from '../../platform/http/ids.ts';
+import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
@@ -21,7 +21,10 @@ function collectionFilter(raw: string | undefined): CollectionFilter {
   if (raw === undefined) return { kind: 'all' };
   if (raw === 'none') return { kind: 'none' };
   if (isCanonicalUuid(raw)) return { kind: 'in', collectionId: raw.toLowerCase() };
-  throw new AppError('invalidQueryParameter', { source: { parameter: 'collectionId' }, detail: 'must be a UUID or none' });
+  throw new AppError('invalidQueryParameter', {
+    source: { parameter: 'collectionId' },
+    detail: 'must be a UUID or none',
+  });
 }
 
 export function bookmarksRoutes(app: App, { bookmarks }: Services) {
@@ -31,7 +34,8 @@ export function bookmarksRoutes(app: App, { bookmarks }: Services) {
       config: { auth: 'user' },
       schema: {
         tags,
-        summary: 'Bookmark a media (idempotent); collectionId puts it in one of my collections, null takes it out, absent keeps it where it is',
+        summary:
+          'Bookmark a media (idempotent); collectionId puts it in one of my collections, null takes it out, absent keeps it where it is',
         params: MediaIdParams,
         body: Type.Object({ collectionId: Type.Optional(Nullable(CollectionId)) }, { additionalProperties: false }),
         response: { 200: DocumentSchema(BookmarkSchema) },
@@ -67,7 +71,11 @@ export function bookmarksRoutes(app: App, { bookmarks }: Services) {
         querystring: Type.Object(
           {
             ...pageQuerySchema(20, 100),
-            collectionId: Type.Optional(Type.String({ description: 'a collection of mine (UUID), or `none` for bookmarks outside any collection' })),
+            collectionId: Type.Optional(
+              Type.String({
+                description: 'a collection of mine (UUID), or `none` for bookmarks outside any collection',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

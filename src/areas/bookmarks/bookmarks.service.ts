@@ -14,7 +14,8 @@ import type { BookmarkRow } from './tables.ts';
 /** What a PUT did: a new bookmark, a bookmark moved to another collection (or out), or nothing. */
 export type BookmarkChange = 'created' | 'moved' | 'unchanged';
 
-const mediaNotFound = () => new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
+const mediaNotFound = () =>
+  new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
 const collectionNotFound = () =>
   new AppError('notFound', { source: { pointer: '/collectionId' }, detail: 'no such collection of yours' });
 
@@ -38,7 +39,8 @@ export class BookmarksService {
   ): Promise<{ bookmark: BookmarkRow; change: BookmarkChange; bookmarksCount: number }> {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    if (typeof collectionId === 'string') await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
+    if (typeof collectionId === 'string')
+      await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
     try {
       return await this.db.transaction(async (tx) => {
         if (!(await this.repository.lockMedia(target.id, tx))) throw mediaNotFound();
@@ -47,7 +49,14 @@ export class BookmarksService {
         let bookmark: BookmarkRow;
         let change: BookmarkChange;
         if (existing === null) {
-          const row = { id: newId(), userId: viewerId, mediaId: target.id, collectionId: collectionId ?? null, createdAt: now, updatedAt: now };
+          const row = {
+            id: newId(),
+            userId: viewerId,
+            mediaId: target.id,
+            collectionId: collectionId ?? null,
+            createdAt: now,
+            updatedAt: now,
+          };
           bookmark = await this.repository.insert(row, tx);
           change = 'created';
         } else if (collectionId !== undefined && collectionId !== existing.collectionId) {
@@ -71,7 +80,11 @@ export class BookmarksService {
     const removed = await this.db.transaction(async (tx) =>
       (await this.repository.lockMedia(mediaId, tx)) ? this.repository.delete(viewerId, mediaId, tx) : false,
     );
-    if (!removed) throw new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'you have not bookmarked this media' });
+    if (!removed)
+      throw new AppError('notFound', {
+        source: { parameter: 'mediaId' },
+        detail: 'you have not bookmarked this media',
+      });
   }
 
   /** The viewer's bookmarks, newest first, on media they can still open. */

@@ -11,7 +11,8 @@ describe('bookmark collections', () => {
   let t: TestApp;
   let me: TestUser;
   let other: TestUser;
-  const create = (user: TestUser, name: unknown) => t.request({ method: 'POST', url: collectionsUrl, token: user.token, body: { name } });
+  const create = (user: TestUser, name: unknown) =>
+    t.request({ method: 'POST', url: collectionsUrl, token: user.token, body: { name } });
 
   before(async () => {
     t = await createTestApp();
@@ -34,10 +35,16 @@ describe('bookmark collections', () => {
 
     const page = await t.request({ method: 'GET', url: `${collectionsUrl}?limit=2`, token: me.token });
     assert.equal(page.statusCode, 200);
-    assert.deepEqual(page.json.data.map((item: any) => item.attributes.name), ['Street food', 'Sunsets']);
+    assert.deepEqual(
+      page.json.data.map((item: any) => item.attributes.name),
+      ['Street food', 'Sunsets'],
+    );
     assert.equal(page.json.meta.limit, 2);
     const next = await t.request({ method: 'GET', url: page.json.links.next, token: me.token });
-    assert.deepEqual(next.json.data.map((item: any) => item.id), [created.json.data.id]);
+    assert.deepEqual(
+      next.json.data.map((item: any) => item.id),
+      [created.json.data.id],
+    );
     assert.equal(next.json.links.next, null);
 
     t.clock.advance(1000);
@@ -58,11 +65,22 @@ describe('bookmark collections', () => {
     });
     assert.equal(sameNameOtherCase.statusCode, 200, 'a collection may change the case of its own name');
 
-    const deleted = await t.request({ method: 'DELETE', url: `${collectionsUrl}/${third.json.data.id}`, token: me.token });
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `${collectionsUrl}/${third.json.data.id}`,
+      token: me.token,
+    });
     assert.equal(deleted.statusCode, 204);
     const after = await t.request({ method: 'GET', url: collectionsUrl, token: me.token });
-    assert.deepEqual(after.json.data.map((item: any) => item.attributes.name), ['GOLDEN HOUR', 'Lisbon trip']);
-    const again = await t.request({ method: 'DELETE', url: `${collectionsUrl}/${third.json.data.id}`, token: me.token });
+    assert.deepEqual(
+      after.json.data.map((item: any) => item.attributes.name),
+      ['GOLDEN HOUR', 'Lisbon trip'],
+    );
+    const again = await t.request({
+      method: 'DELETE',
+      url: `${collectionsUrl}/${third.json.data.id}`,
+      token: me.token,
+    });
     assert.equal(again.statusCode, 404);
   });
 
@@ -87,7 +105,8 @@ describe('bookmark collections', () => {
   });
 
   it('refuses invalid names with 422 and a pointer, writing nothing', async () => {
-    const before = (await t.request({ method: 'GET', url: `${collectionsUrl}?limit=100`, token: me.token })).json.data.length;
+    const before = (await t.request({ method: 'GET', url: `${collectionsUrl}?limit=100`, token: me.token })).json.data
+      .length;
     const cases: Array<[unknown, string]> = [
       [{ name: '' }, '/name'],
       [{ name: '    ' }, '/name'],
@@ -99,17 +118,24 @@ describe('bookmark collections', () => {
     for (const [body, pointer] of cases) {
       const res = await t.request({ method: 'POST', url: collectionsUrl, token: me.token, body });
       assert.equal(res.statusCode, 422, JSON.stringify(body));
-      assert.ok(res.json.errors.some((error: any) => error.code === 'validationFailed' && error.source.pointer === pointer), JSON.stringify(res.json));
+      assert.ok(
+        res.json.errors.some((error: any) => error.code === 'validationFailed' && error.source.pointer === pointer),
+        JSON.stringify(res.json),
+      );
     }
     assert.equal((await create(me, 'x'.repeat(60))).statusCode, 201, '60 characters is the limit');
-    const after = (await t.request({ method: 'GET', url: `${collectionsUrl}?limit=100`, token: me.token })).json.data.length;
+    const after = (await t.request({ method: 'GET', url: `${collectionsUrl}?limit=100`, token: me.token })).json.data
+      .length;
     assert.equal(after, before + 1);
   });
 
   it("answers 404 for another user's collection and for an unknown one, 422 for a malformed id", async () => {
     const theirs = await create(other, `Private ${randomUUID()}`);
     const id = theirs.json.data.id;
-    for (const [method, body] of [['PATCH', { name: 'Mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { name: 'Mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       for (const target of [id, randomUUID()]) {
         const res = await t.request({ method, url: `${collectionsUrl}/${target}`, token: me.token, body });
         assert.equal(res.statusCode, 404, `${method} ${target}`);
@@ -138,7 +164,11 @@ describe('bookmark collections', () => {
     assert.equal(put.statusCode, 200);
     const counted = await t.request({ method: 'GET', url: `${collectionsUrl}?limit=100`, token: me.token });
     assert.equal(counted.json.data.find((item: any) => item.id === trip.json.data.id).attributes.bookmarksCount, 1);
-    assert.equal((await t.request({ method: 'DELETE', url: `${collectionsUrl}/${trip.json.data.id}`, token: me.token })).statusCode, 204);
+    assert.equal(
+      (await t.request({ method: 'DELETE', url: `${collectionsUrl}/${trip.json.data.id}`, token: me.token }))
+        .statusCode,
+      204,
+    );
     const loose = await t.request({ method: 'GET', url: '/api/users/me/bookmarks?collectionId=none', token: me.token });
     const kept = loose.json.data.find((item: any) => item.id === photo.id);
     assert.ok(kept, 'the bookmark survived its collection');

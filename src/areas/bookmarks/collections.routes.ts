@@ -1,7 +1,7 @@
 /** My bookmark collections: /api/users/me/bookmarks/collections. */
 import { Type } from 'typebox';
-import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { requireUuidParam } from '../../platform/http/ids.ts';
+import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
@@ -10,7 +10,13 @@ import { CollectionSchema, presentCollection } from './presenters.ts';
 
 const tags = ['bookmarks'];
 const NameBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: collectionNameMaxLength, description: '1 to 60 characters once trimmed; unique among mine whatever the case' }) },
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: collectionNameMaxLength,
+      description: '1 to 60 characters once trimmed; unique among mine whatever the case',
+    }),
+  },
   { additionalProperties: false },
 );
 const CollectionParams = Type.Object({ collectionId: Type.String({ description: 'UUID' }) });
@@ -29,8 +35,15 @@ export function collectionsRoutes(app: App, { bookmarkCollections }: Services) {
     },
     async (request) => {
       const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      const result = pageOf(await bookmarkCollections.list(requireViewer(request).userId, page), page, (row) => [row.createdAt, row.id]);
-      return { data: result.items.map(presentCollection), meta: { limit: page.limit }, links: pageLinks(request.url, result) };
+      const result = pageOf(await bookmarkCollections.list(requireViewer(request).userId, page), page, (row) => [
+        row.createdAt,
+        row.id,
+      ]);
+      return {
+        data: result.items.map(presentCollection),
+        meta: { limit: page.limit },
+        links: pageLinks(request.url, result),
+      };
     },
   );
 
@@ -38,7 +51,12 @@ export function collectionsRoutes(app: App, { bookmarkCollections }: Services) {
     '/api/users/me/bookmarks/collections',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Create a bookmark collection', body: NameBody, response: { 201: DocumentSchema(CollectionSchema) } },
+      schema: {
+        tags,
+        summary: 'Create a bookmark collection',
+        body: NameBody,
+        response: { 201: DocumentSchema(CollectionSchema) },
+      },
     },
     async (request, reply) => {
       const created = await bookmarkCollections.create(requireViewer(request).userId, request.body.name);
@@ -60,7 +78,9 @@ export function collectionsRoutes(app: App, { bookmarkCollections }: Services) {
     },
     async (request) => {
       const id = requireUuidParam(request.params.collectionId, 'collectionId', false);
-      return { data: presentCollection(await bookmarkCollections.rename(requireViewer(request).userId, id, request.body.name)) };
+      return {
+        data: presentCollection(await bookmarkCollections.rename(requireViewer(request).userId, id, request.body.name)),
+      };
     },
   );
 
@@ -68,10 +88,17 @@ export function collectionsRoutes(app: App, { bookmarkCollections }: Services) {
     '/api/users/me/bookmarks/collections/:collectionId',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Delete one of my collections; its bookmarks stay, outside any collection', params: CollectionParams },
+      schema: {
+        tags,
+        summary: 'Delete one of my collections; its bookmarks stay, outside any collection',
+        params: CollectionParams,
+      },
     },
     async (request, reply) => {
-      await bookmarkCollections.delete(requireViewer(request).userId, requireUuidParam(request.params.collectionId, 'collectionId', false));
+      await bookmarkCollections.delete(
+        requireViewer(request).userId,
+        requireUuidParam(request.params.collectionId, 'collectionId', false),
+      );
       return reply.status(204).send();
     },
   );

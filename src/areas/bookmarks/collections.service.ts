@@ -4,7 +4,7 @@ import { uniqueViolation } from '../../platform/db/errors.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
-import { collectionNameIndex, type CollectionsRepository, type CollectionWithCount } from './collections.repository.ts';
+import { type CollectionsRepository, type CollectionWithCount, collectionNameIndex } from './collections.repository.ts';
 
 export const collectionNameMaxLength = 60;
 
@@ -20,7 +20,8 @@ function normalizeName(raw: string): string {
   return name;
 }
 
-const collectionNotFound = () => new AppError('notFound', { source: { parameter: 'collectionId' }, detail: 'no such collection of yours' });
+const collectionNotFound = () =>
+  new AppError('notFound', { source: { parameter: 'collectionId' }, detail: 'no such collection of yours' });
 
 async function refusingTakenName<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
@@ -42,7 +43,9 @@ export class CollectionsService {
   create(userId: string, rawName: string): Promise<CollectionWithCount> {
     const name = normalizeName(rawName);
     const now = this.clock.now();
-    return refusingTakenName(name, () => this.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now }));
+    return refusingTakenName(name, () =>
+      this.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now }),
+    );
   }
 
   async rename(userId: string, id: string, rawName: string): Promise<CollectionWithCount> {
@@ -61,7 +64,11 @@ export class CollectionsService {
   }
 
   /** One of the user's collections; another user's is as missing as an unknown one (404). */
-  async requireOwn(userId: string, id: string, source: { parameter: string } | { pointer: string } = { parameter: 'collectionId' }) {
+  async requireOwn(
+    userId: string,
+    id: string,
+    source: { parameter: string } | { pointer: string } = { parameter: 'collectionId' },
+  ) {
     const found = await this.repository.find(userId, id);
     if (found === null) throw new AppError('notFound', { source, detail: 'no such collection of yours' });
     return found;

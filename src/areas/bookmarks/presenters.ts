@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { Nullable, RelationshipSchema, ResourceSchema, relation, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import {
+  Nullable,
+  RelationshipSchema,
+  ResourceSchema,
+  relation,
+  resource,
+  Timestamp,
+} from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { MediaSchema, presentMedia } from '../media/presenters.ts';
 import type { BookmarkedMedia } from './bookmarks.repository.ts';
@@ -36,8 +43,15 @@ export function presentBookmark(row: BookmarkRow, mediaBookmarksCount: number) {
   return {
     type: 'bookmarks',
     id: row.id,
-    attributes: { createdAt: formatTimestamp(row.createdAt), updatedAt: formatTimestamp(row.updatedAt), mediaBookmarksCount },
-    relationships: { media: relation('media', row.mediaId), collection: relation('bookmarkCollections', row.collectionId) },
+    attributes: {
+      createdAt: formatTimestamp(row.createdAt),
+      updatedAt: formatTimestamp(row.updatedAt),
+      mediaBookmarksCount,
+    },
+    relationships: {
+      media: relation('media', row.mediaId),
+      collection: relation('bookmarkCollections', row.collectionId),
+    },
   };
 }
 

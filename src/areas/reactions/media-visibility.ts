@@ -11,10 +11,16 @@ const ownedBy = (viewerId: string | null) => (viewerId === null ? undefined : eq
 
 /** Media the viewer may open: published and not hidden, or their own (the rule of findVisibleMedia). */
 export function mediaVisibleTo(viewerId: string | null): SQL {
-  return and(eq(media.kind, 'post'), or(and(eq(media.published, true), lt(media.flag, mediaFlags.hidden)), ownedBy(viewerId)))!;
+  return and(
+    eq(media.kind, 'post'),
+    or(and(eq(media.published, true), lt(media.flag, mediaFlags.hidden)), ownedBy(viewerId)),
+  )!;
 }
 
 /** Media that may appear in a public list shown to the viewer: published and not flagged, or their own. */
 export function mediaListedFor(viewerId: string | null): SQL {
-  return and(eq(media.kind, 'post'), or(and(eq(media.published, true), lt(media.flag, mediaFlags.sensitive)), ownedBy(viewerId)))!;
+  return and(
+    eq(media.kind, 'post'),
+    or(and(eq(media.published, true), lt(media.flag, mediaFlags.sensitive)), ownedBy(viewerId)),
+  )!;
 }

@@ -1,11 +1,13 @@
 import { Type } from 'typebox';
 import { RelationshipSchema, ResourceSchema, relation, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import { presentPublicUser, PublicUserSchema } from '../accounts/presenters.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
 import { MediaSchema, presentMedia } from '../media/presenters.ts';
 import type { ReactedMedia, ReactionWithCounts, Reactor } from './reactions.repository.ts';
 
-export const ReactionTypeSchema = Type.Union([Type.Literal('like'), Type.Literal('dislike')], { description: '`like` or `dislike`' });
+export const ReactionTypeSchema = Type.Union([Type.Literal('like'), Type.Literal('dislike')], {
+  description: '`like` or `dislike`',
+});
 
 /** The caller's reaction on a media, with the media's counters after the change. */
 export const ReactionSchema = ResourceSchema(
@@ -31,7 +33,10 @@ export function presentReaction({ reaction, likesCount, dislikesCount }: Reactio
 const ReactedAtMeta = Type.Object({ reactedAt: Timestamp });
 
 /** A media in a list of likes or dislikes; `meta.reactedAt` says when. */
-export const ReactedMediaSchema = Type.Object({ ...MediaSchema.properties, meta: ReactedAtMeta }, { title: 'reactedMedia' });
+export const ReactedMediaSchema = Type.Object(
+  { ...MediaSchema.properties, meta: ReactedAtMeta },
+  { title: 'reactedMedia' },
+);
 
 export function presentReactedMedia(row: ReactedMedia, viewerId: string | null) {
   return {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../platform/db/rows.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 import { experienceForLikeReceived } from './reactions.service.ts';
 
 describe('reactions: counters under concurrency, and the owner reward', () => {
@@ -40,7 +40,9 @@ describe('reactions: counters under concurrency, and the owner reward', () => {
     const first = await Promise.all(crowd.map((user, i) => put(user, photo.id, i % 3 === 0 ? 'dislike' : 'like')));
     assert.ok(first.every((res) => res.statusCode === 200));
     const second = await Promise.all(
-      crowd.map((user, i) => (i % 4 === 0 ? remove(user, photo.id) : put(user, photo.id, i % 2 === 0 ? 'like' : 'dislike'))),
+      crowd.map((user, i) =>
+        i % 4 === 0 ? remove(user, photo.id) : put(user, photo.id, i % 2 === 0 ? 'like' : 'dislike'),
+      ),
     );
     assert.ok(second.every((res) => res.statusCode === 200 || res.statusCode === 204));
     const { counters, truth } = await countersAndTruth(photo.id);
@@ -67,7 +69,8 @@ describe('reactions: counters under concurrency, and the owner reward', () => {
 
   it('rewards the media owner once per liker and media, never for a self-like', async () => {
     const photo = await createMediaRow(t, owner.id);
-    const experience = async () => (await t.request({ method: 'GET', url: '/api/auth/me', token: owner.token })).json.data.attributes.experience;
+    const experience = async () =>
+      (await t.request({ method: 'GET', url: '/api/auth/me', token: owner.token })).json.data.attributes.experience;
     const start = await experience();
     const [fan, other] = crowd;
     await put(fan!, photo.id, 'like');

@@ -12,7 +12,12 @@ describe('reactions: lists', () => {
   let privateFan: TestUser;
   const react = async (user: TestUser, mediaId: string, type: 'like' | 'dislike') => {
     t.clock.advance(1000);
-    const res = await t.request({ method: 'PUT', url: `/api/users/me/media/${mediaId}/reaction`, token: user.token, body: { type } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/users/me/media/${mediaId}/reaction`,
+      token: user.token,
+      body: { type },
+    });
     assert.equal(res.statusCode, 200);
   };
   const ids = (res: { json: any }) => res.json.data.map((item: any) => item.id);
@@ -96,7 +101,11 @@ describe('reactions: lists', () => {
       assert.equal(refused.json.errors[0].code, 'reactionsNotPublic');
       assert.equal(refused.json.errors[0].source.parameter, 'userId');
     }
-    const own = await t.request({ method: 'GET', url: `/api/users/${privateFan.id}/dislikes`, token: privateFan.token });
+    const own = await t.request({
+      method: 'GET',
+      url: `/api/users/${privateFan.id}/dislikes`,
+      token: privateFan.token,
+    });
     assert.equal(own.statusCode, 200, 'a user always sees their own');
     assert.deepEqual(ids(own), [photo.id]);
   });
@@ -134,7 +143,11 @@ describe('reactions: lists', () => {
     assert.equal(user.attributes.username, second.username);
     assert.equal(user.attributes.email, undefined, 'no private field of a public user');
     assert.ok(user.meta.reactedAt);
-    const asPrivateFan = await t.request({ method: 'GET', url: `/api/media/${photo.id}/likes`, token: privateFan.token });
+    const asPrivateFan = await t.request({
+      method: 'GET',
+      url: `/api/media/${photo.id}/likes`,
+      token: privateFan.token,
+    });
     assert.deepEqual(ids(asPrivateFan), [second.id, privateFan.id, fan.id], 'a private user still sees themself');
 
     const paged = await t.request({ method: 'GET', url: `/api/media/${photo.id.replaceAll('-', '')}/likes?limit=1` });
@@ -146,7 +159,7 @@ describe('reactions: lists', () => {
     assert.deepEqual(ids(dislikers), [owner.id]);
   });
 
-  it("answers 404 for the likers of a media the caller may not see, 422 for a malformed id", async () => {
+  it('answers 404 for the likers of a media the caller may not see, 422 for a malformed id', async () => {
     const hidden = await createMediaRow(t, owner.id, { flag: 2 });
     await react(owner, hidden.id, 'like');
     for (const id of [hidden.id, randomUUID()]) {
@@ -159,7 +172,11 @@ describe('reactions: lists', () => {
     const malformed = await t.request({ method: 'GET', url: '/api/media/xyz/dislikes' });
     assert.equal(malformed.statusCode, 422);
     assert.equal(malformed.json.errors[0].source.parameter, 'mediaId');
-    const badCursor = await t.request({ method: 'GET', url: `/api/media/${hidden.id}/likes?cursor=abc`, token: owner.token });
+    const badCursor = await t.request({
+      method: 'GET',
+      url: `/api/media/${hidden.id}/likes?cursor=abc`,
+      token: owner.token,
+    });
     assert.equal(badCursor.statusCode, 400);
     assert.equal(badCursor.json.errors[0].code, 'invalidCursor');
   });

@@ -132,7 +132,12 @@ export class ReactionsRepository {
    * The users who reacted to a media with `type`, newest first. Users who keep their reactions
    * private are left out (but for the viewer themself); the media's counters still count them.
    */
-  async listUsersOfMedia(mediaId: string, type: ReactionType, viewerId: string | null, page: PageRequest): Promise<Reactor[]> {
+  async listUsersOfMedia(
+    mediaId: string,
+    type: ReactionType,
+    viewerId: string | null,
+    page: PageRequest,
+  ): Promise<Reactor[]> {
     const { where, orderBy } = keyset([mediaReactions.createdAt, mediaReactions.id], page);
     const shown = sql`(${users.settings} ->> 'showReactionsPublicly') IS DISTINCT FROM 'false'`;
     return this.db

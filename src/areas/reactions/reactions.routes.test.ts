@@ -20,7 +20,12 @@ describe('reactions: PUT and DELETE my reaction', () => {
 
   it('likes, repeats idempotently, switches to dislike and removes, with both counters following', async () => {
     const photo = await createMediaRow(t, owner.id);
-    const liked = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body: { type: 'like' } });
+    const liked = await t.request({
+      method: 'PUT',
+      url: reactionUrl(photo.id),
+      token: fan.token,
+      body: { type: 'like' },
+    });
     assert.equal(liked.statusCode, 200);
     assert.match(String(liked.headers['content-type']), /^application\/vnd\.api\+json/);
     const { data } = liked.json;
@@ -34,14 +39,28 @@ describe('reactions: PUT and DELETE my reaction', () => {
     assert.equal(liked.json.meta.change, 'created');
 
     t.clock.advanceMinutes(1);
-    const again = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body: { type: 'like' } });
+    const again = await t.request({
+      method: 'PUT',
+      url: reactionUrl(photo.id),
+      token: fan.token,
+      body: { type: 'like' },
+    });
     assert.equal(again.statusCode, 200);
     assert.equal(again.json.meta.change, 'unchanged');
     assert.equal(again.json.data.id, data.id);
     assert.equal(again.json.data.attributes.likesCount, 1, 'a repeated like counts once');
-    assert.equal(again.json.data.attributes.createdAt, data.attributes.createdAt, 'a repeat keeps the time of the like');
+    assert.equal(
+      again.json.data.attributes.createdAt,
+      data.attributes.createdAt,
+      'a repeat keeps the time of the like',
+    );
 
-    const switched = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body: { type: 'dislike' } });
+    const switched = await t.request({
+      method: 'PUT',
+      url: reactionUrl(photo.id),
+      token: fan.token,
+      body: { type: 'dislike' },
+    });
     assert.equal(switched.statusCode, 200);
     assert.equal(switched.json.meta.change, 'switched');
     assert.equal(switched.json.data.id, data.id);
@@ -74,10 +93,18 @@ describe('reactions: PUT and DELETE my reaction', () => {
   it('keeps reactions of different users apart', async () => {
     const photo = await createMediaRow(t, owner.id);
     await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body: { type: 'like' } });
-    const ownerLike = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: owner.token, body: { type: 'like' } });
+    const ownerLike = await t.request({
+      method: 'PUT',
+      url: reactionUrl(photo.id),
+      token: owner.token,
+      body: { type: 'like' },
+    });
     assert.equal(ownerLike.json.data.attributes.likesCount, 2);
     assert.notEqual(ownerLike.json.data.relationships.user.data.id, fan.id);
-    assert.equal((await t.request({ method: 'DELETE', url: reactionUrl(photo.id), token: owner.token })).statusCode, 204);
+    assert.equal(
+      (await t.request({ method: 'DELETE', url: reactionUrl(photo.id), token: owner.token })).statusCode,
+      204,
+    );
     const row = await readMediaRow(t, photo.id);
     assert.equal(row.likesCount, 1, "deleting my reaction leaves the other user's");
   });
@@ -97,16 +124,31 @@ describe('reactions: PUT and DELETE my reaction', () => {
 
   it('lets the owner react to their own unpublished media, and a sensitive media can be reacted to by its link', async () => {
     const draft = await createMediaRow(t, owner.id, { published: false });
-    const own = await t.request({ method: 'PUT', url: reactionUrl(draft.id), token: owner.token, body: { type: 'like' } });
+    const own = await t.request({
+      method: 'PUT',
+      url: reactionUrl(draft.id),
+      token: owner.token,
+      body: { type: 'like' },
+    });
     assert.equal(own.statusCode, 200);
     const sensitive = await createMediaRow(t, owner.id, { flag: 1 });
-    const res = await t.request({ method: 'PUT', url: reactionUrl(sensitive.id), token: fan.token, body: { type: 'like' } });
+    const res = await t.request({
+      method: 'PUT',
+      url: reactionUrl(sensitive.id),
+      token: fan.token,
+      body: { type: 'like' },
+    });
     assert.equal(res.statusCode, 200);
   });
 
   it('refuses malformed ids with 422 and bad bodies with 422 or 400, writing nothing', async () => {
     const photo = await createMediaRow(t, owner.id);
-    const badId = await t.request({ method: 'PUT', url: reactionUrl('not-an-id'), token: fan.token, body: { type: 'like' } });
+    const badId = await t.request({
+      method: 'PUT',
+      url: reactionUrl('not-an-id'),
+      token: fan.token,
+      body: { type: 'like' },
+    });
     assert.equal(badId.statusCode, 422);
     assert.equal(badId.json.errors[0].code, 'invalidId');
     assert.equal(badId.json.errors[0].source.parameter, 'mediaId');

@@ -1,7 +1,7 @@
 /** Likes and dislikes: /api/users/me/media/{mediaId}/reaction and the lists of reactions. */
 import { Type } from 'typebox';
-import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { requireUuidParam } from '../../platform/http/ids.ts';
+import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
@@ -31,7 +31,8 @@ export function reactionsRoutes(app: App, { reactions }: Services) {
       config: { auth: 'user' },
       schema: {
         tags,
-        summary: 'Like or dislike a media (one reaction per media; the other type is replaced, the same type is a no-op)',
+        summary:
+          'Like or dislike a media (one reaction per media; the other type is replaced, the same type is a no-op)',
         params: MediaIdParams,
         body: Type.Object({ type: ReactionTypeSchema }, { additionalProperties: false }),
         response: { 200: DocumentSchema(ReactionSchema) },
@@ -57,7 +58,12 @@ export function reactionsRoutes(app: App, { reactions }: Services) {
   );
 
   for (const type of ['like', 'dislike'] as const) {
-    const mediaPage = (url: string, rows: ReactedMedia[], page: ReturnType<typeof pageRequest>, viewerId: string | null) => {
+    const mediaPage = (
+      url: string,
+      rows: ReactedMedia[],
+      page: ReturnType<typeof pageRequest>,
+      viewerId: string | null,
+    ) => {
       const result = pageOf(rows, page, listKey);
       return {
         data: result.items.map((row) => presentReactedMedia(row, viewerId)),
@@ -121,7 +127,11 @@ export function reactionsRoutes(app: App, { reactions }: Services) {
         const page = pageRequest(request.query, ['timestamp', 'uuid']);
         const rows: Reactor[] = await reactions.listReactors(mediaId, type, request.viewer?.userId ?? null, page);
         const result = pageOf(rows, page, listKey);
-        return { data: result.items.map(presentReactor), meta: { limit: page.limit }, links: pageLinks(request.url, result) };
+        return {
+          data: result.items.map(presentReactor),
+          meta: { limit: page.limit },
+          links: pageLinks(request.url, result),
+        };
       },
     );
   }

@@ -14,12 +14,16 @@ import type { ReactionType } from './tables.ts';
  * Called inside the transaction that records a like, for the media owner's rewards: once per liker
  * and media (unliking and liking again does not call it twice), never for a like of one's own media.
  */
-export type LikeReceivedListener = (like: { ownerId: string; likerId: string; mediaId: string }, db: Db) => Promise<void>;
+export type LikeReceivedListener = (
+  like: { ownerId: string; likerId: string; mediaId: string },
+  db: Db,
+) => Promise<void>;
 
 /** Experience the owner of a media earns for the first like of each user on it. */
 export const experienceForLikeReceived = 2;
 
-const mediaNotFound = () => new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
+const mediaNotFound = () =>
+  new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
 
 export class ReactionsService {
   constructor(
@@ -37,16 +41,24 @@ export class ReactionsService {
   }
 
   /** Likes or dislikes a media the viewer can see; the same type again changes nothing. */
-  async react(viewerId: string, mediaId: string, type: ReactionType): Promise<ReactionWithCounts & { change: ReactionChange }> {
+  async react(
+    viewerId: string,
+    mediaId: string,
+    type: ReactionType,
+  ): Promise<ReactionWithCounts & { change: ReactionChange }> {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
     return await this.db.transaction(async (tx) => {
       if (!(await this.repository.lockMedia(target.id, tx))) throw mediaNotFound();
       const at = this.clock.now();
-      const change = await this.repository.setReaction({ id: newId(), userId: viewerId, mediaId: target.id, type, at }, tx);
+      const change = await this.repository.setReaction(
+        { id: newId(), userId: viewerId, mediaId: target.id, type, at },
+        tx,
+      );
       const rewardable = change !== 'unchanged' && type === 'like' && target.ownerId !== viewerId;
       if (rewardable && (await this.repository.claimLikeReward(viewerId, target.id, at, tx))) {
-        for (const listener of this.#likeListeners) await listener({ ownerId: target.ownerId, likerId: viewerId, mediaId: target.id }, tx);
+        for (const listener of this.#likeListeners)
+          await listener({ ownerId: target.ownerId, likerId: viewerId, mediaId: target.id }, tx);
       }
       const current = await this.repository.findWithCounts(viewerId, target.id, tx);
       if (current === null) throw mediaNotFound();
@@ -60,7 +72,10 @@ export class ReactionsService {
       (await this.repository.lockMedia(mediaId, tx)) ? this.repository.removeReaction(viewerId, mediaId, tx) : null,
     );
     if (removed === null) {
-      throw new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'you have no reaction on this media' });
+      throw new AppError('notFound', {
+        source: { parameter: 'mediaId' },
+        detail: 'you have no reaction on this media',
+      });
     }
   }
 
