@@ -185,6 +185,18 @@ describe('usernames and nickname', () => {
   });
 });
 
+describe('registration nickname', () => {
+  it('refuses a blank nickname at registration like the nickname route does', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { email: 'blank-nick@example.test', password: strongPassword, nickname: '   ' },
+    });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json.errors[0].source.pointer, '/nickname');
+  });
+});
+
 describe('password change', () => {
   it('needs the current password, checks the new one, keeps this session and ends the others', async () => {
     const user = await createUser(t);

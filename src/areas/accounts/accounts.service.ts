@@ -56,11 +56,17 @@ export class AccountsService {
     if (input.username !== undefined && isReservedUsername(input.username)) {
       throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
     }
+    if (input.nickname !== undefined && input.nickname.trim() === '') {
+      throw new AppError('validationFailed', { source: { pointer: '/nickname' }, detail: 'must not be blank' });
+    }
     let sponsorId: string | null = null;
     if (input.sponsorCode !== undefined) {
       const sponsor = await this.repository.findUserBySponsorCode(input.sponsorCode);
       if (sponsor === null) {
-        throw new AppError('validationFailed', { source: { pointer: '/sponsorCode' }, detail: 'no account has this sponsor code' });
+        throw new AppError('validationFailed', {
+          source: { pointer: '/sponsorCode' },
+          detail: 'no account has this sponsor code',
+        });
       }
       sponsorId = sponsor.id;
     }

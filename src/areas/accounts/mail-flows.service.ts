@@ -32,18 +32,20 @@ export class MailFlowsService {
     private readonly logger: FastifyBaseLogger,
   ) {}
 
-  async #send(message: MailMessage, kind: string) {
-    try {
-      await this.mailer.send(message);
-    } catch (error) {
+  /**
+   * Hands the mail over in the background: the answer does not wait for SMTP, so its timing does not
+   * tell whether an account exists, and a mail server that is down does not fail the request.
+   */
+  #send(message: MailMessage, kind: string): void {
+    this.mailer.send(message).catch((error: unknown) => {
       this.logger.error({ event: 'mail.sendFailed', kind, err: error }, 'could not send an account e-mail');
-    }
+    });
   }
 
   /** Sends a fresh confirmation link (earlier ones stop working). */
   async sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
     const token = await this.tokens.issue(this.repository, user.id, 'confirm-email');
-    await this.#send(
+    this.#send(
       confirmEmailMail({ locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
       'confirm-email',
     );
@@ -72,7 +74,7 @@ export class MailFlowsService {
     const user = await this.repository.findUserByEmail(email.trim());
     if (!canReceiveMail(user)) return;
     const token = await this.tokens.issue(this.repository, user.id, 'reset-password');
-    await this.#send(
+    this.#send(
       resetPasswordMail({ locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
       'reset-password',
     );
