@@ -5,10 +5,10 @@ import { createMailer } from './adapters/mail/index.ts';
 import { createPushProvider } from './adapters/push/index.ts';
 import { createMediaStorage } from './adapters/storage/index.ts';
 import { buildApp } from './app.ts';
+import { startCommandServer } from './cli/command-server.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { systemClock } from './platform/clock.ts';
-import { startCliSocket } from './platform/db/cli-socket.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
 import { MemoryRateLimitStore } from './platform/http/rate-limit.ts';
@@ -29,10 +29,6 @@ async function main() {
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
-  const cliSocket =
-    database.engine === 'pglite' && 'client' in database
-      ? await startCliSocket((database as { client: import('@electric-sql/pglite').PGlite }).client, config.dataDir)
-      : null;
 
   const deps: AppDeps = {
     config,
@@ -46,6 +42,11 @@ async function main() {
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });
   services.jobs.start();
+  // With PGlite this process owns the files, so it runs operator commands for the CLI.
+  const commandServer =
+    database.engine === 'pglite'
+      ? await startCommandServer(config.dataDir, { config, services, database, via: 'server' }, app.log)
+      : null;
   logger.info({ event: 'server.started', engine: database.engine, url: config.publicUrl }, 'ready');
 
   let stopping = false;
@@ -57,7 +58,7 @@ async function main() {
     force.unref();
     await app.close(); // stops accepting, waits for requests in flight
     await services.jobs.stop();
-    await cliSocket?.stop();
+    await commandServer?.stop();
     await deps.rateLimitStore.close?.();
     await database.close();
     logger.info({ event: 'server.stopped' }, 'stopped');

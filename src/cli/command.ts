@@ -8,8 +8,8 @@ export interface CliContext {
   /** The services of every area, on the same database the server uses. */
   services: Services;
   database: Database;
-  /** How the CLI reached the data: PostgreSQL, the running server's socket, or the PGlite files. */
-  via: 'postgres' | 'server-socket' | 'pglite-files';
+  /** Where the command runs: on the CLI's PostgreSQL connection, inside the running server, or on the PGlite files. */
+  via: 'postgres' | 'server' | 'pglite-files';
   /** Every registered command (for help). */
   commands: readonly CliCommand[];
   /** Prints one line of the command's result on stdout. */

@@ -9,12 +9,13 @@ import { promisify } from 'node:util';
 import { type CliContext, CliError } from '../../src/cli/command.ts';
 import { helpCommand } from '../../src/cli/commands/help.ts';
 import { usersCreateCommand } from '../../src/cli/commands/users-create.ts';
+import { runOnServer } from '../../src/cli/command-client.ts';
+import { commandSocketPath, startCommandServer } from '../../src/cli/command-server.ts';
 import { openCliDatabase } from '../../src/cli/connect.ts';
 import { cliServices } from '../../src/cli/context.ts';
 import { commands } from '../../src/cli/registry.ts';
 import { resolveUser } from '../../src/cli/resolve-user.ts';
 import { loadConfig } from '../../src/config.ts';
-import { cliSocketPath, startCliSocket } from '../../src/platform/db/cli-socket.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite-database.ts';
 import { AppError } from '../../src/platform/http/error-catalogue.ts';
@@ -160,35 +161,37 @@ describe('how the CLI reaches the data', () => {
   const configFor = (dataDir: string, databaseUrl = '') =>
     loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
 
-  it('goes through the running server when one serves DATA_DIR (PGlite)', async () => {
+  it('runs the command inside the running server when one serves DATA_DIR (PGlite)', async () => {
     const dataDir = tempDir();
-    const serverDb = await openPglite(null);
-    await migrate(serverDb);
-    const socket = await startCliSocket(serverDb.client, dataDir);
+    const server = await createTestApp({ env: { DATA_DIR: dataDir } });
+    const commandServer = await startCommandServer(
+      dataDir,
+      { config: server.deps.config, services: server.services, database: server.deps.database, via: 'server' },
+      server.app.log,
+    );
     try {
-      const { database, via } = await openCliDatabase(configFor(dataDir));
-      try {
-        assert.equal(via, 'server-socket');
-        const services = cliServices(configFor(dataDir), database);
-        const user = await services.accounts.createAccount({
-          email: 'via-socket@example.test',
-          password: strongPassword,
-        });
-        const rows = await serverDb.client.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [user.id]);
-        assert.equal(rows.rows[0]?.email, 'via-socket@example.test', 'the row is in the server’s database');
-      } finally {
-        await database.close();
-      }
+      const out: string[] = [];
+      const err: string[] = [];
+      const output = { print: (line: string) => out.push(line), printError: (line: string) => err.push(line) };
+      const exit = await runOnServer(dataDir, ['users:create', '--email', 'via-server@example.test', '--password', strongPassword], output);
+      assert.equal(exit, 0, err.join('\n'));
+      const created = await server.services.accountsRepository.findUserByEmail('via-server@example.test');
+      assert.equal(created?.id, out.at(-1), 'the account is in the server’s database and its id was printed');
+      const usage = await runOnServer(dataDir, ['users:create', '--email'], output);
+      assert.equal(usage, 2, 'a usage mistake keeps its exit code through the server');
+      assert.match(err.at(-1) ?? '', /^error: /);
       assert.ok(!existsSync(join(dataDir, 'db')), 'the CLI never opened the files itself');
     } finally {
-      await socket.stop();
-      await serverDb.close();
+      await commandServer.stop();
+      await server.close();
     }
+    assert.ok(!existsSync(commandSocketPath(dataDir)), 'the socket is removed when the server stops');
   });
 
   it('opens and migrates DATA_DIR/db itself when no server answers, even with a stale socket file', async () => {
     const dataDir = tempDir();
-    writeFileSync(cliSocketPath(dataDir), '');
+    writeFileSync(commandSocketPath(dataDir), '');
+    assert.equal(await runOnServer(dataDir, ['help'], { print: () => {}, printError: () => {} }), null);
     const { database, via } = await openCliDatabase(configFor(dataDir));
     try {
       assert.equal(via, 'pglite-files');

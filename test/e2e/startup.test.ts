@@ -157,6 +157,6 @@ describe('start-up with an empty DATA_DIR', () => {
     server.kill('SIGTERM');
     const code = await exited;
     assert.equal(code, 0, logs.join(''));
-    if (database === null) assert.ok(!existsSync(join(dataDir, '.s.PGSQL.5432')), 'the CLI socket is removed');
+    if (database === null) assert.ok(!existsSync(join(dataDir, 'cli.sock')), 'the command socket is removed');
   });
 });

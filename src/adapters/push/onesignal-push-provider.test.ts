@@ -220,14 +220,14 @@ describe('OneSignalPushProvider', () => {
     assert.equal(JSON.stringify(lines).includes(onesignal.apiKey), false);
   });
 
-  for (const status of [400, 401, 403, 404]) {
-    it(`does not retry a ${status}`, async () => {
+  for (const [status, keepForNextFlush] of [[400, false], [401, true], [403, true], [404, false]] as const) {
+    it(`does not retry a ${status} now${keepForNextFlush ? ', but keeps it for the next flush (credentials)' : ''}`, async () => {
       onesignal.failFor(recipient, { status });
 
       const result = await provider().send(message());
 
       assert.equal(result.delivered, false);
-      assert.equal(!result.delivered && result.retryable, false);
+      assert.equal(!result.delivered && result.retryable, keepForNextFlush);
       assert.equal(onesignal.requests.length, 1);
       assert.deepEqual(sleeps, []);
     });
@@ -238,7 +238,7 @@ describe('OneSignalPushProvider', () => {
     const wrongKey = await provider({ apiKey: 'not-the-key' }).send(message());
 
     assert.match(!wrongApp.delivered ? wrongApp.reason : '', /^onesignal 400: app_id not found/);
-    assert.match(!wrongKey.delivered ? wrongKey.reason : '', /^onesignal 403: Access denied/);
+    assert.match(!wrongKey.delivered ? wrongKey.reason : '', /^onesignal 403: credentials refused: Access denied/);
     assert.equal(onesignal.requests.length, 2);
     assert.equal(onesignal.notifications.length, 0);
   });
