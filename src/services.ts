@@ -18,13 +18,13 @@ import { UserDirectoryRepository } from './areas/accounts/user-directory.reposit
 import { UserDirectoryService } from './areas/accounts/user-directory.service.ts';
 import { MediaRepository } from './areas/media/media.repository.ts';
 import { MediaService } from './areas/media/media.service.ts';
-import { createMediaServices } from './areas/media/media.services.ts';
 import { ReactionsRepository } from './areas/reactions/reactions.repository.ts';
 import { experienceForLikeReceived, ReactionsService } from './areas/reactions/reactions.service.ts';
 import { BookmarksRepository } from './areas/bookmarks/bookmarks.repository.ts';
 import { BookmarksService } from './areas/bookmarks/bookmarks.service.ts';
 import { CollectionsRepository } from './areas/bookmarks/collections.repository.ts';
 import { CollectionsService } from './areas/bookmarks/collections.service.ts';
+import { createMediaServices } from './areas/media/media.services.ts';
 import { NotificationDispatcher } from './areas/notifications/dispatch.service.ts';
 import { NotificationsRepository } from './areas/notifications/notifications.repository.ts';
 import { NotificationsService } from './areas/notifications/notifications.service.ts';
@@ -48,6 +48,7 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const settings = new SettingsService(accountsRepository, clock);
   const directory = new UserDirectoryService(new UserDirectoryRepository(database.db), accountsRepository);
   const media = new MediaService(new MediaRepository(database.db), clock);
+  const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
   const notificationsRepository = new NotificationsRepository(database.db);
   const notificationDispatcher = new NotificationDispatcher(notificationsRepository, clock, config.notificationDedupWindowMinutes);
   const notifications = new NotificationsService(notificationsRepository, clock);
@@ -56,11 +57,10 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const gamification = new GamificationService(database.db, new GamificationRepository(database.db), notificationDispatcher, clock);
   reactions.onLikeReceived((like, tx) => gamification.awardExperience(like.ownerId, experienceForLikeReceived, 'reaction.likeReceived', tx).then(() => undefined));
   const follows = new FollowsService(database.db, new FollowsRepository(database.db), notificationDispatcher, gamification, clock);
-  const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
   const mediaServices = createMediaServices(deps, jobs, gamification);
   const bookmarkCollections = new CollectionsService(new CollectionsRepository(database.db), clock);
   const bookmarks = new BookmarksService(database.db, new BookmarksRepository(database.db), bookmarkCollections, media, clock);
-  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, notificationDispatcher, notifications, gamification, follows, reactions, ...mediaServices, bookmarkCollections, bookmarks };
+  return { jobs, audit, accountsRepository, sessions, accounts, mailFlows, profile, passwords, settings, directory, media, reactions, notificationDispatcher, notifications, gamification, follows, ...mediaServices, bookmarkCollections, bookmarks };
 }
 
 export type Services = ReturnType<typeof createServices>;
