@@ -11,8 +11,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { AccountsRepository } from './accounts.repository.ts';
 import type { MailTokens } from './mail-tokens.ts';
-import { confirmEmailMail } from './mails/confirm-email.mail.ts';
-import { resetPasswordMail } from './mails/reset-password.mail.ts';
+import { tokenMail } from './mails/token-mail.ts';
 import { hashPassword, isStrongEnough } from './secrets.ts';
 import type { UserRow } from './tables.ts';
 
@@ -46,7 +45,7 @@ export class MailFlowsService {
   async sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
     const token = await this.tokens.issue(this.repository, user.id, 'confirm-email');
     this.#send(
-      confirmEmailMail({ locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
+      tokenMail('confirmEmail', { locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
       'confirm-email',
     );
   }
@@ -75,7 +74,7 @@ export class MailFlowsService {
     if (!canReceiveMail(user)) return;
     const token = await this.tokens.issue(this.repository, user.id, 'reset-password');
     this.#send(
-      resetPasswordMail({ locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
+      tokenMail('resetPassword', { locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
       'reset-password',
     );
   }

@@ -1,6 +1,5 @@
-import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
 
 export interface UserSettings {
   /** Whether new media show their position publicly unless the owner says otherwise. */
@@ -30,23 +29,23 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash'),
   username: text('username'),
   nickname: text('nickname'),
-  emailConfirmedAt: at('email_confirmed_at'),
-  usernameChangedAt: at('username_changed_at'),
+  emailConfirmedAt: timestamptz('email_confirmed_at'),
+  usernameChangedAt: timestamptz('username_changed_at'),
   sponsorCode: text('sponsor_code').notNull(),
   sponsoredBy: uuid('sponsored_by'),
   level: integer('level').notNull().default(0),
   experience: integer('experience').notNull().default(0),
   settings: jsonb('settings').$type<Partial<UserSettings>>().notNull(),
   address: jsonb('address').$type<PostalAddress | null>(),
-  verifiedAt: at('verified_at'),
-  bannedAt: at('banned_at'),
+  verifiedAt: timestamptz('verified_at'),
+  bannedAt: timestamptz('banned_at'),
   banReason: text('ban_reason'),
-  anonymizedAt: at('anonymized_at'),
-  deletionRequestedAt: at('deletion_requested_at'),
+  anonymizedAt: timestamptz('anonymized_at'),
+  deletionRequestedAt: timestamptz('deletion_requested_at'),
   avatarMediaId: uuid('avatar_media_id'),
   coverMediaId: uuid('cover_media_id'),
-  createdAt: at('created_at').notNull(),
-  updatedAt: at('updated_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
 });
 export type UserRow = typeof users.$inferSelect;
 
@@ -54,9 +53,9 @@ export const sessions = pgTable('sessions', {
   id: uuid('id').primaryKey(),
   userId: uuid('user_id').notNull(),
   tokenHash: text('token_hash').notNull(),
-  createdAt: at('created_at').notNull(),
-  lastSeenAt: at('last_seen_at').notNull(),
-  expiresAt: at('expires_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  lastSeenAt: timestamptz('last_seen_at').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
   userAgent: text('user_agent'),
   ip: text('ip'),
 });
@@ -69,7 +68,7 @@ export const userTokens = pgTable('user_tokens', {
   userId: uuid('user_id').notNull(),
   purpose: text('purpose').$type<TokenPurpose>().notNull(),
   tokenHash: text('token_hash').notNull(),
-  createdAt: at('created_at').notNull(),
-  expiresAt: at('expires_at').notNull(),
-  usedAt: at('used_at'),
+  createdAt: timestamptz('created_at').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
+  usedAt: timestamptz('used_at'),
 });

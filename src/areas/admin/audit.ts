@@ -1,6 +1,7 @@
 /** The audit log: every admin action with actor, action, target, payload and time. */
 import { desc } from 'drizzle-orm';
-import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { newId } from '../../platform/http/ids.ts';
@@ -12,7 +13,7 @@ export const auditLog = pgTable('audit_log', {
   targetType: text('target_type'),
   targetId: text('target_id'),
   payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  createdAt: timestamptz('created_at').notNull(),
 });
 
 export interface AuditEntry {

@@ -1,10 +1,10 @@
 /**
- * All SQL of bookmarks. Writers lock the media row first (lockMedia, in their transaction), so the
- * bookmarks of one media change one at a time and media.bookmarks_count moves with them exactly.
+ * All SQL of bookmarks. Writers lock the media row first (MediaService.lockForCounters, in their
+ * transaction), so the bookmarks of one media change one at a time and media.bookmarks_count moves
+ * with them exactly.
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.ts';
-import { queryRows } from '../../platform/db/rows.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type MediaRow, media } from '../media/tables.ts';
 import { type BookmarkRow, bookmarks } from './tables.ts';
@@ -19,12 +19,6 @@ export interface BookmarkedMedia {
 
 export class BookmarksRepository {
   constructor(private readonly db: Db) {}
-
-  /** Locks the media row until the end of the transaction; false when there is no such media. */
-  async lockMedia(mediaId: string, db: Db): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(db, sql`SELECT id FROM media WHERE id = ${mediaId} FOR NO KEY UPDATE`);
-    return rows.length > 0;
-  }
 
   async find(userId: string, mediaId: string, db: Db = this.db): Promise<BookmarkRow | null> {
     const [row] = await db

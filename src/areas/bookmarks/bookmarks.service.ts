@@ -6,7 +6,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { MediaService } from '../media/media.service.ts';
-import { mediaVisibleTo } from '../reactions/media-visibility.ts';
+import { mediaVisibleTo } from '../media/media-visibility-sql.ts';
 import type { BookmarksRepository, CollectionFilter } from './bookmarks.repository.ts';
 import type { CollectionsService } from './collections.service.ts';
 import type { BookmarkRow } from './tables.ts';
@@ -43,7 +43,7 @@ export class BookmarksService {
       await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
     try {
       return await this.db.transaction(async (tx) => {
-        if (!(await this.repository.lockMedia(target.id, tx))) throw mediaNotFound();
+        if (!(await this.media.lockForCounters(target.id, tx))) throw mediaNotFound();
         const now = this.clock.now();
         const existing = await this.repository.find(viewerId, target.id, tx);
         let bookmark: BookmarkRow;
@@ -78,7 +78,7 @@ export class BookmarksService {
   /** Removes the viewer's bookmark of a media; 404 when there is none. */
   async remove(viewerId: string, mediaId: string): Promise<void> {
     const removed = await this.db.transaction(async (tx) =>
-      (await this.repository.lockMedia(mediaId, tx)) ? this.repository.delete(viewerId, mediaId, tx) : false,
+      (await this.media.lockForCounters(mediaId, tx)) ? this.repository.delete(viewerId, mediaId, tx) : false,
     );
     if (!removed)
       throw new AppError('notFound', {

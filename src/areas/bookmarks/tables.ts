@@ -1,13 +1,12 @@
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
 
 export const bookmarkCollections = pgTable('bookmark_collections', {
   id: uuid('id').primaryKey(),
   userId: uuid('user_id').notNull(),
   name: text('name').notNull(),
-  createdAt: at('created_at').notNull(),
-  updatedAt: at('updated_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
 });
 export type CollectionRow = typeof bookmarkCollections.$inferSelect;
 
@@ -16,7 +15,7 @@ export const bookmarks = pgTable('bookmarks', {
   userId: uuid('user_id').notNull(),
   mediaId: uuid('media_id').notNull(),
   collectionId: uuid('collection_id'),
-  createdAt: at('created_at').notNull(),
-  updatedAt: at('updated_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
 });
 export type BookmarkRow = typeof bookmarks.$inferSelect;

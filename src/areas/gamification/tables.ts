@@ -1,6 +1,5 @@
-import { boolean, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { boolean, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
 
 export const badges = pgTable('badges', {
   id: uuid('id').primaryKey(),
@@ -21,8 +20,8 @@ export const userBadges = pgTable(
     userId: uuid('user_id').notNull(),
     badgeId: uuid('badge_id').notNull(),
     level: integer('level').notNull(),
-    earnedAt: at('earned_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    earnedAt: timestamptz('earned_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.badgeId] })],
 );

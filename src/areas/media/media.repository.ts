@@ -12,6 +12,12 @@ export type MediaPatch = Partial<Omit<NewMedia, 'id' | 'ownerId' | 'kind'>>;
 export class MediaRepository {
   constructor(readonly db: Db) {}
 
+  /** Locks the row until the end of the transaction; false when there is no such media. */
+  async lockRow(id: string, db: Db): Promise<boolean> {
+    const rows = await db.select({ id: media.id }).from(media).where(eq(media.id, id)).for('no key update');
+    return rows.length > 0;
+  }
+
   async findById(id: string, db: Db = this.db): Promise<MediaRow | null> {
     const [row] = await db.select().from(media).where(eq(media.id, id));
     return row ?? null;

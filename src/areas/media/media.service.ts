@@ -3,6 +3,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import type { MediaRepository } from './media.repository.ts';
@@ -29,6 +30,15 @@ export class MediaService {
     if (row === null) return null;
     if (row.ownerId === viewerId || isPubliclyVisible(row)) return row;
     return null;
+  }
+
+  /**
+   * Locks a media row inside the caller's transaction, before its counters change (reactions,
+   * bookmarks): writers on one media then take turns, so counters follow the rows exactly.
+   * False when there is no such media.
+   */
+  lockForCounters(id: string, tx: Db): Promise<boolean> {
+    return this.repository.lockRow(id, tx);
   }
 
   /** Any media (post, avatar or cover) the public may see, for serving its files. */

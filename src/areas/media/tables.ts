@@ -1,6 +1,5 @@
-import { boolean, doublePrecision, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { boolean, doublePrecision, integer, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
 
 export type MediaKind = 'post' | 'avatar' | 'cover';
 export type DescribeStatus = 'pending' | 'claimed' | 'described' | 'failed' | 'skipped';
@@ -12,7 +11,7 @@ export const media = pgTable('media', {
   published: boolean('published').notNull().default(true),
   flag: smallint('flag').notNull().default(0),
   describeStatus: text('describe_status').$type<DescribeStatus>().notNull().default('pending'),
-  claimedUntil: at('claimed_until'),
+  claimedUntil: timestamptz('claimed_until'),
   describeAttempts: integer('describe_attempts').notNull().default(0),
   failReason: text('fail_reason'),
   description: text('description'),
@@ -27,14 +26,14 @@ export const media = pgTable('media', {
   latitude: doublePrecision('latitude'),
   longitude: doublePrecision('longitude'),
   locationPublic: boolean('location_public').notNull().default(true),
-  takenAt: at('taken_at'),
+  takenAt: timestamptz('taken_at'),
   cityId: uuid('city_id'),
   countryCode: text('country_code'),
   likesCount: integer('likes_count').notNull().default(0),
   dislikesCount: integer('dislikes_count').notNull().default(0),
   bookmarksCount: integer('bookmarks_count').notNull().default(0),
   commentsCount: integer('comments_count').notNull().default(0),
-  createdAt: at('created_at').notNull(),
-  updatedAt: at('updated_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
 });
 export type MediaRow = typeof media.$inferSelect;

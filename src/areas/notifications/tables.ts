@@ -1,7 +1,6 @@
-import { boolean, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
 import type { NotificationKind } from './kinds.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const notifications = pgTable('notifications', {
   id: uuid('id').primaryKey(),
@@ -10,9 +9,9 @@ export const notifications = pgTable('notifications', {
   data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   dedupKey: text('dedup_key'),
   dedupOpen: boolean('dedup_open').notNull(),
-  readAt: at('read_at'),
-  pushedAt: at('pushed_at'),
-  createdAt: at('created_at').notNull(),
+  readAt: timestamptz('read_at'),
+  pushedAt: timestamptz('pushed_at'),
+  createdAt: timestamptz('created_at').notNull(),
 });
 export type NotificationRow = typeof notifications.$inferSelect;
 

@@ -1,5 +1,5 @@
 /**
- * All SQL of reactions. Writers first lock the media row (lockMedia, in their transaction), so the
+ * All SQL of reactions. Writers first lock the media row (MediaService.lockForCounters, in their transaction), so the
  * reactions of one media change one at a time; a reaction and the media's counters then change in
  * one statement, the counters moving by what the upsert or delete really did (never by what the
  * caller believed). Without the lock, READ COMMITTED re-checks of concurrent upserts and deletes
@@ -37,16 +37,10 @@ export interface Reactor {
 export class ReactionsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Locks the media row until the end of the transaction; false when there is no such media. */
-  async lockMedia(mediaId: string, db: Db): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(db, sql`SELECT id FROM media WHERE id = ${mediaId} FOR NO KEY UPDATE`);
-    return rows.length > 0;
-  }
-
   /**
    * Sets the user's reaction on a media. The DO UPDATE only fires when the type differs, so a row
    * comes back for an insert (it carries the new id) or a switch (it keeps its old id), and none for a
-   * repeat; the counters follow. Call with the media locked (lockMedia).
+   * repeat; the counters follow. Call with the media locked (MediaService.lockForCounters).
    */
   async setReaction(
     input: { id: string; userId: string; mediaId: string; type: ReactionType; at: Date },

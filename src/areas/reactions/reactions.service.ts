@@ -6,7 +6,7 @@ import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import { mediaListedFor, mediaVisibleTo } from './media-visibility.ts';
+import { mediaListedFor, mediaVisibleTo } from '../media/media-visibility-sql.ts';
 import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
 import type { ReactionType } from './tables.ts';
 
@@ -49,7 +49,7 @@ export class ReactionsService {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
     return await this.db.transaction(async (tx) => {
-      if (!(await this.repository.lockMedia(target.id, tx))) throw mediaNotFound();
+      if (!(await this.media.lockForCounters(target.id, tx))) throw mediaNotFound();
       const at = this.clock.now();
       const change = await this.repository.setReaction(
         { id: newId(), userId: viewerId, mediaId: target.id, type, at },
@@ -69,7 +69,7 @@ export class ReactionsService {
   /** Removes the viewer's reaction; 404 when they had none on this media. */
   async unreact(viewerId: string, mediaId: string): Promise<void> {
     const removed = await this.db.transaction(async (tx) =>
-      (await this.repository.lockMedia(mediaId, tx)) ? this.repository.removeReaction(viewerId, mediaId, tx) : null,
+      (await this.media.lockForCounters(mediaId, tx)) ? this.repository.removeReaction(viewerId, mediaId, tx) : null,
     );
     if (removed === null) {
       throw new AppError('notFound', {

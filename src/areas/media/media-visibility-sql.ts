@@ -1,11 +1,11 @@
 /**
  * The media visibility rules of src/areas/media/media-flags.ts as SQL conditions, for lists that join
- * media rows (my likes, a user's likes, my bookmarks) and must filter before paginating. Also used by
- * bookmarks. Only posts are listed; avatars and covers never are.
+ * media rows (my likes, a user's likes, my bookmarks) and must filter before paginating. Only posts
+ * are listed; avatars and covers never are.
  */
 import { and, eq, lt, or, type SQL } from 'drizzle-orm';
-import { mediaFlags } from '../media/media-flags.ts';
-import { media } from '../media/tables.ts';
+import { mediaFlags } from './media-flags.ts';
+import { media } from './tables.ts';
 
 const ownedBy = (viewerId: string | null) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 
