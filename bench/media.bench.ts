@@ -8,8 +8,8 @@ import fastifyStatic from '@fastify/static';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import sharp from 'sharp';
-import { upload } from '../src/areas/media/media-test-helpers.ts';
 import { variantKey } from '../src/areas/media/media-storage-keys.ts';
+import { upload } from '../src/areas/media/media-test-helpers.ts';
 import { createTestApp } from '../test/helpers/app.ts';
 import { createUser } from '../test/helpers/factories.ts';
 
@@ -37,12 +37,22 @@ const { LocalStorage } = await import('../src/adapters/storage/index.ts');
 const t = await createTestApp({ deps: { storage: new LocalStorage(mediaDir) } });
 const user = await createUser(t);
 // Noise compresses like a detailed photo (a few MB), unlike a smooth gradient.
-const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+const photo = await sharp({
+  create: {
+    width: 4000,
+    height: 3000,
+    channels: 3,
+    background: '#808080',
+    noise: { type: 'gaussian', mean: 128, sigma: 40 },
+  },
+})
   .jpeg({ quality: 85 })
   .toBuffer();
 const baseline = process.memoryUsage.rss();
 const engine = t.deps.database.engine;
-console.log(`input: 4000x3000 JPEG, ${(photo.length / 1024 / 1024).toFixed(1)} MB; database ${engine}; RSS before ${mb(baseline)} MB`);
+console.log(
+  `input: 4000x3000 JPEG, ${(photo.length / 1024 / 1024).toFixed(1)} MB; database ${engine}; RSS before ${mb(baseline)} MB`,
+);
 
 const uploads: number[] = [];
 const variants: number[] = [];
@@ -64,7 +74,9 @@ for (let round = 0; round < rounds; round++) {
 }
 console.log(`\n| step (median of ${rounds}) | time | peak RSS above the idle app |`);
 console.log('|---|---|---|');
-console.log(`| upload (probe, EXIF, hash, store, row) | ${median(uploads).toFixed(0)} ms | +${mb(median(peaks) - baseline)} MB (peak over upload and renders) |`);
+console.log(
+  `| upload (probe, EXIF, hash, store, row) | ${median(uploads).toFixed(0)} ms | +${mb(median(peaks) - baseline)} MB (peak over upload and renders) |`,
+);
 console.log(`| first render of thumb + small + large WebP | ${median(variants).toFixed(0)} ms | |`);
 
 // Serving a cached variant, through the app and through @fastify/static.
@@ -72,21 +84,33 @@ await t.app.listen({ host: '127.0.0.1', port: 0 });
 const appUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}/media/${hex}.webp?size=thumb`;
 const key = variantKey(hex, 'thumb', 'webp');
 const statics = Fastify({ logger: false });
-await statics.register(fastifyStatic, { root: join(mediaDir, dirname(key)), prefix: '/static/', maxAge: '365d', immutable: true });
+await statics.register(fastifyStatic, {
+  root: join(mediaDir, dirname(key)),
+  prefix: '/static/',
+  maxAge: '365d',
+  immutable: true,
+});
 await statics.listen({ host: '127.0.0.1', port: 0 });
 const staticUrl = `http://127.0.0.1:${(statics.server.address() as { port: number }).port}/static/thumb.webp`;
 
 async function load(url: string) {
   const result = await autocannon({ url, connections, duration: seconds });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result;
 }
 const viaApp = await load(appUrl);
 const viaStatic = await load(staticUrl);
-console.log(`\n| GET cached thumb WebP (${connections} connections, ${seconds} s) | req/s (mean) | latency p50 | latency p99 |`);
+console.log(
+  `\n| GET cached thumb WebP (${connections} connections, ${seconds} s) | req/s (mean) | latency p50 | latency p99 |`,
+);
 console.log('|---|---|---|---|');
-console.log(`| GET /media/{hex}.webp?size=thumb (this service) | ${viaApp.requests.average.toFixed(0)} | ${viaApp.latency.p50} ms | ${viaApp.latency.p99} ms |`);
-console.log(`| @fastify/static, same file | ${viaStatic.requests.average.toFixed(0)} | ${viaStatic.latency.p50} ms | ${viaStatic.latency.p99} ms |`);
+console.log(
+  `| GET /media/{hex}.webp?size=thumb (this service) | ${viaApp.requests.average.toFixed(0)} | ${viaApp.latency.p50} ms | ${viaApp.latency.p99} ms |`,
+);
+console.log(
+  `| @fastify/static, same file | ${viaStatic.requests.average.toFixed(0)} | ${viaStatic.latency.p50} ms | ${viaStatic.latency.p99} ms |`,
+);
 
 await statics.close();
 await t.close();

@@ -20,8 +20,8 @@ import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { openPostgres } from '../src/platform/db/postgres-database.ts';
-import { MemoryRateLimitStore } from '../src/platform/http/rate-limit.ts';
 import { encodeCursor } from '../src/platform/http/pagination.ts';
+import { MemoryRateLimitStore } from '../src/platform/http/rate-limit.ts';
 
 const serverUrl = process.env.DATABASE_URL;
 if (!serverUrl?.startsWith('postgres')) {
@@ -69,9 +69,16 @@ try {
     `SELECT created_at, id FROM notifications WHERE owner_id = md5('bench-user-0')::uuid ORDER BY created_at DESC, id DESC OFFSET 89999 LIMIT 1`,
   );
   await seed.end();
-  console.log(`seeded ${users} users and ${heavyRows + otherRows} notifications in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${users} users and ${heavyRows + otherRows} notifications in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
-  const config = loadConfig({ ...process.env, RATE_LIMITS: 'off', LOG_LEVEL: 'silent', DATABASE_URL: withDatabase(name) });
+  const config = loadConfig({
+    ...process.env,
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: withDatabase(name),
+  });
   const silent = pino({ level: 'silent' });
   const { app, services } = await buildApp(
     {
@@ -90,7 +97,9 @@ try {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  const hello = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('hello world'));
+  const hello = createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('hello world'),
+  );
   await new Promise<void>((resolve) => hello.listen(0, '127.0.0.1', resolve));
   const helloUrl = `http://127.0.0.1:${(hello.address() as AddressInfo).port}/`;
 
@@ -121,7 +130,9 @@ try {
   console.log('| scenario | req/s | p99 (ms) | vs hello-world | non-2xx or errors |');
   console.log('|---|---:|---:|---:|---:|');
   for (const row of results) {
-    console.log(`| ${row.title} | ${Math.round(row.rps)} | ${row.p99} | ${(row.rps / baseline).toFixed(3)} | ${row.bad} |`);
+    console.log(
+      `| ${row.title} | ${Math.round(row.rps)} | ${row.p99} | ${(row.rps / baseline).toFixed(3)} | ${row.bad} |`,
+    );
   }
   await app.close();
   hello.close();

@@ -11,15 +11,24 @@ import { MemoryRateLimitStore } from '../src/platform/http/rate-limit.ts';
 
 // Route registration never touches the database or sends mail; these fail loudly if that changes.
 const offline = (what: string) =>
-  new Proxy({}, {
-    get: () => {
-      throw new Error(`the routes script has no ${what}`);
+  new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error(`the routes script has no ${what}`);
+      },
     },
-  });
+  );
 
 const deps: AppDeps = {
   config: loadConfig({ ...process.env, LOG_LEVEL: 'silent' }),
-  database: { engine: 'pglite', db: offline('database'), withLock: offline, tryWithLock: offline, close: async () => {} } as unknown as Database,
+  database: {
+    engine: 'pglite',
+    db: offline('database'),
+    withLock: offline,
+    tryWithLock: offline,
+    close: async () => {},
+  } as unknown as Database,
   clock: systemClock,
   mailer: offline('mailer') as AppDeps['mailer'],
   storage: offline('storage') as AppDeps['storage'],

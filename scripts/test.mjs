@@ -4,8 +4,8 @@
 // Usage: npm test [-- path/or/filter ...]  (arguments narrow the set of files by substring)
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 
 function findTests(dir) {
   const found = [];
@@ -31,6 +31,9 @@ const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, available
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, APP_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+  {
+    stdio: 'inherit',
+    env: { ...process.env, APP_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  },
 );
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -3,23 +3,23 @@
  * listens (main.ts does), so tests use inject() without a port.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
-import type { AppDeps } from './deps.ts';
-import { authRoutes } from './areas/accounts/auth.routes.ts';
 import { accountRoutes } from './areas/accounts/account.routes.ts';
+import { authRoutes } from './areas/accounts/auth.routes.ts';
 import { mailFlowsRoutes } from './areas/accounts/mail-flows.routes.ts';
 import { userSearchRoutes } from './areas/accounts/user-search.routes.ts';
-import { jobsRoutes } from './areas/admin/jobs.routes.ts';
 import { describeQueueRoutes } from './areas/admin/describe-queue.routes.ts';
+import { jobsRoutes } from './areas/admin/jobs.routes.ts';
 import { mediaAdminRoutes } from './areas/admin/media-admin.routes.ts';
-import { mediaFilesRoutes } from './areas/media/media-files.routes.ts';
-import { mediaRoutes } from './areas/media/media.routes.ts';
-import { followsRoutes } from './areas/follows/follows.routes.ts';
-import { gamificationRoutes } from './areas/gamification/gamification.routes.ts';
-import { notificationsRoutes } from './areas/notifications/notifications.routes.ts';
-import { reactionsRoutes } from './areas/reactions/reactions.routes.ts';
 import { bookmarksRoutes } from './areas/bookmarks/bookmarks.routes.ts';
 import { collectionsRoutes } from './areas/bookmarks/collections.routes.ts';
+import { followsRoutes } from './areas/follows/follows.routes.ts';
+import { gamificationRoutes } from './areas/gamification/gamification.routes.ts';
+import { mediaRoutes } from './areas/media/media.routes.ts';
+import { mediaFilesRoutes } from './areas/media/media-files.routes.ts';
+import { notificationsRoutes } from './areas/notifications/notifications.routes.ts';
+import { reactionsRoutes } from './areas/reactions/reactions.routes.ts';
 import { systemRoutes } from './areas/system/system.routes.ts';
+import type { AppDeps } from './deps.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
@@ -52,7 +52,9 @@ export async function buildApp(
 ): Promise<BuiltApp> {
   const { config } = deps;
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: config.logLevel } }),
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? { level: config.logLevel } }),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { maxParamLength: 200 },

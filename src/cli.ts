@@ -8,7 +8,7 @@
 import { runOnServer } from './cli/command-client.ts';
 import { openCliDatabase } from './cli/connect.ts';
 import { cliServices } from './cli/context.ts';
-import { describeError, executeCommand, type CommandOutput } from './cli/execute.ts';
+import { type CommandOutput, describeError, executeCommand } from './cli/execute.ts';
 import { loadConfig } from './config.ts';
 
 const output: CommandOutput = {
@@ -26,7 +26,10 @@ async function main(argv: string[]): Promise<number> {
     argv,
     async () => {
       const { database, via } = await openCliDatabase(config);
-      return { environment: { config, services: cliServices(config, database), database, via }, close: () => database.close() };
+      return {
+        environment: { config, services: cliServices(config, database), database, via },
+        close: () => database.close(),
+      };
     },
     output,
   );

@@ -20,7 +20,11 @@ describe('configuration', () => {
 
   it('uses a 5-minute push digest interval in production', () => {
     assert.equal(loadConfig({ APP_ENV: 'production' }).notificationDigestIntervalMinutes, 5);
-    assert.equal(loadConfig({ APP_ENV: 'production', NOTIFICATION_DIGEST_INTERVAL_MINUTES: '7' }).notificationDigestIntervalMinutes, 7);
+    assert.equal(
+      loadConfig({ APP_ENV: 'production', NOTIFICATION_DIGEST_INTERVAL_MINUTES: '7' })
+        .notificationDigestIntervalMinutes,
+      7,
+    );
   });
 
   it('reports every bad variable at once, naming each and what it expects', () => {
@@ -37,15 +41,31 @@ describe('configuration', () => {
     } catch (error) {
       assert.ok(error instanceof ConfigError);
       const text = error.problems.join('\n');
-      for (const name of ['PORT', 'APP_ENV', 'DATABASE_URL', 'RATE_LIMITS', 'ONESIGNAL_APP_ID', 'ONESIGNAL_API_KEY', 'ADMIN_API_TOKEN']) {
+      for (const name of [
+        'PORT',
+        'APP_ENV',
+        'DATABASE_URL',
+        'RATE_LIMITS',
+        'ONESIGNAL_APP_ID',
+        'ONESIGNAL_API_KEY',
+        'ADMIN_API_TOKEN',
+      ]) {
         assert.match(text, new RegExp(name), `${name} not reported`);
       }
     }
   });
 
   it('reads S3 settings only when a bucket is set, and requires its keys', () => {
-    assert.throws(() => loadConfig({ S3_BUCKET: 'media' }), /S3_ACCESS_KEY_ID.*S3_SECRET_ACCESS_KEY|S3_SECRET_ACCESS_KEY/s);
-    const config = loadConfig({ S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000' });
+    assert.throws(
+      () => loadConfig({ S3_BUCKET: 'media' }),
+      /S3_ACCESS_KEY_ID.*S3_SECRET_ACCESS_KEY|S3_SECRET_ACCESS_KEY/s,
+    );
+    const config = loadConfig({
+      S3_BUCKET: 'media',
+      S3_ACCESS_KEY_ID: 'a',
+      S3_SECRET_ACCESS_KEY: 'b',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+    });
     assert.deepEqual(config.s3, {
       endpoint: 'http://127.0.0.1:9000',
       region: 'us-east-1',

@@ -34,7 +34,10 @@ async function main() {
     config,
     database,
     clock: systemClock,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom }, logger),
+    mailer: createMailer(
+      { smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom },
+      logger,
+    ),
     rateLimitStore: config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(systemClock),
     storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
     push: createPushProvider(config.push, logger),

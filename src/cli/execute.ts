@@ -43,7 +43,10 @@ export async function executeCommand(
     const [name = 'help', ...args] = argv;
     const command = commands.find((candidate) => candidate.name === name);
     if (command === undefined) {
-      throw new CliError(`unknown command ${JSON.stringify(name)}; commands: ${commands.map((c) => c.name).join(', ')}`, 2);
+      throw new CliError(
+        `unknown command ${JSON.stringify(name)}; commands: ${commands.map((c) => c.name).join(', ')}`,
+        2,
+      );
     }
     if (command.usesDatabase === false) {
       const context = { commands, print: output.print } as unknown as CliContext;
@@ -62,7 +65,10 @@ export async function executeCommand(
     return 0;
   } catch (error) {
     output.printError(`error: ${describeError(error)}`);
-    if (!(error instanceof CliError || error instanceof AppError || error instanceof ConfigError) && process.env.CLI_DEBUG) {
+    if (
+      !(error instanceof CliError || error instanceof AppError || error instanceof ConfigError) &&
+      process.env.CLI_DEBUG
+    ) {
       output.printError(String((error as Error)?.stack ?? error));
     }
     return error instanceof CliError ? error.exitCode : 1;

@@ -7,17 +7,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { type CliContext, CliError } from '../../src/cli/command.ts';
-import { helpCommand } from '../../src/cli/commands/help.ts';
-import { usersCreateCommand } from '../../src/cli/commands/users-create.ts';
 import { runOnServer } from '../../src/cli/command-client.ts';
 import { commandSocketPath, startCommandServer } from '../../src/cli/command-server.ts';
+import { helpCommand } from '../../src/cli/commands/help.ts';
+import { usersCreateCommand } from '../../src/cli/commands/users-create.ts';
 import { openCliDatabase } from '../../src/cli/connect.ts';
 import { cliServices } from '../../src/cli/context.ts';
 import { commands } from '../../src/cli/registry.ts';
 import { resolveUser } from '../../src/cli/resolve-user.ts';
 import { loadConfig } from '../../src/config.ts';
-import { migrate } from '../../src/platform/db/migrate.ts';
-import { openPglite } from '../../src/platform/db/pglite-database.ts';
 import { AppError } from '../../src/platform/http/error-catalogue.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createEmptyPostgresDatabase, testEngine } from '../helpers/database.ts';
@@ -173,7 +171,11 @@ describe('how the CLI reaches the data', () => {
       const out: string[] = [];
       const err: string[] = [];
       const output = { print: (line: string) => out.push(line), printError: (line: string) => err.push(line) };
-      const exit = await runOnServer(dataDir, ['users:create', '--email', 'via-server@example.test', '--password', strongPassword], output);
+      const exit = await runOnServer(
+        dataDir,
+        ['users:create', '--email', 'via-server@example.test', '--password', strongPassword],
+        output,
+      );
       assert.equal(exit, 0, err.join('\n'));
       const created = await server.services.accountsRepository.findUserByEmail('via-server@example.test');
       assert.equal(created?.id, out.at(-1), 'the account is in the server’s database and its id was printed');

@@ -19,13 +19,20 @@ describe('OpenAPI', () => {
     assert.equal(spec.openapi, '3.1.0');
     const { routes, app } = await buildApp(t.deps, { logger: false });
     await app.close();
-    const documented = routes.filter((route) => /^\/(api|admin)\//.test(route.path) && !route.path.startsWith('/api/docs') && route.path !== '/api/openapi.json');
+    const documented = routes.filter(
+      (route) =>
+        /^\/(api|admin)\//.test(route.path) &&
+        !route.path.startsWith('/api/docs') &&
+        route.path !== '/api/openapi.json',
+    );
     assert.ok(documented.length > 5);
     for (const route of documented) {
       const operation = spec.paths[route.path]?.[route.method.toLowerCase()];
       assert.ok(operation, `${route.method} ${route.path} is missing from the OpenAPI document`);
-      if (route.auth === 'user') assert.deepEqual(operation.security, [{ sessionToken: [] }], `${route.method} ${route.path}`);
-      if (route.auth === 'admin') assert.deepEqual(operation.security, [{ adminToken: [] }], `${route.method} ${route.path}`);
+      if (route.auth === 'user')
+        assert.deepEqual(operation.security, [{ sessionToken: [] }], `${route.method} ${route.path}`);
+      if (route.auth === 'admin')
+        assert.deepEqual(operation.security, [{ adminToken: [] }], `${route.method} ${route.path}`);
     }
   });
 
@@ -38,7 +45,10 @@ describe('OpenAPI', () => {
 
   it('covers every route of ../shared/spec/endpoints.tsv that the app registers', async () => {
     const spec = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json;
-    const lines = readFileSync(new URL('../../../shared/spec/endpoints.tsv', import.meta.url), 'utf8').trim().split('\n').slice(1);
+    const lines = readFileSync(new URL('../../../shared/spec/endpoints.tsv', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1);
     const { routes, app } = await buildApp(t.deps, { logger: false });
     await app.close();
     const registered = new Set(routes.map((route) => `${route.method} ${route.path}`));
@@ -49,7 +59,10 @@ describe('OpenAPI', () => {
       const route = routes.find((r) => r.method === method && r.path === path);
       // The interface's auth column is the law: none routes may identify a viewer (optional), never require one.
       const expected = auth === 'none' ? ['none', 'optional'] : [auth];
-      assert.ok(expected.includes(route?.auth ?? ''), `${method} ${path} is ${route?.auth}, the interface says ${auth}`);
+      assert.ok(
+        expected.includes(route?.auth ?? ''),
+        `${method} ${path} is ${route?.auth}, the interface says ${auth}`,
+      );
     }
   });
 });

@@ -61,7 +61,11 @@ describe('route authentication', () => {
     const closed = await createTestApp({ env: { ADMIN_API_TOKEN: '' } });
     try {
       for (const route of await routesOf('admin')) {
-        const res = await closed.request({ method: route.method as 'GET', url: concrete(route.path), token: adminToken });
+        const res = await closed.request({
+          method: route.method as 'GET',
+          url: concrete(route.path),
+          token: adminToken,
+        });
         assert.equal(res.statusCode, 401, `${route.method} ${route.path}`);
       }
     } finally {

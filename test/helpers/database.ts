@@ -79,7 +79,8 @@ export async function createEmptyPostgresDatabase(serverUrl: string): Promise<{ 
   await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
   return {
     url: urlWithDatabase(serverUrl, name),
-    drop: () => withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+    drop: () =>
+      withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }
 

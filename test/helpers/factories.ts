@@ -26,8 +26,21 @@ export async function createUser(
   const username = overrides.username ?? `traveller${suffix}`;
   const email = overrides.email ?? `${username}@example.test`;
   const { user, session, accessToken } = await t.services.accounts.register(
-    { email, password: overrides.password ?? strongPassword, username, nickname: overrides.nickname ?? `Traveller ${suffix}` },
+    {
+      email,
+      password: overrides.password ?? strongPassword,
+      username,
+      nickname: overrides.nickname ?? `Traveller ${suffix}`,
+    },
     { ip: '127.0.0.1', userAgent: 'factory' },
   );
-  return { user, id: user.id, hex: user.id.replaceAll('-', ''), token: accessToken, sessionId: session.id, email, username };
+  return {
+    user,
+    id: user.id,
+    hex: user.id.replaceAll('-', ''),
+    token: accessToken,
+    sessionId: session.id,
+    email,
+    username,
+  };
 }

@@ -220,7 +220,12 @@ describe('OneSignalPushProvider', () => {
     assert.equal(JSON.stringify(lines).includes(onesignal.apiKey), false);
   });
 
-  for (const [status, keepForNextFlush] of [[400, false], [401, true], [403, true], [404, false]] as const) {
+  for (const [status, keepForNextFlush] of [
+    [400, false],
+    [401, true],
+    [403, true],
+    [404, false],
+  ] as const) {
     it(`does not retry a ${status} now${keepForNextFlush ? ', but keeps it for the next flush (credentials)' : ''}`, async () => {
       onesignal.failFor(recipient, { status });
 

@@ -27,7 +27,11 @@ export function interpretOneSignalResponse(
   }
   // A rejected key is the operator's to fix, not the recipient's: keep the push for the next flush.
   if (status === 401 || status === 403) {
-    return { kind: 'failed', reason: `onesignal ${status}: credentials refused: ${errorText(bodyText)}`, retryable: true };
+    return {
+      kind: 'failed',
+      reason: `onesignal ${status}: credentials refused: ${errorText(bodyText)}`,
+      retryable: true,
+    };
   }
   if (status < 200 || status > 299) {
     return { kind: 'failed', reason: `onesignal ${status}: ${errorText(bodyText)}`, retryable: false };

@@ -2,7 +2,15 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type SessionRow, sessions, type TokenPurpose, type UserRow, type UserSettings, users, userTokens } from './tables.ts';
+import {
+  type SessionRow,
+  sessions,
+  type TokenPurpose,
+  type UserRow,
+  type UserSettings,
+  users,
+  userTokens,
+} from './tables.ts';
 
 export type NewUser = typeof users.$inferInsert;
 

@@ -5,8 +5,8 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
-import type { ClientInfo, SessionsService } from './sessions.service.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
+import type { ClientInfo, SessionsService } from './sessions.service.ts';
 import type { UserRow } from './tables.ts';
 import { isReservedUsername } from './usernames.ts';
 

@@ -50,7 +50,11 @@ describe('registration and login', () => {
     });
     assert.equal(byUsername.statusCode, 409);
     assert.equal(byUsername.json.errors[0].code, 'usernameTaken');
-    const login = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: 'other@example.test', password: strongPassword } });
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: 'other@example.test', password: strongPassword },
+    });
     assert.equal(login.statusCode, 401, 'the refused registration left no account behind');
   });
 
@@ -63,8 +67,18 @@ describe('registration and login', () => {
       [{ password: strongPassword }, 422, 'validationFailed', '/email'],
       [{ email: 'a@example.test', password: strongPassword, username: 'x' }, 422, 'validationFailed', '/username'],
       [{ email: 'a@example.test', password: strongPassword, username: 'admin' }, 409, 'usernameTaken', '/username'],
-      [{ email: 'a@example.test', password: strongPassword, nickname: 'n'.repeat(51) }, 422, 'validationFailed', '/nickname'],
-      [{ email: 'a@example.test', password: strongPassword, sponsorCode: 'NOPE' }, 422, 'validationFailed', '/sponsorCode'],
+      [
+        { email: 'a@example.test', password: strongPassword, nickname: 'n'.repeat(51) },
+        422,
+        'validationFailed',
+        '/nickname',
+      ],
+      [
+        { email: 'a@example.test', password: strongPassword, sponsorCode: 'NOPE' },
+        422,
+        'validationFailed',
+        '/sponsorCode',
+      ],
     ];
     for (const [body, status, code, pointer] of cases) {
       const res = await t.request({ method: 'POST', url: '/api/auth/register', body });
@@ -107,13 +121,29 @@ describe('registration and login', () => {
 
   it('logs in by e-mail or username; unknown account and wrong password answer alike', async () => {
     const user = await createUser(t, { username: 'loginuser' });
-    const byEmail = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email.toUpperCase(), password: strongPassword } });
+    const byEmail = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email.toUpperCase(), password: strongPassword },
+    });
     assert.equal(byEmail.statusCode, 200);
     assert.equal(byEmail.json.included[0].id, user.id);
-    const byUsername = await t.request({ method: 'POST', url: '/api/auth/login', body: { login: 'LoginUser', password: strongPassword } });
+    const byUsername = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { login: 'LoginUser', password: strongPassword },
+    });
     assert.equal(byUsername.statusCode, 200);
-    const wrong = await t.request({ method: 'POST', url: '/api/auth/login', body: { login: 'loginuser', password: 'wrong password 1' } });
-    const unknown = await t.request({ method: 'POST', url: '/api/auth/login', body: { login: 'nobody-here', password: 'wrong password 1' } });
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { login: 'loginuser', password: 'wrong password 1' },
+    });
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { login: 'nobody-here', password: 'wrong password 1' },
+    });
     assert.equal(wrong.statusCode, 401);
     assert.equal(unknown.statusCode, 401);
     assert.deepEqual(wrong.json, unknown.json);
@@ -122,7 +152,11 @@ describe('registration and login', () => {
   it('refuses a banned account at login and on user routes', async () => {
     const user = await createUser(t);
     await t.services.accountsRepository.updateUser(user.id, { bannedAt: t.clock.now() });
-    const login = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: strongPassword } });
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: strongPassword },
+    });
     assert.equal(login.statusCode, 403);
     assert.equal(login.json.errors[0].code, 'accountBanned');
     const me = await t.request({ method: 'GET', url: '/api/auth/me', token: user.token });
@@ -138,8 +172,14 @@ describe('sessions', () => {
   after(() => t.close());
 
   const login = async (email: string, userAgent: string) =>
-    (await t.request({ method: 'POST', url: '/api/auth/login', body: { email, password: strongPassword }, headers: { 'user-agent': userAgent } }))
-      .json.data;
+    (
+      await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email, password: strongPassword },
+        headers: { 'user-agent': userAgent },
+      })
+    ).json.data;
 
   it('refuses user routes without a valid token, with WWW-Authenticate', async () => {
     for (const token of [undefined, 'tms_not-a-real-token']) {
@@ -171,10 +211,18 @@ describe('sessions', () => {
     const other = await createUser(t);
     const foreign = await t.request({ method: 'DELETE', url: `/api/auth/sessions/${phone.id}`, token: other.token });
     assert.equal(foreign.statusCode, 404, "another user's session is not visible");
-    const invalid = await t.request({ method: 'DELETE', url: '/api/auth/sessions/nope', token: laptop.attributes.accessToken });
+    const invalid = await t.request({
+      method: 'DELETE',
+      url: '/api/auth/sessions/nope',
+      token: laptop.attributes.accessToken,
+    });
     assert.equal(invalid.statusCode, 422);
 
-    const revoke = await t.request({ method: 'DELETE', url: `/api/auth/sessions/${phone.id}`, token: laptop.attributes.accessToken });
+    const revoke = await t.request({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${phone.id}`,
+      token: laptop.attributes.accessToken,
+    });
     assert.equal(revoke.statusCode, 204);
     assert.equal(revoke.body, '');
     const dead = await t.request({ method: 'GET', url: '/api/auth/me', token: phone.attributes.accessToken });
@@ -197,7 +245,10 @@ describe('sessions', () => {
     assert.deepEqual(seen, ['Device 3', 'Device 2', 'Device 1', 'Device 0', 'lightMyRequest']);
     assert.equal(third.json.links.next, null);
     const back = await t.request({ method: 'GET', url: second.json.links.prev, token: user.token });
-    assert.deepEqual(back.json.data.map((s: any) => s.attributes.userAgent), ['Device 3', 'Device 2']);
+    assert.deepEqual(
+      back.json.data.map((s: any) => s.attributes.userAgent),
+      ['Device 3', 'Device 2'],
+    );
     const bad = await t.request({ method: 'GET', url: '/api/auth/sessions?cursor=%%%', token: user.token });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json.errors[0].source.parameter, 'cursor');
@@ -209,8 +260,14 @@ describe('sessions', () => {
     const b = await login(user.email, 'B');
     const out = await t.request({ method: 'POST', url: '/api/auth/logout', token: a.attributes.accessToken });
     assert.equal(out.statusCode, 204);
-    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: a.attributes.accessToken })).statusCode, 401);
-    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: b.attributes.accessToken })).statusCode, 200);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/auth/me', token: a.attributes.accessToken })).statusCode,
+      401,
+    );
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/auth/me', token: b.attributes.accessToken })).statusCode,
+      200,
+    );
     const all = await t.request({ method: 'POST', url: '/api/auth/logout-all', token: b.attributes.accessToken });
     assert.equal(all.statusCode, 200);
     assert.equal(all.json.data.attributes.ended, 2);

@@ -1,7 +1,7 @@
 /** Registration, login and sessions: /api/auth/*. */
 import { Type } from 'typebox';
-import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { requireUuidParam } from '../../platform/http/ids.ts';
+import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
@@ -19,7 +19,11 @@ import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
 const tags = ['auth'];
 const Email = Type.String({ format: 'email', maxLength: 254 });
-const Password = Type.String({ minLength: 1, maxLength: 128, description: '10 to 128 characters, a letter and a digit or symbol' });
+const Password = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: '10 to 128 characters, a letter and a digit or symbol',
+});
 
 export function authRoutes(app: App, { accounts, sessions }: Services) {
   app.post(
@@ -53,15 +57,25 @@ export function authRoutes(app: App, { accounts, sessions }: Services) {
     {
       config: {
         auth: 'none',
-        rateLimit: [perIp('login', 30, 900), perBodyField('login', 'email', 10, 900), perBodyField('login', 'login', 10, 900)],
+        rateLimit: [
+          perIp('login', 30, 900),
+          perBodyField('login', 'email', 10, 900),
+          perBodyField('login', 'login', 10, 900),
+        ],
       },
       schema: {
         tags,
         summary: 'Sign in with an e-mail or a username and a password',
         body: Type.Union(
           [
-            Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Password }, { additionalProperties: false }),
-            Type.Object({ login: Type.String({ minLength: 1, maxLength: 254 }), password: Password }, { additionalProperties: false }),
+            Type.Object(
+              { email: Type.String({ minLength: 1, maxLength: 254 }), password: Password },
+              { additionalProperties: false },
+            ),
+            Type.Object(
+              { login: Type.String({ minLength: 1, maxLength: 254 }), password: Password },
+              { additionalProperties: false },
+            ),
           ],
           { description: '`email`, or `login` holding an e-mail or a username' },
         ),
@@ -70,14 +84,21 @@ export function authRoutes(app: App, { accounts, sessions }: Services) {
     },
     async (request) => {
       const body = request.body as { email?: string; login?: string; password: string };
-      const { user, session, accessToken } = await accounts.login(body.email ?? body.login ?? '', body.password, clientInfo(request));
+      const { user, session, accessToken } = await accounts.login(
+        body.email ?? body.login ?? '',
+        body.password,
+        clientInfo(request),
+      );
       return presentNewSession(session, accessToken, user);
     },
   );
 
   app.get(
     '/api/auth/me',
-    { config: { auth: 'user' }, schema: { tags, summary: 'The signed-in user', response: { 200: DocumentSchema(OwnUserSchema) } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'The signed-in user', response: { 200: DocumentSchema(OwnUserSchema) } },
+    },
     async (request) => ({ data: presentOwnUser(await accounts.getUser(requireViewer(request).userId)) }),
   );
 
@@ -109,7 +130,11 @@ export function authRoutes(app: App, { accounts, sessions }: Services) {
     '/api/auth/sessions/:id',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Revoke one of my sessions (its token dies at once)', params: Type.Object({ id: Type.String() }) },
+      schema: {
+        tags,
+        summary: 'Revoke one of my sessions (its token dies at once)',
+        params: Type.Object({ id: Type.String() }),
+      },
     },
     async (request, reply) => {
       await sessions.revoke(requireViewer(request).userId, requireUuidParam(request.params.id, 'id', false));
@@ -134,7 +159,15 @@ export function authRoutes(app: App, { accounts, sessions }: Services) {
       schema: {
         tags,
         summary: 'End every session of mine, this one included',
-        response: { 200: DocumentSchema(Type.Object({ type: Type.Literal('sessionsEnded'), id: Type.String(), attributes: Type.Object({ ended: Type.Integer() }) })) },
+        response: {
+          200: DocumentSchema(
+            Type.Object({
+              type: Type.Literal('sessionsEnded'),
+              id: Type.String(),
+              attributes: Type.Object({ ended: Type.Integer() }),
+            }),
+          ),
+        },
       },
     },
     async (request) => {

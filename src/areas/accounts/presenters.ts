@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { toHex } from '../../platform/http/ids.ts';
+import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { SessionRow, UserRow } from './tables.ts';
 

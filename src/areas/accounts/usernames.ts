@@ -8,9 +8,27 @@ export const UsernameSchema = Type.String({
   description: '3 to 30 letters, digits, underscores or inner dots; unique whatever the case',
 });
 
-export const NicknameSchema = Type.String({ minLength: 1, maxLength: 50, description: 'display name, 1 to 50 characters' });
+export const NicknameSchema = Type.String({
+  minLength: 1,
+  maxLength: 50,
+  description: 'display name, 1 to 50 characters',
+});
 
 /** Names that would be confusing as @handles or collide with routes. */
-const reserved = new Set(['admin', 'administrator', 'api', 'me', 'root', 'support', 'system', 'moderator', 'help', 'login', 'logout', 'explorer', 'travel']);
+const reserved = new Set([
+  'admin',
+  'administrator',
+  'api',
+  'me',
+  'root',
+  'support',
+  'system',
+  'moderator',
+  'help',
+  'login',
+  'logout',
+  'explorer',
+  'travel',
+]);
 
 export const isReservedUsername = (username: string) => reserved.has(username.toLowerCase());

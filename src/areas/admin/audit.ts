@@ -1,8 +1,8 @@
 /** The audit log: every admin action with actor, action, target, payload and time. */
 import { desc } from 'drizzle-orm';
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from '../../platform/db/columns.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { timestamptz } from '../../platform/db/columns.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { newId } from '../../platform/http/ids.ts';
 

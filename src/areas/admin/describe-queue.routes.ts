@@ -6,12 +6,12 @@ import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../platform
 import { pageLinks, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
-import { emptyBodyAsObject } from './optional-body.ts';
 import { hashtagPattern, maxHashtags } from '../media/hashtags.ts';
 import { maxDescriptionLength } from '../media/media.routes.ts';
 import type { DescribeStatus } from '../media/tables.ts';
 import { defaultLeaseSeconds, maxLeaseSeconds } from './describe-queue.service.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
+import { emptyBodyAsObject } from './optional-body.ts';
 
 const HexParams = Type.Object({ hex: Type.String({ description: '32 hex digits or UUID' }) });
 const statuses = ['pending', 'claimed', 'described', 'failed', 'skipped'] as const;
@@ -40,7 +40,9 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
           },
           { additionalProperties: false },
         ),
-        response: { 200: CollectionSchema(AdminMediaSchema, { total: Type.Integer(), statuses: Type.Array(Type.String()) }) },
+        response: {
+          200: CollectionSchema(AdminMediaSchema, { total: Type.Integer(), statuses: Type.Array(Type.String()) }),
+        },
       },
     },
     async (request) => {
@@ -64,7 +66,10 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
         tags: ['admin'],
         summary: `Claim a queued media for description: a lease of leaseSeconds (default ${defaultLeaseSeconds}, at most ${maxLeaseSeconds})`,
         params: HexParams,
-        body: Type.Object({ leaseSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: maxLeaseSeconds })) }, { additionalProperties: false }),
+        body: Type.Object(
+          { leaseSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: maxLeaseSeconds })) },
+          { additionalProperties: false },
+        ),
         response: { 200: DocumentSchema(AdminMediaSchema) },
       },
     },
@@ -86,7 +91,10 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
         params: HexParams,
         response: {
           200: DocumentSchema(
-            ResourceSchema('mediaImages', Type.Object({ contentType: Type.String(), base64: Type.String(), byteSize: Type.Integer() })),
+            ResourceSchema(
+              'mediaImages',
+              Type.Object({ contentType: Type.String(), base64: Type.String(), byteSize: Type.Integer() }),
+            ),
           ),
         },
       },
@@ -101,7 +109,11 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
         data: {
           type: 'mediaImages',
           id: row.id,
-          attributes: { contentType: image.contentType, base64: image.data.toString('base64'), byteSize: image.data.length },
+          attributes: {
+            contentType: image.contentType,
+            base64: image.data.toString('base64'),
+            byteSize: image.data.length,
+          },
         },
       };
     },
@@ -118,7 +130,11 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
           {
             mediaId: Type.String({ description: 'UUID or 32 hex digits' }),
             description: Type.String({ minLength: 1, maxLength: maxDescriptionLength }),
-            hashtags: Type.Optional(Type.Array(Type.String({ pattern: hashtagPattern.source.replace('^', '^#?') }), { maxItems: maxHashtags })),
+            hashtags: Type.Optional(
+              Type.Array(Type.String({ pattern: hashtagPattern.source.replace('^', '^#?') }), {
+                maxItems: maxHashtags,
+              }),
+            ),
             locale: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$' })),
           },
           { additionalProperties: false },
@@ -166,7 +182,10 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
       schema: {
         tags: ['admin'],
         summary: 'Put a media post back in the queue (pending), whatever its state',
-        body: Type.Object({ mediaId: Type.String({ description: 'UUID or 32 hex digits' }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { mediaId: Type.String({ description: 'UUID or 32 hex digits' }) },
+          { additionalProperties: false },
+        ),
         response: { 200: DocumentSchema(AdminMediaSchema) },
       },
     },

@@ -22,12 +22,16 @@ export class DescribeQueueService {
 
   async list(statuses: DescribeStatus[], page: PageRequest): Promise<{ page: Page<MediaRow>; total: number }> {
     const rows = await this.repository.listQueue(statuses, page);
-    return { page: pageOf(rows, page, (row) => [row.createdAt, row.id]), total: await this.repository.countQueue(statuses) };
+    return {
+      page: pageOf(rows, page, (row) => [row.createdAt, row.id]),
+      total: await this.repository.countQueue(statuses),
+    };
   }
 
   async requirePost(id: string, pointer?: string): Promise<MediaRow> {
     const row = await this.repository.findPostById(id);
-    if (row === null) throw new AppError('notFound', pointer ? { source: { pointer } } : { source: { parameter: 'hex' } });
+    if (row === null)
+      throw new AppError('notFound', pointer ? { source: { pointer } } : { source: { parameter: 'hex' } });
     return row;
   }
 
@@ -56,7 +60,10 @@ export class DescribeQueueService {
   }
 
   async fail(id: string, reason: string): Promise<MediaRow> {
-    const row = await this.repository.finishClaim(id, this.clock.now(), { describeStatus: 'failed', failReason: reason });
+    const row = await this.repository.finishClaim(id, this.clock.now(), {
+      describeStatus: 'failed',
+      failReason: reason,
+    });
     if (row !== null) return row;
     await this.requirePost(id);
     throw new AppError('mediaNotClaimed');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { makeJpeg, makePng } from '../../adapters/images/test-images.ts';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { makeJpeg, makePng } from '../../adapters/images/test-images.ts';
 import { upload } from '../media/media-test-helpers.ts';
 
 describe('the description queue', () => {
@@ -12,7 +12,14 @@ describe('the description queue', () => {
   const admin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
   const newPost = async () =>
-    (await upload(t, '/api/users/me/media', ada.token, await makeJpeg({ width: 300, height: 200, gps: { latitude: 1, longitude: 2 } }))).json.data;
+    (
+      await upload(
+        t,
+        '/api/users/me/media',
+        ada.token,
+        await makeJpeg({ width: 300, height: 200, gps: { latitude: 1, longitude: 2 } }),
+      )
+    ).json.data;
 
   before(async () => {
     t = await createTestApp();
@@ -44,7 +51,10 @@ describe('the description queue', () => {
     const claim = await admin('POST', `/admin/media/${post.attributes.hex}/claim`);
     assert.equal(claim.statusCode, 200, claim.body);
     assert.equal(claim.json.data.attributes.describeStatus, 'claimed');
-    assert.equal(claim.json.data.attributes.claimedUntil, new Date(t.clock.now().getTime() + 300_000).toISOString().replace('Z', '+00:00'));
+    assert.equal(
+      claim.json.data.attributes.claimedUntil,
+      new Date(t.clock.now().getTime() + 300_000).toISOString().replace('Z', '+00:00'),
+    );
     const second = await admin('POST', `/admin/media/${post.id}/claim`);
     assert.equal(second.statusCode, 409);
     assert.equal(second.json.errors[0].code, 'mediaAlreadyClaimed');
@@ -59,7 +69,10 @@ describe('the description queue', () => {
 
   it('takes a description only under a live claim, then shows it publicly', async () => {
     const post = await newPost();
-    const early = await admin('POST', '/admin/media/describe', { mediaId: post.attributes.hex, description: 'A beach' });
+    const early = await admin('POST', '/admin/media/describe', {
+      mediaId: post.attributes.hex,
+      description: 'A beach',
+    });
     assert.equal(early.statusCode, 409);
     assert.equal(early.json.errors[0].code, 'mediaNotClaimed');
     await admin('POST', `/admin/media/${post.id}/claim`);
@@ -90,7 +103,10 @@ describe('the description queue', () => {
     const bad = await admin('POST', '/admin/media/describe', { mediaId: 'nope', description: 'x' });
     assert.equal(bad.statusCode, 422);
     assert.equal(bad.json.errors[0].source.pointer, '/mediaId');
-    const unknown = await admin('POST', '/admin/media/describe', { mediaId: '0123456789abcdef0123456789abcdef', description: 'x' });
+    const unknown = await admin('POST', '/admin/media/describe', {
+      mediaId: '0123456789abcdef0123456789abcdef',
+      description: 'x',
+    });
     assert.equal(unknown.statusCode, 404);
     const missing = await admin('POST', '/admin/media/describe', { mediaId: post.id });
     assert.equal(missing.statusCode, 422);
@@ -115,7 +131,11 @@ describe('the description queue', () => {
     assert.equal(requeued.json.data.attributes.describeStatus, 'pending');
     assert.equal(requeued.json.data.attributes.failReason, null);
     assert.equal((await admin('POST', `/admin/media/${post.id}/claim`)).statusCode, 200);
-    assert.equal((await admin('POST', '/admin/jobs/describe-queue/requeue', { mediaId: '0123456789abcdef0123456789abcdef' })).statusCode, 404);
+    assert.equal(
+      (await admin('POST', '/admin/jobs/describe-queue/requeue', { mediaId: '0123456789abcdef0123456789abcdef' }))
+        .statusCode,
+      404,
+    );
     assert.equal((await admin('POST', '/admin/jobs/describe-queue/requeue', { mediaId: 42 })).statusCode, 422);
     assert.equal((await admin('POST', '/admin/media/zz/claim')).statusCode, 422);
     assert.equal((await admin('GET', '/admin/media/0123456789abcdef0123456789abcdef/base64')).statusCode, 404);
@@ -142,7 +162,14 @@ describe('the description queue', () => {
     assert.equal(claim.statusCode, 404);
     const audit = await t.services.audit.recent(200);
     const actions = new Set(audit.map((entry) => entry.action));
-    for (const action of ['media.claim', 'media.describe', 'media.fail', 'media.requeue', 'media.base64', 'media.describeQueue.list']) {
+    for (const action of [
+      'media.claim',
+      'media.describe',
+      'media.fail',
+      'media.requeue',
+      'media.base64',
+      'media.describeQueue.list',
+    ]) {
       assert.ok(actions.has(action), `audited ${action}`);
     }
     assert.ok(audit.every((entry) => entry.actor === 'admin' || entry.actor !== undefined));

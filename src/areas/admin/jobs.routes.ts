@@ -38,7 +38,13 @@ export function jobsRoutes(app: App, { jobs, audit }: Services) {
         });
       }
       const outcome = await jobs.run(job);
-      await audit.record({ actor: 'admin', action: 'jobs.flush', targetType: 'job', targetId: job, payload: { ran: outcome.ran } });
+      await audit.record({
+        actor: 'admin',
+        action: 'jobs.flush',
+        targetType: 'job',
+        targetId: job,
+        payload: { ran: outcome.ran },
+      });
       return {
         data: {
           type: 'jobRuns',

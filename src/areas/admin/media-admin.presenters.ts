@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, ResourceSchema, RelationshipSchema, Timestamp } from '../../platform/http/jsonapi.ts';
+import { Nullable, RelationshipSchema, ResourceSchema, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp } from '../../platform/http/time.ts';
 import { OwnMediaSchema, presentOwnMedia } from '../media/presenters.ts';
 import type { MediaRow } from '../media/tables.ts';

@@ -4,10 +4,10 @@ import { requireUuidParam } from '../../platform/http/ids.ts';
 import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
-import { emptyBodyAsObject } from './optional-body.ts';
 import { maxMediaFlag } from '../media/media-flags.ts';
-import { defaultOrphanGraceHours } from './media-admin.service.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
+import { defaultOrphanGraceHours } from './media-admin.service.ts';
+import { emptyBodyAsObject } from './optional-body.ts';
 
 const HexParams = Type.Object({ hex: Type.String({ description: '32 hex digits or UUID' }) });
 
@@ -41,9 +41,13 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
       config: { auth: 'admin' },
       schema: {
         tags: ['admin'],
-        summary: 'Set the moderation flag: 0 none, 1 sensitive (left out of public lists), 2 hidden (404 to all but the owner)',
+        summary:
+          'Set the moderation flag: 0 none, 1 sensitive (left out of public lists), 2 hidden (404 to all but the owner)',
         params: HexParams,
-        body: Type.Object({ flag: Type.Integer({ minimum: 0, maximum: maxMediaFlag }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { flag: Type.Integer({ minimum: 0, maximum: maxMediaFlag }) },
+          { additionalProperties: false },
+        ),
         response: { 200: DocumentSchema(AdminMediaSchema) },
       },
     },
@@ -63,7 +67,11 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
         tags: ['admin'],
         summary: 'Recount likes, dislikes and bookmarks of a media from their rows',
         params: HexParams,
-        response: { 200: DocumentSchema(AdminMediaSchema, { meta: Type.Object({ before: Type.Object({}, { additionalProperties: true }) }) }) },
+        response: {
+          200: DocumentSchema(AdminMediaSchema, {
+            meta: Type.Object({ before: Type.Object({}, { additionalProperties: true }) }),
+          }),
+        },
       },
     },
     async (request) => {
@@ -78,7 +86,11 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     '/admin/media/:hex',
     {
       config: { auth: 'admin' },
-      schema: { tags: ['admin'], summary: 'Delete a media (post, avatar or cover), its row and its files', params: HexParams },
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a media (post, avatar or cover), its row and its files',
+        params: HexParams,
+      },
     },
     async (request, reply) => {
       const id = requireUuidParam(request.params.hex, 'hex');
@@ -96,7 +108,10 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
       schema: {
         tags: ['admin'],
         summary: `Delete stored files with no media row, older than graceHours (default ${defaultOrphanGraceHours})`,
-        body: Type.Object({ graceHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 365 })) }, { additionalProperties: false }),
+        body: Type.Object(
+          { graceHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 365 })) },
+          { additionalProperties: false },
+        ),
         response: {
           200: DocumentSchema(
             ResourceSchema(
@@ -127,7 +142,13 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
         targetId: 'cleanup-orphan-files',
         payload: { graceHours, removedCount: report.removedCount },
       });
-      return { data: { type: 'jobRuns', id: 'cleanup-orphan-files', attributes: { job: 'cleanup-orphan-files', ran: true, report } } };
+      return {
+        data: {
+          type: 'jobRuns',
+          id: 'cleanup-orphan-files',
+          attributes: { job: 'cleanup-orphan-files', ran: true, report },
+        },
+      };
     },
   );
 }

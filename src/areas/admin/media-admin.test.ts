@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { makePng } from '../../adapters/images/test-images.ts';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { makePng } from '../../adapters/images/test-images.ts';
 import { newId } from '../../platform/http/ids.ts';
 import { storedKeys, upload } from '../media/media-test-helpers.ts';
 
@@ -13,7 +13,8 @@ describe('media administration', () => {
   let bob: TestUser;
   const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
-  const newPost = async () => (await upload(t, '/api/users/me/media', ada.token, await makePng({ width: 30, height: 30 }))).json.data;
+  const newPost = async () =>
+    (await upload(t, '/api/users/me/media', ada.token, await makePng({ width: 30, height: 30 }))).json.data;
 
   before(async () => {
     t = await createTestApp();
@@ -38,7 +39,9 @@ describe('media administration', () => {
   it('unpublishes and flags: the public lists and links follow, the owner still sees them', async () => {
     const post = await newPost();
     const publicIds = async () =>
-      (await t.request({ method: 'GET', url: `/api/users/${ada.id}/media?limit=100` })).json.data.map((item: { id: string }) => item.id);
+      (await t.request({ method: 'GET', url: `/api/users/${ada.id}/media?limit=100` })).json.data.map(
+        (item: { id: string }) => item.id,
+      );
     assert.ok((await publicIds()).includes(post.id));
     const off = await admin('PUT', `/admin/media/${post.attributes.hex}/published`, { published: false });
     assert.equal(off.statusCode, 200);
@@ -62,7 +65,10 @@ describe('media administration', () => {
       assert.equal(bad.statusCode, 422, JSON.stringify(body));
     }
     assert.equal((await admin('PUT', `/admin/media/${post.id}/published`, { published: 'no' })).statusCode, 422);
-    assert.equal((await admin('PUT', '/admin/media/0123456789abcdef0123456789abcdef/flag', { flag: 0 })).statusCode, 404);
+    assert.equal(
+      (await admin('PUT', '/admin/media/0123456789abcdef0123456789abcdef/flag', { flag: 0 })).statusCode,
+      404,
+    );
     assert.equal((await admin('PUT', '/admin/media/xyz/flag', { flag: 0 })).statusCode, 422);
   });
 
@@ -70,16 +76,25 @@ describe('media administration', () => {
     const post = await newPost();
     const db = t.deps.database.db;
     const now = t.clock.now().toISOString();
-    await db.execute(sql`INSERT INTO media_reactions (id, user_id, media_id, type, created_at) VALUES (${newId()}, ${bob.id}, ${post.id}, 'like', ${now})`);
-    await db.execute(sql`INSERT INTO bookmarks (id, user_id, media_id, created_at, updated_at) VALUES (${newId()}, ${bob.id}, ${post.id}, ${now}, ${now})`);
-    await db.execute(sql`UPDATE media SET likes_count = 7, dislikes_count = 3, bookmarks_count = 0 WHERE id = ${post.id}`);
+    await db.execute(
+      sql`INSERT INTO media_reactions (id, user_id, media_id, type, created_at) VALUES (${newId()}, ${bob.id}, ${post.id}, 'like', ${now})`,
+    );
+    await db.execute(
+      sql`INSERT INTO bookmarks (id, user_id, media_id, created_at, updated_at) VALUES (${newId()}, ${bob.id}, ${post.id}, ${now}, ${now})`,
+    );
+    await db.execute(
+      sql`UPDATE media SET likes_count = 7, dislikes_count = 3, bookmarks_count = 0 WHERE id = ${post.id}`,
+    );
     const res = await admin('POST', `/admin/media/${post.attributes.hex}/recompute-stats`);
     assert.equal(res.statusCode, 200);
     assert.equal(res.json.data.attributes.likesCount, 1);
     assert.equal(res.json.data.attributes.dislikesCount, 0);
     assert.equal(res.json.data.attributes.bookmarksCount, 1);
     assert.equal(res.json.meta.before.likesCount, 7);
-    assert.equal((await admin('POST', '/admin/media/0123456789abcdef0123456789abcdef/recompute-stats')).statusCode, 404);
+    assert.equal(
+      (await admin('POST', '/admin/media/0123456789abcdef0123456789abcdef/recompute-stats')).statusCode,
+      404,
+    );
   });
 
   it('deletes a media with its files, then 404', async () => {
@@ -110,7 +125,11 @@ describe('media administration', () => {
     assert.deepEqual(old.json.data.attributes.report.removed, [orphanKey]);
     assert.equal(await t.deps.storage.exists(orphanKey), false);
     assert.ok(await t.deps.storage.exists('unrelated/readme.txt'));
-    assert.equal((await t.request({ method: 'GET', url: `/media/${kept.attributes.hex}.png` })).statusCode, 200, 'files with a row stay');
+    assert.equal(
+      (await t.request({ method: 'GET', url: `/media/${kept.attributes.hex}.png` })).statusCode,
+      200,
+      'files with a row stay',
+    );
     assert.equal((await admin('POST', '/admin/jobs/cleanup-orphan-files', { graceHours: -1 })).statusCode, 422);
     const defaults = await admin('POST', '/admin/jobs/cleanup-orphan-files');
     assert.equal(defaults.json.data.attributes.report.graceHours, 24);
@@ -124,7 +143,10 @@ describe('media administration', () => {
     assert.equal(flag.targetType, 'media');
     assert.ok(typeof flag.payload.flag === 'number');
     for (const action of ['media.published', 'media.recomputeStats', 'media.delete', 'jobs.cleanupOrphanFiles']) {
-      assert.ok(entries.some((entry) => entry.action === action), action);
+      assert.ok(
+        entries.some((entry) => entry.action === action),
+        action,
+      );
     }
   });
 });

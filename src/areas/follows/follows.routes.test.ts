@@ -13,9 +13,12 @@ describe('follows', () => {
   });
   after(() => t.close());
 
-  const follow = (from: TestUser, to: string) => t.request({ method: 'POST', url: `/api/users/me/following/${to}`, token: from.token });
-  const unfollow = (from: TestUser, to: string) => t.request({ method: 'DELETE', url: `/api/users/me/following/${to}`, token: from.token });
-  const feedOf = async (user: TestUser) => (await t.request({ method: 'GET', url: '/api/users/me/notifications?limit=100', token: user.token })).json;
+  const follow = (from: TestUser, to: string) =>
+    t.request({ method: 'POST', url: `/api/users/me/following/${to}`, token: from.token });
+  const unfollow = (from: TestUser, to: string) =>
+    t.request({ method: 'DELETE', url: `/api/users/me/following/${to}`, token: from.token });
+  const feedOf = async (user: TestUser) =>
+    (await t.request({ method: 'GET', url: '/api/users/me/notifications?limit=100', token: user.token })).json;
 
   it('follows a user (201 with the relationship) and notifies them once with follow.received', async () => {
     const ana = await createUser(t, { nickname: 'Ana' });
@@ -25,12 +28,21 @@ describe('follows', () => {
     assert.deepEqual(res.json.data, {
       type: 'relationships',
       id: bob.id,
-      attributes: { following: true, followedBy: false, followingSince: '2026-11-21T12:00:00.000+00:00', followedBySince: null },
+      attributes: {
+        following: true,
+        followedBy: false,
+        followingSince: '2026-11-21T12:00:00.000+00:00',
+        followedBySince: null,
+      },
     });
     const feed = await feedOf(bob);
     const received = feed.data.filter((row: any) => row.attributes.type === 'follow.received');
     assert.equal(received.length, 1);
-    assert.deepEqual(received[0].attributes.data, { actorId: ana.id, actorUsername: ana.username, actorDisplayName: 'Ana' });
+    assert.deepEqual(received[0].attributes.data, {
+      actorId: ana.id,
+      actorUsername: ana.username,
+      actorDisplayName: 'Ana',
+    });
     assert.equal(received[0].attributes.body, 'Ana started following you.');
   });
 
@@ -58,7 +70,10 @@ describe('follows', () => {
     assert.equal(malformed.statusCode, 422);
     assert.equal(malformed.json.errors[0].code, 'invalidId');
     assert.equal(malformed.json.errors[0].source.parameter, 'targetUserId');
-    assert.equal((await t.request({ method: 'GET', url: '/api/users/me/following', token: ana.token })).json.data.length, 0);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/users/me/following', token: ana.token })).json.data.length,
+      0,
+    );
   });
 
   it('unfollows (204, idempotent); unknown user 404', async () => {
@@ -91,7 +106,10 @@ describe('follows', () => {
     const bob = await createUser(t);
     await follow(ana, bob.id);
     const badges = await t.request({ method: 'GET', url: `/api/users/${bob.hex}/badges` });
-    assert.deepEqual(badges.json.data.map((badge: any) => [badge.attributes.slug, badge.attributes.level]), [['ambassador', 1]]);
+    assert.deepEqual(
+      badges.json.data.map((badge: any) => [badge.attributes.slug, badge.attributes.level]),
+      [['ambassador', 1]],
+    );
     const earned = (await feedOf(bob)).data.filter((row: any) => row.attributes.type === 'badge.earned');
     assert.equal(earned.length, 1);
     assert.equal(earned[0].attributes.data.badgeSlug, 'ambassador');
@@ -105,7 +123,10 @@ describe('follows', () => {
     const seenByAna = await get(`/api/users/${bob.hex}/relationship`, ana.token);
     assert.equal(seenByAna.statusCode, 200);
     assert.equal(seenByAna.json.data.id, bob.id);
-    assert.deepEqual([seenByAna.json.data.attributes.following, seenByAna.json.data.attributes.followedBy], [false, true]);
+    assert.deepEqual(
+      [seenByAna.json.data.attributes.following, seenByAna.json.data.attributes.followedBy],
+      [false, true],
+    );
     await follow(ana, bob.id);
     const mutual = await get(`/api/users/${bob.id}/relationship`, ana.token);
     assert.deepEqual([mutual.json.data.attributes.following, mutual.json.data.attributes.followedBy], [true, true]);
@@ -114,7 +135,7 @@ describe('follows', () => {
     assert.equal((await get(`/api/users/${bob.id}/relationship`)).statusCode, 401);
   });
 
-  it('pages following and followers as public users, newest follow first, mine and anyone\'s', async () => {
+  it("pages following and followers as public users, newest follow first, mine and anyone's", async () => {
     const star = await createUser(t);
     const fans: TestUser[] = [];
     for (let i = 0; i < 5; i++) {
@@ -148,8 +169,14 @@ describe('follows', () => {
     assert.deepEqual(await walk(`/api/users/${star.id}/following?limit=2`), newestFirst);
     assert.deepEqual(await walk(`/api/users/${fans[0]!.id}/following?limit=2`), [star.id]);
     assert.equal((await t.request({ method: 'GET', url: `/api/users/${randomUUID()}/followers` })).statusCode, 404);
-    assert.equal((await t.request({ method: 'GET', url: '/api/users/me/followers?limit=0', token: star.token })).statusCode, 400);
-    assert.equal((await t.request({ method: 'GET', url: '/api/users/me/followers?cursor=zz', token: star.token })).statusCode, 400);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/users/me/followers?limit=0', token: star.token })).statusCode,
+      400,
+    );
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/users/me/followers?cursor=zz', token: star.token })).statusCode,
+      400,
+    );
     assert.equal((await t.request({ method: 'GET', url: '/api/users/me/followers' })).statusCode, 401);
   });
 });

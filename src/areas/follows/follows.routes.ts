@@ -1,11 +1,18 @@
 /** The 7 follow routes: follow, unfollow, my following/followers, relationship, anyone's following/followers. */
 import { Type } from 'typebox';
-import { presentPublicUser, PublicUserSchema } from '../accounts/presenters.ts';
 import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { type Page, pageLinks, pageOf, pageQuerySchema, pageRequest, type PageRequest } from '../../platform/http/pagination.ts';
+import {
+  type Page,
+  type PageRequest,
+  pageLinks,
+  pageOf,
+  pageQuerySchema,
+  pageRequest,
+} from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
 import type { FollowedUser } from './follows.repository.ts';
 import { presentRelationship, RelationshipSchema } from './presenters.ts';
 
@@ -17,7 +24,11 @@ const UserParams = Type.Object({ userId: Type.String({ description: 'UUID or 32 
 
 function usersPage(rows: FollowedUser[], page: PageRequest, url: string) {
   const result: Page<FollowedUser> = pageOf(rows, page, (row) => [row.followedAt, row.user.id]);
-  return { data: result.items.map((row) => presentPublicUser(row.user)), meta: { limit: page.limit }, links: pageLinks(url, result) };
+  return {
+    data: result.items.map((row) => presentPublicUser(row.user)),
+    meta: { limit: page.limit },
+    links: pageLinks(url, result),
+  };
 }
 
 export function followsRoutes(app: App, { follows }: Services) {
@@ -43,14 +54,25 @@ export function followsRoutes(app: App, { follows }: Services) {
     '/api/users/me/following/:targetUserId',
     { config: { auth: 'user' }, schema: { tags, summary: 'Stop following a user (idempotent)', params: TargetParams } },
     async (request, reply) => {
-      await follows.unfollow(requireViewer(request).userId, requireUuidParam(request.params.targetUserId, 'targetUserId'));
+      await follows.unfollow(
+        requireViewer(request).userId,
+        requireUuidParam(request.params.targetUserId, 'targetUserId'),
+      );
       return reply.status(204).send();
     },
   );
 
   app.get(
     '/api/users/me/following',
-    { config: { auth: 'user' }, schema: { tags, summary: 'Users I follow, newest follow first', querystring: PageQuery, response: { 200: UsersPageSchema } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Users I follow, newest follow first',
+        querystring: PageQuery,
+        response: { 200: UsersPageSchema },
+      },
+    },
     async (request) => {
       const page = pageRequest(request.query, ['timestamp', 'uuid']);
       return usersPage(await follows.following(requireViewer(request).userId, page), page, request.url);
@@ -59,7 +81,15 @@ export function followsRoutes(app: App, { follows }: Services) {
 
   app.get(
     '/api/users/me/followers',
-    { config: { auth: 'user' }, schema: { tags, summary: 'Users who follow me, newest follow first', querystring: PageQuery, response: { 200: UsersPageSchema } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Users who follow me, newest follow first',
+        querystring: PageQuery,
+        response: { 200: UsersPageSchema },
+      },
+    },
     async (request) => {
       const page = pageRequest(request.query, ['timestamp', 'uuid']);
       return usersPage(await follows.followers(requireViewer(request).userId, page), page, request.url);
@@ -70,7 +100,12 @@ export function followsRoutes(app: App, { follows }: Services) {
     '/api/users/:userId/relationship',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Whether I follow this user and whether they follow me', params: UserParams, response: { 200: DocumentSchema(RelationshipSchema) } },
+      schema: {
+        tags,
+        summary: 'Whether I follow this user and whether they follow me',
+        params: UserParams,
+        response: { 200: DocumentSchema(RelationshipSchema) },
+      },
     },
     async (request) => {
       const userId = requireUuidParam(request.params.userId, 'userId');
@@ -82,11 +117,21 @@ export function followsRoutes(app: App, { follows }: Services) {
     '/api/users/:userId/following',
     {
       config: { auth: 'none' },
-      schema: { tags, summary: 'Users this user follows, newest follow first', params: UserParams, querystring: PageQuery, response: { 200: UsersPageSchema } },
+      schema: {
+        tags,
+        summary: 'Users this user follows, newest follow first',
+        params: UserParams,
+        querystring: PageQuery,
+        response: { 200: UsersPageSchema },
+      },
     },
     async (request) => {
       const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      return usersPage(await follows.following(requireUuidParam(request.params.userId, 'userId'), page), page, request.url);
+      return usersPage(
+        await follows.following(requireUuidParam(request.params.userId, 'userId'), page),
+        page,
+        request.url,
+      );
     },
   );
 
@@ -94,11 +139,21 @@ export function followsRoutes(app: App, { follows }: Services) {
     '/api/users/:userId/followers',
     {
       config: { auth: 'none' },
-      schema: { tags, summary: 'Users who follow this user, newest follow first', params: UserParams, querystring: PageQuery, response: { 200: UsersPageSchema } },
+      schema: {
+        tags,
+        summary: 'Users who follow this user, newest follow first',
+        params: UserParams,
+        querystring: PageQuery,
+        response: { 200: UsersPageSchema },
+      },
     },
     async (request) => {
       const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      return usersPage(await follows.followers(requireUuidParam(request.params.userId, 'userId'), page), page, request.url);
+      return usersPage(
+        await follows.followers(requireUuidParam(request.params.userId, 'userId'), page),
+        page,
+        request.url,
+      );
     },
   );
 }

@@ -61,7 +61,12 @@ export class FollowsService {
       if (await repository.markRewarded(followerId, target.id)) {
         await this.gamification.awardExperience(target.id, experiencePerFollowReceived, 'follow.received', tx);
       }
-      await this.gamification.recordBadgeProgress(target.id, 'ambassador', await repository.followersCount(target.id), tx);
+      await this.gamification.recordBadgeProgress(
+        target.id,
+        'ambassador',
+        await repository.followersCount(target.id),
+        tx,
+      );
     });
     return this.relationship(followerId, targetId);
   }

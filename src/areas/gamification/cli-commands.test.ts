@@ -1,12 +1,12 @@
 /** xp:award and badges:award, run through the CLI command modules on the test database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { badgesAwardCommand } from '../../cli/commands/badges-award.ts';
-import { xpAwardCommand } from '../../cli/commands/xp-award.ts';
-import { type CliContext, CliError } from '../../cli/command.ts';
-import { commands } from '../../cli/registry.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
+import { type CliContext, CliError } from '../../cli/command.ts';
+import { badgesAwardCommand } from '../../cli/commands/badges-award.ts';
+import { xpAwardCommand } from '../../cli/commands/xp-award.ts';
+import { commands } from '../../cli/registry.ts';
 
 describe('gamification CLI commands', () => {
   let t: TestApp;
@@ -15,7 +15,14 @@ describe('gamification CLI commands', () => {
   before(async () => {
     t = await createTestApp();
     output = [];
-    context = { config: t.deps.config, services: t.services, database: t.deps.database, via: 'postgres', commands, print: (line) => output.push(line) };
+    context = {
+      config: t.deps.config,
+      services: t.services,
+      database: t.deps.database,
+      via: 'postgres',
+      commands,
+      print: (line) => output.push(line),
+    };
   });
   after(() => t.close());
 
@@ -45,10 +52,20 @@ describe('gamification CLI commands', () => {
   it('refuses bad arguments as usage errors (exit 2) and unknown users or badges as failures', async () => {
     const user = await createUser(t);
     for (const args of [[], [user.id], [user.id, '0'], [user.id, '-5'], [user.id, 'ten'], [user.id, '5', 'extra']]) {
-      await assert.rejects(xpAwardCommand.run(context, args), (error: unknown) => error instanceof CliError && error.exitCode === 2, args.join(' '));
+      await assert.rejects(
+        xpAwardCommand.run(context, args),
+        (error: unknown) => error instanceof CliError && error.exitCode === 2,
+        args.join(' '),
+      );
     }
-    await assert.rejects(badgesAwardCommand.run(context, [user.id, 'explorer', 'x']), (error: unknown) => error instanceof CliError && error.exitCode === 2);
-    await assert.rejects(xpAwardCommand.run(context, ['nobody-here', '5']), (error: unknown) => error instanceof CliError && error.exitCode === 1);
+    await assert.rejects(
+      badgesAwardCommand.run(context, [user.id, 'explorer', 'x']),
+      (error: unknown) => error instanceof CliError && error.exitCode === 2,
+    );
+    await assert.rejects(
+      xpAwardCommand.run(context, ['nobody-here', '5']),
+      (error: unknown) => error instanceof CliError && error.exitCode === 1,
+    );
     await assert.rejects(badgesAwardCommand.run(context, [user.id, 'astronaut', '1']), { code: 'notFound' });
     await assert.rejects(badgesAwardCommand.run(context, [user.id, 'explorer', '99']), { code: 'validationFailed' });
   });

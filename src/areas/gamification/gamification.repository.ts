@@ -1,8 +1,8 @@
 /** All SQL of gamification: the badge and title catalogues, users' badges, experience and level. */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { users } from '../accounts/tables.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { users } from '../accounts/tables.ts';
 import { type BadgeRow, badges, type TitleRow, titles, userBadges } from './tables.ts';
 
 export interface EarnedBadgeRow {
@@ -84,7 +84,12 @@ export class GamificationRepository {
   async earnedBadges(userId: string, page: PageRequest): Promise<EarnedBadgeRow[]> {
     const { where, orderBy } = keyset([userBadges.updatedAt, userBadges.badgeId], page);
     const rows = await this.db
-      .select({ badge: badges, level: userBadges.level, earnedAt: userBadges.earnedAt, updatedAt: userBadges.updatedAt })
+      .select({
+        badge: badges,
+        level: userBadges.level,
+        earnedAt: userBadges.earnedAt,
+        updatedAt: userBadges.updatedAt,
+      })
       .from(userBadges)
       .innerJoin(badges, eq(badges.id, userBadges.badgeId))
       .where(and(eq(userBadges.userId, userId), where))

@@ -3,11 +3,24 @@ import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { type PageQuery as PageQueryValue, pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
+import {
+  type PageQuery as PageQueryValue,
+  pageLinks,
+  pageOf,
+  pageQuerySchema,
+  pageRequest,
+} from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { Services } from '../../services.ts';
-import { BadgeSchema, ProgressMetaSchema, presentBadge, presentProgress, presentUserBadge, UserBadgeSchema } from './presenters.ts';
+import {
+  BadgeSchema,
+  ProgressMetaSchema,
+  presentBadge,
+  presentProgress,
+  presentUserBadge,
+  UserBadgeSchema,
+} from './presenters.ts';
 
 const tags = ['badges'];
 const PageQuery = Type.Object(pageQuerySchema(50, 100), { additionalProperties: false });
@@ -18,7 +31,12 @@ export function gamificationRoutes(app: App, { gamification }: Services) {
     '/api/badges',
     {
       config: { auth: 'none' },
-      schema: { tags, summary: 'The badge catalogue, with the levels of each', querystring: PageQuery, response: { 200: CollectionSchema(BadgeSchema) } },
+      schema: {
+        tags,
+        summary: 'The badge catalogue, with the levels of each',
+        querystring: PageQuery,
+        response: { 200: CollectionSchema(BadgeSchema) },
+      },
     },
     async (request) => {
       const page = pageRequest(request.query, ['int', 'uuid'], 50);
@@ -47,7 +65,12 @@ export function gamificationRoutes(app: App, { gamification }: Services) {
     '/api/users/me/badges',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My badges, most recently raised first', querystring: PageQuery, response: { 200: UserBadgesSchema } },
+      schema: {
+        tags,
+        summary: 'My badges, most recently raised first',
+        querystring: PageQuery,
+        response: { 200: UserBadgesSchema },
+      },
     },
     async (request) => userBadges(requireViewer(request).userId, request.query, request.url, request.locale),
   );

@@ -8,8 +8,8 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { defaultLocale, hasMessage, translate } from '../../platform/i18n/i18n.ts';
-import { dedupKeys } from '../notifications/kinds.ts';
 import type { NotificationDispatcher } from '../notifications/dispatch.service.ts';
+import { dedupKeys } from '../notifications/kinds.ts';
 import type { GamificationRepository } from './gamification.repository.ts';
 import { levelForExperience, titleBucketOf, titleBucketSize } from './level-curve.ts';
 import type { BadgeRow, TitleRow } from './tables.ts';
@@ -53,7 +53,10 @@ export class GamificationService {
 
   async awardExperience(userId: string, amount: number, reason: string, db?: Db): Promise<ExperienceAward> {
     if (!Number.isSafeInteger(amount) || amount < 1) {
-      throw new AppError('validationFailed', { detail: 'amount must be a positive integer', source: { pointer: '/amount' } });
+      throw new AppError('validationFailed', {
+        detail: 'amount must be a positive integer',
+        source: { pointer: '/amount' },
+      });
     }
     return this.#inTransaction(db, async (tx) => {
       const repository = this.repository.on(tx);
@@ -116,7 +119,10 @@ export class GamificationService {
       if (badge === null) throw new AppError('notFound', { detail: `unknown badge ${slug}` });
       const maxLevel = badgeMaxLevel(badge);
       if (!Number.isSafeInteger(level) || level < 1 || level > maxLevel) {
-        throw new AppError('validationFailed', { detail: `level must be from 1 to ${maxLevel}`, source: { pointer: '/level' } });
+        throw new AppError('validationFailed', {
+          detail: `level must be from 1 to ${maxLevel}`,
+          source: { pointer: '/level' },
+        });
       }
       if ((await repository.lockUser(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
       const previousLevel = await repository.badgeLevel(userId, badge.id);
@@ -129,7 +135,15 @@ export class GamificationService {
         await this.dispatcher.dispatch(
           userId,
           'badge.earned',
-          { badgeId: badge.id, badgeSlug: badge.slug, level: reached, maxLevel, label: badge.label, icon: badge.icon, xpReward },
+          {
+            badgeId: badge.id,
+            badgeSlug: badge.slug,
+            level: reached,
+            maxLevel,
+            label: badge.label,
+            icon: badge.icon,
+            xpReward,
+          },
           dedupKeys.badgeEarned(badge.id, reached),
           tx,
         );

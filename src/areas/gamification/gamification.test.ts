@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Db } from '../../platform/db/database.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { experienceForLevel, levelForExperience } from './level-curve.ts';
 
 describe('gamification', () => {
@@ -22,7 +22,8 @@ describe('gamification', () => {
       .filter((row: any) => row.attributes.type === type)
       .sort((a: any, b: any) => (key(a)[0] < key(b)[0] ? -1 : key(a)[0] > key(b)[0] ? 1 : key(a)[1] - key(b)[1]));
   };
-  const me = async (user: TestUser) => (await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).json.data.attributes;
+  const me = async (user: TestUser) =>
+    (await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).json.data.attributes;
 
   it('follows the documented level curve', () => {
     assert.deepEqual([1, 2, 3, 4, 5, 10, 20].map(experienceForLevel), [100, 300, 600, 1000, 1500, 5500, 21000]);
@@ -40,7 +41,9 @@ describe('gamification', () => {
     assert.equal(award.level, 3);
     const rows = await notificationsOf(user, 'badge.earned');
     assert.equal(rows.length, 3);
-    const badge = (await t.request({ method: 'GET', url: '/api/badges' })).json.data.find((b: any) => b.attributes.slug === 'ambassador');
+    const badge = (await t.request({ method: 'GET', url: '/api/badges' })).json.data.find(
+      (b: any) => b.attributes.slug === 'ambassador',
+    );
     assert.deepEqual(
       rows.map((row: any) => row.attributes.data),
       [1, 2, 3].map((level) => ({
@@ -60,7 +63,10 @@ describe('gamification', () => {
     assert.equal((await notificationsOf(user, 'badge.earned')).length, 3);
     // Level 3 to 5 adds two more.
     await t.services.gamification.awardBadgeLevel(user.id, 'ambassador', 5);
-    assert.deepEqual((await notificationsOf(user, 'badge.earned')).map((row: any) => row.attributes.data.level), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      (await notificationsOf(user, 'badge.earned')).map((row: any) => row.attributes.data.level),
+      [1, 2, 3, 4, 5],
+    );
   });
 
   it('level 4 to 7 writes 3 user.level.up rows', async () => {
@@ -69,7 +75,11 @@ describe('gamification', () => {
     const before = (await notificationsOf(user, 'user.level.up')).length;
     assert.equal(before, 4);
     t.clock.advance(1000);
-    const award = await t.services.gamification.awardExperience(user.id, experienceForLevel(7) - experienceForLevel(4), 'test');
+    const award = await t.services.gamification.awardExperience(
+      user.id,
+      experienceForLevel(7) - experienceForLevel(4),
+      'test',
+    );
     assert.deepEqual([award.previousLevel, award.level, award.experience], [4, 7, 2800]);
     const rows = (await notificationsOf(user, 'user.level.up')).slice(before);
     assert.deepEqual(
@@ -87,9 +97,20 @@ describe('gamification', () => {
     await t.services.gamification.awardExperience(user.id, experienceForLevel(5) - experienceForLevel(4), 'test');
     const rows = await notificationsOf(user, 'user.title.up');
     assert.equal(rows.length, 1);
-    assert.deepEqual(rows[0].attributes.data, { level: 5, titleSlug: 'wanderer', titleLabel: 'Wanderer', rankIndex: 1, displayTitle: 'Wanderer' });
+    assert.deepEqual(rows[0].attributes.data, {
+      level: 5,
+      titleSlug: 'wanderer',
+      titleLabel: 'Wanderer',
+      rankIndex: 1,
+      displayTitle: 'Wanderer',
+    });
     // Read in French, the texts are French but the frozen displayTitle stays in the default locale.
-    const french = await t.request({ method: 'GET', url: '/api/users/me/notifications?limit=100', token: user.token, headers: { 'accept-language': 'fr' } });
+    const french = await t.request({
+      method: 'GET',
+      url: '/api/users/me/notifications?limit=100',
+      token: user.token,
+      headers: { 'accept-language': 'fr' },
+    });
     const titleRow = french.json.data.find((row: any) => row.attributes.type === 'user.title.up');
     assert.equal(titleRow.attributes.title, 'Nouveau titre : Vagabond');
     assert.equal(titleRow.attributes.data.displayTitle, 'Wanderer');
@@ -101,7 +122,14 @@ describe('gamification', () => {
     const rows = await notificationsOf(user, 'user.title.up');
     assert.deepEqual(
       rows.map((row: any) => [row.attributes.data.titleSlug, row.attributes.data.rankIndex]),
-      [['wanderer', 1], ['pathfinder', 2], ['voyager', 3], ['globetrotter', 4], ['trailblazer', 5], ['legend', 6]],
+      [
+        ['wanderer', 1],
+        ['pathfinder', 2],
+        ['voyager', 3],
+        ['globetrotter', 4],
+        ['trailblazer', 5],
+        ['legend', 6],
+      ],
     );
     await t.services.gamification.awardExperience(user.id, experienceForLevel(50) - experienceForLevel(42), 'test');
     assert.equal((await notificationsOf(user, 'user.title.up')).length, 6);
@@ -149,7 +177,10 @@ describe('gamification', () => {
     assert.equal(french.json.data[0].attributes.label, 'Explorateur');
     const paged = await t.request({ method: 'GET', url: '/api/badges?limit=2' });
     const next = await t.request({ method: 'GET', url: paged.json.links.next });
-    assert.deepEqual(next.json.data.map((badge: any) => badge.attributes.slug), slugs.slice(2, 4));
+    assert.deepEqual(
+      next.json.data.map((badge: any) => badge.attributes.slug),
+      slugs.slice(2, 4),
+    );
   });
 
   it("shows a user's badges to anyone, by UUID or hex; 404 unknown, 422 malformed, 401 for mine without a token", async () => {
@@ -161,7 +192,11 @@ describe('gamification', () => {
       assert.equal(res.json.data.length, 1);
       assert.equal(res.json.data[0].type, 'userBadges');
       assert.deepEqual(
-        { slug: res.json.data[0].attributes.slug, level: res.json.data[0].attributes.level, next: res.json.data[0].attributes.nextThreshold },
+        {
+          slug: res.json.data[0].attributes.slug,
+          level: res.json.data[0].attributes.level,
+          next: res.json.data[0].attributes.nextThreshold,
+        },
         { slug: 'photographer', level: 2, next: 25 },
       );
       assert.equal(res.json.meta.experience, 40);

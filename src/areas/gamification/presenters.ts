@@ -7,9 +7,11 @@ import { badgeMaxLevel } from './gamification.service.ts';
 import { experienceForLevel } from './level-curve.ts';
 import type { BadgeRow, TitleRow } from './tables.ts';
 
-const localized = (key: string, fallback: string, locale: Locale) => (hasMessage(key, locale) ? translate(locale, key) : fallback);
+const localized = (key: string, fallback: string, locale: Locale) =>
+  hasMessage(key, locale) ? translate(locale, key) : fallback;
 
-const badgeLabel = (badge: BadgeRow, locale: Locale) => localized(`gamification.badges.${badge.slug}.label`, badge.label, locale);
+const badgeLabel = (badge: BadgeRow, locale: Locale) =>
+  localized(`gamification.badges.${badge.slug}.label`, badge.label, locale);
 const badgeDescription = (badge: BadgeRow, locale: Locale) =>
   localized(`gamification.badges.${badge.slug}.description`, badge.label, locale);
 
@@ -40,7 +42,11 @@ export function presentBadge(badge: BadgeRow, locale: Locale) {
     icon: badge.icon,
     metric: badge.metric,
     maxLevel: badgeMaxLevel(badge),
-    levels: badge.thresholds.map((threshold, index) => ({ level: index + 1, threshold, xpReward: badge.xpRewards[index] ?? 0 })),
+    levels: badge.thresholds.map((threshold, index) => ({
+      level: index + 1,
+      threshold,
+      xpReward: badge.xpRewards[index] ?? 0,
+    })),
   });
 }
 
@@ -79,12 +85,19 @@ export const ProgressMetaSchema = {
   title: Nullable(Type.Object({ slug: Type.String(), label: Type.String(), rankIndex: Type.Integer() })),
 };
 
-export function presentProgress(progress: { level: number; experience: number; title: TitleRow | null }, locale: Locale) {
+export function presentProgress(
+  progress: { level: number; experience: number; title: TitleRow | null },
+  locale: Locale,
+) {
   const { title } = progress;
   return {
     level: progress.level,
     experience: progress.experience,
     nextLevelExperience: experienceForLevel(progress.level + 1),
-    title: title && { slug: title.slug, label: localized(`gamification.titles.${title.slug}`, title.label, locale), rankIndex: title.rankIndex },
+    title: title && {
+      slug: title.slug,
+      label: localized(`gamification.titles.${title.slug}`, title.label, locale),
+      rankIndex: title.rankIndex,
+    },
   };
 }

@@ -5,7 +5,8 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 export function imageErrorToAppError(error: unknown): unknown {
   const source = { pointer: '/file' };
   if (error instanceof CorruptImageError) return new AppError('corruptImage', { source, detail: error.message });
-  if (error instanceof UnsupportedImageError) return new AppError('unsupportedImage', { source, detail: error.message });
+  if (error instanceof UnsupportedImageError)
+    return new AppError('unsupportedImage', { source, detail: error.message });
   if (error instanceof ImageTooLargeError) {
     return new AppError('imageTooLarge', {
       source,

@@ -7,7 +7,13 @@ import type { App } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
 
-const formatOfExtension: Record<string, VariantFormat> = { jpg: 'jpeg', jpeg: 'jpeg', webp: 'webp', avif: 'avif', png: 'png' };
+const formatOfExtension: Record<string, VariantFormat> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  webp: 'webp',
+  avif: 'avif',
+  png: 'png',
+};
 const cacheControl = 'public, max-age=31536000, immutable';
 
 /** True when If-None-Match names this ETag (or `*`); weak comparison, as RFC 9110 asks for it. */
@@ -29,9 +35,13 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: Services) {
         querystring: Type.Object(
           {
             size: Type.Optional(
-              Type.Union([Type.Literal('thumb'), Type.Literal('small'), Type.Literal('large'), Type.Literal('original')], {
-                description: 'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions',
-              }),
+              Type.Union(
+                [Type.Literal('thumb'), Type.Literal('small'), Type.Literal('large'), Type.Literal('original')],
+                {
+                  description:
+                    'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions',
+                },
+              ),
             ),
           },
           { additionalProperties: false },
@@ -58,7 +68,10 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: Services) {
       const honourRange = ifRange === undefined || ifRange.trim() === etag;
       const answer = honourRange ? parseRangeHeader(request.headers.range, fileSize) : ({ kind: 'whole' } as const);
       if (answer.kind === 'unsatisfiable') {
-        throw new AppError('rangeNotSatisfiable', { source: { header: 'Range' }, headers: { 'Content-Range': `bytes */${fileSize}` } });
+        throw new AppError('rangeNotSatisfiable', {
+          source: { header: 'Range' },
+          headers: { 'Content-Range': `bytes */${fileSize}` },
+        });
       }
       const range = answer.kind === 'range' ? answer.range : undefined;
       const stored = await mediaVariants.open(variant.key, range);

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { readExif } from '../../adapters/images/index.ts';
 import { makeJpeg } from '../../adapters/images/test-images.ts';
 import { LocalStorage } from '../../adapters/storage/index.ts';
-import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { upload } from './media-test-helpers.ts';
 
 /** Counts writes, to see that a variant is rendered once. */
@@ -29,7 +29,13 @@ describe('serving media files', () => {
     storage = new CountingStorage(mkdtempSync(join(tmpdir(), 'media-files-')));
     t = await createTestApp({ deps: { storage } });
     ada = await createUser(t);
-    const jpeg = await makeJpeg({ width: 1600, height: 1200, gps: { latitude: 45.76, longitude: 4.83 }, takenAt: '2026:01:02 03:04:05', camera: { make: 'Canon', model: 'EOS' } });
+    const jpeg = await makeJpeg({
+      width: 1600,
+      height: 1200,
+      gps: { latitude: 45.76, longitude: 4.83 },
+      takenAt: '2026:01:02 03:04:05',
+      camera: { make: 'Canon', model: 'EOS' },
+    });
     const res = await upload(t, '/api/users/me/media', ada.token, jpeg);
     hex = res.json.data.attributes.hex;
   });
@@ -63,24 +69,44 @@ describe('serving media files', () => {
     const metadata = await sharp(first.rawPayload).metadata();
     assert.equal(Math.max(metadata.width!, metadata.height!), 320);
     const rendersBefore = storage.puts.length;
-    const again = await Promise.all([1, 2, 3].map(() => t.request({ method: 'GET', url: `/media/${hex}.webp?size=thumb` })));
+    const again = await Promise.all(
+      [1, 2, 3].map(() => t.request({ method: 'GET', url: `/media/${hex}.webp?size=thumb` })),
+    );
     assert.ok(again.every((res) => res.rawPayload.equals(first.rawPayload)));
     assert.equal(storage.puts.length, rendersBefore, 'no second render');
-    const parallel = await Promise.all([1, 2, 3].map(() => t.request({ method: 'GET', url: `/media/${hex}.webp?size=small` })));
+    const parallel = await Promise.all(
+      [1, 2, 3].map(() => t.request({ method: 'GET', url: `/media/${hex}.webp?size=small` })),
+    );
     assert.ok(parallel.every((res) => res.statusCode === 200));
-    assert.equal(storage.puts.filter((key) => key.endsWith('/small.webp')).length, 1, 'concurrent first requests share one render');
-    const bad = await t.request({ method: 'GET', url: `/media/${hex}.webp?size=huge`, headers: { accept: 'application/json' } });
+    assert.equal(
+      storage.puts.filter((key) => key.endsWith('/small.webp')).length,
+      1,
+      'concurrent first requests share one render',
+    );
+    const bad = await t.request({
+      method: 'GET',
+      url: `/media/${hex}.webp?size=huge`,
+      headers: { accept: 'application/json' },
+    });
     assert.equal(bad.statusCode, 400);
   });
 
   it('answers 304 to a matching If-None-Match', async () => {
     const res = await t.request({ method: 'GET', url: `/media/${hex}.webp?size=large` });
     const etag = res.headers.etag as string;
-    const cached = await t.request({ method: 'GET', url: `/media/${hex}.webp?size=large`, headers: { 'if-none-match': etag } });
+    const cached = await t.request({
+      method: 'GET',
+      url: `/media/${hex}.webp?size=large`,
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(cached.statusCode, 304);
     assert.equal(cached.body, '');
     assert.equal(cached.headers.etag, etag);
-    const other = await t.request({ method: 'GET', url: `/media/${hex}.webp?size=thumb`, headers: { 'if-none-match': etag } });
+    const other = await t.request({
+      method: 'GET',
+      url: `/media/${hex}.webp?size=thumb`,
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(other.statusCode, 200, 'another variant has another ETag');
   });
 
@@ -97,11 +123,19 @@ describe('serving media files', () => {
     assert.deepEqual(suffix.rawPayload, whole.rawPayload.subarray(size - 5));
     const open = await t.request({ method: 'GET', url: `/media/${hex}.jpg`, headers: { range: `bytes=${size - 3}-` } });
     assert.deepEqual(open.rawPayload, whole.rawPayload.subarray(size - 3));
-    const past = await t.request({ method: 'GET', url: `/media/${hex}.jpg`, headers: { range: `bytes=${size}-`, accept: 'application/json' } });
+    const past = await t.request({
+      method: 'GET',
+      url: `/media/${hex}.jpg`,
+      headers: { range: `bytes=${size}-`, accept: 'application/json' },
+    });
     assert.equal(past.statusCode, 416);
     assert.equal(past.headers['content-range'], `bytes */${size}`);
     assert.equal(past.json.errors[0].code, 'rangeNotSatisfiable');
-    const stale = await t.request({ method: 'GET', url: `/media/${hex}.jpg`, headers: { range: 'bytes=0-9', 'if-range': '"other"' } });
+    const stale = await t.request({
+      method: 'GET',
+      url: `/media/${hex}.jpg`,
+      headers: { range: 'bytes=0-9', 'if-range': '"other"' },
+    });
     assert.equal(stale.statusCode, 200, 'If-Range with another validator gets the whole file');
   });
 
@@ -113,7 +147,8 @@ describe('serving media files', () => {
     assert.equal((await get(`/media/${otherHex}.gif`)).statusCode, 404);
     assert.equal((await get('/media/0123456789abcdef0123456789abcdef.webp')).statusCode, 404);
     assert.equal((await get('/media/not-a-hex.webp')).statusCode, 404);
-    const admin = (method: 'PUT' | 'DELETE', url: string, body?: unknown) => t.request({ method, url, token: adminToken, ...(body ? { body } : {}) });
+    const admin = (method: 'PUT' | 'DELETE', url: string, body?: unknown) =>
+      t.request({ method, url, token: adminToken, ...(body ? { body } : {}) });
 
     assert.equal((await admin('PUT', `/admin/media/${otherHex}/published`, { published: false })).statusCode, 200);
     assert.equal((await get(`/media/${otherHex}.webp`)).statusCode, 404);

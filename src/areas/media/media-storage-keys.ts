@@ -14,7 +14,8 @@ export const variantPrefix = (hex: string) => `variants/${hex.slice(0, 2)}/${hex
 export const variantKey = (hex: string, size: VariantSize, format: VariantFormat) =>
   `${variantPrefix(hex)}${size}.${format}`;
 
-const keyPattern = /^(?:originals\/[0-9a-f]{2}\/([0-9a-f]{32})\.[a-z0-9]+|variants\/[0-9a-f]{2}\/([0-9a-f]{32})\/[a-z]+\.[a-z0-9]+)$/;
+const keyPattern =
+  /^(?:originals\/[0-9a-f]{2}\/([0-9a-f]{32})\.[a-z0-9]+|variants\/[0-9a-f]{2}\/([0-9a-f]{32})\/[a-z]+\.[a-z0-9]+)$/;
 
 /** The media hex a key belongs to, or null for a key this area did not write. */
 export function mediaHexOfKey(key: string): string | null {

@@ -1,7 +1,7 @@
 /** For the media tests: multipart bodies, uploads through the API, a look into storage. */
 import { randomBytes } from 'node:crypto';
-import type { MediaStorage } from '../../adapters/storage/index.ts';
 import type { TestApp, TestResponse } from '../../../test/helpers/app.ts';
+import type { MediaStorage } from '../../adapters/storage/index.ts';
 
 export interface FormPart {
   name: string;
@@ -19,7 +19,11 @@ export function multipartForm(parts: FormPart[]): { payload: Buffer; headers: Re
         ? `form-data; name="${part.name}"`
         : `form-data; name="${part.name}"; filename="${part.filename}"`;
     const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.contentType ? `Content-Type: ${part.contentType}\r\n` : ''}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(head),
+      Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -41,6 +45,7 @@ export function upload(
 
 export async function storedKeys(storage: MediaStorage): Promise<string[]> {
   const keys: string[] = [];
-  for (const prefix of ['originals/', 'variants/']) for await (const object of storage.list(prefix)) keys.push(object.key);
+  for (const prefix of ['originals/', 'variants/'])
+    for await (const object of storage.list(prefix)) keys.push(object.key);
   return keys;
 }

@@ -4,17 +4,23 @@
  * upload leaves neither. An avatar or cover replaces the previous one: its row goes in the same
  * transaction, its files right after.
  */
-import { imageContentTypes, imageFileExtensions, probeImage, readExif, sha256Hex } from '../../adapters/images/index.ts';
+import {
+  imageContentTypes,
+  imageFileExtensions,
+  probeImage,
+  readExif,
+  sha256Hex,
+} from '../../adapters/images/index.ts';
 import type { MediaStorage } from '../../adapters/storage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId, toHex } from '../../platform/http/ids.ts';
+import { extractHashtags } from './hashtags.ts';
+import { imageErrorToAppError } from './image-errors-to-http.ts';
+import type { MediaRepository } from './media.repository.ts';
 import { deleteMediaFiles } from './media-files.ts';
 import type { MediaPublishedEffects } from './media-published.ts';
 import { originalKey } from './media-storage-keys.ts';
-import type { MediaRepository } from './media.repository.ts';
-import { extractHashtags } from './hashtags.ts';
-import { imageErrorToAppError } from './image-errors-to-http.ts';
 import type { MediaKind, MediaRow } from './tables.ts';
 
 export interface UploadInput {

@@ -1,5 +1,5 @@
+import { type ImageFormat, imageFileExtensions } from '../../adapters/images/index.ts';
 import { toHex } from '../../platform/http/ids.ts';
-import { imageFileExtensions, type ImageFormat } from '../../adapters/images/index.ts';
 
 /** Paths of the served variants of a media (see GET /media/{hex}.{ext}). */
 export function mediaVariantUrls(row: { id: string; originalFormat: string }) {

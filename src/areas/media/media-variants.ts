@@ -3,7 +3,12 @@
  * and other metadata stripped, see renderVariant) and kept in storage; later requests read the
  * cached file. Concurrent first requests for one variant share a single render.
  */
-import { renderVariant, type VariantFormat, type VariantSize, variantContentTypes } from '../../adapters/images/index.ts';
+import {
+  renderVariant,
+  type VariantFormat,
+  type VariantSize,
+  variantContentTypes,
+} from '../../adapters/images/index.ts';
 import type { ByteRange, MediaStorage, StoredObjectInfo } from '../../adapters/storage/index.ts';
 import { toHex } from '../../platform/http/ids.ts';
 import { variantKey } from './media-storage-keys.ts';
@@ -46,7 +51,11 @@ export class MediaVariantService {
     return { key, contentType: variantContentTypes[format], etag: this.etagOf(row, size, format), info };
   }
 
-  async read(row: MediaRow, size: VariantSize, format: VariantFormat): Promise<{ data: Buffer; contentType: string } | null> {
+  async read(
+    row: MediaRow,
+    size: VariantSize,
+    format: VariantFormat,
+  ): Promise<{ data: Buffer; contentType: string } | null> {
     const variant = await this.ensure(row, size, format);
     if (variant === null) return null;
     const data = await this.storage.get(variant.key);

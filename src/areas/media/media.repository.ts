@@ -1,8 +1,8 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { users } from '../accounts/tables.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { users } from '../accounts/tables.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
@@ -24,7 +24,10 @@ export class MediaRepository {
   }
 
   async findPostById(id: string, db: Db = this.db): Promise<MediaRow | null> {
-    const [row] = await db.select().from(media).where(and(eq(media.id, id), eq(media.kind, 'post')));
+    const [row] = await db
+      .select()
+      .from(media)
+      .where(and(eq(media.id, id), eq(media.kind, 'post')));
     return row ?? null;
   }
 
@@ -54,7 +57,12 @@ export class MediaRepository {
 
   async findOwner(userId: string, db: Db = this.db) {
     const [row] = await db
-      .select({ id: users.id, settings: users.settings, avatarMediaId: users.avatarMediaId, coverMediaId: users.coverMediaId })
+      .select({
+        id: users.id,
+        settings: users.settings,
+        avatarMediaId: users.avatarMediaId,
+        coverMediaId: users.coverMediaId,
+      })
       .from(users)
       .where(eq(users.id, userId));
     return row ?? null;
@@ -151,12 +159,20 @@ export class MediaRepository {
   async claim(id: string, now: Date, until: Date): Promise<MediaRow | null> {
     const [row] = await this.db
       .update(media)
-      .set({ describeStatus: 'claimed', claimedUntil: until, describeAttempts: sql`${media.describeAttempts} + 1`, updatedAt: now })
+      .set({
+        describeStatus: 'claimed',
+        claimedUntil: until,
+        describeAttempts: sql`${media.describeAttempts} + 1`,
+        updatedAt: now,
+      })
       .where(
         and(
           eq(media.id, id),
           eq(media.kind, 'post'),
-          or(eq(media.describeStatus, 'pending'), and(eq(media.describeStatus, 'claimed'), lte(media.claimedUntil, now))),
+          or(
+            eq(media.describeStatus, 'pending'),
+            and(eq(media.describeStatus, 'claimed'), lte(media.claimedUntil, now)),
+          ),
         ),
       )
       .returning();
@@ -168,7 +184,9 @@ export class MediaRepository {
     const [row] = await this.db
       .update(media)
       .set({ ...patch, claimedUntil: null, updatedAt: now })
-      .where(and(eq(media.id, id), eq(media.describeStatus, 'claimed'), sql`${media.claimedUntil} > ${now.toISOString()}`))
+      .where(
+        and(eq(media.id, id), eq(media.describeStatus, 'claimed'), sql`${media.claimedUntil} > ${now.toISOString()}`),
+      )
       .returning();
     return row ?? null;
   }

@@ -19,7 +19,10 @@ const uploadConsumes = ['multipart/form-data'];
 function checkedDescription(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (value.length > maxDescriptionLength) {
-    throw new AppError('validationFailed', { source: { pointer: '/description' }, detail: `at most ${maxDescriptionLength} characters` });
+    throw new AppError('validationFailed', {
+      source: { pointer: '/description' },
+      detail: `at most ${maxDescriptionLength} characters`,
+    });
   }
   return value;
 }
@@ -103,7 +106,11 @@ export async function mediaRoutes(app: App, services: Services) {
     async (request) => {
       const viewer = requireViewer(request);
       const page = await services.media.listOwnPosts(viewer.userId, pageRequest(request.query, ['timestamp', 'uuid']));
-      return { data: page.items.map(presentOwnMedia), meta: { limit: request.query.limit ?? 20 }, links: pageLinks(request.url, page) };
+      return {
+        data: page.items.map(presentOwnMedia),
+        meta: { limit: request.query.limit ?? 20 },
+        links: pageLinks(request.url, page),
+      };
     },
   );
 
@@ -115,7 +122,10 @@ export async function mediaRoutes(app: App, services: Services) {
     },
     async (request, reply) => {
       const viewer = requireViewer(request);
-      const row = await services.media.requireOwnPost(viewer.userId, requireUuidParam(request.params.mediaId, 'mediaId'));
+      const row = await services.media.requireOwnPost(
+        viewer.userId,
+        requireUuidParam(request.params.mediaId, 'mediaId'),
+      );
       await services.mediaUploads.deleteMedia(row.id);
       return reply.status(204).send();
     },
@@ -132,7 +142,11 @@ export async function mediaRoutes(app: App, services: Services) {
         body: Type.Object(
           {
             description: Type.String({ minLength: 1, maxLength: maxDescriptionLength }),
-            hashtags: Type.Optional(Type.Array(Type.String({ pattern: hashtagPattern.source.replace('^', '^#?') }), { maxItems: maxHashtags })),
+            hashtags: Type.Optional(
+              Type.Array(Type.String({ pattern: hashtagPattern.source.replace('^', '^#?') }), {
+                maxItems: maxHashtags,
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -142,7 +156,12 @@ export async function mediaRoutes(app: App, services: Services) {
     async (request) => {
       const viewer = requireViewer(request);
       const id = requireUuidParam(request.params.mediaId, 'mediaId');
-      const row = await services.media.setDescription(viewer.userId, id, request.body.description, request.body.hashtags);
+      const row = await services.media.setDescription(
+        viewer.userId,
+        id,
+        request.body.description,
+        request.body.hashtags,
+      );
       return { data: presentOwnMedia(row) };
     },
   );

@@ -1,12 +1,13 @@
 /** The rules of media reading and editing: who sees what, lists, descriptions. */
+
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';
-import { isPubliclyVisible } from './media-flags.ts';
 import type { MediaRepository } from './media.repository.ts';
+import { isPubliclyVisible } from './media-flags.ts';
 import type { MediaRow } from './tables.ts';
 
 const keyOf = (row: MediaRow) => [row.createdAt, row.id];
@@ -59,7 +60,8 @@ export class MediaService {
   }
 
   async listPublicPosts(userId: string, page: PageRequest): Promise<Page<MediaRow>> {
-    if (!(await this.repository.userExists(userId))) throw new AppError('notFound', { source: { parameter: 'userId' } });
+    if (!(await this.repository.userExists(userId)))
+      throw new AppError('notFound', { source: { parameter: 'userId' } });
     return pageOf(await this.repository.listPublicPosts(userId, page), page, keyOf);
   }
 
@@ -83,6 +85,11 @@ export class MediaService {
   /** Clears the description and its hashtags; the media does not re-enter the queue by itself. */
   async clearDescription(ownerId: string, id: string): Promise<void> {
     const row = await this.requireOwnPost(ownerId, id);
-    await this.repository.update(row.id, { description: null, descriptionLocale: null, hashtags: [], updatedAt: this.clock.now() });
+    await this.repository.update(row.id, {
+      description: null,
+      descriptionLocale: null,
+      hashtags: [],
+      updatedAt: this.clock.now(),
+    });
   }
 }

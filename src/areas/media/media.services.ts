@@ -4,8 +4,8 @@ import type { JobRunner } from '../../platform/jobs/jobs.ts';
 import { DescribeQueueService } from '../admin/describe-queue.service.ts';
 import { MediaAdminService } from '../admin/media-admin.service.ts';
 import type { GamificationService } from '../gamification/gamification.service.ts';
-import { gamificationEffects } from './media-published.ts';
 import { MediaRepository } from './media.repository.ts';
+import { gamificationEffects } from './media-published.ts';
 import { MediaUploadService } from './media-upload.service.ts';
 import { MediaVariantService } from './media-variants.ts';
 
@@ -14,10 +14,18 @@ const describeQueueIntervalMs = 60_000;
 
 export function createMediaServices(deps: AppDeps, jobs: JobRunner, gamification: GamificationService) {
   const repository = new MediaRepository(deps.database.db);
-  const mediaUploads = new MediaUploadService(repository, deps.storage, deps.clock, gamificationEffects(gamification, repository));
+  const mediaUploads = new MediaUploadService(
+    repository,
+    deps.storage,
+    deps.clock,
+    gamificationEffects(gamification, repository),
+  );
   const mediaVariants = new MediaVariantService(deps.storage);
   const describeQueue = new DescribeQueueService(repository, deps.clock);
   const mediaAdmin = new MediaAdminService(repository, mediaUploads, deps.storage, deps.clock);
-  jobs.register('describe-queue', { intervalMs: describeQueueIntervalMs, run: () => describeQueue.releaseExpiredClaims() });
+  jobs.register('describe-queue', {
+    intervalMs: describeQueueIntervalMs,
+    run: () => describeQueue.releaseExpiredClaims(),
+  });
   return { mediaUploads, mediaVariants, describeQueue, mediaAdmin };
 }

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { Nullable, ResourceSchema, RelationshipSchema, Timestamp } from '../../platform/http/jsonapi.ts';
 import { toHex } from '../../platform/http/ids.ts';
+import { Nullable, RelationshipSchema, ResourceSchema, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
-import type { MediaRow } from './tables.ts';
 import { mediaVariantUrls } from './media-urls.ts';
+import type { MediaRow } from './tables.ts';
 
 const VariantUrlsSchema = Type.Object(
   {

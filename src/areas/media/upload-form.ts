@@ -32,15 +32,24 @@ export async function readUploadForm(request: FastifyRequest, allowedFields: rea
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
-          throw new AppError('validationFailed', { source: { pointer: `/${part.fieldname}` }, detail: 'the file part must be named "file"' });
+          throw new AppError('validationFailed', {
+            source: { pointer: `/${part.fieldname}` },
+            detail: 'the file part must be named "file"',
+          });
         }
         file = await part.toBuffer();
       } else {
         if (!allowedFields.includes(part.fieldname)) {
-          throw new AppError('validationFailed', { source: { pointer: `/${part.fieldname}` }, detail: 'this field is not allowed' });
+          throw new AppError('validationFailed', {
+            source: { pointer: `/${part.fieldname}` },
+            detail: 'this field is not allowed',
+          });
         }
         if (part.valueTruncated) {
-          throw new AppError('validationFailed', { source: { pointer: `/${part.fieldname}` }, detail: `longer than ${maxFieldBytes} bytes` });
+          throw new AppError('validationFailed', {
+            source: { pointer: `/${part.fieldname}` },
+            detail: `longer than ${maxFieldBytes} bytes`,
+          });
         }
         fields[part.fieldname] = String(part.value);
       }
@@ -60,7 +69,10 @@ export async function readUploadForm(request: FastifyRequest, allowedFields: rea
     throw error;
   }
   if (file === null || file.length === 0) {
-    throw new AppError('fileMissing', { source: { pointer: '/file' }, detail: file === null ? 'no file part' : 'the file is empty' });
+    throw new AppError('fileMissing', {
+      source: { pointer: '/file' },
+      detail: file === null ? 'no file part' : 'the file is empty',
+    });
   }
   return { file, fields };
 }

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../platform/db/rows.ts';
-import type { Db } from '../../platform/db/database.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 import { dedupKeys } from './kinds.ts';
 
 const followData = (actor: TestUser) => ({ actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' });
@@ -22,7 +22,12 @@ describe('notification dispatch', () => {
   const feed = async (user: TestUser, query = '') =>
     (await t.request({ method: 'GET', url: `/api/users/me/notifications${query}`, token: user.token })).json;
   const dispatchFollow = (recipient: TestUser) =>
-    t.services.notificationDispatcher.dispatch(recipient.id, 'follow.received', followData(actor), dedupKeys.followReceived(actor.id));
+    t.services.notificationDispatcher.dispatch(
+      recipient.id,
+      'follow.received',
+      followData(actor),
+      dedupKeys.followReceived(actor.id),
+    );
 
   it('writes a row with a UUID v4 id, created_at from the clock, the frozen data and no push yet', async () => {
     const recipient = await createUser(t);
@@ -54,7 +59,12 @@ describe('notification dispatch', () => {
     assert.equal((await dispatchFollow(recipient)).outcome, 'suppressed');
     assert.equal((await feed(recipient)).meta.total, 0);
     // Other kinds still arrive.
-    await t.services.notificationDispatcher.dispatch(recipient.id, 'user.level.up', { level: 1, previousLevel: 0, experience: 100 }, null);
+    await t.services.notificationDispatcher.dispatch(
+      recipient.id,
+      'user.level.up',
+      { level: 1, previousLevel: 0, experience: 100 },
+      null,
+    );
     assert.equal((await feed(recipient)).meta.total, 1);
   });
 
@@ -62,14 +72,19 @@ describe('notification dispatch', () => {
     const recipient = await createUser(t);
     const first = await dispatchFollow(recipient);
     const pushedAt = new Date('2026-11-21T12:00:30.000Z');
-    await t.deps.database.db.execute(sql`UPDATE notifications SET pushed_at = ${pushedAt.toISOString()}::timestamptz WHERE id = ${first.id}`);
+    await t.deps.database.db.execute(
+      sql`UPDATE notifications SET pushed_at = ${pushedAt.toISOString()}::timestamptz WHERE id = ${first.id}`,
+    );
     t.clock.advanceMinutes(4);
     const second = await dispatchFollow(recipient);
     assert.deepEqual(second, { outcome: 'refreshed', id: first.id });
     const body = await feed(recipient);
     assert.equal(body.meta.total, 1);
     assert.equal(body.data[0].attributes.createdAt, t.clock.now().toISOString().replace('Z', '+00:00'));
-    const [stored] = await queryRows<{ pushed_at: Date }>(t.deps.database.db, sql`SELECT pushed_at FROM notifications WHERE id = ${first.id}`);
+    const [stored] = await queryRows<{ pushed_at: Date }>(
+      t.deps.database.db,
+      sql`SELECT pushed_at FROM notifications WHERE id = ${first.id}`,
+    );
     assert.equal(new Date(stored!.pushed_at).toISOString(), pushedAt.toISOString());
   });
 
@@ -92,7 +107,11 @@ describe('notification dispatch', () => {
   it('after the row is read, the same key inserts a new row', async () => {
     const recipient = await createUser(t);
     const first = await dispatchFollow(recipient);
-    const read = await t.request({ method: 'PATCH', url: `/api/users/me/notifications/${first.id}/read`, token: recipient.token });
+    const read = await t.request({
+      method: 'PATCH',
+      url: `/api/users/me/notifications/${first.id}/read`,
+      token: recipient.token,
+    });
     assert.equal(read.statusCode, 200);
     t.clock.advanceMinutes(1);
     const second = await dispatchFollow(recipient);
@@ -107,7 +126,12 @@ describe('notification dispatch', () => {
     const recipient = await createUser(t);
     const other = await createUser(t);
     await dispatchFollow(recipient);
-    await t.services.notificationDispatcher.dispatch(recipient.id, 'follow.received', followData(other), dedupKeys.followReceived(other.id));
+    await t.services.notificationDispatcher.dispatch(
+      recipient.id,
+      'follow.received',
+      followData(other),
+      dedupKeys.followReceived(other.id),
+    );
     await dispatchFollow(other);
     assert.equal((await feed(recipient)).meta.total, 2);
     assert.equal((await feed(other)).meta.total, 1);
@@ -126,7 +150,13 @@ describe('notification dispatch', () => {
     const recipient = await createUser(t);
     await assert.rejects(
       t.deps.database.db.transaction(async (tx) => {
-        await t.services.notificationDispatcher.dispatch(recipient.id, 'follow.received', followData(actor), null, tx as unknown as Db);
+        await t.services.notificationDispatcher.dispatch(
+          recipient.id,
+          'follow.received',
+          followData(actor),
+          null,
+          tx as unknown as Db,
+        );
         throw new Error('caller fails after dispatch');
       }),
       /caller fails/,

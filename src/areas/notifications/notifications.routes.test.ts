@@ -17,10 +17,21 @@ describe('notification endpoints', () => {
   after(() => t.close());
 
   const follow = (recipient: TestUser) =>
-    t.services.notificationDispatcher.dispatch(recipient.id, 'follow.received', { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' }, null);
+    t.services.notificationDispatcher.dispatch(
+      recipient.id,
+      'follow.received',
+      { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
+      null,
+    );
   const levelUp = (recipient: TestUser, level: number) =>
-    t.services.notificationDispatcher.dispatch(recipient.id, 'user.level.up', { level, previousLevel: level - 1, experience: 50 * level * (level + 1) }, null);
-  const get = (user: TestUser, url: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url, token: user.token, headers });
+    t.services.notificationDispatcher.dispatch(
+      recipient.id,
+      'user.level.up',
+      { level, previousLevel: level - 1, experience: 50 * level * (level + 1) },
+      null,
+    );
+  const get = (user: TestUser, url: string, headers: Record<string, string> = {}) =>
+    t.request({ method: 'GET', url, token: user.token, headers });
 
   it('refuses every notification route without a token', async () => {
     const id = randomUUID();
@@ -162,7 +173,7 @@ describe('notification endpoints', () => {
     assert.equal((await get(user, `${base}/unread-count`)).json.data.attributes.count, 0);
   });
 
-  it('read: 422 for an invalid UUID, 404 for a missing one or another user\'s, which stays unread', async () => {
+  it("read: 422 for an invalid UUID, 404 for a missing one or another user's, which stays unread", async () => {
     const owner = await createUser(t);
     const intruder = await createUser(t);
     const { id } = await follow(owner);
@@ -198,7 +209,7 @@ describe('notification endpoints', () => {
     assert.equal((await get(other, `${base}/unread-count`)).json.data.attributes.count, 1);
   });
 
-  it('deletes one of mine for good (204, empty body); 404 afterwards, for a missing one or another user\'s; 422 for a bad UUID', async () => {
+  it("deletes one of mine for good (204, empty body); 404 afterwards, for a missing one or another user's; 422 for a bad UUID", async () => {
     const owner = await createUser(t);
     const intruder = await createUser(t);
     const { id } = await follow(owner);

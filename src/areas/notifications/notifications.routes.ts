@@ -1,7 +1,7 @@
 /** The 7 notification endpoints of the interface (JSON:API), all for the signed-in user. */
 import { Type } from 'typebox';
-import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { requireUuidParam } from '../../platform/http/ids.ts';
+import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Services } from '../../services.ts';
@@ -27,7 +27,10 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
         tags,
         summary: 'My in-app feed, newest first (keyset pages over createdAt, id)',
         querystring: Type.Object(
-          { ...pageQuerySchema(20, 100), filter: Type.Optional(Type.Literal('unread', { description: '`unread` keeps unread rows only' })) },
+          {
+            ...pageQuerySchema(20, 100),
+            filter: Type.Optional(Type.Literal('unread', { description: '`unread` keeps unread rows only' })),
+          },
           { additionalProperties: false },
         ),
         response: {
@@ -54,7 +57,14 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
 
   app.get(
     `${base}/unread-count`,
-    { config: { auth: 'user' }, schema: { tags, summary: 'How many of my notifications are unread', response: { 200: DocumentSchema(UnreadCountSchema) } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'How many of my notifications are unread',
+        response: { 200: DocumentSchema(UnreadCountSchema) },
+      },
+    },
     async (request) => {
       const viewer = requireViewer(request);
       const count = await notifications.unreadCount(viewer.userId);
@@ -66,7 +76,12 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
     `${base}/:id/read`,
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Mark one of my notifications read (idempotent)', params: IdParams, response: { 200: DocumentSchema(NotificationSchema) } },
+      schema: {
+        tags,
+        summary: 'Mark one of my notifications read (idempotent)',
+        params: IdParams,
+        response: { 200: DocumentSchema(NotificationSchema) },
+      },
     },
     async (request) => {
       const viewer = requireViewer(request);
@@ -77,7 +92,14 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
 
   app.post(
     `${base}/mark-all-read`,
-    { config: { auth: 'user' }, schema: { tags, summary: 'Mark all my unread notifications read', response: { 200: DocumentSchema(BulkReadSchema) } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Mark all my unread notifications read',
+        response: { 200: DocumentSchema(BulkReadSchema) },
+      },
+    },
     async (request) => {
       const viewer = requireViewer(request);
       const affected = await notifications.markAllRead(viewer.userId);
@@ -87,7 +109,10 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
 
   app.delete(
     `${base}/:id`,
-    { config: { auth: 'user' }, schema: { tags, summary: 'Delete one of my notifications for good', params: IdParams } },
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'Delete one of my notifications for good', params: IdParams },
+    },
     async (request, reply) => {
       await notifications.delete(requireViewer(request).userId, requireUuidParam(request.params.id, 'id', false));
       return reply.status(204).send();
@@ -98,7 +123,11 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
     `${base}/preferences`,
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My notification preferences: kind x channel (inApp, push), default true', response: { 200: DocumentSchema(PreferencesSchema) } },
+      schema: {
+        tags,
+        summary: 'My notification preferences: kind x channel (inApp, push), default true',
+        response: { 200: DocumentSchema(PreferencesSchema) },
+      },
     },
     async (request) => {
       const viewer = requireViewer(request);
@@ -123,7 +152,9 @@ export function notificationsRoutes(app: App, { notifications }: Services) {
     },
     async (request) => {
       const viewer = requireViewer(request);
-      return { data: presentPreferences(viewer.userId, await notifications.updatePreferences(viewer.userId, request.body)) };
+      return {
+        data: presentPreferences(viewer.userId, await notifications.updatePreferences(viewer.userId, request.body)),
+      };
     },
   );
 }

@@ -37,7 +37,9 @@ export function parsePreferencePatch(body: unknown): PreferenceCell[] {
   for (const [kind, channels] of Object.entries(patch)) {
     const kindPointer = `${base}/${escapePointer(kind)}`;
     if (!isNotificationKind(kind)) {
-      errors.push(cellError('unknownType', kindPointer, `unknown notification type; known: ${notificationKinds.join(', ')}`));
+      errors.push(
+        cellError('unknownType', kindPointer, `unknown notification type; known: ${notificationKinds.join(', ')}`),
+      );
       continue;
     }
     if (!isObject(channels)) {
@@ -47,7 +49,9 @@ export function parsePreferencePatch(body: unknown): PreferenceCell[] {
     for (const [channel, enabled] of Object.entries(channels)) {
       const cellPointer = `${kindPointer}/${escapePointer(channel)}`;
       if (!isNotificationChannel(channel)) {
-        errors.push(cellError('unknownChannel', cellPointer, `unknown channel; known: ${notificationChannels.join(', ')}`));
+        errors.push(
+          cellError('unknownChannel', cellPointer, `unknown channel; known: ${notificationChannels.join(', ')}`),
+        );
       } else if (typeof enabled !== 'boolean') {
         errors.push(cellError('expectedBool', cellPointer, 'expected true or false'));
       } else {

@@ -19,7 +19,8 @@ describe('notification preferences', () => {
   });
   after(() => t.close());
 
-  const matrixOf = async (user: TestUser) => (await t.request({ method: 'GET', url, token: user.token })).json.data.attributes.matrix;
+  const matrixOf = async (user: TestUser) =>
+    (await t.request({ method: 'GET', url, token: user.token })).json.data.attributes.matrix;
   const patch = (user: TestUser, body: unknown) => t.request({ method: 'PATCH', url, token: user.token, body });
 
   it('defaults every cell to true, as a notificationPreferences resource whose id is the user', async () => {
@@ -33,9 +34,16 @@ describe('notification preferences', () => {
     const user = await createUser(t);
     const first = await patch(user, { 'follow.received': { push: false } });
     assert.equal(first.statusCode, 200);
-    assert.deepEqual(first.json.data.attributes.matrix, { ...allTrue, 'follow.received': { inApp: true, push: false } });
+    assert.deepEqual(first.json.data.attributes.matrix, {
+      ...allTrue,
+      'follow.received': { inApp: true, push: false },
+    });
     const second = await patch(user, { 'follow.received': { inApp: false }, 'badge.earned': { push: false } });
-    const expected = { ...allTrue, 'follow.received': { inApp: false, push: false }, 'badge.earned': { inApp: true, push: false } };
+    const expected = {
+      ...allTrue,
+      'follow.received': { inApp: false, push: false },
+      'badge.earned': { inApp: true, push: false },
+    };
     assert.deepEqual(second.json.data.attributes.matrix, expected);
     assert.deepEqual(await matrixOf(user), expected);
     const back = await patch(user, { 'follow.received': { inApp: true, push: true } });
@@ -45,7 +53,9 @@ describe('notification preferences', () => {
 
   it('takes the same patch under data.attributes', async () => {
     const user = await createUser(t);
-    const res = await patch(user, { data: { type: 'notificationPreferences', id: user.id, attributes: { 'user.title.up': { push: false } } } });
+    const res = await patch(user, {
+      data: { type: 'notificationPreferences', id: user.id, attributes: { 'user.title.up': { push: false } } },
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json.data.attributes.matrix, { ...allTrue, 'user.title.up': { inApp: true, push: false } });
   });
@@ -59,8 +69,23 @@ describe('notification preferences', () => {
 
   it('answers 400 for a body that is not JSON or not an object, and writes nothing', async () => {
     const user = await createUser(t);
-    for (const payload of ['[]', '"push"', '42', 'null', 'true', '[{"follow.received":{"push":false}}]', '{not json', '']) {
-      const res = await t.request({ method: 'PATCH', url, token: user.token, payload, headers: { 'content-type': 'application/json' } });
+    for (const payload of [
+      '[]',
+      '"push"',
+      '42',
+      'null',
+      'true',
+      '[{"follow.received":{"push":false}}]',
+      '{not json',
+      '',
+    ]) {
+      const res = await t.request({
+        method: 'PATCH',
+        url,
+        token: user.token,
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.statusCode, 400, `body ${payload}`);
       assert.equal(res.json.errors[0].status, '400');
     }
@@ -77,7 +102,11 @@ describe('notification preferences', () => {
       'a/b': {},
     });
     assert.equal(res.statusCode, 422);
-    const errors = res.json.errors.map((error: any) => ({ status: error.status, code: error.meta.code, pointer: error.source.pointer }));
+    const errors = res.json.errors.map((error: any) => ({
+      status: error.status,
+      code: error.meta.code,
+      pointer: error.source.pointer,
+    }));
     assert.deepEqual(errors, [
       { status: '422', code: 'unknownChannel', pointer: '/follow.received/email' },
       { status: '422', code: 'expectedBool', pointer: '/follow.received/inApp' },

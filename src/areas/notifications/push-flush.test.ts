@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { createPushProvider, OneSignalPushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
-import { queryRows } from '../../platform/db/rows.ts';
+import pino from 'pino';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { type FakeOneSignal, startFakeOneSignal } from '../../../test/support/fake-onesignal-server.ts';
+import { createPushProvider, OneSignalPushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 import { dedupKeys } from './kinds.ts';
 import { NotificationsRepository } from './notifications.repository.ts';
 import { PushFlush } from './push-flush.ts';
@@ -21,7 +21,10 @@ describe('push flush', () => {
   let actor: TestUser;
   before(async () => {
     fake = await startFakeOneSignal();
-    const push = createPushProvider({ provider: 'onesignal', oneSignal: { appId: fake.appId, apiKey: fake.apiKey, apiUrl: fake.url } }, silent);
+    const push = createPushProvider(
+      { provider: 'onesignal', oneSignal: { appId: fake.appId, apiKey: fake.apiKey, apiUrl: fake.url } },
+      silent,
+    );
     t = await createTestApp({ deps: { push } });
     actor = await createUser(t, { nickname: 'Ana' });
   });
@@ -47,9 +50,19 @@ describe('push flush', () => {
       dedupKeys.followReceived(from.id),
     );
   const levelUp = (recipient: TestUser, level: number) =>
-    t.services.notificationDispatcher.dispatch(recipient.id, 'user.level.up', { level, previousLevel: level - 1, experience: 100 * level }, dedupKeys.levelUp(recipient.id, level));
+    t.services.notificationDispatcher.dispatch(
+      recipient.id,
+      'user.level.up',
+      { level, previousLevel: level - 1, experience: 100 * level },
+      dedupKeys.levelUp(recipient.id, level),
+    );
   const unpushed = async (user: TestUser) =>
-    (await queryRows<{ n: number }>(t.deps.database.db, sql`SELECT count(*)::int AS n FROM notifications WHERE owner_id = ${user.id} AND pushed_at IS NULL`))[0]?.n;
+    (
+      await queryRows<{ n: number }>(
+        t.deps.database.db,
+        sql`SELECT count(*)::int AS n FROM notifications WHERE owner_id = ${user.id} AND pushed_at IS NULL`,
+      )
+    )[0]?.n;
   const sentTo = (user: TestUser) => fake.notifications.filter((n) => n.externalIds.includes(user.hex));
 
   it('one row gives an individual push in every language, to the external_id alias, with a deterministic key', async () => {
@@ -140,7 +153,12 @@ describe('push flush', () => {
     fake.failFor(failing.hex, { status: 400 });
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const job = new PushFlush(new NotificationsRepository(t.deps.database.db), t.deps.push, t.clock, logger as unknown as FastifyBaseLogger);
+    const job = new PushFlush(
+      new NotificationsRepository(t.deps.database.db),
+      t.deps.push,
+      t.clock,
+      logger as unknown as FastifyBaseLogger,
+    );
     const report = await job.run();
     assert.deepEqual(report, { recipients: 3, individual: 2, digest: 0, suppressed: 0, failed: 1 });
     for (const user of others) assert.equal(sentTo(user).length, 1);
@@ -156,8 +174,18 @@ describe('push flush', () => {
     const recipient = await createUser(t);
     await follow(recipient);
     fake.failFor(recipient.hex, { status: 503, times: 1 });
-    const provider = new OneSignalPushProvider({ appId: fake.appId, apiKey: fake.apiKey, apiUrl: fake.url, maxRetries: 0 });
-    const job = new PushFlush(new NotificationsRepository(t.deps.database.db), provider, t.clock, silent as unknown as FastifyBaseLogger);
+    const provider = new OneSignalPushProvider({
+      appId: fake.appId,
+      apiKey: fake.apiKey,
+      apiUrl: fake.url,
+      maxRetries: 0,
+    });
+    const job = new PushFlush(
+      new NotificationsRepository(t.deps.database.db),
+      provider,
+      t.clock,
+      silent as unknown as FastifyBaseLogger,
+    );
     assert.equal((await job.run()).failed, 1);
     assert.equal(await unpushed(recipient), 1);
     assert.equal((await job.run()).individual, 1);
@@ -173,10 +201,16 @@ describe('push flush', () => {
     const busy = recipients[0]!;
     await levelUp(busy, 1);
     await levelUp(busy, 2);
-    const job = new PushFlush(new NotificationsRepository(t.deps.database.db), t.deps.push, t.clock, silent as unknown as FastifyBaseLogger, {
-      recipientBatch: 2,
-      rowsPerRecipient: 2,
-    });
+    const job = new PushFlush(
+      new NotificationsRepository(t.deps.database.db),
+      t.deps.push,
+      t.clock,
+      silent as unknown as FastifyBaseLogger,
+      {
+        recipientBatch: 2,
+        rowsPerRecipient: 2,
+      },
+    );
     assert.deepEqual(await job.run(), { recipients: 5, individual: 4, digest: 1, suppressed: 0, failed: 0 });
     assert.equal(await unpushed(busy), 1);
     assert.deepEqual(await job.run(), { recipients: 1, individual: 1, digest: 0, suppressed: 0, failed: 0 });

@@ -7,10 +7,10 @@
  * under the same idempotency key, so the provider never shows a push twice.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { pushIdempotencyKey, type PushMessage, type PushProvider } from '../../adapters/push/index.ts';
+import { type PushMessage, type PushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { toHex } from '../../platform/http/ids.ts';
-import { languageOf, type Locale, supportedLocales } from '../../platform/i18n/i18n.ts';
+import { type Locale, languageOf, supportedLocales } from '../../platform/i18n/i18n.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { preferenceMatrix } from './preference-patch.ts';
 import { renderDigest, renderNotification } from './render.ts';
@@ -49,7 +49,10 @@ function inEveryLanguage(render: (locale: Locale) => { title: string; body: stri
 
 export function pushMessageFor(recipientId: string, rows: NotificationRow[]): PushMessage {
   const externalId = toHex(recipientId);
-  const idempotencyKey = pushIdempotencyKey(externalId, rows.map((row) => row.id));
+  const idempotencyKey = pushIdempotencyKey(
+    externalId,
+    rows.map((row) => row.id),
+  );
   const [only] = rows;
   if (rows.length === 1 && only) {
     return {
@@ -96,7 +99,10 @@ export class PushFlush {
     const toSend = rows.filter((row) => matrix[row.type]?.push !== false);
     const suppressed = rows.filter((row) => matrix[row.type]?.push === false);
     report.suppressed += suppressed.length;
-    await this.repository.markPushed(suppressed.map((row) => row.id), this.clock.now());
+    await this.repository.markPushed(
+      suppressed.map((row) => row.id),
+      this.clock.now(),
+    );
     if (toSend.length === 0) return;
 
     const message = pushMessageFor(recipientId, toSend);
@@ -104,7 +110,13 @@ export class PushFlush {
     if (!result.delivered) {
       report.failed++;
       this.logger.warn(
-        { event: 'pushprovider.pushFailed', externalId: message.externalId, reason: result.reason, retryable: result.retryable, rows: toSend.length },
+        {
+          event: 'pushprovider.pushFailed',
+          externalId: message.externalId,
+          reason: result.reason,
+          retryable: result.retryable,
+          rows: toSend.length,
+        },
         'push failed',
       );
       // A retryable failure leaves the rows for the next run; a permanent one (no device, bad request) gives up on them.
@@ -114,6 +126,9 @@ export class PushFlush {
     } else {
       report.digest++;
     }
-    await this.repository.markPushed(toSend.map((row) => row.id), this.clock.now());
+    await this.repository.markPushed(
+      toSend.map((row) => row.id),
+      this.clock.now(),
+    );
   }
 }

@@ -24,7 +24,13 @@ describe('system routes and shared HTTP behaviour', () => {
   it('GET /api/i18n/locales lists en-US (default) and fr-FR and says which was negotiated', async () => {
     const res = await t.request({ method: 'GET', url: '/api/i18n/locales', headers: { 'accept-language': 'fr-CA' } });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json.data.map((locale: any) => [locale.id, locale.attributes.default]), [['en-US', true], ['fr-FR', false]]);
+    assert.deepEqual(
+      res.json.data.map((locale: any) => [locale.id, locale.attributes.default]),
+      [
+        ['en-US', true],
+        ['fr-FR', false],
+      ],
+    );
     assert.equal(res.json.meta.negotiated, 'fr-FR');
   });
 
@@ -42,7 +48,11 @@ describe('system routes and shared HTTP behaviour', () => {
   });
 
   it('translates error titles into the negotiated locale and escapes HTML pages', async () => {
-    const res = await t.request({ method: 'GET', url: '/api/auth/me', headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+    const res = await t.request({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
     assert.equal(res.json.errors[0].title, 'Une authentification est nécessaire.');
     const web = await t.request({ method: 'GET', url: '/<script>alert(1)</script>', headers: { accept: 'text/html' } });
     assert.ok(!web.body.includes('<script>'));

@@ -1,10 +1,10 @@
 /** Liveness and the supported locales. */
 import { Type } from 'typebox';
-import { localeNames, supportedLocales, defaultLocale } from '../../platform/i18n/i18n.ts';
+import type { AppDeps } from '../../deps.ts';
 import { CollectionSchema, DocumentSchema, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { App } from '../../platform/http/types.ts';
-import type { AppDeps } from '../../deps.ts';
+import { defaultLocale, localeNames, supportedLocales } from '../../platform/i18n/i18n.ts';
 
 const tags = ['system'];
 
@@ -22,13 +22,24 @@ export function systemRoutes(app: App, { clock, database }: AppDeps) {
         tags,
         summary: 'Liveness: answers when the service runs and reaches its database',
         response: {
-          200: DocumentSchema(ResourceSchema('ping', Type.Object({ status: Type.Literal('ok'), time: Timestamp, database: Type.String() }))),
+          200: DocumentSchema(
+            ResourceSchema(
+              'ping',
+              Type.Object({ status: Type.Literal('ok'), time: Timestamp, database: Type.String() }),
+            ),
+          ),
         },
       },
     },
     async () => {
       await database.db.execute('SELECT 1');
-      return { data: resource('ping', 'ping', { status: 'ok' as const, time: formatTimestamp(clock.now()), database: database.engine }) };
+      return {
+        data: resource('ping', 'ping', {
+          status: 'ok' as const,
+          time: formatTimestamp(clock.now()),
+          database: database.engine,
+        }),
+      };
     },
   );
 
@@ -39,12 +50,20 @@ export function systemRoutes(app: App, { clock, database }: AppDeps) {
       schema: {
         tags,
         summary: 'Locales the service speaks; negotiate with Accept-Language',
-        response: { 200: CollectionSchema(LocaleSchema, { negotiated: Type.String({ description: 'the locale picked from Accept-Language' }) }) },
+        response: {
+          200: CollectionSchema(LocaleSchema, {
+            negotiated: Type.String({ description: 'the locale picked from Accept-Language' }),
+          }),
+        },
       },
     },
     async (request) => ({
       data: supportedLocales.map((locale) =>
-        resource('locales', locale, { ...localeNames[locale], language: locale.split('-')[0] ?? locale, default: locale === defaultLocale }),
+        resource('locales', locale, {
+          ...localeNames[locale],
+          language: locale.split('-')[0] ?? locale,
+          default: locale === defaultLocale,
+        }),
       ),
       meta: { limit: supportedLocales.length, negotiated: request.locale },
       links: { self: '/api/i18n/locales', first: '/api/i18n/locales', prev: null, next: null },

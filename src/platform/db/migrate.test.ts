@@ -14,8 +14,13 @@ describe('migrations', () => {
   it('are all applied, and applying them again does nothing', async () => {
     const files = readMigrations();
     assert.deepEqual(await migrate(database, files), []);
-    const rows = await database.withLock('migrations', (conn) => conn.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name'));
-    assert.deepEqual(rows.map((row) => row.name), files.map((file) => file.name));
+    const rows = await database.withLock('migrations', (conn) =>
+      conn.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name'),
+    );
+    assert.deepEqual(
+      rows.map((row) => row.name),
+      files.map((file) => file.name),
+    );
   });
 
   it('stop start-up when an applied file was edited', async () => {
@@ -25,14 +30,28 @@ describe('migrations', () => {
 
   it('apply a new file in its own transaction, and roll back a failing one whole', async () => {
     const files = readMigrations();
-    const good = { name: '9998_test_good.sql', sql: 'CREATE TABLE test_good (id int); INSERT INTO test_good VALUES (1);', checksum: 'g' };
-    const bad = { name: '9999_test_bad.sql', sql: 'CREATE TABLE test_bad (id int); SELECT * FROM no_such_table;', checksum: 'b' };
+    const good = {
+      name: '9998_test_good.sql',
+      sql: 'CREATE TABLE test_good (id int); INSERT INTO test_good VALUES (1);',
+      checksum: 'g',
+    };
+    const bad = {
+      name: '9999_test_bad.sql',
+      sql: 'CREATE TABLE test_bad (id int); SELECT * FROM no_such_table;',
+      checksum: 'b',
+    };
     assert.deepEqual(await migrate(database, [...files, good]), ['9998_test_good.sql']);
     await assert.rejects(migrate(database, [...files, good, bad]));
     const tables = await database.withLock('migrations', (conn) =>
-      conn.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'test_%' ORDER BY 1"),
+      conn.query<{ name: string }>(
+        "SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'test_%' ORDER BY 1",
+      ),
     );
-    assert.deepEqual(tables.map((row) => row.name), ['test_good'], 'the failed migration left nothing behind');
+    assert.deepEqual(
+      tables.map((row) => row.name),
+      ['test_good'],
+      'the failed migration left nothing behind',
+    );
   });
 
   it('run one at a time when started together', async () => {

@@ -23,7 +23,10 @@ function rawConnection(client: PGlite | Transaction): RawConnection {
 }
 
 /** Opens PGlite in `dir` (created if missing), or in memory when dir is null. */
-export async function openPglite(dir: string | null, options: Partial<PGliteOptions> = {}): Promise<Database & { client: PGlite }> {
+export async function openPglite(
+  dir: string | null,
+  options: Partial<PGliteOptions> = {},
+): Promise<Database & { client: PGlite }> {
   if (dir !== null) mkdirSync(dir, { recursive: true });
   const client = await PGlite.create({ dataDir: dir ?? undefined, extensions: pgliteExtensions, ...options });
   return pgliteDatabase(client);

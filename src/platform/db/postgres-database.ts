@@ -7,8 +7,7 @@ function rawConnection(client: pg.PoolClient): RawConnection {
     exec: async (sqlText) => {
       await client.query(sqlText);
     },
-    query: async <T>(sqlText: string, params: unknown[] = []) =>
-      (await client.query(sqlText, params)).rows as T[],
+    query: async <T>(sqlText: string, params: unknown[] = []) => (await client.query(sqlText, params)).rows as T[],
     transaction: async (fn) => {
       await client.query('BEGIN');
       try {
@@ -55,17 +54,19 @@ export function openPostgres(url: string, poolSize = 10): Database & { pool: pg.
         }),
       ),
     tryWithLock: (name, fn) =>
-      processLocks.tryRun(name, () =>
-        withClient(async (client) => {
-          const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS got', [LockKey[name]]);
-          if (!rows[0]?.got) return { ran: false as const };
-          try {
-            return { ran: true as const, value: await fn() };
-          } finally {
-            await client.query('SELECT pg_advisory_unlock($1)', [LockKey[name]]);
-          }
-        }),
-      ).then((outcome) => (outcome.ran ? outcome.value : outcome)),
+      processLocks
+        .tryRun(name, () =>
+          withClient(async (client) => {
+            const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS got', [LockKey[name]]);
+            if (!rows[0]?.got) return { ran: false as const };
+            try {
+              return { ran: true as const, value: await fn() };
+            } finally {
+              await client.query('SELECT pg_advisory_unlock($1)', [LockKey[name]]);
+            }
+          }),
+        )
+        .then((outcome) => (outcome.ran ? outcome.value : outcome)),
     close: () => pool.end(),
   };
 }

@@ -56,7 +56,10 @@ export function registerAuth(app: App, options: { adminToken: string | null; ses
   const adminHook: onRequestHookHandler = async (request) => {
     const token = bearerToken(request);
     if (token === null || options.adminToken === null || !sameSecret(token, options.adminToken)) {
-      throw unauthenticated('admin', options.adminToken === null ? 'the admin API is disabled (ADMIN_API_TOKEN unset)' : undefined);
+      throw unauthenticated(
+        'admin',
+        options.adminToken === null ? 'the admin API is disabled (ADMIN_API_TOKEN unset)' : undefined,
+      );
     }
   };
 

@@ -96,7 +96,8 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 export function sendErrors(request: FastifyRequest, reply: FastifyReply, status: number, errors: AppError[]) {
-  for (const error of errors) for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  for (const error of errors)
+    for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   const objects = errors.map((error) => toErrorObject(error, request));
   if (wantsHtml(request)) {
     const first = objects[0];
@@ -133,4 +134,3 @@ export function registerErrorHandling(app: App) {
     ]),
   );
 }
-

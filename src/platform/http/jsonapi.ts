@@ -35,7 +35,10 @@ export interface Links {
   next?: string | null;
 }
 
-export function document<T>(data: T, extras: { meta?: Record<string, unknown>; links?: Links; included?: unknown[] } = {}) {
+export function document<T>(
+  data: T,
+  extras: { meta?: Record<string, unknown>; links?: Links; included?: unknown[] } = {},
+) {
   return { data, ...extras };
 }
 
@@ -73,10 +76,11 @@ export const LinksSchema = Type.Object({
   next: Type.Optional(Nullable(Type.String())),
 });
 
-export function DocumentSchema<R extends TSchema, I extends TSchema = typeof AnyObject, M extends TSchema = typeof AnyObject>(
-  data: R,
-  extras: { included?: I; meta?: M } = {},
-) {
+export function DocumentSchema<
+  R extends TSchema,
+  I extends TSchema = typeof AnyObject,
+  M extends TSchema = typeof AnyObject,
+>(data: R, extras: { included?: I; meta?: M } = {}) {
   return Type.Object({
     data,
     included: Type.Optional(Type.Array((extras.included ?? AnyObject) as I)),
@@ -85,11 +89,12 @@ export function DocumentSchema<R extends TSchema, I extends TSchema = typeof Any
 }
 
 /** A paginated collection: data array, root meta (at least limit) and links self/first/prev/next. */
-export function CollectionSchema<R extends TSchema, M extends Record<string, TSchema> = {}, I extends TSchema = typeof AnyObject>(
-  item: R,
-  meta: M = {} as M,
-  included?: I,
-) {
+export function CollectionSchema<
+  R extends TSchema,
+  // biome-ignore lint/complexity/noBannedTypes: no extra meta fields; Record<string, never> breaks the spread's inference
+  M extends Record<string, TSchema> = {},
+  I extends TSchema = typeof AnyObject,
+>(item: R, meta: M = {} as M, included?: I) {
   return Type.Object({
     data: Type.Array(item),
     included: Type.Optional(Type.Array((included ?? AnyObject) as I)),

@@ -23,5 +23,7 @@ export async function registerOpenApi(app: App, publicUrl: string) {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) => reply.type('application/json').send(app.swagger()));
+  app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json').send(app.swagger()),
+  );
 }

@@ -14,11 +14,20 @@ describe('cursors', () => {
   });
 
   it('refuse anything this service did not make, naming the parameter', () => {
-    const bad = ['', '!!!', 'e30', encodeCursor([at(1)]), encodeCursor(['nope', uuid(1)]), encodeCursor([at(1), 'x']), Buffer.from('{"a":1}').toString('base64url')];
+    const bad = [
+      '',
+      '!!!',
+      'e30',
+      encodeCursor([at(1)]),
+      encodeCursor(['nope', uuid(1)]),
+      encodeCursor([at(1), 'x']),
+      Buffer.from('{"a":1}').toString('base64url'),
+    ];
     for (const raw of bad) {
       assert.throws(
         () => decodeCursor(raw, ['timestamp', 'uuid'], 'before'),
-        (error: unknown) => error instanceof AppError && error.code === 'invalidCursor' && error.options.source?.parameter === 'before',
+        (error: unknown) =>
+          error instanceof AppError && error.code === 'invalidCursor' && error.options.source?.parameter === 'before',
         raw,
       );
     }
@@ -37,15 +46,25 @@ describe('pages', () => {
 
   it('first page: next when more rows exist, no prev', () => {
     const page = pageOf(rows.slice(0, 3), { direction: 'first', position: null, limit: 2 }, key);
-    assert.deepEqual(page.items.map((r) => r.id), [uuid(5), uuid(4)]);
+    assert.deepEqual(
+      page.items.map((r) => r.id),
+      [uuid(5), uuid(4)],
+    );
     assert.equal(page.prevCursor, null);
     assert.deepEqual(decodeCursor(page.nextCursor!, ['timestamp', 'uuid'], 'cursor'), [at(4), uuid(4)]);
   });
 
   it('before page: rows fetched ascending come back newest first, with next always set', () => {
-    const ascending = [{ createdAt: at(3), id: uuid(3) }, { createdAt: at(4), id: uuid(4) }, { createdAt: at(5), id: uuid(5) }];
+    const ascending = [
+      { createdAt: at(3), id: uuid(3) },
+      { createdAt: at(4), id: uuid(4) },
+      { createdAt: at(5), id: uuid(5) },
+    ];
     const page = pageOf(ascending, { direction: 'before', position: [at(2), uuid(2)], limit: 2 }, key);
-    assert.deepEqual(page.items.map((r) => r.id), [uuid(4), uuid(3)]);
+    assert.deepEqual(
+      page.items.map((r) => r.id),
+      [uuid(4), uuid(3)],
+    );
     assert.ok(page.prevCursor !== null, 'a row newer than the page exists');
     assert.ok(page.nextCursor !== null);
   });

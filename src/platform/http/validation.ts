@@ -7,7 +7,13 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
 function makeAjv(options: Options) {
-  const ajv = new Ajv.default({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, ...options });
+  const ajv = new Ajv.default({
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    ...options,
+  });
   addFormats.default(ajv);
   return ajv;
 }

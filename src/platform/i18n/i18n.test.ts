@@ -11,8 +11,14 @@ describe('message catalogs', () => {
   });
 
   it('render ICU placeholders and fall back to the key when a message is missing', () => {
-    assert.equal(translate('en-US', 'errors.rateLimited', { seconds: 30 }), 'Too many requests; try again in 30 seconds.');
-    assert.equal(translate('fr-FR', 'errors.rateLimited', { seconds: 30 }), 'Trop de requêtes ; réessayez dans 30 secondes.');
+    assert.equal(
+      translate('en-US', 'errors.rateLimited', { seconds: 30 }),
+      'Too many requests; try again in 30 seconds.',
+    );
+    assert.equal(
+      translate('fr-FR', 'errors.rateLimited', { seconds: 30 }),
+      'Trop de requêtes ; réessayez dans 30 secondes.',
+    );
     assert.equal(translate('fr-FR', 'no.such.key'), 'no.such.key');
   });
 });

@@ -21,9 +21,7 @@ const srcDir = fileURLToPath(new URL('../../', import.meta.url));
 
 function catalogDirs(): string[] {
   const areasDir = join(srcDir, 'areas');
-  const areaDirs = existsSync(areasDir)
-    ? readdirSync(areasDir).map((area) => join(areasDir, area, 'messages'))
-    : [];
+  const areaDirs = existsSync(areasDir) ? readdirSync(areasDir).map((area) => join(areasDir, area, 'messages')) : [];
   return [join(srcDir, 'platform/i18n/messages'), ...areaDirs].filter((dir) => existsSync(dir));
 }
 

@@ -61,7 +61,9 @@ describe('job runner', () => {
     assert.throws(() => jobs.register('stats', { intervalMs: null, run: async () => ({}) }), /registered twice/);
   });
 
-  it('on PostgreSQL, a second instance (another connection pool) skips while the first runs', { skip: !process.env.DATABASE_URL }, async () => {
+  it('on PostgreSQL, a second instance (another connection pool) skips while the first runs', {
+    skip: !process.env.DATABASE_URL,
+  }, async () => {
     // Both runners point at the same database through separate pools, like two server instances.
     const url = new URL(process.env.DATABASE_URL!);
     const currentDb = await database.db.execute('SELECT current_database() AS name');
@@ -78,7 +80,8 @@ describe('job runner', () => {
       // Both runners share this process's mutex, so ask PostgreSQL itself, from the other pool,
       // whether the advisory lock is held.
       const probe = async () =>
-        (await other.pool.query('SELECT pg_try_advisory_lock($1) AS got', [LockKey.searchIndex])).rows[0].got as boolean;
+        (await other.pool.query('SELECT pg_try_advisory_lock($1) AS got', [LockKey.searchIndex])).rows[0]
+          .got as boolean;
       assert.equal(await probe(), false, 'the advisory lock is held across connections while the job runs');
       jobA.release();
       await running;

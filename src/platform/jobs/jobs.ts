@@ -64,7 +64,8 @@ export class JobRunner {
       const timer = setInterval(() => {
         const run = this.run(name)
           .then((outcome) => {
-            if (outcome.ran) this.logger.info({ event: 'job.ran', job: name, report: outcome.report }, `job ${name} ran`);
+            if (outcome.ran)
+              this.logger.info({ event: 'job.ran', job: name, report: outcome.report }, `job ${name} ran`);
           })
           .catch((error) => this.logger.error({ event: 'job.failed', job: name, err: error }, `job ${name} failed`))
           .finally(() => this.#running.delete(run));
