@@ -55,7 +55,8 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const passwords = new PasswordService(accountsRepository, clock);
   const settings = new SettingsService(accountsRepository, clock);
   const directory = new UserDirectoryService(new UserDirectoryRepository(database.db), accountsRepository);
-  const media = new MediaService(new MediaRepository(database.db), clock);
+  const mediaRepository = new MediaRepository(database.db);
+  const media = new MediaService(mediaRepository, clock);
   const reactions = new ReactionsService(database.db, new ReactionsRepository(database.db), media, accounts, clock);
   const notificationsRepository = new NotificationsRepository(database.db);
   const notificationDispatcher = new NotificationDispatcher(
@@ -87,7 +88,7 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
     gamification,
     clock,
   );
-  const mediaServices = createMediaServices(deps, jobs, gamification);
+  const mediaServices = createMediaServices(deps, mediaRepository, jobs, gamification);
   const bookmarkCollections = new CollectionsService(new CollectionsRepository(database.db), clock);
   const bookmarks = new BookmarksService(
     database.db,

@@ -3,12 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { readExif } from '../../adapters/images/index.ts';
 import { makeJpeg } from '../../adapters/images/test-images.ts';
 import { LocalStorage } from '../../adapters/storage/index.ts';
+import { servableCacheTtlMs } from './media.service.ts';
 import { upload } from './media-test-helpers.ts';
 
 /** Counts writes, to see that a variant is rendered once. */
@@ -159,5 +161,18 @@ describe('serving media files', () => {
     assert.equal((await get(`/media/${otherHex}.webp`)).statusCode, 200, 'sensitive media stay reachable by link');
     assert.equal((await admin('DELETE', `/admin/media/${otherHex}`)).statusCode, 204);
     assert.equal((await get(`/media/${otherHex}.webp`)).statusCode, 404);
+  });
+
+  it('sees a change made by another instance within the serving cache time', async () => {
+    const other = await upload(t, '/api/users/me/media', ada.token, await makeJpeg({ width: 40, height: 40 }));
+    const otherHex: string = other.json.data.attributes.hex;
+    const get = () =>
+      t.request({ method: 'GET', url: `/media/${otherHex}.webp`, headers: { accept: 'application/json' } });
+    assert.equal((await get()).statusCode, 200);
+    // Another instance unpublishes it: this process's repository never sees that write.
+    await t.deps.database.db.execute(sql`UPDATE media SET published = false WHERE id = ${other.json.data.id}`);
+    assert.equal((await get()).statusCode, 200, 'still served from the cache');
+    t.clock.advance(servableCacheTtlMs);
+    assert.equal((await get()).statusCode, 404, 'gone once the cached row expired');
   });
 });

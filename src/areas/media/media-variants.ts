@@ -10,6 +10,8 @@ import {
   variantContentTypes,
 } from '../../adapters/images/index.ts';
 import type { ByteRange, MediaStorage, StoredObjectInfo } from '../../adapters/storage/index.ts';
+import { TtlCache } from '../../platform/cache/ttl-cache.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { toHex } from '../../platform/http/ids.ts';
 import { variantKey } from './media-storage-keys.ts';
 import type { MediaRow } from './tables.ts';
@@ -26,8 +28,15 @@ export interface ServableVariant {
 
 export class MediaVariantService {
   readonly #rendering = new Map<string, Promise<void>>();
+  /** Size and time of stored variants: a rendered variant never changes, so a stat is asked once. */
+  readonly #files: TtlCache<string, StoredObjectInfo>;
 
-  constructor(private readonly storage: MediaStorage) {}
+  constructor(
+    private readonly storage: MediaStorage,
+    clock: Clock,
+  ) {
+    this.#files = new TtlCache(clock, 3_600_000, 50_000);
+  }
 
   /** A strong validator: the original's hash and the variant asked for determine the bytes. */
   etagOf(row: Pick<MediaRow, 'contentHash'>, size: VariantSize, format: VariantFormat): string {
@@ -37,7 +46,7 @@ export class MediaVariantService {
   /** The stored variant, rendered first if needed; null when the original is missing from storage. */
   async ensure(row: MediaRow, size: VariantSize, format: VariantFormat): Promise<ServableVariant | null> {
     const key = variantKey(toHex(row.id), size, format);
-    let info = await this.storage.stat(key);
+    let info = this.#files.get(key) ?? (await this.storage.stat(key));
     if (info === null) {
       let rendering = this.#rendering.get(key);
       if (!rendering) {
@@ -48,6 +57,7 @@ export class MediaVariantService {
       info = await this.storage.stat(key);
       if (info === null) return null;
     }
+    this.#files.set(key, info);
     return { key, contentType: variantContentTypes[format], etag: this.etagOf(row, size, format), info };
   }
 
@@ -62,9 +72,11 @@ export class MediaVariantService {
     return data === null ? null : { data, contentType: variant.contentType };
   }
 
-  /** A stream of a stored variant (or of part of it). */
-  open(key: string, range?: ByteRange) {
-    return this.storage.getStream(key, range);
+  /** A stream of a stored variant (or of part of it); null when it is gone from storage. */
+  async open(key: string, range?: ByteRange) {
+    const stored = await this.storage.getStream(key, range);
+    if (stored === null) this.#files.delete(key);
+    return stored;
   }
 
   private async render(row: MediaRow, key: string, size: VariantSize, format: VariantFormat): Promise<void> {

@@ -10,7 +10,18 @@ export type NewMedia = typeof media.$inferInsert;
 export type MediaPatch = Partial<Omit<NewMedia, 'id' | 'ownerId' | 'kind'>>;
 
 export class MediaRepository {
+  readonly #changeListeners: Array<(id: string) => void> = [];
+
   constructor(readonly db: Db) {}
+
+  /** Called with the id of every row this repository updates or deletes (e.g. to drop cached copies). */
+  onRowChanged(listener: (id: string) => void): void {
+    this.#changeListeners.push(listener);
+  }
+
+  #changed(id: string): void {
+    for (const listener of this.#changeListeners) listener(id);
+  }
 
   /** Locks the row until the end of the transaction; false when there is no such media. */
   async lockRow(id: string, db: Db): Promise<boolean> {
@@ -38,11 +49,13 @@ export class MediaRepository {
 
   async update(id: string, patch: MediaPatch, db: Db = this.db): Promise<MediaRow | null> {
     const [row] = await db.update(media).set(patch).where(eq(media.id, id)).returning();
+    this.#changed(id);
     return row ?? null;
   }
 
   async delete(id: string, db: Db = this.db): Promise<MediaRow | null> {
     const [row] = await db.delete(media).where(eq(media.id, id)).returning();
+    this.#changed(id);
     return row ?? null;
   }
 

@@ -1,5 +1,6 @@
 /** The rules of media reading and editing: who sees what, lists, descriptions. */
 
+import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -12,11 +13,23 @@ import type { MediaRow } from './tables.ts';
 
 const keyOf = (row: MediaRow) => [row.createdAt, row.id];
 
+/**
+ * Rows the file route may serve, kept briefly so a popular image costs no database round trip.
+ * Writes through this process's repository drop their row at once; a change made by another
+ * instance shows here within this time.
+ */
+export const servableCacheTtlMs = 10_000;
+
 export class MediaService {
+  readonly #servable: TtlCache<string, MediaRow>;
+
   constructor(
     private readonly repository: MediaRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.#servable = new TtlCache(clock, servableCacheTtlMs, 10_000);
+    repository.onRowChanged((id) => this.#servable.delete(id));
+  }
 
   /**
    * The shared read API for other areas (reactions, bookmarks, comments): a media post by UUID or
@@ -44,8 +57,12 @@ export class MediaService {
 
   /** Any media (post, avatar or cover) the public may see, for serving its files. */
   async findServableMedia(id: string): Promise<MediaRow | null> {
+    const cached = this.#servable.get(id);
+    if (cached !== undefined) return cached;
     const row = await this.repository.findById(id);
-    return row !== null && isPubliclyVisible(row) ? row : null;
+    if (row === null || !isPubliclyVisible(row)) return null;
+    this.#servable.set(id, row);
+    return row;
   }
 
   /** The owner's post, whatever its state; 404 for a missing media or one of someone else. */

@@ -4,7 +4,7 @@ import type { JobRunner } from '../../platform/jobs/jobs.ts';
 import { DescribeQueueService } from '../admin/describe-queue.service.ts';
 import { MediaAdminService } from '../admin/media-admin.service.ts';
 import type { GamificationService } from '../gamification/gamification.service.ts';
-import { MediaRepository } from './media.repository.ts';
+import type { MediaRepository } from './media.repository.ts';
 import { gamificationEffects } from './media-published.ts';
 import { MediaUploadService } from './media-upload.service.ts';
 import { MediaVariantService } from './media-variants.ts';
@@ -12,15 +12,19 @@ import { MediaVariantService } from './media-variants.ts';
 /** How often the server returns expired description leases to the queue. */
 const describeQueueIntervalMs = 60_000;
 
-export function createMediaServices(deps: AppDeps, jobs: JobRunner, gamification: GamificationService) {
-  const repository = new MediaRepository(deps.database.db);
+export function createMediaServices(
+  deps: AppDeps,
+  repository: MediaRepository,
+  jobs: JobRunner,
+  gamification: GamificationService,
+) {
   const mediaUploads = new MediaUploadService(
     repository,
     deps.storage,
     deps.clock,
     gamificationEffects(gamification, repository),
   );
-  const mediaVariants = new MediaVariantService(deps.storage);
+  const mediaVariants = new MediaVariantService(deps.storage, deps.clock);
   const describeQueue = new DescribeQueueService(repository, deps.clock);
   const mediaAdmin = new MediaAdminService(repository, mediaUploads, deps.storage, deps.clock);
   jobs.register('describe-queue', {

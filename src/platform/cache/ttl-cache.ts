@@ -1,0 +1,43 @@
+/**
+ * A bounded in-process cache whose entries expire after a fixed time on the injected clock. When
+ * full, the oldest entry goes first. For values that may be slightly stale across instances, with
+ * local writes forgetting their keys at once.
+ */
+import type { Clock } from '../clock.ts';
+
+export class TtlCache<K, V> {
+  readonly #entries = new Map<K, { value: V; expiresAt: number }>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= this.clock.now().getTime()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(key, { value, expiresAt: this.clock.now().getTime() + this.ttlMs });
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
