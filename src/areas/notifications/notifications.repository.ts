@@ -79,12 +79,13 @@ export class NotificationsRepository {
       .limit(page.limit + 1);
   }
 
+  /** The owner's feed size, all rows or unread only, from the counters the triggers of 0130 keep. */
   async count(ownerId: string, unreadOnly: boolean): Promise<number> {
-    const [row] = await this.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(notifications)
-      .where(this.#feedFilter(ownerId, unreadOnly));
-    return row?.total ?? 0;
+    const [row] = await queryRows<{ total: number; unread: number }>(
+      this.db,
+      sql`SELECT total, unread FROM notification_counters WHERE owner_id = ${ownerId}`,
+    );
+    return row === undefined ? 0 : unreadOnly ? row.unread : row.total;
   }
 
   /** Marks one of the owner's rows read (keeping an earlier read time); null when not theirs or missing. */
