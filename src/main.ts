@@ -61,6 +61,7 @@ async function main() {
     force.unref();
     await app.close(); // stops accepting, waits for requests in flight
     await services.jobs.stop();
+    await services.mailFlows.drain();
     await commandServer?.stop();
     await deps.rateLimitStore.close?.();
     await database.close();

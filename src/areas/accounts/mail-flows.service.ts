@@ -21,6 +21,8 @@ const canReceiveMail = (user: UserRow | null): user is UserRow =>
   user !== null && user.anonymizedAt === null && user.bannedAt === null;
 
 export class MailFlowsService {
+  readonly #inFlight = new Set<Promise<void>>();
+
   constructor(
     private readonly db: Db,
     private readonly repository: AccountsRepository,
@@ -36,9 +38,18 @@ export class MailFlowsService {
    * tell whether an account exists, and a mail server that is down does not fail the request.
    */
   #send(message: MailMessage, kind: string): void {
-    this.mailer.send(message).catch((error: unknown) => {
-      this.logger.error({ event: 'mail.sendFailed', kind, err: error }, 'could not send an account e-mail');
-    });
+    const sending = this.mailer
+      .send(message)
+      .catch((error: unknown) => {
+        this.logger.error({ event: 'mail.sendFailed', kind, err: error }, 'could not send an account e-mail');
+      })
+      .finally(() => this.#inFlight.delete(sending));
+    this.#inFlight.add(sending);
+  }
+
+  /** Waits for the mails still being handed over (a graceful stop calls it, so none is dropped). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
   }
 
   /** Sends a fresh confirmation link (earlier ones stop working). */

@@ -11,6 +11,8 @@ const publicUserAttributes = {
   level: Type.Integer(),
   experience: Type.Integer(),
   verified: Type.Boolean(),
+  avatarUrl: Nullable(Type.String({ description: 'the avatar, 320 px WebP; change size= for another variant' })),
+  coverUrl: Nullable(Type.String({ description: 'the cover, 2048 px WebP; change size= for another variant' })),
   createdAt: Timestamp,
 };
 
@@ -37,6 +39,8 @@ export function presentPublicUser(user: UserRow) {
     level: user.level,
     experience: user.experience,
     verified: user.verifiedAt !== null,
+    avatarUrl: user.avatarMediaId === null ? null : `/media/${toHex(user.avatarMediaId)}.webp?size=thumb`,
+    coverUrl: user.coverMediaId === null ? null : `/media/${toHex(user.coverMediaId)}.webp?size=large`,
     createdAt: formatTimestamp(user.createdAt),
   });
 }

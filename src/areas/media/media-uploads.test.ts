@@ -206,6 +206,10 @@ for (const backend of ['local files', 'S3'] as const) {
 
       const cover = await upload(t, '/api/users/me/cover', bob.token, await makeJpeg({ width: 300, height: 100 }));
       assert.equal(cover.json.data.attributes.kind, 'cover');
+      const me = await t.request({ method: 'GET', url: '/api/auth/me', token: bob.token });
+      assert.equal(me.json.data.attributes.avatarUrl, `/media/${second.json.data.attributes.hex}.webp?size=thumb`);
+      assert.equal(me.json.data.attributes.coverUrl, `/media/${cover.json.data.attributes.hex}.webp?size=large`);
+      assert.equal((await t.request({ method: 'GET', url: me.json.data.attributes.avatarUrl })).statusCode, 200);
 
       assert.equal(
         (await t.request({ method: 'DELETE', url: '/api/users/me/avatar', token: bob.token })).statusCode,
@@ -220,6 +224,8 @@ for (const backend of ['local files', 'S3'] as const) {
         (await t.request({ method: 'DELETE', url: '/api/users/me/cover', token: bob.token })).statusCode,
         204,
       );
+      const cleared = await t.request({ method: 'GET', url: '/api/auth/me', token: bob.token });
+      assert.deepEqual([cleared.json.data.attributes.avatarUrl, cleared.json.data.attributes.coverUrl], [null, null]);
       const mine = await t.request({ method: 'GET', url: '/api/users/me/media', token: bob.token });
       assert.ok(mine.json.data.every((item: { attributes: { kind: string } }) => item.attributes.kind === 'post'));
     });
