@@ -4,6 +4,11 @@
  * inside NOTIFICATION_DEDUP_WINDOW_MINUTES absorbs the dispatch: only its created_at moves). The
  * merge is an INSERT ... ON CONFLICT on a partial unique index, so concurrent dispatches cannot both
  * insert. Pass the caller's transaction as `db` so the notification commits or rolls back with it.
+ *
+ * Lock order: a new row takes the owner's notification_counters row (trigger of 0130); a merge takes
+ * the merged row first. Mark-all-read takes rows, then counters. A transaction that dispatches several
+ * notifications to one owner should therefore do its merges before its inserts (follows do), or two
+ * such writers could deadlock.
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/database.ts';
