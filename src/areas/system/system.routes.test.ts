@@ -14,6 +14,7 @@ describe('system routes and shared HTTP behaviour', () => {
     assert.equal(res.statusCode, 200);
     // JSON:API allows no media type parameter but ext and profile, so no charset.
     assert.equal(res.headers['content-type'], 'application/vnd.api+json');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.deepEqual(res.json.data.attributes, {
       status: 'ok',
       time: '2026-11-21T12:00:00.000+00:00',
@@ -43,6 +44,7 @@ describe('system routes and shared HTTP behaviour', () => {
     assert.equal(web.statusCode, 404);
     assert.match(String(web.headers['content-type']), /^text\/html/);
     assert.match(web.body, /<h1>404<\/h1>/);
+    assert.equal(web.headers['x-content-type-options'], 'nosniff');
     const webJson = await t.request({ method: 'GET', url: '/nothing-here', headers: { accept: 'application/json' } });
     assert.equal(webJson.json.errors[0].code, 'routeNotFound');
   });
