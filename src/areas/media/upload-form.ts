@@ -66,7 +66,15 @@ export async function readUploadForm(request: FastifyRequest, allowedFields: rea
     if (code === 'FST_FILES_LIMIT') {
       throw new AppError('validationFailed', { source: { pointer: '/file' }, detail: 'send exactly one file' });
     }
-    throw error;
+    if (error instanceof AppError) throw error;
+    // Limits and other framework refusals carry their 4xx status; the error handler maps them.
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status < 500) throw error;
+    // Anything else the parser throws is a body it could not read: no boundary, cut short, garbage.
+    throw new AppError('badRequest', {
+      source: { header: 'Content-Type' },
+      detail: `the multipart body is malformed: ${(error as Error).message}`,
+    });
   }
   if (file === null || file.length === 0) {
     throw new AppError('fileMissing', {

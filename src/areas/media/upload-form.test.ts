@@ -1,0 +1,41 @@
+/** Upload bodies the multipart parser cannot read are 400, never 500, and store nothing. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { makeJpeg } from '../../adapters/images/test-images.ts';
+import { multipartForm, storedKeys } from './media-test-helpers.ts';
+
+describe('malformed upload bodies', () => {
+  let t: TestApp;
+  let user: TestUser;
+  before(async () => {
+    t = await createTestApp();
+    user = await createUser(t);
+  });
+  after(() => t.close());
+
+  it('answers 400 badRequest to a multipart body without a boundary, cut short, or not multipart at all', async () => {
+    const form = multipartForm([{ name: 'file', value: await makeJpeg({ width: 32, height: 32 }), filename: 'a.jpg' }]);
+    const cases: Array<[string, Buffer | string, string]> = [
+      ['no boundary', 'abc', 'multipart/form-data'],
+      ['cut short', form.payload.subarray(0, form.payload.length - 60), form.headers['content-type']!],
+      ['garbage', 'garbage garbage', 'multipart/form-data; boundary=abc'],
+    ];
+    for (const [name, payload, contentType] of cases) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/users/me/media',
+        token: user.token,
+        payload,
+        headers: { 'content-type': contentType },
+      });
+      assert.equal(res.statusCode, 400, `${name}: ${res.body}`);
+      assert.equal(res.json.errors[0].code, 'badRequest', name);
+      assert.match(res.json.errors[0].detail, /multipart body is malformed/, name);
+    }
+    const list = await t.request({ method: 'GET', url: '/api/users/me/media', token: user.token });
+    assert.equal(list.json.data.length, 0, 'no row');
+    assert.deepEqual(await storedKeys(t.deps.storage), [], 'no file');
+  });
+});
