@@ -22,7 +22,8 @@ import { systemRoutes } from './areas/system/system.routes.ts';
 import type { AppDeps } from './deps.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
-import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { registerErrorHandling, sendFrameworkError } from './platform/http/error-handler.ts';
+import { registerNulGuard } from './platform/http/nul-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import type { App, RouteAuth } from './platform/http/types.ts';
@@ -58,6 +59,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   const routes: RegisteredRoute[] = [];
@@ -76,6 +78,7 @@ export async function buildApp(
   });
   registerErrorHandling(app);
   registerContentTypes(app);
+  registerNulGuard(app);
   registerAuth(app, { adminToken: config.adminApiToken, sessions: services.sessions });
   registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });
   await registerOpenApi(app, config.publicUrl);

@@ -38,4 +38,23 @@ describe('malformed upload bodies', () => {
     assert.equal(list.json.data.length, 0, 'no row');
     assert.deepEqual(await storedKeys(t.deps.storage), [], 'no file');
   });
+
+  it('answers 400 to a description holding the NUL character, leaving no row and no file', async () => {
+    const form = multipartForm([
+      { name: 'description', value: 'sunset\u0000' },
+      { name: 'file', value: await makeJpeg({ width: 32, height: 32 }), filename: 'a.jpg' },
+    ]);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/users/me/media',
+      token: user.token,
+      payload: form.payload,
+      headers: form.headers,
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json.errors[0].code, 'badRequest');
+    const list = await t.request({ method: 'GET', url: '/api/users/me/media', token: user.token });
+    assert.equal(list.json.data.length, 0);
+    assert.deepEqual(await storedKeys(t.deps.storage), []);
+  });
 });

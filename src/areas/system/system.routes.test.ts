@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { createUser } from '../../../test/helpers/factories.ts';
 
 describe('system routes and shared HTTP behaviour', () => {
   let t: TestApp;
@@ -58,5 +59,31 @@ describe('system routes and shared HTTP behaviour', () => {
     assert.equal(res.json.errors[0].title, 'Une authentification est nécessaire.');
     const web = await t.request({ method: 'GET', url: '/<script>alert(1)</script>', headers: { accept: 'text/html' } });
     assert.ok(!web.body.includes('<script>'));
+  });
+
+  it('refuses text holding the NUL character with 400 (it cannot be stored), never 500', async () => {
+    const user = await createUser(t);
+    const inQuery = await t.request({ method: 'GET', url: '/api/users/search?q=a%00b' });
+    assert.equal(inQuery.statusCode, 400);
+    assert.deepEqual([inQuery.json.errors[0].code, inQuery.json.errors[0].source], ['badRequest', { parameter: 'q' }]);
+    const inBody = await t.request({
+      method: 'PUT',
+      url: '/api/users/me/nickname',
+      token: user.token,
+      body: { nickname: 'a\u0000b' },
+    });
+    assert.equal(inBody.statusCode, 400);
+    assert.deepEqual(inBody.json.errors[0].source, { pointer: '/nickname' });
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', token: user.token });
+    assert.equal(me.json.data.attributes.nickname, user.user.nickname, 'nothing was written');
+  });
+
+  it('answers URL errors found before routing as JSON:API documents', async () => {
+    const long = await t.request({ method: 'GET', url: `/api/users/${'a'.repeat(300)}/followers` });
+    assert.equal(long.statusCode, 414);
+    assert.equal(long.json.errors[0].code, 'uriTooLong');
+    const bad = await t.request({ method: 'GET', url: '/api/users/%E0%A4%A/followers' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json.errors[0].code, 'badRequest');
   });
 });

@@ -21,6 +21,12 @@ export function uniqueViolation(error: unknown): string | null {
   return found?.code === '23505' ? (found.constraint ?? '') : null;
 }
 
+/** PostgreSQL refused a text value it cannot store (a NUL character, or bytes that are not UTF-8). */
+export function isUnstorableText(error: unknown): boolean {
+  const code = pgError(error)?.code;
+  return code === '22021' || code === '22P05';
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   return pgError(error)?.code === '23503';
 }

@@ -34,6 +34,7 @@ export const errorCatalogue = {
   tokenExpired: 410,
   // 413 / 415
   payloadTooLarge: 413,
+  uriTooLong: 414,
   unsupportedMediaType: 415,
   fileTooLarge: 413,
   imageTooLarge: 413,

@@ -3,9 +3,11 @@
  * (HTML routes get an HTML page unless the client asks for JSON). Never a 500 for bad input.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { translate } from '../i18n/i18n.ts';
+import { isUnstorableText } from '../db/errors.ts';
+import { negotiateLocale, translate } from '../i18n/i18n.ts';
 import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
+import { nulCharacter } from './nul-guard.ts';
 import type { App } from './types.ts';
 
 interface AjvError {
@@ -50,7 +52,12 @@ function validationErrors(error: FastifyError): AppErrors {
 
 /** Maps framework errors (parsing, limits, content types) to our codes. */
 function frameworkError(error: FastifyError): AppError {
+  if (isUnstorableText(error)) return nulCharacter({});
   switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return new AppError('badRequest', { detail: 'the path is not a valid URL component' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uriTooLong');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('malformedJson', { detail: error.message });
@@ -110,6 +117,14 @@ export function sendErrors(request: FastifyRequest, reply: FastifyReply, status:
       );
   }
   return reply.status(status).type(jsonApiMediaType).send({ errors: objects });
+}
+
+/** For Fastify's `frameworkErrors` option: URL errors found before routing, in our document shape. */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // No hook has run for such a request, so its locale is negotiated here.
+  request.locale = negotiateLocale(request.headers['accept-language']);
+  const mapped = frameworkError(error);
+  return sendErrors(request, reply, mapped.status, [mapped]);
 }
 
 export function registerErrorHandling(app: App) {
