@@ -5,10 +5,11 @@
  * merge is an INSERT ... ON CONFLICT on a partial unique index, so concurrent dispatches cannot both
  * insert. Pass the caller's transaction as `db` so the notification commits or rolls back with it.
  *
- * Lock order: a new row takes the owner's notification_counters row (trigger of 0130); a merge takes
- * the merged row first. Mark-all-read takes rows, then counters. A transaction that dispatches several
- * notifications to one owner should therefore do its merges before its inserts (follows do), or two
- * such writers could deadlock.
+ * Lock order: dispatch first locks the recipient's users row, as experience awards do, then writes
+ * (a new row also takes the owner's notification_counters row through the trigger of 0130). So a
+ * follow and an XP award for the same user queue instead of deadlocking. Within one transaction,
+ * merges should come before inserts for one owner (follows do), since mark-all-read takes rows, then
+ * counters.
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/database.ts';
@@ -40,6 +41,7 @@ export class NotificationDispatcher {
   ): Promise<DispatchOutcome> {
     const repository = this.repository.on(db);
     if (!(await repository.channelEnabled(recipientId, kind, 'inApp'))) return { outcome: 'suppressed', id: null };
+    await repository.lockRecipient(recipientId);
     const now = this.clock.now();
     const row = { id: newId(), ownerId: recipientId, type: kind, data: { ...data }, dedupKey, createdAt: now };
     if (dedupKey === null) {

@@ -133,6 +133,14 @@ export class NotificationsRepository {
       .where(eq(notificationPreferences.userId, userId))) as PreferenceCell[];
   }
 
+  /**
+   * Locks the recipient's users row until the end of the transaction. Every writer of a user's
+   * notifications (and of their experience) takes this lock first, so they queue in one order.
+   */
+  async lockRecipient(userId: string): Promise<void> {
+    await this.db.execute(sql`SELECT 1 FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
+  }
+
   async channelEnabled(userId: string, kind: NotificationKind, channel: NotificationChannel): Promise<boolean> {
     const [row] = await this.db
       .select({ enabled: notificationPreferences.enabled })

@@ -22,6 +22,11 @@ describe('cursors', () => {
       encodeCursor(['nope', uuid(1)]),
       encodeCursor([at(1), 'x']),
       Buffer.from('{"a":1}').toString('base64url'),
+      // well-formed, but not a timestamp this service writes (nor one PostgreSQL can hold)
+      encodeCursor(['0000-01-01T00:00:00.000Z', uuid(1)]),
+      encodeCursor(['-000001-01-01T00:00:00.000Z', uuid(1)]),
+      encodeCursor(['+275760-09-13T00:00:00.000Z', uuid(1)]),
+      encodeCursor(['2026-01-01', uuid(1)]),
     ];
     for (const raw of bad) {
       assert.throws(

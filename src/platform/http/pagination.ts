@@ -44,8 +44,11 @@ function decodePart(kind: KeyPart, value: unknown): KeyValue | undefined {
   switch (kind) {
     case 'timestamp': {
       if (typeof value !== 'string') return undefined;
+      // Exactly as encodeCursor wrote it: no other date form, and no year the database cannot hold.
       const date = new Date(value);
-      return Number.isNaN(date.getTime()) ? undefined : date;
+      if (Number.isNaN(date.getTime())) return undefined;
+      const year = date.getUTCFullYear();
+      return date.toISOString() === value && year >= 1 && year <= 9999 ? date : undefined;
     }
     case 'uuid':
       return typeof value === 'string' && uuidPattern.test(value) ? value : undefined;
