@@ -182,20 +182,44 @@ export class NotificationsRepository {
     return rows.map((row) => row.owner_id);
   }
 
-  async unpushedOf(ownerId: string, limit: number): Promise<NotificationRow[]> {
-    return this.db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.ownerId, ownerId), isNull(notifications.pushedAt)))
-      .orderBy(notifications.createdAt, notifications.id)
-      .limit(limit);
+  /** Ids and kinds of every unpushed row of the owner, oldest first, read `pageSize` at a time. */
+  async unpushedRefsOf(ownerId: string, pageSize: number): Promise<Array<{ id: string; type: NotificationKind }>> {
+    const refs: Array<{ id: string; type: NotificationKind }> = [];
+    let after: { createdAt: Date; id: string } | null = null;
+    for (;;) {
+      const rows: Array<{ id: string; type: NotificationKind; createdAt: Date }> = await this.db
+        .select({ id: notifications.id, type: notifications.type, createdAt: notifications.createdAt })
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.ownerId, ownerId),
+            isNull(notifications.pushedAt),
+            after === null
+              ? undefined
+              : sql`(${notifications.createdAt}, ${notifications.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`,
+          ),
+        )
+        .orderBy(notifications.createdAt, notifications.id)
+        .limit(pageSize);
+      for (const row of rows) refs.push({ id: row.id, type: row.type });
+      const last = rows.at(-1);
+      if (rows.length < pageSize || last === undefined) return refs;
+      after = last;
+    }
   }
 
-  async markPushed(ids: string[], at: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db
-      .update(notifications)
-      .set({ pushedAt: at })
-      .where(and(inArray(notifications.id, ids), isNull(notifications.pushedAt)));
+  async findById(id: string): Promise<NotificationRow | null> {
+    const [row] = await this.db.select().from(notifications).where(eq(notifications.id, id));
+    return row ?? null;
+  }
+
+  /** Sets pushed_at on the rows not pushed yet, `chunk` ids per statement. */
+  async markPushed(ids: string[], at: Date, chunk = 1000): Promise<void> {
+    for (let start = 0; start < ids.length; start += chunk) {
+      await this.db
+        .update(notifications)
+        .set({ pushedAt: at })
+        .where(and(inArray(notifications.id, ids.slice(start, start + chunk)), isNull(notifications.pushedAt)));
+    }
   }
 }

@@ -194,7 +194,7 @@ describe('push flush', () => {
     assert.equal(sentTo(recipient).length, 1);
   });
 
-  it('walks recipients and rows in bounded batches', async () => {
+  it('walks recipients and rows in bounded batches, and counts every waiting row in one digest', async () => {
     const recipients = [];
     for (let i = 0; i < 5; i++) recipients.push(await createUser(t));
     for (const recipient of recipients) await follow(recipient);
@@ -208,12 +208,14 @@ describe('push flush', () => {
       silent as unknown as FastifyBaseLogger,
       {
         recipientBatch: 2,
-        rowsPerRecipient: 2,
+        rowsPerQuery: 2,
       },
     );
     assert.deepEqual(await job.run(), { recipients: 5, individual: 4, digest: 1, suppressed: 0, failed: 0 });
-    assert.equal(await unpushed(busy), 1);
-    assert.deepEqual(await job.run(), { recipients: 1, individual: 1, digest: 0, suppressed: 0, failed: 0 });
-    assert.equal(sentTo(busy).length, 2);
+    assert.equal(await unpushed(busy), 0, 'all three rows went into the digest, though read two at a time');
+    const [digest] = sentTo(busy);
+    assert.equal(sentTo(busy).length, 1);
+    assert.equal((digest!.body as { data: { count: number } }).data.count, 3);
+    assert.deepEqual(await job.run(), { recipients: 0, individual: 0, digest: 0, suppressed: 0, failed: 0 });
   });
 });

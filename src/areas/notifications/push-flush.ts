@@ -29,11 +29,11 @@ export interface PushFlushReport {
 export interface PushFlushLimits {
   /** Recipients read per batch. */
   recipientBatch: number;
-  /** Rows of one recipient handled per run; the rest wait for the next run. */
-  rowsPerRecipient: number;
+  /** Row ids read (and marked) per statement for one recipient; all of them go into one push. */
+  rowsPerQuery: number;
 }
 
-export const defaultPushFlushLimits: PushFlushLimits = { recipientBatch: 500, rowsPerRecipient: 1000 };
+export const defaultPushFlushLimits: PushFlushLimits = { recipientBatch: 500, rowsPerQuery: 1000 };
 
 /** Texts in every supported language, keyed by language code as push providers expect. */
 function inEveryLanguage(render: (locale: Locale) => { title: string; body: string }) {
@@ -47,14 +47,11 @@ function inEveryLanguage(render: (locale: Locale) => { title: string; body: stri
   return { headings, contents };
 }
 
-export function pushMessageFor(recipientId: string, rows: NotificationRow[]): PushMessage {
+/** One individual push for a single row (give the row), or one digest push counting `ids`. */
+export function pushMessageFor(recipientId: string, ids: string[], only: NotificationRow | null): PushMessage {
   const externalId = toHex(recipientId);
-  const idempotencyKey = pushIdempotencyKey(
-    externalId,
-    rows.map((row) => row.id),
-  );
-  const [only] = rows;
-  if (rows.length === 1 && only) {
+  const idempotencyKey = pushIdempotencyKey(externalId, ids);
+  if (ids.length === 1 && only) {
     return {
       externalId,
       idempotencyKey,
@@ -65,8 +62,8 @@ export function pushMessageFor(recipientId: string, rows: NotificationRow[]): Pu
   return {
     externalId,
     idempotencyKey,
-    ...inEveryLanguage((locale) => renderDigest(rows.length, locale)),
-    data: { type: 'digest', count: rows.length },
+    ...inEveryLanguage((locale) => renderDigest(ids.length, locale)),
+    data: { type: 'digest', count: ids.length },
     collapseId: `digest-${externalId}`,
   };
 }
@@ -92,20 +89,19 @@ export class PushFlush {
   }
 
   async #flushRecipient(recipientId: string, report: PushFlushReport): Promise<void> {
-    const rows = await this.repository.unpushedOf(recipientId, this.limits.rowsPerRecipient);
+    const rows = await this.repository.unpushedRefsOf(recipientId, this.limits.rowsPerQuery);
     if (rows.length === 0) return;
     report.recipients++;
     const matrix = preferenceMatrix(await this.repository.preferenceOverrides(recipientId));
-    const toSend = rows.filter((row) => matrix[row.type]?.push !== false);
-    const suppressed = rows.filter((row) => matrix[row.type]?.push === false);
+    const toSend = rows.filter((row) => matrix[row.type]?.push !== false).map((row) => row.id);
+    const suppressed = rows.filter((row) => matrix[row.type]?.push === false).map((row) => row.id);
     report.suppressed += suppressed.length;
-    await this.repository.markPushed(
-      suppressed.map((row) => row.id),
-      this.clock.now(),
-    );
+    await this.repository.markPushed(suppressed, this.clock.now(), this.limits.rowsPerQuery);
     if (toSend.length === 0) return;
 
-    const message = pushMessageFor(recipientId, toSend);
+    const only = toSend.length === 1 ? await this.repository.findById(toSend[0]!) : null;
+    if (toSend.length === 1 && only === null) return; // deleted meanwhile: nothing left to push
+    const message = pushMessageFor(recipientId, toSend, only);
     const result = await this.push.send(message);
     if (!result.delivered) {
       report.failed++;
@@ -126,9 +122,6 @@ export class PushFlush {
     } else {
       report.digest++;
     }
-    await this.repository.markPushed(
-      toSend.map((row) => row.id),
-      this.clock.now(),
-    );
+    await this.repository.markPushed(toSend, this.clock.now(), this.limits.rowsPerQuery);
   }
 }
