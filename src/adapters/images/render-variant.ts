@@ -39,8 +39,13 @@ export interface RenderedVariant {
  * which is sharp's default when neither keepMetadata nor withMetadata is called.
  * Expects bytes probeImage accepted; an animated image gives its first frame.
  */
+/** The longest side WebP can encode. */
+export const maxWebpSide = 16383;
+
 export async function renderVariant(data: Buffer, request: VariantRequest): Promise<RenderedVariant> {
-  const longestSide = variantLongestSide[request.size];
+  // WebP cannot encode a side over 16383 px (and AVIF fails there too): such an 'original' is fitted.
+  const encoderLimit = request.format === 'webp' || request.format === 'avif' ? maxWebpSide : null;
+  const longestSide = variantLongestSide[request.size] ?? encoderLimit;
   let pipeline = sharp(data, {
     limitInputPixels: request.maxPixels ?? defaultMaxPixels,
     failOn: 'warning',

@@ -6,6 +6,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import { formatNullableTimestamp } from '../../platform/http/time.ts';
 import { normaliseHashtags } from '../media/hashtags.ts';
 import type { MediaRepository } from '../media/media.repository.ts';
 import type { DescribeStatus, MediaRow } from '../media/tables.ts';
@@ -41,7 +42,7 @@ export class DescribeQueueService {
     if (claimed !== null) return claimed;
     const row = await this.requirePost(id);
     if (row.describeStatus === 'claimed') {
-      throw new AppError('mediaAlreadyClaimed', { meta: { claimedUntil: row.claimedUntil?.toISOString() ?? null } });
+      throw new AppError('mediaAlreadyClaimed', { meta: { claimedUntil: formatNullableTimestamp(row.claimedUntil) } });
     }
     throw new AppError('mediaNotInQueue', { meta: { describeStatus: row.describeStatus } });
   }

@@ -38,8 +38,12 @@ export class MediaAdminService {
 
   async recomputeStats(id: string): Promise<{ before: Counters; after: Counters; row: MediaRow }> {
     const before = await this.require(id);
-    const counters = await recomputeMediaCounters(this.repository.db, id);
-    const row = (await this.repository.update(id, { ...counters, updatedAt: this.clock.now() }))!;
+    // The media row is locked as reactions and bookmarks lock it, so none commits between count and write.
+    const row = await this.repository.db.transaction(async (tx) => {
+      await this.repository.lockRow(id, tx);
+      const counters = await recomputeMediaCounters(tx, id);
+      return (await this.repository.update(id, { ...counters, updatedAt: this.clock.now() }, tx))!;
+    });
     return { before: countersOf(before), after: countersOf(row), row };
   }
 

@@ -1,10 +1,14 @@
 import { type ImageFormat, imageFileExtensions } from '../../adapters/images/index.ts';
 import { toHex } from '../../platform/http/ids.ts';
 
+const servedExtensions = new Set(['jpg', 'png', 'webp', 'avif']);
+
 /** Paths of the served variants of a media (see GET /media/{hex}.{ext}). */
 export function mediaVariantUrls(row: { id: string; originalFormat: string }) {
   const hex = toHex(row.id);
-  const originalExt = imageFileExtensions[row.originalFormat as ImageFormat] ?? 'jpg';
+  // The route serves these formats; a GIF or HEIC original is offered as JPEG.
+  const extension = imageFileExtensions[row.originalFormat as ImageFormat];
+  const originalExt = extension !== undefined && servedExtensions.has(extension) ? extension : 'jpg';
   return {
     thumb: `/media/${hex}.webp?size=thumb`,
     small: `/media/${hex}.webp?size=small`,
