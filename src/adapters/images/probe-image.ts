@@ -20,6 +20,18 @@ export interface ProbeOptions {
  * Identifies an uploaded image from its bytes and checks that it can be decoded within the pixel
  * limit. Throws UnsupportedImageError (CorruptImageError for damaged data) or ImageTooLargeError.
  */
+/** JPEG, PNG, GIF, WebP (RIFF…WEBP) and ISO-BMFF (AVIF/HEIF: …ftyp) magic numbers. */
+function hasKnownSignature(data: Buffer): boolean {
+  const starts = (bytes: number[], at = 0) => bytes.every((byte, index) => data[at + index] === byte);
+  return (
+    starts([0xff, 0xd8, 0xff]) ||
+    starts([0x89, 0x50, 0x4e, 0x47]) ||
+    starts([0x47, 0x49, 0x46, 0x38]) ||
+    (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) ||
+    starts([0x66, 0x74, 0x79, 0x70], 4)
+  );
+}
+
 export async function probeImage(data: Buffer, options: ProbeOptions = {}): Promise<ImageProbe> {
   const maxPixels = options.maxPixels ?? defaultMaxPixels;
   if (data.length === 0) throw new UnsupportedImageError('the file is empty');
@@ -29,6 +41,8 @@ export async function probeImage(data: Buffer, options: ProbeOptions = {}): Prom
     // Reads the header only; the pixel limit is checked below so it raises our own error.
     metadata = await sharp(data, { limitInputPixels: false }).metadata();
   } catch (error) {
+    // Bytes that start like an image we take, but cannot be read: damaged, not foreign.
+    if (hasKnownSignature(data)) throw new CorruptImageError('the image data cannot be read', { cause: error });
     throw new UnsupportedImageError('the file is not an image in a known format', { cause: error });
   }
   const format = acceptedFormat(metadata);

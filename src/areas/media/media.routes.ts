@@ -18,7 +18,10 @@ const uploadConsumes = ['multipart/form-data'];
 
 function checkedDescription(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (value.length > maxDescriptionLength) {
+  if (value.trim() === '') {
+    throw new AppError('validationFailed', { source: { pointer: '/description' }, detail: 'must not be blank' });
+  }
+  if ([...value].length > maxDescriptionLength) {
     throw new AppError('validationFailed', {
       source: { pointer: '/description' },
       detail: `at most ${maxDescriptionLength} characters`,

@@ -57,4 +57,32 @@ describe('malformed upload bodies', () => {
     assert.equal(list.json.data.length, 0);
     assert.deepEqual(await storedKeys(t.deps.storage), []);
   });
+
+  it('refuses a JPEG cut short as corrupt (422) and a blank description (422), and counts characters, not bytes', async () => {
+    const jpeg = await makeJpeg({ width: 64, height: 48 });
+    const send = (parts: Parameters<typeof multipartForm>[0]) => {
+      const form = multipartForm(parts);
+      return t.request({
+        method: 'POST',
+        url: '/api/users/me/media',
+        token: user.token,
+        payload: form.payload,
+        headers: form.headers,
+      });
+    };
+    const cut = await send([{ name: 'file', value: jpeg.subarray(0, 200), filename: 'a.jpg' }]);
+    assert.equal(cut.statusCode, 422, cut.body);
+    assert.equal(cut.json.errors[0].code, 'corruptImage');
+    const blank = await send([
+      { name: 'description', value: '   ' },
+      { name: 'file', value: jpeg, filename: 'a.jpg' },
+    ]);
+    assert.equal(blank.statusCode, 422);
+    assert.equal(blank.json.errors[0].source.pointer, '/description');
+    const euros = await send([
+      { name: 'description', value: '€'.repeat(1500) },
+      { name: 'file', value: jpeg, filename: 'a.jpg' },
+    ]);
+    assert.equal(euros.statusCode, 201, '1500 characters fit the 2000-character rule, whatever their bytes');
+  });
 });

@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 
 export const maxUploadBytes = 20 * 1024 * 1024;
-const maxFieldBytes = 4096;
+// 2000 characters of up to 4 UTF-8 bytes each; the routes check characters.
+const maxFieldBytes = 8000;
 
 export interface UploadForm {
   file: Buffer;
