@@ -85,5 +85,19 @@ describe('system routes and shared HTTP behaviour', () => {
     const bad = await t.request({ method: 'GET', url: '/api/users/%E0%A4%A/followers' });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json.errors[0].code, 'badRequest');
+    assert.equal(bad.headers['x-content-type-options'], 'nosniff');
+  });
+
+  it('refuses deeply nested JSON with 400, never 500', async () => {
+    for (const payload of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(20000) + '1' + '}'.repeat(20000)]) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(res.statusCode, 400, res.body.slice(0, 200));
+      assert.equal(res.json.errors[0].code, 'badRequest');
+    }
   });
 });

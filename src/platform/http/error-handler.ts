@@ -61,8 +61,9 @@ function frameworkError(error: FastifyError): AppError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('malformedJson', { detail: error.message });
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('badRequest', { source: { header: 'Content-Length' }, detail: error.message });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupportedMediaType', { source: { header: 'Content-Type' }, detail: error.message });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
@@ -123,6 +124,7 @@ export function sendErrors(request: FastifyRequest, reply: FastifyReply, status:
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   // No hook has run for such a request, so its locale is negotiated here.
   request.locale = negotiateLocale(request.headers['accept-language']);
+  reply.header('X-Content-Type-Options', 'nosniff');
   const mapped = frameworkError(error);
   return sendErrors(request, reply, mapped.status, [mapped]);
 }

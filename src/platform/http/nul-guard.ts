@@ -6,20 +6,28 @@
 import { AppError } from './error-catalogue.ts';
 import type { App } from './types.ts';
 
-/** The JSON pointer of the first string holding NUL in a parsed JSON value, or null. */
-function findNul(value: unknown, pointer: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findNul(item, `${pointer}/${index}`);
-      if (found !== null) return found;
+/** Deeper JSON than any route takes is refused before it is walked (or validated). */
+export const maxJsonDepth = 64;
+
+/**
+ * The JSON pointer of the first string holding NUL in a parsed JSON value, or null. Walks with an
+ * explicit stack, so a deeply nested body cannot exhaust the call stack; too deep is an error.
+ */
+function findNul(root: unknown): string | null {
+  const stack: Array<{ value: unknown; pointer: string; depth: number }> = [{ value: root, pointer: '', depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, pointer, depth } = item;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pointer;
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = key.includes('\u0000') ? `${pointer}/${key}` : findNul(item, `${pointer}/${key}`);
-      if (found !== null) return found;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= maxJsonDepth) {
+      throw new AppError('badRequest', { source: { pointer }, detail: `nested deeper than ${maxJsonDepth} levels` });
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key.includes('\u0000')) return `${pointer}/${key}`;
+      stack.push({ value: child, pointer: `${pointer}/${key}`, depth: depth + 1 });
     }
   }
   return null;
@@ -30,9 +38,9 @@ export const nulCharacter = (source: { pointer?: string; parameter?: string }) =
 
 export function registerNulGuard(app: App) {
   app.addHook('preValidation', async (request) => {
-    const inQuery = findNul(request.query, '');
+    const inQuery = findNul(request.query);
     if (inQuery !== null) throw nulCharacter({ parameter: inQuery.split('/')[1] ?? '' });
-    const inBody = findNul(request.body, '');
+    const inBody = findNul(request.body);
     if (inBody !== null) throw nulCharacter({ pointer: inBody === '' ? '/' : inBody });
   });
 }
