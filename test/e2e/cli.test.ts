@@ -18,6 +18,7 @@ import { resolveUser } from '../../src/cli/resolve-user.ts';
 import { loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/platform/http/error-catalogue.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { cliTestContext } from '../helpers/cli.ts';
 import { createEmptyPostgresDatabase, testEngine } from '../helpers/database.ts';
 import { createUser, strongPassword } from '../helpers/factories.ts';
 
@@ -30,15 +31,7 @@ describe('CLI commands', () => {
   let context: CliContext;
   before(async () => {
     t = await createTestApp();
-    output = [];
-    context = {
-      config: t.deps.config,
-      services: t.services,
-      database: t.deps.database,
-      via: 'postgres',
-      commands,
-      print: (line) => output.push(line),
-    };
+    ({ context, output } = cliTestContext(t));
   });
   after(() => t.close());
 

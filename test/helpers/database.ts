@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { Database } from '../../src/platform/db/database.ts';
+import { type Database, LockKey } from '../../src/platform/db/database.ts';
 import { migrate, migrationsFingerprint } from '../../src/platform/db/migrate.ts';
 import { pgliteDatabase, pgliteExtensions } from '../../src/platform/db/pglite-database.ts';
 import { openPostgres } from '../../src/platform/db/postgres-database.ts';
@@ -40,7 +40,7 @@ async function openPostgresTestDatabase(serverUrl: string): Promise<Database> {
   const name = `tms_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdminClient(serverUrl, async (admin) => {
     // One process builds the template; the others wait on the lock, then find it ready.
-    await admin.query('SELECT pg_advisory_lock(7100002)');
+    await admin.query('SELECT pg_advisory_lock($1)', [LockKey.testTemplate]);
     try {
       const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
       if (!rowCount) {
@@ -57,7 +57,7 @@ async function openPostgresTestDatabase(serverUrl: string): Promise<Database> {
       }
       await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
     } finally {
-      await admin.query('SELECT pg_advisory_unlock(7100002)');
+      await admin.query('SELECT pg_advisory_unlock($1)', [LockKey.testTemplate]);
     }
   });
   const database = openPostgres(urlWithDatabase(serverUrl, name), 5);

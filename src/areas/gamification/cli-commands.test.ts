@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { cliTestContext } from '../../../test/helpers/cli.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { type CliContext, CliError } from '../../cli/command.ts';
 import { badgesAwardCommand } from '../../cli/commands/badges-award.ts';
@@ -14,15 +15,7 @@ describe('gamification CLI commands', () => {
   let context: CliContext;
   before(async () => {
     t = await createTestApp();
-    output = [];
-    context = {
-      config: t.deps.config,
-      services: t.services,
-      database: t.deps.database,
-      via: 'postgres',
-      commands,
-      print: (line) => output.push(line),
-    };
+    ({ context, output } = cliTestContext(t));
   });
   after(() => t.close());
 
