@@ -15,7 +15,7 @@ const files = readdirSync(benchDir)
 let failed = 0;
 for (const file of files) {
   console.log(`\n## ${file}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(benchDir, file)], {
+  const run = spawnSync(process.execPath, [join(benchDir, file)], {
     stdio: 'inherit',
     env: { ...process.env, RATE_LIMITS: 'off', LOG_LEVEL: 'silent' },
   });

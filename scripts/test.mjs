@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every *.test.ts file under src/ and test/ with Node's own test runner (TypeScript through tsx).
+// Runs every *.test.ts file under src/ and test/ with Node's own test runner (TypeScript run natively by Node 24).
 // Each file runs in its own process with its own database, so files run in parallel.
 // Usage: npm test [-- path/or/filter ...]  (arguments narrow the set of files by substring)
 import { spawn } from 'node:child_process';
@@ -30,7 +30,7 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, availableParallelism()));
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   {
     stdio: 'inherit',
     env: { ...process.env, APP_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

@@ -36,8 +36,11 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
     super(`invalid configuration: ${problems.join('; ')}`);
+    this.problems = problems;
   }
 }
 
@@ -46,7 +49,11 @@ type Env = Record<string, string | undefined>;
 /** Reads one variable at a time and remembers every problem, so all of them are reported together. */
 class EnvReader {
   readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
+  private readonly env: Env;
+
+  constructor(env: Env) {
+    this.env = env;
+  }
 
   string(name: string, fallback: string): string {
     const value = this.env[name];

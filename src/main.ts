@@ -50,7 +50,10 @@ async function main() {
     database.engine === 'pglite'
       ? await startCommandServer(config.dataDir, { config, services, database, via: 'server' }, app.log)
       : null;
-  logger.info({ event: 'server.started', engine: database.engine, url: config.publicUrl }, 'ready');
+  logger.info(
+    { event: 'server.started', engine: database.engine, url: config.publicUrl, node: process.version },
+    'ready',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

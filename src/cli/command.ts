@@ -28,10 +28,10 @@ export interface CliCommand {
 
 /** A failure to report as one line (exit 1), or a usage mistake (exit 2). */
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
+  readonly exitCode;
+
+  constructor(message: string, exitCode = 1) {
     super(message);
+    this.exitCode = exitCode;
   }
 }

@@ -232,7 +232,7 @@ describe('how the CLI reaches the data', () => {
 
 describe('the CLI as a process', () => {
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    run(process.execPath, ['src/cli.ts', ...args], {
       cwd: root,
       env: { ...process.env, DATA_DIR: join(tmpdir(), 'tms-cli-unused') },
     }).then(

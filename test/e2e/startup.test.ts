@@ -1,5 +1,5 @@
 /**
- * The service as an operator starts it: `node --import tsx src/main.ts` with an empty DATA_DIR (and,
+ * The service as an operator starts it: `node src/main.ts` with an empty DATA_DIR (and,
  * on PostgreSQL, an empty database of its own), the CLI run beside it, then a clean SIGTERM stop.
  */
 import assert from 'node:assert/strict';
@@ -62,7 +62,7 @@ describe('start-up with an empty DATA_DIR', () => {
       SMTP_URL: '',
       REDIS_URL: '',
     };
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    server = spawn(process.execPath, ['src/main.ts'], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,8 +99,6 @@ describe('start-up with an empty DATA_DIR', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        '--import',
-        'tsx',
         'src/cli.ts',
         'users:create',
         '--email',
@@ -128,16 +126,7 @@ describe('start-up with an empty DATA_DIR', () => {
 
     const again = await run(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli.ts',
-        'users:create',
-        '--email',
-        'operator@example.test',
-        '--password',
-        'operator pass 42',
-      ],
+      ['src/cli.ts', 'users:create', '--email', 'operator@example.test', '--password', 'operator pass 42'],
       {
         cwd: root,
         env,

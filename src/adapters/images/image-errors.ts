@@ -18,12 +18,15 @@ export class CorruptImageError extends UnsupportedImageError {
 
 /** The image has more pixels than allowed: a decompression bomb, or simply too big to process. */
 export class ImageTooLargeError extends Error {
-  constructor(
-    readonly width: number,
-    readonly height: number,
-    readonly maxPixels: number,
-  ) {
+  readonly width: number;
+  readonly height: number;
+  readonly maxPixels: number;
+
+  constructor(width: number, height: number, maxPixels: number) {
     super(`image of ${width}x${height} pixels exceeds the limit of ${maxPixels} pixels`);
+    this.width = width;
+    this.height = height;
+    this.maxPixels = maxPixels;
     this.name = 'ImageTooLargeError';
   }
 }

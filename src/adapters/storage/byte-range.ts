@@ -6,11 +6,13 @@ export interface ByteRange {
 
 /** The range starts at or beyond the end of the object: HTTP answers 416, naming `size` in Content-Range. */
 export class RangeNotSatisfiableError extends Error {
-  constructor(
-    readonly range: ByteRange,
-    readonly size: number,
-  ) {
+  readonly range: ByteRange;
+  readonly size: number;
+
+  constructor(range: ByteRange, size: number) {
     super(`byte range ${range.start}-${range.end} is outside an object of ${size} bytes`);
+    this.range = range;
+    this.size = size;
     this.name = 'RangeNotSatisfiableError';
   }
 }

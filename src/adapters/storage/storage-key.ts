@@ -4,11 +4,11 @@
  * file system than in a bucket, is refused before it reaches either.
  */
 export class InvalidStorageKeyError extends Error {
-  constructor(
-    readonly key: string,
-    reason: string,
-  ) {
+  readonly key: string;
+
+  constructor(key: string, reason: string) {
     super(`invalid storage key ${JSON.stringify(key)}: ${reason}`);
+    this.key = key;
     this.name = 'InvalidStorageKeyError';
   }
 }

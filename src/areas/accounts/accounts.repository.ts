@@ -15,7 +15,11 @@ import {
 export type NewUser = typeof users.$inferInsert;
 
 export class AccountsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async insertUser(user: NewUser): Promise<UserRow> {
     const [row] = await this.db.insert(users).values(user).returning();

@@ -24,11 +24,15 @@ export type RegistrationListener = (user: UserRow, context: { locale: Locale }) 
 export class AccountsService {
   readonly #registrationListeners: RegistrationListener[] = [];
 
-  constructor(
-    private readonly repository: AccountsRepository,
-    private readonly sessions: SessionsService,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: AccountsRepository;
+  private readonly sessions: SessionsService;
+  private readonly clock: Clock;
+
+  constructor(repository: AccountsRepository, sessions: SessionsService, clock: Clock) {
+    this.repository = repository;
+    this.sessions = sessions;
+    this.clock = clock;
+  }
 
   onRegistered(listener: RegistrationListener) {
     this.#registrationListeners.push(listener);

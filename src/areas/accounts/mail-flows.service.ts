@@ -23,15 +23,31 @@ const canReceiveMail = (user: UserRow | null): user is UserRow =>
 export class MailFlowsService {
   readonly #inFlight = new Set<Promise<void>>();
 
+  private readonly db: Db;
+  private readonly repository: AccountsRepository;
+  private readonly tokens: MailTokens;
+  private readonly mailer: Mailer;
+  private readonly clock: Clock;
+  private readonly publicUrl: string;
+  private readonly logger: FastifyBaseLogger;
+
   constructor(
-    private readonly db: Db,
-    private readonly repository: AccountsRepository,
-    private readonly tokens: MailTokens,
-    private readonly mailer: Mailer,
-    private readonly clock: Clock,
-    private readonly publicUrl: string,
-    private readonly logger: FastifyBaseLogger,
-  ) {}
+    db: Db,
+    repository: AccountsRepository,
+    tokens: MailTokens,
+    mailer: Mailer,
+    clock: Clock,
+    publicUrl: string,
+    logger: FastifyBaseLogger,
+  ) {
+    this.db = db;
+    this.repository = repository;
+    this.tokens = tokens;
+    this.mailer = mailer;
+    this.clock = clock;
+    this.publicUrl = publicUrl;
+    this.logger = logger;
+  }
 
   /**
    * Hands the mail over in the background: the answer does not wait for SMTP, so its timing does not

@@ -26,7 +26,11 @@ const tokenPrefixes: Record<TokenPurpose, string> = {
 export type MailToken = NonNullable<Awaited<ReturnType<AccountsRepository['findToken']>>>;
 
 export class MailTokens {
-  constructor(private readonly clock: Clock) {}
+  private readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
 
   /** Spends the user's open tokens of this purpose (only the newest link works) and issues a new one. */
   async issue(repository: AccountsRepository, userId: string, purpose: TokenPurpose): Promise<string> {

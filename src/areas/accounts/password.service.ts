@@ -5,10 +5,13 @@ import type { AccountsRepository } from './accounts.repository.ts';
 import { hashPassword, isStrongEnough, verifyPassword } from './secrets.ts';
 
 export class PasswordService {
-  constructor(
-    private readonly repository: AccountsRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: AccountsRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: AccountsRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
 
   /** Returns how many other sessions were ended; the session making the change stays. */
   async change(

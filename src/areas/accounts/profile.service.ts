@@ -11,10 +11,13 @@ import { isReservedUsername } from './usernames.ts';
 export const usernameChangeCooldownDays = 30;
 
 export class ProfileService {
-  constructor(
-    private readonly repository: AccountsRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: AccountsRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: AccountsRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
 
   async #user(userId: string): Promise<UserRow> {
     const user = await this.repository.findUserById(userId);

@@ -26,11 +26,15 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
 });
 
 export class SessionsService implements SessionResolver {
-  constructor(
-    private readonly repository: AccountsRepository,
-    private readonly clock: Clock,
-    private readonly ttlDays: number,
-  ) {}
+  private readonly repository: AccountsRepository;
+  private readonly clock: Clock;
+  private readonly ttlDays: number;
+
+  constructor(repository: AccountsRepository, clock: Clock, ttlDays: number) {
+    this.repository = repository;
+    this.clock = clock;
+    this.ttlDays = ttlDays;
+  }
 
   #expiry(from: Date): Date {
     return new Date(from.getTime() + this.ttlDays * 86_400_000);

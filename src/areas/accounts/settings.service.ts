@@ -20,10 +20,13 @@ export type AddressPatch = Partial<{ [K in keyof PostalAddress]: PostalAddress[K
 const requiredAddressFields = ['recipient', 'line1', 'postalCode', 'city', 'countryCode'] as const;
 
 export class SettingsService {
-  constructor(
-    private readonly repository: AccountsRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: AccountsRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: AccountsRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
 
   async #user(userId: string) {
     const user = await this.repository.findUserById(userId);

@@ -8,7 +8,11 @@ import { type UserRow, users } from './tables.ts';
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export class UserDirectoryRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /**
    * Users whose username or nickname starts with, resembles (trigram similarity) or contains a word

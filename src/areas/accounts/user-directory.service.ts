@@ -5,10 +5,13 @@ import type { AccountsRepository } from './accounts.repository.ts';
 import type { UserDirectoryRepository } from './user-directory.repository.ts';
 
 export class UserDirectoryService {
-  constructor(
-    private readonly directory: UserDirectoryRepository,
-    private readonly accounts: AccountsRepository,
-  ) {}
+  private readonly directory: UserDirectoryRepository;
+  private readonly accounts: AccountsRepository;
+
+  constructor(directory: UserDirectoryRepository, accounts: AccountsRepository) {
+    this.directory = directory;
+    this.accounts = accounts;
+  }
 
   /** Discoverable, active users matching `query` (already checked to be 1 to 50 characters). */
   search(query: string, page: PageRequest) {

@@ -27,10 +27,13 @@ export interface AuditEntry {
 }
 
 export class AuditLog {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Db;
+  private readonly clock: Clock;
+
+  constructor(db: Db, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   async record(entry: AuditEntry, db: Db = this.db): Promise<void> {
     await db.insert(auditLog).values({

@@ -16,10 +16,13 @@ export const maxLeaseSeconds = 3600;
 export const maxDescribeAttempts = 5;
 
 export class DescribeQueueService {
-  constructor(
-    private readonly repository: MediaRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: MediaRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: MediaRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
 
   async list(statuses: DescribeStatus[], page: PageRequest): Promise<{ page: Page<MediaRow>; total: number }> {
     const rows = await this.repository.listQueue(statuses, page);

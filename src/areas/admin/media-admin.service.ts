@@ -12,12 +12,17 @@ import { recomputeMediaCounters } from './media-admin-counters.ts';
 export const defaultOrphanGraceHours = 24;
 
 export class MediaAdminService {
-  constructor(
-    private readonly repository: MediaRepository,
-    private readonly uploads: MediaUploadService,
-    private readonly storage: MediaStorage,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: MediaRepository;
+  private readonly uploads: MediaUploadService;
+  private readonly storage: MediaStorage;
+  private readonly clock: Clock;
+
+  constructor(repository: MediaRepository, uploads: MediaUploadService, storage: MediaStorage, clock: Clock) {
+    this.repository = repository;
+    this.uploads = uploads;
+    this.storage = storage;
+    this.clock = clock;
+  }
 
   /** Any media (post, avatar or cover); 404 when unknown. */
   async require(id: string): Promise<MediaRow> {

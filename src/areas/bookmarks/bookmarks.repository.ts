@@ -18,7 +18,11 @@ export interface BookmarkedMedia {
 }
 
 export class BookmarksRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async find(userId: string, mediaId: string, db: Db = this.db): Promise<BookmarkRow | null> {
     const [row] = await db

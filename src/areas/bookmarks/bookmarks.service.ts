@@ -20,13 +20,25 @@ const collectionNotFound = () =>
   new AppError('notFound', { source: { pointer: '/collectionId' }, detail: 'no such collection of yours' });
 
 export class BookmarksService {
+  private readonly db: Db;
+  private readonly repository: BookmarksRepository;
+  private readonly collections: CollectionsService;
+  private readonly media: MediaService;
+  private readonly clock: Clock;
+
   constructor(
-    private readonly db: Db,
-    private readonly repository: BookmarksRepository,
-    private readonly collections: CollectionsService,
-    private readonly media: MediaService,
-    private readonly clock: Clock,
-  ) {}
+    db: Db,
+    repository: BookmarksRepository,
+    collections: CollectionsService,
+    media: MediaService,
+    clock: Clock,
+  ) {
+    this.db = db;
+    this.repository = repository;
+    this.collections = collections;
+    this.media = media;
+    this.clock = clock;
+  }
 
   /**
    * Bookmarks a media the viewer can see. `collectionId`: a collection of theirs, null for none, or

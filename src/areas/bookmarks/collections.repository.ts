@@ -16,7 +16,11 @@ const withCount = {
 };
 
 export class CollectionsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async insert(row: CollectionRow): Promise<CollectionWithCount> {
     const [inserted] = await this.db.insert(bookmarkCollections).values(row).returning();

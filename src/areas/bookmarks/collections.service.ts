@@ -35,10 +35,13 @@ async function refusingTakenName<T>(name: string, write: () => Promise<T>): Prom
 }
 
 export class CollectionsService {
-  constructor(
-    private readonly repository: CollectionsRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: CollectionsRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: CollectionsRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
 
   create(userId: string, rawName: string): Promise<CollectionWithCount> {
     const name = normalizeName(rawName);

@@ -11,7 +11,11 @@ export interface FollowedUser {
 }
 
 export class FollowsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   on(db: Db): FollowsRepository {
     return new FollowsRepository(db);

@@ -25,13 +25,25 @@ export interface Relationship {
 export const displayNameOf = (user: UserRow) => user.nickname ?? user.username ?? user.id.replaceAll('-', '');
 
 export class FollowsService {
+  private readonly db: Db;
+  private readonly repository: FollowsRepository;
+  private readonly dispatcher: NotificationDispatcher;
+  private readonly gamification: GamificationService;
+  private readonly clock: Clock;
+
   constructor(
-    private readonly db: Db,
-    private readonly repository: FollowsRepository,
-    private readonly dispatcher: NotificationDispatcher,
-    private readonly gamification: GamificationService,
-    private readonly clock: Clock,
-  ) {}
+    db: Db,
+    repository: FollowsRepository,
+    dispatcher: NotificationDispatcher,
+    gamification: GamificationService,
+    clock: Clock,
+  ) {
+    this.db = db;
+    this.repository = repository;
+    this.dispatcher = dispatcher;
+    this.gamification = gamification;
+    this.clock = clock;
+  }
 
   async #requireUser(id: string, parameter: string, repository = this.repository): Promise<UserRow> {
     const user = await repository.findUser(id);

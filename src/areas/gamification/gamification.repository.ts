@@ -16,7 +16,11 @@ export interface EarnedBadgeRow {
 const badgeOrder = sql`(-${badges.position})`;
 
 export class GamificationRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   on(db: Db | undefined): GamificationRepository {
     return db === undefined || db === this.db ? this : new GamificationRepository(db);

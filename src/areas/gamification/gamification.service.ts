@@ -39,12 +39,17 @@ export function titleForLevel(level: number, activeTitles: TitleRow[]): TitleRow
 }
 
 export class GamificationService {
-  constructor(
-    private readonly db: Db,
-    private readonly repository: GamificationRepository,
-    private readonly dispatcher: NotificationDispatcher,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Db;
+  private readonly repository: GamificationRepository;
+  private readonly dispatcher: NotificationDispatcher;
+  private readonly clock: Clock;
+
+  constructor(db: Db, repository: GamificationRepository, dispatcher: NotificationDispatcher, clock: Clock) {
+    this.db = db;
+    this.repository = repository;
+    this.dispatcher = dispatcher;
+    this.clock = clock;
+  }
 
   /** Runs fn in the caller's transaction, or in a new one. */
   #inTransaction<T>(db: Db | undefined, fn: (db: Db) => Promise<T>): Promise<T> {

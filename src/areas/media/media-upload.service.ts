@@ -31,12 +31,17 @@ export interface UploadInput {
 }
 
 export class MediaUploadService {
-  constructor(
-    private readonly repository: MediaRepository,
-    private readonly storage: MediaStorage,
-    private readonly clock: Clock,
-    private readonly effects: MediaPublishedEffects,
-  ) {}
+  private readonly repository: MediaRepository;
+  private readonly storage: MediaStorage;
+  private readonly clock: Clock;
+  private readonly effects: MediaPublishedEffects;
+
+  constructor(repository: MediaRepository, storage: MediaStorage, clock: Clock, effects: MediaPublishedEffects) {
+    this.repository = repository;
+    this.storage = storage;
+    this.clock = clock;
+    this.effects = effects;
+  }
 
   async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {
     if (input.data.length === 0) {

@@ -31,10 +31,10 @@ export class MediaVariantService {
   /** Size and time of stored variants: a rendered variant never changes, so a stat is asked once. */
   readonly #files: TtlCache<string, StoredObjectInfo>;
 
-  constructor(
-    private readonly storage: MediaStorage,
-    clock: Clock,
-  ) {
+  private readonly storage: MediaStorage;
+
+  constructor(storage: MediaStorage, clock: Clock) {
+    this.storage = storage;
     this.#files = new TtlCache(clock, 3_600_000, 50_000);
   }
 

@@ -12,7 +12,11 @@ export type MediaPatch = Partial<Omit<NewMedia, 'id' | 'ownerId' | 'kind'>>;
 export class MediaRepository {
   readonly #changeListeners: Array<(id: string) => void> = [];
 
-  constructor(readonly db: Db) {}
+  readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /** Called with the id of every row this repository updates or deletes (e.g. to drop cached copies). */
   onRowChanged(listener: (id: string) => void): void {

@@ -23,10 +23,12 @@ export const servableCacheTtlMs = 10_000;
 export class MediaService {
   readonly #servable: TtlCache<string, MediaRow>;
 
-  constructor(
-    private readonly repository: MediaRepository,
-    private readonly clock: Clock,
-  ) {
+  private readonly repository: MediaRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: MediaRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
     this.#servable = new TtlCache(clock, servableCacheTtlMs, 10_000);
     repository.onRowChanged((id) => this.#servable.delete(id));
   }

@@ -26,11 +26,15 @@ export type DispatchOutcome =
 const maxAttempts = 3;
 
 export class NotificationDispatcher {
-  constructor(
-    private readonly repository: NotificationsRepository,
-    private readonly clock: Clock,
-    private readonly dedupWindowMinutes: number,
-  ) {}
+  private readonly repository: NotificationsRepository;
+  private readonly clock: Clock;
+  private readonly dedupWindowMinutes: number;
+
+  constructor(repository: NotificationsRepository, clock: Clock, dedupWindowMinutes: number) {
+    this.repository = repository;
+    this.clock = clock;
+    this.dedupWindowMinutes = dedupWindowMinutes;
+  }
 
   async dispatch<K extends NotificationKind>(
     recipientId: string,

@@ -22,7 +22,11 @@ export interface PreferenceCell {
 }
 
 export class NotificationsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /** The same repository on another connection, e.g. a caller's transaction. */
   on(db: Db | undefined): NotificationsRepository {

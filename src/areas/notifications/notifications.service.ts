@@ -6,10 +6,13 @@ import type { NotificationsRepository } from './notifications.repository.ts';
 import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
 
 export class NotificationsService {
-  constructor(
-    private readonly repository: NotificationsRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repository: NotificationsRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: NotificationsRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
 
   async list(ownerId: string, unreadOnly: boolean, page: PageRequest) {
     const [rows, total] = await Promise.all([

@@ -69,13 +69,25 @@ export function pushMessageFor(recipientId: string, ids: string[], only: Notific
 }
 
 export class PushFlush {
+  private readonly repository: NotificationsRepository;
+  private readonly push: PushProvider;
+  private readonly clock: Clock;
+  private readonly logger: FastifyBaseLogger;
+  private readonly limits: PushFlushLimits;
+
   constructor(
-    private readonly repository: NotificationsRepository,
-    private readonly push: PushProvider,
-    private readonly clock: Clock,
-    private readonly logger: FastifyBaseLogger,
-    private readonly limits: PushFlushLimits = defaultPushFlushLimits,
-  ) {}
+    repository: NotificationsRepository,
+    push: PushProvider,
+    clock: Clock,
+    logger: FastifyBaseLogger,
+    limits: PushFlushLimits = defaultPushFlushLimits,
+  ) {
+    this.repository = repository;
+    this.push = push;
+    this.clock = clock;
+    this.logger = logger;
+    this.limits = limits;
+  }
 
   async run(): Promise<PushFlushReport> {
     const report: PushFlushReport = { recipients: 0, individual: 0, digest: 0, suppressed: 0, failed: 0 };

@@ -35,7 +35,11 @@ export interface Reactor {
 }
 
 export class ReactionsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /**
    * Sets the user's reaction on a media. The DO UPDATE only fires when the type differs, so a row

@@ -26,13 +26,19 @@ const mediaNotFound = () =>
   new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
 
 export class ReactionsService {
-  constructor(
-    private readonly db: Db,
-    private readonly repository: ReactionsRepository,
-    private readonly media: MediaService,
-    private readonly accounts: AccountsService,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Db;
+  private readonly repository: ReactionsRepository;
+  private readonly media: MediaService;
+  private readonly accounts: AccountsService;
+  private readonly clock: Clock;
+
+  constructor(db: Db, repository: ReactionsRepository, media: MediaService, accounts: AccountsService, clock: Clock) {
+    this.db = db;
+    this.repository = repository;
+    this.media = media;
+    this.accounts = accounts;
+    this.clock = clock;
+  }
 
   readonly #likeListeners: LikeReceivedListener[] = [];
 

@@ -89,7 +89,7 @@ describe('system routes and shared HTTP behaviour', () => {
   });
 
   it('refuses deeply nested JSON with 400, never 500', async () => {
-    for (const payload of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(20000) + '1' + '}'.repeat(20000)]) {
+    for (const payload of ['['.repeat(5000) + ']'.repeat(5000), `${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}`]) {
       const res = await t.request({
         method: 'POST',
         url: '/api/auth/login',

@@ -8,11 +8,15 @@ import type { Clock } from '../clock.ts';
 export class TtlCache<K, V> {
   readonly #entries = new Map<K, { value: V; expiresAt: number }>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+  private readonly clock: Clock;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(clock: Clock, ttlMs: number, maxEntries: number) {
+    this.clock = clock;
+    this.ttlMs = ttlMs;
+    this.maxEntries = maxEntries;
+  }
 
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);

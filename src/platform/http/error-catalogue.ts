@@ -69,9 +69,19 @@ export interface ErrorSource {
 /** A coded domain error. Services throw these; the one error handler turns them into JSON:API. */
 export class AppError extends Error {
   readonly status: number;
+  readonly code: ErrorCode;
+  readonly options: {
+    detail?: string;
+    source?: ErrorSource;
+    meta?: Record<string, unknown>;
+    /** Values for the message placeholders of `errors.<code>`. */
+    values?: Record<string, string | number>;
+    headers?: Record<string, string>;
+  };
+
   constructor(
-    readonly code: ErrorCode,
-    readonly options: {
+    code: ErrorCode,
+    options: {
       detail?: string;
       source?: ErrorSource;
       meta?: Record<string, unknown>;
@@ -81,16 +91,20 @@ export class AppError extends Error {
     } = {},
   ) {
     super(options.detail ?? code);
+    this.code = code;
+    this.options = options;
     this.status = errorCatalogue[code];
   }
 }
 
 /** One JSON:API document can carry several errors (e.g. one per invalid field). */
 export class AppErrors extends Error {
-  constructor(
-    readonly status: number,
-    readonly errors: AppError[],
-  ) {
+  readonly status: number;
+  readonly errors: AppError[];
+
+  constructor(status: number, errors: AppError[]) {
     super(errors.map((error) => error.code).join(', '));
+    this.status = status;
+    this.errors = errors;
   }
 }

@@ -27,7 +27,11 @@ export interface RateLimitStore {
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
   #lastSweep = 0;
-  constructor(private readonly clock: Clock) {}
+  private readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
 
   async hit(key: string, windowMs: number) {
     const now = this.clock.now().getTime();

@@ -4,10 +4,10 @@ import type { RateLimitStore } from './rate-limit.ts';
 /** Counters shared by every instance: INCR, then set the window's expiry only on its first hit. */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis;
-  constructor(
-    url: string,
-    private readonly prefix = 'ratelimit:',
-  ) {
+  private readonly prefix;
+
+  constructor(url: string, prefix = 'ratelimit:') {
+    this.prefix = prefix;
     this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
   }
 

@@ -32,10 +32,13 @@ export class JobRunner {
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #running = new Set<Promise<unknown>>();
 
-  constructor(
-    private readonly database: Database,
-    private readonly logger: FastifyBaseLogger,
-  ) {}
+  private readonly database: Database;
+  private readonly logger: FastifyBaseLogger;
+
+  constructor(database: Database, logger: FastifyBaseLogger) {
+    this.database = database;
+    this.logger = logger;
+  }
 
   register(name: JobName, definition: JobDefinition) {
     if (this.#jobs.has(name)) throw new Error(`job ${name} is registered twice`);
