@@ -13,6 +13,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** A direct URL for migrations when DATABASE_URL goes through a pooler (PgBouncer in transaction mode). */
+  databaseMigrationUrl: string | null;
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/$/, ''),
     dataDir: resolve(read.string('DATA_DIR', './var')),
     databaseUrl: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseMigrationUrl: read.url('DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: read.string('MAIL_FROM', 'Travel Media <no-reply@localhost>'),

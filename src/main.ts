@@ -44,7 +44,10 @@ async function main() {
   };
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });
-  services.jobs.start();
+  // pg-boss creates or migrates its schema in the background (seconds on PGlite): answer requests meanwhile.
+  services.jobs
+    .start()
+    .catch((error) => logger.error({ event: 'jobs.startFailed', err: error }, 'job queue did not start'));
   // With PGlite this process owns the files, so it runs operator commands for the CLI.
   const commandServer =
     database.engine === 'pglite'

@@ -32,7 +32,7 @@ import { PushFlush } from './areas/notifications/push-flush.ts';
 import { ReactionsRepository } from './areas/reactions/reactions.repository.ts';
 import { experienceForLikeReceived, ReactionsService } from './areas/reactions/reactions.service.ts';
 import type { AppDeps } from './deps.ts';
-import { JobRunner } from './platform/jobs/jobs.ts';
+import { everyMinutes, JobRunner } from './platform/jobs/jobs.ts';
 
 export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const { database, clock, config } = deps;
@@ -67,8 +67,10 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger) {
   const notifications = new NotificationsService(notificationsRepository, clock);
   const pushFlush = new PushFlush(notificationsRepository, deps.push, clock, logger);
   jobs.register('notifications-push', {
-    intervalMs: config.notificationDigestIntervalMinutes * 60_000,
+    schedule: everyMinutes(config.notificationDigestIntervalMinutes),
     run: () => pushFlush.run(),
+    // Rows whose push failed retryably are back in the table; the queue's retry (with backoff) sends them.
+    retryWhen: (report) => Number(report.retryLater) > 0,
   });
   const gamification = new GamificationService(
     database.db,

@@ -14,7 +14,7 @@ import type { CliContext } from './command.ts';
 
 export async function openCliDatabase(config: Config): Promise<{ database: Database; via: CliContext['via'] }> {
   if (config.databaseUrl !== null) {
-    const database = openPostgres(config.databaseUrl, 2);
+    const database = openPostgres(config.databaseUrl, 2, config.databaseMigrationUrl ?? config.databaseUrl);
     await migrate(database);
     return { database, via: 'postgres' };
   }

@@ -11,11 +11,13 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, LockKey } from '../../src/platform/db/database.ts';
 import { migrate, migrationsFingerprint } from '../../src/platform/db/migrate.ts';
 import { pgliteDatabase, pgliteExtensions } from '../../src/platform/db/pglite-database.ts';
 import { openPostgres } from '../../src/platform/db/postgres-database.ts';
+import { queryRows } from '../../src/platform/db/rows.ts';
 
 export const testEngine = (): 'postgres' | 'pglite' => (process.env.DATABASE_URL ? 'postgres' : 'pglite');
 
@@ -104,4 +106,16 @@ async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> 
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   return url ? openPostgresTestDatabase(url) : openPgliteTestDatabase();
+}
+
+/**
+ * The same database as `database` seen as another server instance would see it: on PostgreSQL a pool
+ * of its own (separate sessions); on PGlite the same single session, since one process owns the files.
+ */
+export async function openAnotherInstance(database: Database): Promise<{ database: Database; close(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl || database.engine !== 'postgres') return { database, close: async () => {} };
+  const [row] = await queryRows<{ name: string }>(database.db, sql`SELECT current_database() AS name`);
+  const other = openPostgres(urlWithDatabase(serverUrl, row!.name), 3);
+  return { database: other, close: () => other.close() };
 }

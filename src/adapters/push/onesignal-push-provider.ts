@@ -70,7 +70,10 @@ export class OneSignalPushProvider implements PushProvider {
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.#post(body);
       if (outcome.kind === 'delivered') return { delivered: true, providerId: outcome.providerId };
-      if (outcome.kind === 'failed') return { delivered: false, reason: outcome.reason, retryable: outcome.retryable };
+      if (outcome.kind === 'failed') {
+        const { reason, retryable, rejected } = outcome;
+        return { delivered: false, reason, retryable, ...(rejected ? { rejected } : {}) };
+      }
       if (attempt >= this.#maxRetries) {
         return {
           delivered: false,

@@ -1,7 +1,7 @@
 /** What one HTTP exchange with OneSignal's create-notification endpoint amounts to. */
 export type OneSignalOutcome =
   | { kind: 'delivered'; providerId: string }
-  | { kind: 'failed'; reason: string; retryable: boolean }
+  | { kind: 'failed'; reason: string; retryable: boolean; rejected?: boolean }
   | { kind: 'retry'; reason: string; retryAfterMs: number | null };
 
 /**
@@ -32,6 +32,9 @@ export function interpretOneSignalResponse(
       reason: `onesignal ${status}: credentials refused: ${errorText(bodyText)}`,
       retryable: true,
     };
+  }
+  if (status === 400) {
+    return { kind: 'failed', reason: `onesignal 400: ${errorText(bodyText)}`, retryable: false, rejected: true };
   }
   if (status < 200 || status > 299) {
     return { kind: 'failed', reason: `onesignal ${status}: ${errorText(bodyText)}`, retryable: false };

@@ -15,7 +15,13 @@ export interface PushMessage {
 
 export type PushResult =
   | { delivered: true; providerId: string }
-  | { delivered: false; reason: string; retryable: boolean };
+  | {
+      delivered: false;
+      reason: string;
+      retryable: boolean;
+      /** The provider refused the request itself (HTTP 400): the caller keeps the push for one more try. */
+      rejected?: boolean;
+    };
 
 /**
  * Sends pushes. `send` never throws for provider-side failures (HTTP, network, bad JSON):

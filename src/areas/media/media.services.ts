@@ -1,6 +1,6 @@
 /** The media area's services, built once in createServices; the describe-queue job registered here. */
 import type { AppDeps } from '../../deps.ts';
-import type { JobRunner } from '../../platform/jobs/jobs.ts';
+import { everyMinutes, type JobRunner } from '../../platform/jobs/jobs.ts';
 import { DescribeQueueService } from '../admin/describe-queue.service.ts';
 import { MediaAdminService } from '../admin/media-admin.service.ts';
 import type { GamificationService } from '../gamification/gamification.service.ts';
@@ -10,7 +10,6 @@ import { MediaUploadService } from './media-upload.service.ts';
 import { MediaVariantService } from './media-variants.ts';
 
 /** How often the server returns expired description leases to the queue. */
-const describeQueueIntervalMs = 60_000;
 
 export function createMediaServices(
   deps: AppDeps,
@@ -28,7 +27,7 @@ export function createMediaServices(
   const describeQueue = new DescribeQueueService(repository, deps.clock);
   const mediaAdmin = new MediaAdminService(repository, mediaUploads, deps.storage, deps.clock);
   jobs.register('describe-queue', {
-    intervalMs: describeQueueIntervalMs,
+    schedule: everyMinutes(1),
     run: () => describeQueue.releaseExpiredClaims(),
   });
   return { mediaUploads, mediaVariants, describeQueue, mediaAdmin };

@@ -21,6 +21,14 @@ export interface PreferenceCell {
   enabled: boolean;
 }
 
+/** A row a push flush holds: what it needs to decide and render. */
+export interface PushClaim {
+  id: string;
+  type: NotificationKind;
+  rejections: number;
+  createdAt: Date;
+}
+
 export class NotificationsRepository {
   private readonly db: Db;
 
@@ -173,57 +181,69 @@ export class NotificationsRepository {
 
   // ---- push flush ----
 
-  /** Recipients with at least one unpushed row, in id order after `afterOwnerId`. */
-  async recipientsToPush(afterOwnerId: string | null, limit: number): Promise<string[]> {
+  /** Recipients with at least one unpushed row that no flush holds, in id order after `afterOwnerId`. */
+  async recipientsToPush(afterOwnerId: string | null, limit: number, now: Date): Promise<string[]> {
     const rows = await queryRows<{ owner_id: string }>(
       this.db,
       sql`
       SELECT DISTINCT owner_id FROM notifications
-      WHERE pushed_at IS NULL ${afterOwnerId === null ? sql`` : sql`AND owner_id > ${afterOwnerId}`}
+      WHERE pushed_at IS NULL AND (push_claimed_until IS NULL OR push_claimed_until <= ${now.toISOString()}::timestamptz)
+        ${afterOwnerId === null ? sql`` : sql`AND owner_id > ${afterOwnerId}`}
       ORDER BY owner_id
       LIMIT ${limit}`,
     );
     return rows.map((row) => row.owner_id);
   }
 
-  /** Ids and kinds of every unpushed row of the owner, oldest first, read `pageSize` at a time. */
-  async unpushedRefsOf(ownerId: string, pageSize: number): Promise<Array<{ id: string; type: NotificationKind }>> {
-    const refs: Array<{ id: string; type: NotificationKind }> = [];
-    let after: { createdAt: Date; id: string } | null = null;
-    for (;;) {
-      const rows: Array<{ id: string; type: NotificationKind; createdAt: Date }> = await this.db
-        .select({ id: notifications.id, type: notifications.type, createdAt: notifications.createdAt })
-        .from(notifications)
-        .where(
-          and(
-            eq(notifications.ownerId, ownerId),
-            isNull(notifications.pushedAt),
-            after === null
-              ? undefined
-              : sql`(${notifications.createdAt}, ${notifications.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`,
-          ),
-        )
-        .orderBy(notifications.createdAt, notifications.id)
-        .limit(pageSize);
-      for (const row of rows) refs.push({ id: row.id, type: row.type });
-      const last = rows.at(-1);
-      if (rows.length < pageSize || last === undefined) return refs;
-      after = last;
+  /**
+   * Claims every unpushed row of the owner that no other flush holds, until `until`, in one
+   * conditional update: of two flushes racing for the same rows, the second finds them claimed (it
+   * waits for the first's row locks, then re-checks the condition) and gets none. Oldest first.
+   */
+  async claimUnpushed(ownerId: string, now: Date, until: Date): Promise<PushClaim[]> {
+    const rows = await queryRows<{ id: string; type: NotificationKind; push_rejections: number; created_at: string }>(
+      this.db,
+      sql`
+      UPDATE notifications SET push_claimed_until = ${until.toISOString()}::timestamptz
+      WHERE owner_id = ${ownerId} AND pushed_at IS NULL
+        AND (push_claimed_until IS NULL OR push_claimed_until <= ${now.toISOString()}::timestamptz)
+      RETURNING id, type, push_rejections, created_at::text`,
+    );
+    return rows
+      .map((row) => ({
+        id: row.id,
+        type: row.type,
+        rejections: row.push_rejections,
+        createdAt: new Date(row.created_at),
+      }))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Sets pushed_at on claimed rows not pushed yet, `chunk` ids per statement. */
+  async markPushed(ids: string[], at: Date, chunk = 1000): Promise<void> {
+    for (let start = 0; start < ids.length; start += chunk) {
+      await this.db
+        .update(notifications)
+        .set({ pushedAt: at, pushClaimedUntil: null })
+        .where(and(inArray(notifications.id, ids.slice(start, start + chunk)), isNull(notifications.pushedAt)));
+    }
+  }
+
+  /** Gives claimed rows back to the next flush; `rejected` counts a provider's 400 against each. */
+  async releaseClaims(ids: string[], rejected: boolean, chunk = 1000): Promise<void> {
+    for (let start = 0; start < ids.length; start += chunk) {
+      await this.db
+        .update(notifications)
+        .set({
+          pushClaimedUntil: null,
+          ...(rejected ? { pushRejections: sql`${notifications.pushRejections} + 1` } : {}),
+        })
+        .where(and(inArray(notifications.id, ids.slice(start, start + chunk)), isNull(notifications.pushedAt)));
     }
   }
 
   async findById(id: string): Promise<NotificationRow | null> {
     const [row] = await this.db.select().from(notifications).where(eq(notifications.id, id));
     return row ?? null;
-  }
-
-  /** Sets pushed_at on the rows not pushed yet, `chunk` ids per statement. */
-  async markPushed(ids: string[], at: Date, chunk = 1000): Promise<void> {
-    for (let start = 0; start < ids.length; start += chunk) {
-      await this.db
-        .update(notifications)
-        .set({ pushedAt: at })
-        .where(and(inArray(notifications.id, ids.slice(start, start + chunk)), isNull(notifications.pushedAt)));
-    }
   }
 }

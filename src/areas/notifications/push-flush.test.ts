@@ -70,7 +70,7 @@ describe('push flush', () => {
     const { id } = await follow(recipient);
     const run = await flush();
     assert.equal(run.ran, true);
-    assert.deepEqual(run.report, { recipients: 1, individual: 1, digest: 0, suppressed: 0, failed: 0 });
+    assert.deepEqual(run.report, { recipients: 1, individual: 1, digest: 0, suppressed: 0, failed: 0, retryLater: 0 });
     assert.equal(fake.requests.length, 1);
     const body = fake.requests[0]!.body!;
     assert.equal(body.app_id, fake.appId);
@@ -89,7 +89,7 @@ describe('push flush', () => {
     await levelUp(recipient, 1);
     await levelUp(recipient, 2);
     const run = await flush();
-    assert.deepEqual(run.report, { recipients: 1, individual: 0, digest: 1, suppressed: 0, failed: 0 });
+    assert.deepEqual(run.report, { recipients: 1, individual: 0, digest: 1, suppressed: 0, failed: 0, retryLater: 0 });
     const [sent] = sentTo(recipient);
     assert.equal(sentTo(recipient).length, 1);
     assert.deepEqual(sent!.body.headings, { en: '3 new notifications', fr: '3 nouvelles notifications' });
@@ -114,7 +114,7 @@ describe('push flush', () => {
     await follow(mixed);
     await levelUp(mixed, 1);
     const run = await flush();
-    assert.deepEqual(run.report, { recipients: 2, individual: 1, digest: 0, suppressed: 2, failed: 0 });
+    assert.deepEqual(run.report, { recipients: 2, individual: 1, digest: 0, suppressed: 2, failed: 0, retryLater: 0 });
     assert.equal(sentTo(quiet).length, 0);
     assert.equal(sentTo(mixed).length, 1);
     assert.equal(sentTo(mixed)[0]!.body.headings!.en, 'Level 1 reached');
@@ -130,7 +130,14 @@ describe('push flush', () => {
     await follow(recipient);
     await flush();
     assert.equal(fake.requests.length, 1);
-    assert.deepEqual((await flush()).report, { recipients: 0, individual: 0, digest: 0, suppressed: 0, failed: 0 });
+    assert.deepEqual((await flush()).report, {
+      recipients: 0,
+      individual: 0,
+      digest: 0,
+      suppressed: 0,
+      failed: 0,
+      retryLater: 0,
+    });
     t.clock.advanceMinutes(1);
     assert.equal((await follow(recipient)).outcome, 'refreshed');
     assert.equal((await flush()).report.recipients, 0);
@@ -160,14 +167,33 @@ describe('push flush', () => {
       logger as unknown as FastifyBaseLogger,
     );
     const report = await job.run();
-    assert.deepEqual(report, { recipients: 3, individual: 2, digest: 0, suppressed: 0, failed: 1 });
+    assert.deepEqual(report, { recipients: 3, individual: 2, digest: 0, suppressed: 0, failed: 1, retryLater: 0 });
     for (const user of others) assert.equal(sentTo(user).length, 1);
     assert.equal(sentTo(failing).length, 0);
     const failure = lines.find((line) => line.event === 'pushprovider.pushFailed');
     assert.ok(failure, 'the failure is logged');
     assert.equal(failure.externalId, failing.hex);
-    // A permanent failure (400) gives up on those rows: the next flush does not hammer the provider.
+    // A 400 keeps the rows for one more flush (the request may be ours to fix)...
+    assert.equal(await unpushed(failing), 1);
+    assert.equal(failure.rejected, true);
+    // ...and the second 400 gives up on them: the next flush does not hammer the provider.
+    assert.equal((await job.run()).failed, 1);
     assert.equal(await unpushed(failing), 0);
+    assert.equal((await job.run()).recipients, 0);
+    assert.equal(
+      fake.requests.filter((request) => request.body?.include_aliases?.external_id?.[0] === failing.hex).length,
+      2,
+    );
+  });
+
+  it('a permanent failure other than 400 (no subscription) gives up on the rows at once', async () => {
+    const unknown = await createUser(t);
+    await follow(unknown);
+    fake.invalidAlias(unknown.hex);
+    const report = (await flush()).report;
+    assert.equal(report.failed, 1);
+    assert.equal(report.retryLater, 0);
+    assert.equal(await unpushed(unknown), 0);
   });
 
   it('a retryable failure keeps the rows for the next flush, which sends them with the same idempotency key', async () => {
@@ -186,7 +212,9 @@ describe('push flush', () => {
       t.clock,
       silent as unknown as FastifyBaseLogger,
     );
-    assert.equal((await job.run()).failed, 1);
+    const first = await job.run();
+    assert.equal(first.failed, 1);
+    assert.equal(first.retryLater, 1, 'the queued job fails on this, so the queue retries it');
     assert.equal(await unpushed(recipient), 1);
     assert.equal((await job.run()).individual, 1);
     assert.equal(fake.requests.length, 2);
@@ -211,11 +239,25 @@ describe('push flush', () => {
         rowsPerQuery: 2,
       },
     );
-    assert.deepEqual(await job.run(), { recipients: 5, individual: 4, digest: 1, suppressed: 0, failed: 0 });
-    assert.equal(await unpushed(busy), 0, 'all three rows went into the digest, though read two at a time');
+    assert.deepEqual(await job.run(), {
+      recipients: 5,
+      individual: 4,
+      digest: 1,
+      suppressed: 0,
+      failed: 0,
+      retryLater: 0,
+    });
+    assert.equal(await unpushed(busy), 0, 'all three rows went into the digest, though marked two at a time');
     const [digest] = sentTo(busy);
     assert.equal(sentTo(busy).length, 1);
     assert.equal((digest!.body as { data: { count: number } }).data.count, 3);
-    assert.deepEqual(await job.run(), { recipients: 0, individual: 0, digest: 0, suppressed: 0, failed: 0 });
+    assert.deepEqual(await job.run(), {
+      recipients: 0,
+      individual: 0,
+      digest: 0,
+      suppressed: 0,
+      failed: 0,
+      retryLater: 0,
+    });
   });
 });

@@ -2,9 +2,14 @@
  * The push flush (job `notifications-push`): for each recipient with rows whose pushed_at is null,
  * one individual push for one row or one digest push for two or more; rows of a kind whose push
  * channel is off get pushed_at without a push. Recipients are walked in id order in bounded batches,
- * so memory stays flat however many there are. A provider failure for one recipient is logged
- * (`pushprovider.pushFailed`) and the loop goes on; a retryable one leaves the rows for the next run
- * under the same idempotency key, so the provider never shows a push twice.
+ * so memory stays flat however many there are.
+ *
+ * Idempotent in the database: the rows of a recipient are claimed by one conditional update before
+ * the push (a lease of `pushClaimLeaseMs`), so two instances flushing at once, or a job the queue
+ * delivers twice, never push a row twice; no transaction stays open across the provider's HTTP call.
+ * A provider failure is logged (`pushprovider.pushFailed`) and the loop goes on: a retryable one
+ * gives the rows back for the next run, under the same idempotency key; a 400 keeps them for one more
+ * flush, then gives up on them; any other permanent failure gives up at once.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { type PushMessage, type PushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
@@ -24,7 +29,12 @@ export interface PushFlushReport {
   /** Rows marked pushed without a push, because their kind's push channel is off. */
   suppressed: number;
   failed: number;
+  /** Pushes that failed in a way worth retrying; the job fails so the queue retries it with backoff. */
+  retryLater: number;
 }
+
+/** How long a flush holds the rows it claimed: longer than a push with its retries can take. */
+export const pushClaimLeaseMs = 10 * 60_000;
 
 export interface PushFlushLimits {
   /** Recipients read per batch. */
@@ -90,10 +100,17 @@ export class PushFlush {
   }
 
   async run(): Promise<PushFlushReport> {
-    const report: PushFlushReport = { recipients: 0, individual: 0, digest: 0, suppressed: 0, failed: 0 };
+    const report: PushFlushReport = {
+      recipients: 0,
+      individual: 0,
+      digest: 0,
+      suppressed: 0,
+      failed: 0,
+      retryLater: 0,
+    };
     let after: string | null = null;
     for (;;) {
-      const recipients = await this.repository.recipientsToPush(after, this.limits.recipientBatch);
+      const recipients = await this.repository.recipientsToPush(after, this.limits.recipientBatch, this.clock.now());
       for (const recipientId of recipients) await this.#flushRecipient(recipientId, report);
       if (recipients.length < this.limits.recipientBatch) return report;
       after = recipients.at(-1) ?? null;
@@ -101,39 +118,49 @@ export class PushFlush {
   }
 
   async #flushRecipient(recipientId: string, report: PushFlushReport): Promise<void> {
-    const rows = await this.repository.unpushedRefsOf(recipientId, this.limits.rowsPerQuery);
-    if (rows.length === 0) return;
+    const now = this.clock.now();
+    const claimed = await this.repository.claimUnpushed(recipientId, now, new Date(now.getTime() + pushClaimLeaseMs));
+    if (claimed.length === 0) return; // another flush holds them, or pushed them meanwhile
     report.recipients++;
     const matrix = preferenceMatrix(await this.repository.preferenceOverrides(recipientId));
-    const toSend = rows.filter((row) => matrix[row.type]?.push !== false).map((row) => row.id);
-    const suppressed = rows.filter((row) => matrix[row.type]?.push === false).map((row) => row.id);
+    const toSend = claimed.filter((row) => matrix[row.type]?.push !== false);
+    const suppressed = claimed.filter((row) => matrix[row.type]?.push === false).map((row) => row.id);
     report.suppressed += suppressed.length;
-    await this.repository.markPushed(suppressed, this.clock.now(), this.limits.rowsPerQuery);
+    await this.repository.markPushed(suppressed, now, this.limits.rowsPerQuery);
     if (toSend.length === 0) return;
 
-    const only = toSend.length === 1 ? await this.repository.findById(toSend[0]!) : null;
-    if (toSend.length === 1 && only === null) return; // deleted meanwhile: nothing left to push
-    const message = pushMessageFor(recipientId, toSend, only);
+    const ids = toSend.map((row) => row.id);
+    const only = ids.length === 1 ? await this.repository.findById(ids[0]!) : null;
+    if (ids.length === 1 && only === null) return; // deleted meanwhile: nothing left to push
+    const message = pushMessageFor(recipientId, ids, only);
     const result = await this.push.send(message);
-    if (!result.delivered) {
-      report.failed++;
-      this.logger.warn(
-        {
-          event: 'pushprovider.pushFailed',
-          externalId: message.externalId,
-          reason: result.reason,
-          retryable: result.retryable,
-          rows: toSend.length,
-        },
-        'push failed',
-      );
-      // A retryable failure leaves the rows for the next run; a permanent one (no device, bad request) gives up on them.
-      if (result.retryable) return;
-    } else if (toSend.length === 1) {
-      report.individual++;
-    } else {
-      report.digest++;
+    if (result.delivered) {
+      if (ids.length === 1) report.individual++;
+      else report.digest++;
+      await this.repository.markPushed(ids, this.clock.now(), this.limits.rowsPerQuery);
+      return;
     }
-    await this.repository.markPushed(toSend, this.clock.now(), this.limits.rowsPerQuery);
+    report.failed++;
+    this.logger.warn(
+      {
+        event: 'pushprovider.pushFailed',
+        externalId: message.externalId,
+        reason: result.reason,
+        retryable: result.retryable,
+        rejected: result.rejected === true,
+        rows: ids.length,
+      },
+      'push failed',
+    );
+    if (result.retryable) {
+      report.retryLater++;
+      await this.repository.releaseClaims(ids, false, this.limits.rowsPerQuery);
+      return;
+    }
+    // A 400 may be ours to fix (a field the provider newly refuses): keep each row for one more flush.
+    const keptOnce = result.rejected ? toSend.filter((row) => row.rejections === 0).map((row) => row.id) : [];
+    const givenUp = ids.filter((id) => !keptOnce.includes(id));
+    await this.repository.releaseClaims(keptOnce, true, this.limits.rowsPerQuery);
+    await this.repository.markPushed(givenUp, this.clock.now(), this.limits.rowsPerQuery);
   }
 }

@@ -1,4 +1,4 @@
-import { boolean, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../platform/db/columns.ts';
 import type { NotificationKind } from './kinds.ts';
 
@@ -11,6 +11,10 @@ export const notifications = pgTable('notifications', {
   dedupOpen: boolean('dedup_open').notNull(),
   readAt: timestamptz('read_at'),
   pushedAt: timestamptz('pushed_at'),
+  /** While in the future, a push flush holds the row (see migration 0140). */
+  pushClaimedUntil: timestamptz('push_claimed_until'),
+  /** Provider answers of 400 for this row: one keeps it for the next flush, two give up. */
+  pushRejections: smallint('push_rejections').notNull().default(0),
   createdAt: timestamptz('created_at').notNull(),
 });
 export type NotificationRow = typeof notifications.$inferSelect;

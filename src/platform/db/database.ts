@@ -3,6 +3,7 @@
  * PostgreSQL server through `pg`. Same SQL, same migrations, same Drizzle query builder.
  */
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Db as JobsDb } from 'pg-boss';
 import { KeyedMutex } from './keyed-mutex.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the schema generic is unused (we query with explicit tables)
@@ -15,29 +16,32 @@ export interface RawConnection {
   transaction<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
 }
 
-/** Keys of the PostgreSQL advisory locks the service takes; one number per singleton activity. */
+/**
+ * Keys of the PostgreSQL advisory locks the service takes. Only migrations take one at run time, on a
+ * connection of their own (never a pooled one, so a transaction-mode pooler stays safe); jobs rely on
+ * pg-boss and on conditional updates instead.
+ */
 export const LockKey = {
   migrations: 7_100_001,
   testTemplate: 7_100_002,
-  notificationsPush: 7_100_101,
-  describeQueue: 7_100_102,
-  searchIndex: 7_100_103,
-  stats: 7_100_104,
 } as const;
-export type LockName = keyof typeof LockKey;
 
 export interface Database {
   readonly engine: 'pglite' | 'postgres';
   readonly db: Db;
-  /** Runs fn while holding the named lock across every instance, waiting for it if needed. */
-  withLock<T>(name: LockName, fn: (conn: RawConnection) => Promise<T>): Promise<T>;
-  /** Runs fn only if the named lock is free right now; otherwise returns { ran: false } at once. */
-  tryWithLock<T>(name: LockName, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  /**
+   * Runs fn on a connection of its own holding the migrations lock across every instance, waiting for
+   * it if needed. On PostgreSQL the connection goes to DATABASE_MIGRATION_URL when set (a direct URL
+   * past a pooler), and is closed afterwards.
+   */
+  withMigrationLock<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
+  /** The same database as pg-boss's driver, sharing this pool (or PGlite's single session). */
+  jobsDatabase(): JobsDb;
   close(): Promise<void>;
 }
 
 /**
- * The in-process half of every lock. PGlite has a single session, on which advisory locks never
- * block, so the mutex is the whole lock there; on PostgreSQL it saves a round trip within one process.
+ * The in-process half of the migrations lock. PGlite has a single session, on which advisory locks
+ * never block, so the mutex is the whole lock there; on PostgreSQL it saves a connection per process.
  */
 export const processLocks = new KeyedMutex();

@@ -14,7 +14,7 @@ describe('migrations', () => {
   it('are all applied, and applying them again does nothing', async () => {
     const files = readMigrations();
     assert.deepEqual(await migrate(database, files), []);
-    const rows = await database.withLock('migrations', (conn) =>
+    const rows = await database.withMigrationLock((conn) =>
       conn.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name'),
     );
     assert.deepEqual(
@@ -42,7 +42,7 @@ describe('migrations', () => {
     };
     assert.deepEqual(await migrate(database, [...files, good]), ['9998_test_good.sql']);
     await assert.rejects(migrate(database, [...files, good, bad]));
-    const tables = await database.withLock('migrations', (conn) =>
+    const tables = await database.withMigrationLock((conn) =>
       conn.query<{ name: string }>(
         "SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'test_%' ORDER BY 1",
       ),
@@ -58,7 +58,7 @@ describe('migrations', () => {
     const order: string[] = [];
     await Promise.all(
       [1, 2, 3].map((n) =>
-        database.withLock('migrations', async () => {
+        database.withMigrationLock(async () => {
           order.push(`start ${n}`);
           await new Promise((resolve) => setTimeout(resolve, 20));
           order.push(`end ${n}`);

@@ -1,6 +1,6 @@
 /**
  * Forward-only SQL migrations from `migrations/*.sql`, applied in file-name order at start-up under
- * the `migrations` lock, each file in its own transaction. Re-running is a no-op; a file edited after
+ * the migrations lock (on a connection of its own), each file in its own transaction. Re-running is a no-op; a file edited after
  * it was applied stops start-up, since the database no longer matches the repository.
  */
 import { createHash } from 'node:crypto';
@@ -34,7 +34,7 @@ export function migrationsFingerprint(files = readMigrations()): string {
 }
 
 export async function migrate(database: Database, files = readMigrations()): Promise<string[]> {
-  return database.withLock('migrations', async (conn) => {
+  return database.withMigrationLock(async (conn) => {
     await conn.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY,
       checksum text NOT NULL,

@@ -5,7 +5,10 @@ import { openPglite } from './pglite-database.ts';
 import { openPostgres } from './postgres-database.ts';
 
 /** PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR/db. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
-  if (config.databaseUrl !== null) return openPostgres(config.databaseUrl);
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseMigrationUrl' | 'dataDir'>,
+): Promise<Database> {
+  if (config.databaseUrl !== null)
+    return openPostgres(config.databaseUrl, 10, config.databaseMigrationUrl ?? config.databaseUrl);
   return openPglite(join(config.dataDir, 'db'));
 }

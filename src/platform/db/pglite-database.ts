@@ -6,6 +6,7 @@ import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle } from 'drizzle-orm/pglite';
+import { fromPglite } from 'pg-boss';
 import { type Database, type Db, processLocks, type RawConnection } from './database.ts';
 
 /** The extensions our migrations create; PGlite must load them when it opens. */
@@ -38,8 +39,8 @@ export function pgliteDatabase(client: PGlite): Database & { client: PGlite } {
     engine: 'pglite',
     db,
     client,
-    withLock: (name, fn) => processLocks.run(name, () => fn(rawConnection(client))),
-    tryWithLock: (name, fn) => processLocks.tryRun(name, fn),
+    withMigrationLock: (fn) => processLocks.run('migrations', () => fn(rawConnection(client))),
+    jobsDatabase: () => fromPglite(client),
     close: async () => {
       if (!client.closed) await client.close();
     },

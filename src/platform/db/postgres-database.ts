@@ -2,7 +2,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
 
-function rawConnection(client: pg.PoolClient): RawConnection {
+function rawConnection(client: pg.ClientBase): RawConnection {
   const conn: RawConnection = {
     exec: async (sqlText) => {
       await client.query(sqlText);
@@ -23,18 +23,26 @@ function rawConnection(client: pg.PoolClient): RawConnection {
   return conn;
 }
 
-export function openPostgres(url: string, poolSize = 10): Database & { pool: pg.Pool } {
+/**
+ * A PostgreSQL server through a `pg` pool. Migrations take their advisory lock on a client of their
+ * own (to `migrationUrl`, the direct URL when a pooler such as PgBouncer stands in front), never on a
+ * pooled connection: a transaction-mode pooler cannot keep a session-level lock.
+ */
+export function openPostgres(url: string, poolSize = 10, migrationUrl = url): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzle({ client: pool }) as unknown as Db;
 
-  async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
+  async function withMigrationClient<T>(fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: migrationUrl });
+    client.on('error', () => {});
+    await client.connect();
     try {
+      await client.query('SELECT pg_advisory_lock($1)', [LockKey.migrations]);
       return await fn(client);
     } finally {
-      client.release();
+      await client.end(); // ending the session releases the lock
     }
   }
 
@@ -42,31 +50,9 @@ export function openPostgres(url: string, poolSize = 10): Database & { pool: pg.
     engine: 'postgres',
     db,
     pool,
-    withLock: (name, fn) =>
-      processLocks.run(name, () =>
-        withClient(async (client) => {
-          await client.query('SELECT pg_advisory_lock($1)', [LockKey[name]]);
-          try {
-            return await fn(rawConnection(client));
-          } finally {
-            await client.query('SELECT pg_advisory_unlock($1)', [LockKey[name]]);
-          }
-        }),
-      ),
-    tryWithLock: (name, fn) =>
-      processLocks
-        .tryRun(name, () =>
-          withClient(async (client) => {
-            const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS got', [LockKey[name]]);
-            if (!rows[0]?.got) return { ran: false as const };
-            try {
-              return { ran: true as const, value: await fn() };
-            } finally {
-              await client.query('SELECT pg_advisory_unlock($1)', [LockKey[name]]);
-            }
-          }),
-        )
-        .then((outcome) => (outcome.ran ? outcome.value : outcome)),
+    withMigrationLock: (fn) =>
+      processLocks.run('migrations', () => withMigrationClient((client) => fn(rawConnection(client)))),
+    jobsDatabase: () => ({ executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }),
     close: () => pool.end(),
   };
 }

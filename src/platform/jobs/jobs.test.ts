@@ -1,12 +1,37 @@
+/**
+ * The job runner on pg-boss, on the test engine: on-demand runs, retries with backoff, and schedules
+ * that run once per period however many instances serve (two on PostgreSQL).
+ */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { openTestDatabase } from '../../../test/helpers/database.ts';
-import { type Database, LockKey } from '../db/database.ts';
-import { openPostgres } from '../db/postgres-database.ts';
-import { JobRunner } from './jobs.ts';
+import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/database.ts';
+import type { Database } from '../db/database.ts';
+import { everyMinutes, type JobDefinition, type JobQueueOptions, JobRunner } from './jobs.ts';
 
-const silent = pino({ level: 'silent' });
+const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+/** Short delays so a retry or a schedule shows within seconds. */
+const fast: Partial<JobQueueOptions> = {
+  retryDelaySeconds: 1,
+  retryDelayMaxSeconds: 2,
+  pollingIntervalSeconds: 0.5,
+  cronIntervalSeconds: 1,
+};
+
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | null | undefined | false>,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** A job that waits until released, so tests can hold it "running". */
 function gatedJob() {
@@ -15,18 +40,15 @@ function gatedJob() {
     release = resolve;
   });
   let runs = 0;
-  return {
-    definition: {
-      intervalMs: null,
-      run: async () => {
-        runs += 1;
-        await gate;
-        return { runs };
-      },
+  const definition: JobDefinition = {
+    schedule: null,
+    run: async () => {
+      runs += 1;
+      await gate;
+      return { runs };
     },
-    release: () => release(),
-    runs: () => runs,
   };
+  return { definition, release: () => release(), runs: () => runs };
 }
 
 describe('job runner', () => {
@@ -38,11 +60,11 @@ describe('job runner', () => {
 
   it('runs a job on demand and answers its report', async () => {
     const jobs = new JobRunner(database, silent);
-    jobs.register('stats', { intervalMs: null, run: async () => ({ counted: 3 }) });
+    jobs.register('stats', { schedule: null, run: async () => ({ counted: 3 }) });
     assert.deepEqual(await jobs.run('stats'), { job: 'stats', ran: true, report: { counted: 3 } });
   });
 
-  it('skips a run while the same job is running, and runs again once it ended', async () => {
+  it('skips an on-demand run while this instance runs the same job, and runs again once it ended', async () => {
     const jobs = new JobRunner(database, silent);
     const job = gatedJob();
     jobs.register('notifications-push', job.definition);
@@ -55,41 +77,107 @@ describe('job runner', () => {
     assert.equal(job.runs(), 2);
   });
 
-  it('refuses a job registered twice', () => {
+  it('refuses a job registered twice, and a name outside the contract', () => {
     const jobs = new JobRunner(database, silent);
-    jobs.register('stats', { intervalMs: null, run: async () => ({}) });
-    assert.throws(() => jobs.register('stats', { intervalMs: null, run: async () => ({}) }), /registered twice/);
+    jobs.register('stats', { schedule: null, run: async () => ({}) });
+    assert.throws(() => jobs.register('stats', { schedule: null, run: async () => ({}) }), /registered twice/);
+    assert.throws(
+      () => jobs.register('sats' as 'stats', { schedule: null, run: async () => ({}) }),
+      /unknown job name/,
+    );
   });
 
-  it('on PostgreSQL, a second instance (another connection pool) skips while the first runs', {
-    skip: !process.env.DATABASE_URL,
-  }, async () => {
-    // Both runners point at the same database through separate pools, like two server instances.
-    const url = new URL(process.env.DATABASE_URL!);
-    const currentDb = await database.db.execute('SELECT current_database() AS name');
-    url.pathname = `/${(currentDb as unknown as { rows: Array<{ name: string }> }).rows[0]!.name}`;
-    const other = openPostgres(url.toString(), 2);
+  it('turns a period in minutes into a cron expression', () => {
+    assert.equal(everyMinutes(1), '* * * * *');
+    assert.equal(everyMinutes(5), '*/5 * * * *');
+    assert.equal(everyMinutes(60), '0 * * * *');
+    assert.equal(everyMinutes(180), '0 */3 * * *');
+    assert.equal(everyMinutes(1440), '0 0 * * *');
+    assert.throws(() => everyMinutes(0), RangeError);
+  });
+
+  it('a queued job that fails is retried with backoff, then succeeds; the failure stays readable', async () => {
+    const jobs = new JobRunner(database, silent);
+    let runs = 0;
+    jobs.register('stats', {
+      schedule: null,
+      run: async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('the first run fails');
+        return { counted: 1 };
+      },
+    });
+    await jobs.start(fast);
     try {
-      const jobA = gatedJob();
-      const a = new JobRunner(database, silent);
-      a.register('search-index', jobA.definition);
-      const b = new JobRunner(other, silent);
-      b.register('search-index', { intervalMs: null, run: async () => ({ ranOnB: true }) });
-      const running = a.run('search-index');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      // Both runners share this process's mutex, so ask PostgreSQL itself, from the other pool,
-      // whether the advisory lock is held.
-      const probe = async () =>
-        (await other.pool.query('SELECT pg_try_advisory_lock($1) AS got', [LockKey.searchIndex])).rows[0]
-          .got as boolean;
-      assert.equal(await probe(), false, 'the advisory lock is held across connections while the job runs');
-      jobA.release();
-      await running;
-      assert.equal(await probe(), true, 'released when the run ended');
-      await other.pool.query('SELECT pg_advisory_unlock($1)', [LockKey.searchIndex]);
-      assert.deepEqual(await b.run('search-index'), { job: 'search-index', ran: true, report: { ranOnB: true } });
+      const id = await jobs.queue!.send('stats', {});
+      const done = await waitFor(
+        'the retried job to complete',
+        async () => {
+          const [job] = await jobs.queue!.findJobs('stats', { id: id! });
+          return job?.state === 'completed' ? job : null;
+        },
+        30_000,
+      );
+      assert.equal(runs, 2);
+      assert.equal(done.retryCount, 1);
+      assert.deepEqual(done.output, { counted: 1 });
     } finally {
-      await other.close();
+      await jobs.stop();
+    }
+  });
+
+  it('a run whose report asks for a retry is failed and retried by the queue', async () => {
+    const jobs = new JobRunner(database, silent);
+    let runs = 0;
+    jobs.register('search-index', {
+      schedule: null,
+      run: async () => ({ leftOver: ++runs === 1 ? 1 : 0 }),
+      retryWhen: (report) => report.leftOver !== 0,
+    });
+    await jobs.start(fast);
+    try {
+      const id = await jobs.queue!.send('search-index', {});
+      const done = await waitFor(
+        'the job to complete',
+        async () => {
+          const [job] = await jobs.queue!.findJobs('search-index', { id: id! });
+          return job?.state === 'completed' ? job : null;
+        },
+        30_000,
+      );
+      assert.equal(runs, 2);
+      assert.equal(done.retryCount, 1);
+    } finally {
+      await jobs.stop();
+    }
+  });
+
+  it('a scheduled job runs once per period, with two instances on PostgreSQL', { timeout: 150_000 }, async () => {
+    const second = await openAnotherInstance(database);
+    const ranAt: Date[] = [];
+    const instances = [new JobRunner(database, silent), new JobRunner(second.database, silent)];
+    if (database.engine === 'pglite') instances.pop(); // one process owns PGlite's files
+    for (const jobs of instances) {
+      jobs.register('describe-queue', {
+        schedule: '* * * * *',
+        run: async () => {
+          ranAt.push(new Date());
+          return {};
+        },
+      });
+    }
+    try {
+      await Promise.all(instances.map((jobs) => jobs.start(fast)));
+      const first = await waitFor('the first scheduled run', async () => ranAt[0], 100_000);
+      // Wait well past every instance's cron pass for that minute: a second run there would show by now.
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      const minute = (at: Date) => Math.floor(at.getTime() / 60_000);
+      assert.equal(ranAt.filter((at) => minute(at) === minute(first)).length, 1, 'one run in the first period');
+      const schedules = await instances[0]!.queue!.getSchedules('describe-queue');
+      assert.equal(schedules.length, 1, 'both instances share one schedule');
+    } finally {
+      await Promise.all(instances.map((jobs) => jobs.stop()));
+      await second.close();
     }
   });
 });

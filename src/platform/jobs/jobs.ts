@@ -1,46 +1,94 @@
 /**
- * Named jobs: run periodically in the server process and on demand (POST /admin/jobs/flush/{job}).
- * A run holds the job's lock (a PostgreSQL advisory lock plus an in-process mutex), so with several
- * instances exactly one runs a job at a time; a run that finds the lock taken is skipped.
+ * Named jobs on pg-boss, a job queue kept in the service's own database (PGlite or PostgreSQL):
+ * each job is a queue with an optional cron schedule, retries with exponential backoff, and failures
+ * kept where an operator can read them (`pgboss.job`, see docs/operations.md). pg-boss files one job
+ * per schedule slot whatever the number of instances, and a `singleton` queue runs one at a time.
+ *
+ * Queues deliver a job at least once, so every handler is idempotent in the database (e.g. the push
+ * flush claims its rows with a conditional update). `run(name)` runs a handler at once in this
+ * process, for POST /admin/jobs/flush/{job}; an in-process mutex keeps one run per job per instance.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, LockName } from '../db/database.ts';
+import { PgBoss } from 'pg-boss';
+import type { Database } from '../db/database.ts';
+import { KeyedMutex } from '../db/keyed-mutex.ts';
 
 /** Every job name of the contract; an area registers the handler of each as it lands. */
 export const jobNames = ['notifications-push', 'describe-queue', 'search-index', 'stats'] as const;
 export type JobName = (typeof jobNames)[number];
 
-const lockOf: Record<JobName, LockName> = {
-  'notifications-push': 'notificationsPush',
-  'describe-queue': 'describeQueue',
-  'search-index': 'searchIndex',
-  stats: 'stats',
-};
-
 export type JobReport = Record<string, unknown>;
 
 export interface JobDefinition {
-  /** Period of the in-process schedule, or null to run only on demand. */
-  intervalMs: number | null;
+  /** UTC cron expression of the periodic run (pg-boss files at most one job a minute), or null: on demand only. */
+  schedule: string | null;
   run(): Promise<JobReport>;
+  /** When true for a queued run's report, the run counts as failed and the queue retries it with backoff. */
+  retryWhen?(report: JobReport): boolean;
 }
 
 export type JobOutcome = { job: JobName; ran: true; report: JobReport } | { job: JobName; ran: false; reason: 'busy' };
 
+/** How the queue retries and polls; tests shorten the delays. */
+export interface JobQueueOptions {
+  /** Retries after a failed run, with exponential backoff from retryDelaySeconds up to retryDelayMaxSeconds. */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  retryDelayMaxSeconds: number;
+  /** A run still active after this long is failed and retried (a crashed instance never holds a job forever). */
+  expireInSeconds: number;
+  pollingIntervalSeconds: number;
+  /** How often this instance looks for due schedules (pg-boss's cron worker and monitor). */
+  cronIntervalSeconds: number;
+}
+
+export const defaultJobQueueOptions: JobQueueOptions = {
+  retryLimit: 5,
+  retryDelaySeconds: 15,
+  retryDelayMaxSeconds: 600,
+  expireInSeconds: 900,
+  pollingIntervalSeconds: 5,
+  cronIntervalSeconds: 30,
+};
+
+/** The schema pg-boss keeps its tables in (created and migrated by pg-boss itself at start). */
+export const jobsSchema = 'pgboss';
+
+/** A cron expression that fires every `minutes` minutes (on the hour's multiples of it below an hour). */
+export function everyMinutes(minutes: number): string {
+  if (!Number.isInteger(minutes) || minutes < 1) throw new RangeError(`not a whole number of minutes: ${minutes}`);
+  if (minutes < 60) return minutes === 1 ? '* * * * *' : `*/${minutes} * * * *`;
+  const hours = Math.round(minutes / 60);
+  if (hours >= 24) return '0 0 * * *';
+  return hours === 1 ? '0 * * * *' : `0 */${hours} * * *`;
+}
+
+/** A run that did its part but left work to retry; pg-boss records it as failed and retries it. */
+export class JobRetryError extends Error {
+  readonly report: JobReport;
+
+  constructor(job: JobName, report: JobReport) {
+    super(`job ${job} left work to retry: ${JSON.stringify(report)}`);
+    this.name = 'JobRetryError';
+    this.report = report;
+  }
+}
+
 export class JobRunner {
   readonly #jobs = new Map<JobName, JobDefinition>();
-  readonly #timers: NodeJS.Timeout[] = [];
-  readonly #running = new Set<Promise<unknown>>();
-
-  private readonly database: Database;
-  private readonly logger: FastifyBaseLogger;
+  readonly #running = new KeyedMutex();
+  readonly #database: Database;
+  readonly #logger: FastifyBaseLogger;
+  #boss: PgBoss | null = null;
+  #starting: Promise<void> | null = null;
 
   constructor(database: Database, logger: FastifyBaseLogger) {
-    this.database = database;
-    this.logger = logger;
+    this.#database = database;
+    this.#logger = logger;
   }
 
   register(name: JobName, definition: JobDefinition) {
+    if (!(jobNames as readonly string[]).includes(name)) throw new Error(`unknown job name ${name}`);
     if (this.#jobs.has(name)) throw new Error(`job ${name} is registered twice`);
     this.#jobs.set(name, definition);
   }
@@ -53,36 +101,92 @@ export class JobRunner {
     return [...this.#jobs.keys()];
   }
 
+  /** Runs the job now in this process, unless this process is running it already. */
   async run(name: JobName): Promise<JobOutcome> {
-    const job = this.#jobs.get(name);
-    if (!job) throw new Error(`unknown job ${name}`);
-    const outcome = await this.database.tryWithLock(lockOf[name], () => job.run());
+    const job = this.#definition(name);
+    const outcome = await this.#running.tryRun(name, () => job.run());
     return outcome.ran ? { job: name, ran: true, report: outcome.value } : { job: name, ran: false, reason: 'busy' };
   }
 
-  /** Starts the periodic schedules of the registered jobs. */
-  start() {
-    for (const [name, job] of this.#jobs) {
-      if (job.intervalMs === null) continue;
-      const timer = setInterval(() => {
-        const run = this.run(name)
-          .then((outcome) => {
-            if (outcome.ran)
-              this.logger.info({ event: 'job.ran', job: name, report: outcome.report }, `job ${name} ran`);
-          })
-          .catch((error) => this.logger.error({ event: 'job.failed', job: name, err: error }, `job ${name} failed`))
-          .finally(() => this.#running.delete(run));
-        this.#running.add(run);
-      }, job.intervalMs);
-      timer.unref();
-      this.#timers.push(timer);
-    }
+  /** The queue's handler: waits for an on-demand run in progress rather than skipping its slot. */
+  async #runQueued(name: JobName): Promise<JobReport> {
+    const job = this.#definition(name);
+    const report = await this.#running.run(name, () => job.run());
+    if (job.retryWhen?.(report)) throw new JobRetryError(name, report);
+    this.#logger.info({ event: 'job.ran', job: name, report }, `job ${name} ran`);
+    return report;
   }
 
-  /** Stops the schedules and waits for runs in progress. */
+  #definition(name: JobName): JobDefinition {
+    const job = this.#jobs.get(name);
+    if (!job) throw new Error(`unknown job ${name}`);
+    return job;
+  }
+
+  /**
+   * Starts pg-boss in the background (creating or migrating its schema takes seconds on PGlite), then
+   * the queues, schedules and workers of the registered jobs. Resolves when all of that is done;
+   * main.ts does not wait for it before listening. Schedules of job names no longer registered are
+   * removed, so a renamed job never lingers.
+   */
+  start(options: Partial<JobQueueOptions> = {}): Promise<void> {
+    this.#starting ??= this.#start({ ...defaultJobQueueOptions, ...options });
+    return this.#starting;
+  }
+
+  async #start(options: JobQueueOptions): Promise<void> {
+    const boss = new PgBoss({
+      db: this.#database.jobsDatabase(),
+      backend: this.#database.engine === 'pglite' ? 'pglite' : 'postgres',
+      schema: jobsSchema,
+      cronWorkerIntervalSeconds: options.cronIntervalSeconds,
+      cronMonitorIntervalSeconds: Math.min(45, options.cronIntervalSeconds),
+      openTelemetry: { enabled: false },
+    });
+    boss.on('error', (error) => this.#logger.error({ event: 'jobs.error', err: error }, 'job queue error'));
+    boss.on('warning', (warning) => this.#logger.warn({ event: 'jobs.warning', warning }, 'job queue warning'));
+    this.#boss = boss;
+    await boss.start();
+    for (const [name, job] of this.#jobs) {
+      const queue = {
+        policy: 'singleton' as const,
+        retryLimit: options.retryLimit,
+        retryDelay: options.retryDelaySeconds,
+        retryBackoff: true,
+        retryDelayMax: options.retryDelayMaxSeconds,
+        expireInSeconds: options.expireInSeconds,
+      };
+      if (await boss.getQueue(name)) {
+        const { policy: _fixedAtCreation, ...changeable } = queue;
+        await boss.updateQueue(name, changeable);
+      } else await boss.createQueue(name, queue);
+      if (job.schedule === null) await boss.unschedule(name);
+      else await boss.schedule(name, job.schedule, null, { tz: 'UTC' });
+      await boss.work(name, { pollingIntervalSeconds: options.pollingIntervalSeconds }, () => this.#runQueued(name));
+    }
+    for (const schedule of await boss.getSchedules()) {
+      if (this.has(schedule.name)) continue;
+      await boss.unschedule(schedule.name, schedule.key);
+      this.#logger.warn(
+        { event: 'jobs.staleSchedule', job: schedule.name },
+        `removed the schedule of unknown job ${schedule.name}`,
+      );
+    }
+    this.#logger.info({ event: 'jobs.started', jobs: this.names() }, 'job queue started');
+  }
+
+  /** The pg-boss instance once started (tests read job states through it). */
+  get queue(): PgBoss | null {
+    return this.#boss;
+  }
+
+  /** Stops the workers, waiting for runs in progress, and pg-boss. */
   async stop() {
-    for (const timer of this.#timers) clearInterval(timer);
-    this.#timers.length = 0;
-    await Promise.allSettled([...this.#running]);
+    const starting = this.#starting;
+    if (!starting) return;
+    await starting.catch(() => undefined);
+    await this.#boss?.stop({ graceful: true, close: false, timeout: 10_000 });
+    this.#boss = null;
+    this.#starting = null;
   }
 }
