@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from '../../platform/db/columns.ts';
+import { citext, timestamptz } from '../../platform/db/columns.ts';
 
 export interface UserSettings {
   /** Whether new media show their position publicly unless the owner says otherwise. */
@@ -25,9 +25,9 @@ export interface PostalAddress {
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey(),
-  email: text('email').notNull(),
+  email: citext('email').notNull(),
   passwordHash: text('password_hash'),
-  username: text('username'),
+  username: citext('username'),
   nickname: text('nickname'),
   emailConfirmedAt: timestamptz('email_confirmed_at'),
   usernameChangedAt: timestamptz('username_changed_at'),

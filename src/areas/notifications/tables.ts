@@ -1,4 +1,4 @@
-import { boolean, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../platform/db/columns.ts';
 import type { NotificationKind } from './kinds.ts';
 
@@ -29,3 +29,10 @@ export const notificationPreferences = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.kind, table.channel] })],
 );
+
+/** Per-user feed counts, kept by triggers (migration 0130); read-only for the code. */
+export const notificationCounters = pgTable('notification_counters', {
+  ownerId: uuid('owner_id').primaryKey(),
+  total: integer('total').notNull().default(0),
+  unread: integer('unread').notNull().default(0),
+});

@@ -1,4 +1,7 @@
-import { timestamp } from 'drizzle-orm/pg-core';
+import { customType, timestamp } from 'drizzle-orm/pg-core';
 
 /** A timestamptz column read and written as a JS Date (millisecond precision, from the injected clock). */
 export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A case-insensitive text column (the `citext` extension), read and written as a string. */
+export const citext = customType<{ data: string }>({ dataType: () => 'citext' });
