@@ -1,0 +1,78 @@
+/**
+ * Typed domain events: what happened in one area, for the others to react to without the producer
+ * knowing them (follows publish `follow.created`; notifications and gamification subscribe).
+ *
+ * Each area declares its events by augmenting `DomainEvents` in its own `events.ts`:
+ *
+ *   declare module '../../platform/events/domain-events.ts' {
+ *     interface DomainEvents { 'follow.created': { followerId: string; followeeId: string } }
+ *   }
+ *
+ * `publish` runs inside the producer's transaction. `inTransaction` subscribers run there and then, in
+ * subscription order, on the same transaction (an error rolls the whole change back); `afterCommit`
+ * subscribers (mail, push, caches) run once it commits, and their errors are logged, never undo it.
+ */
+import type { Transactions } from '../db/transactions.ts';
+
+// biome-ignore lint/suspicious/noEmptyInterface: areas add their events to it (declaration merging)
+export interface DomainEvents {}
+export type DomainEventName = keyof DomainEvents;
+
+export type Phase = 'inTransaction' | 'afterCommit';
+export type Subscriber<N extends DomainEventName> = (payload: DomainEvents[N]) => Promise<void> | void;
+
+interface Subscription {
+  /** Who subscribes, for logs: `<area>.<what it does>`. */
+  name: string;
+  phase: Phase;
+  handler: Subscriber<DomainEventName>;
+}
+
+export type SubscriberErrorHandler = (error: unknown, event: DomainEventName, subscriber: string) => void;
+
+export class EventBus {
+  readonly #subscriptions = new Map<DomainEventName, Subscription[]>();
+  readonly #transactions: Transactions;
+  readonly #onAfterCommitError: SubscriberErrorHandler;
+
+  constructor(transactions: Transactions, onAfterCommitError: SubscriberErrorHandler) {
+    this.#transactions = transactions;
+    this.#onAfterCommitError = onAfterCommitError;
+  }
+
+  subscribe<N extends DomainEventName>(event: N, phase: Phase, name: string, handler: Subscriber<N>): void {
+    const list = this.#subscriptions.get(event) ?? [];
+    if (list.some((subscription) => subscription.name === name)) {
+      throw new Error(`${name} subscribes to ${String(event)} twice`);
+    }
+    list.push({ name, phase, handler: handler as Subscriber<DomainEventName> });
+    this.#subscriptions.set(event, list);
+  }
+
+  /** Publishes inside the caller's transaction (opening one if none is in progress). */
+  async publish<N extends DomainEventName>(event: N, payload: DomainEvents[N]): Promise<void> {
+    const subscriptions = this.#subscriptions.get(event) ?? [];
+    await this.#transactions.run(async () => {
+      for (const subscription of subscriptions) {
+        if (subscription.phase === 'inTransaction') {
+          await subscription.handler(payload);
+          continue;
+        }
+        await this.#transactions.afterCommit(async () => {
+          try {
+            await subscription.handler(payload);
+          } catch (error) {
+            this.#onAfterCommitError(error, event, subscription.name);
+          }
+        });
+      }
+    });
+  }
+
+  /** Who subscribes to what, for the docs and the start-up log. */
+  subscribers(): Array<{ event: DomainEventName; phase: Phase; subscriber: string }> {
+    return [...this.#subscriptions].flatMap(([event, list]) =>
+      list.map(({ phase, name }) => ({ event, phase, subscriber: name })),
+    );
+  }
+}
