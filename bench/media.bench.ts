@@ -9,9 +9,9 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import sharp from 'sharp';
 import { variantKey } from '../src/areas/media/media-storage-keys.ts';
-import { upload } from '../src/areas/media/media-test-helpers.ts';
 import { createTestApp } from '../test/helpers/app.ts';
 import { createUser } from '../test/helpers/factories.ts';
+import { upload } from '../test/helpers/media-uploads.ts';
 
 const rounds = Number(process.env.MEDIA_BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.MEDIA_BENCH_SECONDS ?? 8);

@@ -93,7 +93,10 @@ try {
     { logger: false },
   );
   const heavyId = (await database.pool.query(`SELECT md5('bench-user-0')::uuid AS id`)).rows[0].id as string;
-  const { accessToken } = await services.sessions.create(heavyId, { ip: '127.0.0.1', userAgent: 'bench' });
+  const { accessToken } = await services.areas.accounts.sessions.create(heavyId, {
+    ip: '127.0.0.1',
+    userAgent: 'bench',
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

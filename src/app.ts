@@ -3,22 +3,7 @@
  * listens (main.ts does), so tests use inject() without a port.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
-import { accountRoutes } from './areas/accounts/account.routes.ts';
-import { authRoutes } from './areas/accounts/auth.routes.ts';
-import { mailFlowsRoutes } from './areas/accounts/mail-flows.routes.ts';
-import { userSearchRoutes } from './areas/accounts/user-search.routes.ts';
-import { describeQueueRoutes } from './areas/admin/describe-queue.routes.ts';
-import { jobsRoutes } from './areas/admin/jobs.routes.ts';
-import { mediaAdminRoutes } from './areas/admin/media-admin.routes.ts';
-import { bookmarksRoutes } from './areas/bookmarks/bookmarks.routes.ts';
-import { collectionsRoutes } from './areas/bookmarks/collections.routes.ts';
-import { followsRoutes } from './areas/follows/follows.routes.ts';
-import { gamificationRoutes } from './areas/gamification/gamification.routes.ts';
-import { mediaRoutes } from './areas/media/media.routes.ts';
-import { mediaFilesRoutes } from './areas/media/media-files.routes.ts';
-import { notificationsRoutes } from './areas/notifications/notifications.routes.ts';
-import { reactionsRoutes } from './areas/reactions/reactions.routes.ts';
-import { systemRoutes } from './areas/system/system.routes.ts';
+import { areaModules } from './areas/areas.ts';
 import type { AppDeps } from './deps.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
@@ -79,26 +64,14 @@ export async function buildApp(
   registerErrorHandling(app);
   registerContentTypes(app);
   registerNulGuard(app);
-  registerAuth(app, { adminToken: config.adminApiToken, sessions: services.sessions });
+  registerAuth(app, { adminToken: config.adminApiToken, sessions: services.areas.accounts.sessions });
   registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });
   await registerOpenApi(app, config.publicUrl);
 
-  systemRoutes(app, deps);
-  authRoutes(app, services);
-  mailFlowsRoutes(app, services);
-  accountRoutes(app, services);
-  userSearchRoutes(app, services);
-  jobsRoutes(app, services);
-  await mediaRoutes(app, services);
-  mediaFilesRoutes(app, services);
-  describeQueueRoutes(app, services);
-  mediaAdminRoutes(app, services);
-  followsRoutes(app, services);
-  notificationsRoutes(app, services);
-  gamificationRoutes(app, services);
-  reactionsRoutes(app, services);
-  collectionsRoutes(app, services);
-  bookmarksRoutes(app, services);
+  // Each area registers its own routes with its own services (src/areas/areas.ts lists them).
+  for (const module of areaModules) {
+    await module.routes?.(app, services.areas[module.name as keyof typeof services.areas], services.platform);
+  }
 
   return { app, services, routes };
 }

@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     async () => {
       const { database, via } = await openCliDatabase(config);
       return {
-        environment: { config, services: cliServices(config, database), database, via },
+        environment: { config, ...cliServices(config, database), database, via },
         close: () => database.close(),
       };
     },

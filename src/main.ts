@@ -13,6 +13,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
 import { MemoryRateLimitStore } from './platform/http/rate-limit.ts';
 import { RedisRateLimitStore } from './platform/http/redis-rate-limit-store.ts';
+import { stopAreas } from './services.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -45,13 +46,13 @@ async function main() {
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });
   // pg-boss creates or migrates its schema in the background (seconds on PGlite): answer requests meanwhile.
-  services.jobs
+  services.platform.jobs
     .start()
     .catch((error) => logger.error({ event: 'jobs.startFailed', err: error }, 'job queue did not start'));
   // With PGlite this process owns the files, so it runs operator commands for the CLI.
   const commandServer =
     database.engine === 'pglite'
-      ? await startCommandServer(config.dataDir, { config, services, database, via: 'server' }, app.log)
+      ? await startCommandServer(config.dataDir, { config, ...services, database, via: 'server' }, app.log)
       : null;
   logger.info(
     { event: 'server.started', engine: database.engine, url: config.publicUrl, node: process.version },
@@ -66,8 +67,8 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await app.close(); // stops accepting, waits for requests in flight
-    await services.jobs.stop();
-    await services.mailFlows.drain();
+    await services.platform.jobs.stop();
+    await stopAreas(services);
     await commandServer?.stop();
     await deps.rateLimitStore.close?.();
     await database.close();

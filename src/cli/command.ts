@@ -1,12 +1,16 @@
-/** What every operator command is and receives. Add a command: one file in commands/, one line in registry.ts. */
+/**
+ * What every operator command is and receives. Add a command: one file `<name>.command.ts` in its
+ * area, listed in the area module's `cliCommands`.
+ */
 import type { Config } from '../config.ts';
 import type { Database } from '../platform/db/database.ts';
-import type { Services } from '../services.ts';
+import type { AreaServices, Platform } from '../platform/modules/area-module.ts';
 
 export interface CliContext {
   config: Config;
   /** The services of every area, on the same database the server uses. */
-  services: Services;
+  areas: AreaServices;
+  platform: Platform;
   database: Database;
   /** Where the command runs: on the CLI's PostgreSQL connection, inside the running server, or on the PGlite files. */
   via: 'postgres' | 'server' | 'pglite-files';

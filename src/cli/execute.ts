@@ -50,7 +50,7 @@ export async function executeCommand(
     }
     if (command.usesDatabase === false) {
       const context = { commands, print: output.print } as unknown as CliContext;
-      for (const key of ['config', 'services', 'database', 'via'] as const) {
+      for (const key of ['config', 'areas', 'platform', 'database', 'via'] as const) {
         Object.defineProperty(context, key, { get: unavailable(key) });
       }
       await command.run(context, args);

@@ -1,14 +1,6 @@
-/** Every operator command, in the order `help` lists them. Add yours: import it and append one line. */
+/** Every operator command, in the order `help` lists them: help, then each area's commands in area order. */
+import { areaModules } from '../areas/areas.ts';
 import type { CliCommand } from './command.ts';
-import { badgesAwardCommand } from './commands/badges-award.ts';
 import { helpCommand } from './commands/help.ts';
-import { usersCreateCommand } from './commands/users-create.ts';
-import { xpAwardCommand } from './commands/xp-award.ts';
 
-// biome-ignore format: one command a line, so adding one is a one-line change
-export const commands: readonly CliCommand[] = [
-  helpCommand,
-  usersCreateCommand,
-  xpAwardCommand,
-  badgesAwardCommand,
-];
+export const commands: readonly CliCommand[] = [helpCommand, ...areaModules.flatMap((area) => area.cliCommands ?? [])];

@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { resolveUser } from '../../src/areas/accounts/resolve-user.ts';
+import { usersCreateCommand } from '../../src/areas/accounts/users-create.command.ts';
 import { type CliContext, CliError } from '../../src/cli/command.ts';
 import { runOnServer } from '../../src/cli/command-client.ts';
 import { commandSocketPath, startCommandServer } from '../../src/cli/command-server.ts';
 import { helpCommand } from '../../src/cli/commands/help.ts';
-import { usersCreateCommand } from '../../src/cli/commands/users-create.ts';
 import { openCliDatabase } from '../../src/cli/connect.ts';
 import { cliServices } from '../../src/cli/context.ts';
 import { commands } from '../../src/cli/registry.ts';
-import { resolveUser } from '../../src/cli/resolve-user.ts';
 import { loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/platform/http/error-catalogue.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -124,7 +124,7 @@ describe('CLI commands', () => {
   it('resolves a <user> given as a UUID, 32 hex digits or a username', async () => {
     const user = await createUser(t, { username: 'Resolvable' });
     for (const reference of [user.id, user.id.toUpperCase(), user.hex, 'resolvable', '@Resolvable']) {
-      assert.equal((await resolveUser(context, reference)).id, user.id, reference);
+      assert.equal((await resolveUser(context.areas.accounts.users, reference)).id, user.id, reference);
     }
     for (const reference of [
       'nobody_here',
@@ -132,7 +132,7 @@ describe('CLI commands', () => {
       'ffffffffffffffffffffffffffffffff',
     ]) {
       await assert.rejects(
-        resolveUser(context, reference),
+        resolveUser(context.areas.accounts.users, reference),
         (error: unknown) => error instanceof CliError && error.message.includes(reference),
       );
     }
@@ -157,7 +157,7 @@ describe('how the CLI reaches the data', () => {
     const server = await createTestApp({ env: { DATA_DIR: dataDir } });
     const commandServer = await startCommandServer(
       dataDir,
-      { config: server.deps.config, services: server.services, database: server.deps.database, via: 'server' },
+      { config: server.deps.config, ...server.services, database: server.deps.database, via: 'server' },
       server.app.log,
     );
     try {
@@ -170,7 +170,7 @@ describe('how the CLI reaches the data', () => {
         output,
       );
       assert.equal(exit, 0, err.join('\n'));
-      const created = await server.services.accountsRepository.findUserByEmail('via-server@example.test');
+      const created = await server.services.areas.accounts.users.findByEmail('via-server@example.test');
       assert.equal(created?.id, out.at(-1), 'the account is in the server’s database and its id was printed');
       const usage = await runOnServer(dataDir, ['users:create', '--email'], output);
       assert.equal(usage, 2, 'a usage mistake keeps its exit code through the server');
@@ -191,7 +191,7 @@ describe('how the CLI reaches the data', () => {
     try {
       assert.equal(via, 'pglite-files');
       const services = cliServices(configFor(dataDir), database);
-      await services.accounts.createAccount({ email: 'offline@example.test', password: strongPassword });
+      await services.areas.accounts.accounts.createAccount({ email: 'offline@example.test', password: strongPassword });
     } finally {
       await database.close();
     }
@@ -199,7 +199,7 @@ describe('how the CLI reaches the data', () => {
     const reopened = await openCliDatabase(configFor(dataDir));
     try {
       assert.equal(reopened.via, 'pglite-files');
-      const found = await cliServices(configFor(dataDir), reopened.database).accountsRepository.findUserByEmail(
+      const found = await cliServices(configFor(dataDir), reopened.database).areas.accounts.users.findByEmail(
         'offline@example.test',
       );
       assert.ok(found, 'the account persisted in DATA_DIR/db');
@@ -216,10 +216,12 @@ describe('how the CLI reaches the data', () => {
       const { database, via } = await openCliDatabase(configFor(tempDir(), empty.url));
       try {
         assert.equal(via, 'postgres');
-        const user = await cliServices(configFor(tempDir(), empty.url), database).accounts.createAccount({
-          email: 'pg@example.test',
-          password: strongPassword,
-        });
+        const user = await cliServices(configFor(tempDir(), empty.url), database).areas.accounts.accounts.createAccount(
+          {
+            email: 'pg@example.test',
+            password: strongPassword,
+          },
+        );
         assert.ok(user.id);
       } finally {
         await database.close();

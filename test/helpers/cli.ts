@@ -7,7 +7,7 @@ export function cliTestContext(t: TestApp): { context: CliContext; output: strin
   const output: string[] = [];
   const context: CliContext = {
     config: t.deps.config,
-    services: t.services,
+    ...t.services,
     database: t.deps.database,
     via: 'postgres',
     commands,

@@ -1,5 +1,6 @@
 /** Test data made through the real services, so it passes the same rules as the API. */
 import { randomBytes } from 'node:crypto';
+import { AccountsRepository, type NewUser } from '../../src/areas/accounts/accounts.repository.ts';
 import type { UserRow } from '../../src/areas/accounts/tables.ts';
 import type { TestApp } from './app.ts';
 
@@ -25,7 +26,7 @@ export async function createUser(
   const suffix = `${counter}${randomBytes(3).toString('hex')}`;
   const username = overrides.username ?? `traveller${suffix}`;
   const email = overrides.email ?? `${username}@example.test`;
-  const { user, session, accessToken } = await t.services.accounts.register(
+  const { user, session, accessToken } = await t.services.areas.accounts.accounts.register(
     {
       email,
       password: overrides.password ?? strongPassword,
@@ -43,4 +44,9 @@ export async function createUser(
     email,
     username,
   };
+}
+
+/** Writes a user's row directly, for states the API cannot reach yet (bans, anonymization, raw settings). */
+export async function updateUserRow(t: TestApp, userId: string, patch: Partial<NewUser>): Promise<void> {
+  await new AccountsRepository(t.services.platform.transactions).updateUser(userId, patch);
 }

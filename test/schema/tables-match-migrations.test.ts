@@ -13,19 +13,19 @@ import type { Database } from '../../src/platform/db/database.ts';
 import { queryRows } from '../../src/platform/db/rows.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
-const areasDir = new URL('../../src/areas/', import.meta.url);
+const sourceDir = new URL('../../src/', import.meta.url);
 
-/** Every PgTable exported by a `tables.ts` (or `audit.ts`) of an area. */
+/** Every PgTable exported by a module under src/ (read models re-export their area's tables: counted once). */
 async function drizzleTables(): Promise<PgTable[]> {
-  const tables: PgTable[] = [];
-  for (const area of readdirSync(areasDir)) {
-    for (const file of readdirSync(new URL(`${area}/`, areasDir))) {
-      if (file.endsWith('.test.ts') || !file.endsWith('.ts')) continue;
-      const module: Record<string, unknown> = await import(new URL(`${area}/${file}`, areasDir).href);
-      for (const value of Object.values(module)) if (is(value, PgTable)) tables.push(value);
-    }
+  const tables = new Set<PgTable>();
+  const files = readdirSync(sourceDir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    /(^|\/)(tables|audit-log)\.ts$/.test(file),
+  );
+  for (const file of files) {
+    const module: Record<string, unknown> = await import(new URL(file, sourceDir).href);
+    for (const value of Object.values(module)) if (is(value, PgTable)) tables.add(value);
   }
-  return tables;
+  return [...tables];
 }
 
 interface DbColumn {

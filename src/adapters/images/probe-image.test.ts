@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
+import { makeFlatPng, makeJpeg, makePng, makePngClaimingSize } from '../../../test/support/test-images.ts';
 import { CorruptImageError, ImageTooLargeError, UnsupportedImageError } from './image-errors.ts';
 import { probeImage } from './probe-image.ts';
-import { makeFlatPng, makeJpeg, makePng, makePngClaimingSize } from './test-images.ts';
 
 function isUnsupportedButNotCorrupt(error: unknown): boolean {
   return error instanceof UnsupportedImageError && !(error instanceof CorruptImageError);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
+import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
 import { parseExifDate, readExif } from './read-exif.ts';
-import { makeJpeg, makePng } from './test-images.ts';
 
 describe('readExif', () => {
   it('reads position, capture time and camera from a JPEG', async () => {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import exifr from 'exifr';
 import sharp from 'sharp';
+import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
 import { probeImage } from './probe-image.ts';
 import { readExif } from './read-exif.ts';
 import { renderVariant, type VariantFormat, variantLongestSide } from './render-variant.ts';
-import { makeJpeg, makePng } from './test-images.ts';
 
 const formats: VariantFormat[] = ['jpeg', 'webp', 'avif', 'png'];
 

@@ -4,7 +4,6 @@ import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
 import {
   AddressPatchSchema,
   AddressSchema,
@@ -13,6 +12,7 @@ import {
   SettingsPatchSchema,
   SettingsSchema,
 } from './account.presenters.ts';
+import type { AccountsServices } from './accounts.module.ts';
 import { OwnUserSchema, PublicUserSchema, presentOwnUser, presentPublicUser } from './presenters.ts';
 import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
@@ -28,7 +28,7 @@ const passwordChangeLimit: RateLimitRule = {
   key: (request) => request.viewer?.userId ?? null,
 };
 
-export function accountRoutes(app: App, { profile, passwords, settings, directory }: Services) {
+export function accountRoutes(app: App, { profile, passwords, settings, directory }: AccountsServices) {
   app.post(
     '/api/users/me/username',
     {

@@ -1,6 +1,6 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type SessionRow,
@@ -15,10 +15,15 @@ import {
 export type NewUser = typeof users.$inferInsert;
 
 export class AccountsRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
+  }
+
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   async insertUser(user: NewUser): Promise<UserRow> {
@@ -29,6 +34,20 @@ export class AccountsRepository {
   async findUserById(id: string): Promise<UserRow | null> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id));
     return row ?? null;
+  }
+
+  /**
+   * Locks the user's row until the end of the transaction (FOR NO KEY UPDATE, the one strength every
+   * area uses: it queues writers of one user's data without blocking inserts that reference the row).
+   */
+  async lockUser(id: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).for('no key update');
+    return row ?? null;
+  }
+
+  async findUsersByIds(ids: string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.select().from(users).where(inArray(users.id, ids));
   }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {

@@ -1,6 +1,8 @@
 /** Registration, login and the caller's own account. */
 import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
@@ -18,24 +20,25 @@ export interface Registration {
   sponsorCode?: string;
 }
 
-/** Something that happens after a registration commits (e.g. the confirmation e-mail, in `locale`). */
-export type RegistrationListener = (user: UserRow, context: { locale: Locale }) => Promise<void>;
-
 export class AccountsService {
-  readonly #registrationListeners: RegistrationListener[] = [];
-
   private readonly repository: AccountsRepository;
   private readonly sessions: SessionsService;
   private readonly clock: Clock;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
 
-  constructor(repository: AccountsRepository, sessions: SessionsService, clock: Clock) {
+  constructor(
+    repository: AccountsRepository,
+    sessions: SessionsService,
+    clock: Clock,
+    transactions: Transactions,
+    events: EventBus,
+  ) {
     this.repository = repository;
     this.sessions = sessions;
     this.clock = clock;
-  }
-
-  onRegistered(listener: RegistrationListener) {
-    this.#registrationListeners.push(listener);
+    this.transactions = transactions;
+    this.events = events;
   }
 
   /** Maps unique-constraint violations on users to the documented 409s. */
@@ -47,11 +50,14 @@ export class AccountsService {
     return new AppError('conflict');
   }
 
+  /** The account, its first session and `user.registered` (the confirmation mail follows the commit). */
   async register(input: Registration, client: ClientInfo, locale: Locale = defaultLocale) {
-    const user = await this.createAccount(input);
-    const { session, accessToken } = await this.sessions.create(user.id, client);
-    for (const listener of this.#registrationListeners) await listener(user, { locale });
-    return { user, session, accessToken };
+    return this.transactions.run(async () => {
+      const user = await this.createAccount(input);
+      const { session, accessToken } = await this.sessions.create(user.id, client);
+      await this.events.publish('user.registered', { user, locale });
+      return { user, session, accessToken };
+    });
   }
 
   /** Creates an account without signing in or notifying (registration, operator CLI). */

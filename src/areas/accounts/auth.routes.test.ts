@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { createUser, strongPassword, updateUserRow } from '../../../test/helpers/factories.ts';
 
 describe('registration and login', () => {
   let t: TestApp;
@@ -151,7 +151,7 @@ describe('registration and login', () => {
 
   it('refuses a banned account at login and on user routes', async () => {
     const user = await createUser(t);
-    await t.services.accountsRepository.updateUser(user.id, { bannedAt: t.clock.now() });
+    await updateUserRow(t, user.id, { bannedAt: t.clock.now() });
     const login = await t.request({
       method: 'POST',
       url: '/api/auth/login',

@@ -5,7 +5,7 @@ import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { AccountsServices } from './accounts.module.ts';
 import {
   NewSessionDocumentSchema,
   OwnUserSchema,
@@ -25,7 +25,7 @@ const Password = Type.String({
   description: '10 to 128 characters, a letter and a digit or symbol',
 });
 
-export function authRoutes(app: App, { accounts, sessions }: Services) {
+export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
   app.post(
     '/api/auth/register',
     {

@@ -38,7 +38,7 @@ describe('account mails at shutdown', () => {
     assert.equal(res.statusCode, 201);
     assert.equal(mailer.delivered.length, 0, 'the answer did not wait for the mail server');
     let drained = false;
-    const draining = t.services.mailFlows.drain().then(() => {
+    const draining = t.services.areas.accounts.mailFlows.drain().then(() => {
       drained = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { createUser, strongPassword, updateUserRow } from '../../../test/helpers/factories.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink.ts';
 import { createMailer } from '../../adapters/mail/index.ts';
 
@@ -335,7 +335,7 @@ describe('e-mailed tokens and requests', () => {
     );
 
     const banned = await createUser(t);
-    await t.services.accountsRepository.updateUser(banned.id, { bannedAt: t.clock.now() });
+    await updateUserRow(t, banned.id, { bannedAt: t.clock.now() });
     const before = t.mail.sent.length;
     assert.equal(
       (await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: banned.email } })).statusCode,

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
 import type { App } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { AccountsServices } from './accounts.module.ts';
 
 const tags = ['auth'];
 const EmailBody = Type.Object(
@@ -17,7 +17,7 @@ const Token = Type.String({
 /** Mail-sending routes: per IP and per address, so nobody floods an inbox or probes accounts. */
 const mailLimits = (name: string) => [perIp(name, 20, 3600), perBodyField(name, 'email', 5, 3600)];
 
-export function mailFlowsRoutes(app: App, { mailFlows }: Services) {
+export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {
   app.post(
     '/api/auth/confirm-email',
     {

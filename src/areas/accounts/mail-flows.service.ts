@@ -6,10 +6,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
-import { AccountsRepository } from './accounts.repository.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
 import type { MailTokens } from './mail-tokens.ts';
 import { tokenMail } from './mails/token-mail.ts';
 import { hashPassword, isStrongEnough } from './secrets.ts';
@@ -23,7 +23,7 @@ const canReceiveMail = (user: UserRow | null): user is UserRow =>
 export class MailFlowsService {
   readonly #inFlight = new Set<Promise<void>>();
 
-  private readonly db: Db;
+  private readonly transactions: Transactions;
   private readonly repository: AccountsRepository;
   private readonly tokens: MailTokens;
   private readonly mailer: Mailer;
@@ -32,7 +32,7 @@ export class MailFlowsService {
   private readonly logger: FastifyBaseLogger;
 
   constructor(
-    db: Db,
+    transactions: Transactions,
     repository: AccountsRepository,
     tokens: MailTokens,
     mailer: Mailer,
@@ -40,7 +40,7 @@ export class MailFlowsService {
     publicUrl: string,
     logger: FastifyBaseLogger,
   ) {
-    this.db = db;
+    this.transactions = transactions;
     this.repository = repository;
     this.tokens = tokens;
     this.mailer = mailer;
@@ -84,14 +84,13 @@ export class MailFlowsService {
   }
 
   async confirmEmail(token: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const repository = new AccountsRepository(tx as unknown as Db);
-      const found = await this.tokens.check(repository, token, 'confirm-email');
-      await this.tokens.spend(repository, found);
-      const user = await repository.findUserById(found.userId);
+    await this.transactions.run(async () => {
+      const found = await this.tokens.check(this.repository, token, 'confirm-email');
+      await this.tokens.spend(this.repository, found);
+      const user = await this.repository.findUserById(found.userId);
       if (user !== null && user.emailConfirmedAt === null) {
         const now = this.clock.now();
-        await repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
+        await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
       }
     });
   }
@@ -114,19 +113,18 @@ export class MailFlowsService {
     const found = await this.tokens.check(this.repository, token, 'reset-password');
     if (!isStrongEnough(password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
     const passwordHash = await hashPassword(password);
-    await this.db.transaction(async (tx) => {
-      const repository = new AccountsRepository(tx as unknown as Db);
-      await this.tokens.spend(repository, found);
-      const user = await repository.findUserById(found.userId);
+    await this.transactions.run(async () => {
+      await this.tokens.spend(this.repository, found);
+      const user = await this.repository.findUserById(found.userId);
       if (user === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
       const now = this.clock.now();
-      await repository.updateUser(user.id, {
+      await this.repository.updateUser(user.id, {
         passwordHash,
         emailConfirmedAt: user.emailConfirmedAt ?? now,
         updatedAt: now,
       });
-      await repository.useAllTokens(user.id, 'reset-password', now);
-      await repository.deleteSessionsOfUser(user.id);
+      await this.repository.useAllTokens(user.id, 'reset-password', now);
+      await this.repository.deleteSessionsOfUser(user.id);
     });
   }
 }

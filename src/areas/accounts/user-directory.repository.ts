@@ -1,6 +1,6 @@
 /** SQL for lists of other users: name search (pg_trgm) and the accounts a sponsor brought in. */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type UserRow, users } from './tables.ts';
 
@@ -8,10 +8,15 @@ import { type UserRow, users } from './tables.ts';
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export class UserDirectoryRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
+  }
+
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser } from '../../../test/helpers/factories.ts';
+import { createUser, updateUserRow } from '../../../test/helpers/factories.ts';
 
 describe('GET /api/users/search', () => {
   let t: TestApp;
@@ -20,9 +20,9 @@ describe('GET /api/users/search', () => {
       body: { discoverable: false },
     });
     const banned = await createUser(t, { username: 'marco_banned' });
-    await t.services.accountsRepository.updateUser(banned.id, { bannedAt: t.clock.now() });
+    await updateUserRow(t, banned.id, { bannedAt: t.clock.now() });
     const gone = await createUser(t, { username: 'marco_gone' });
-    await t.services.accountsRepository.updateUser(gone.id, { anonymizedAt: t.clock.now() });
+    await updateUserRow(t, gone.id, { anonymizedAt: t.clock.now() });
   });
   after(() => t.close());
 

@@ -4,10 +4,10 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import type { App } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { AccountsServices } from './accounts.module.ts';
 import { PublicUserSchema, presentPublicUser } from './presenters.ts';
 
-export function userSearchRoutes(app: App, { directory }: Services) {
+export function userSearchRoutes(app: App, { directory }: AccountsServices) {
   app.get(
     '/api/users/search',
     {

@@ -1,12 +1,12 @@
 /**
  * All SQL of bookmarks. Writers lock the media row first (MediaService.lockForCounters, in their
- * transaction), so the bookmarks of one media change one at a time and media.bookmarks_count moves
- * with them exactly.
+ * transaction), so the bookmarks of one media change one at a time and media.bookmarks_count (moved
+ * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type MediaRow, media } from '../media/tables.ts';
+import { type MediaRow, mediaRows as media } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarks } from './tables.ts';
 
 /** Which bookmarks a list shows: all, those outside any collection, or those of one collection. */
@@ -18,32 +18,33 @@ export interface BookmarkedMedia {
 }
 
 export class BookmarksRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
   }
 
-  async find(userId: string, mediaId: string, db: Db = this.db): Promise<BookmarkRow | null> {
-    const [row] = await db
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
+  }
+
+  async find(userId: string, mediaId: string): Promise<BookmarkRow | null> {
+    const [row] = await this.db
       .select()
       .from(bookmarks)
       .where(and(eq(bookmarks.userId, userId), eq(bookmarks.mediaId, mediaId)));
     return row ?? null;
   }
 
-  /** Inserts a bookmark and counts it on the media (media locked). */
-  async insert(row: BookmarkRow, db: Db): Promise<BookmarkRow> {
-    const [inserted] = await db.insert(bookmarks).values(row).returning();
-    await db
-      .update(media)
-      .set({ bookmarksCount: sql`${media.bookmarksCount} + 1` })
-      .where(eq(media.id, row.mediaId));
+  /** Inserts a bookmark (media locked: the service moves its counter). */
+  async insert(row: BookmarkRow): Promise<BookmarkRow> {
+    const [inserted] = await this.db.insert(bookmarks).values(row).returning();
     return inserted!;
   }
 
-  async move(id: string, collectionId: string | null, at: Date, db: Db): Promise<BookmarkRow> {
-    const [moved] = await db
+  async move(id: string, collectionId: string | null, at: Date): Promise<BookmarkRow> {
+    const [moved] = await this.db
       .update(bookmarks)
       .set({ collectionId, updatedAt: at })
       .where(eq(bookmarks.id, id))
@@ -51,22 +52,30 @@ export class BookmarksRepository {
     return moved!;
   }
 
-  /** Deletes a bookmark and uncounts it (media locked); false when there was none. */
-  async delete(userId: string, mediaId: string, db: Db): Promise<boolean> {
-    const deleted = await db
+  /** Deletes a bookmark (media locked: the service moves its counter); false when there was none. */
+  async delete(userId: string, mediaId: string): Promise<boolean> {
+    const deleted = await this.db
       .delete(bookmarks)
       .where(and(eq(bookmarks.userId, userId), eq(bookmarks.mediaId, mediaId)))
       .returning({ id: bookmarks.id });
-    if (deleted.length === 0) return false;
-    await db
-      .update(media)
-      .set({ bookmarksCount: sql`${media.bookmarksCount} - 1` })
-      .where(eq(media.id, mediaId));
-    return true;
+    return deleted.length > 0;
   }
 
-  async mediaBookmarksCount(mediaId: string, db: Db): Promise<number> {
-    const [row] = await db.select({ count: media.bookmarksCount }).from(media).where(eq(media.id, mediaId));
+  /** Bookmarks of a media counted from the rows (the admin recount). */
+  async countOfMedia(mediaId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(bookmarks)
+      .where(eq(bookmarks.mediaId, mediaId));
+    return row?.count ?? 0;
+  }
+
+  /** How many bookmarks a user has (the curator badge). */
+  async countOfUser(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(bookmarks)
+      .where(eq(bookmarks.userId, userId));
     return row?.count ?? 0;
   }
 

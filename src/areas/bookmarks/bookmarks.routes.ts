@@ -5,7 +5,7 @@ import { isCanonicalUuid, requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { BookmarksServices } from './bookmarks.module.ts';
 import type { CollectionFilter } from './bookmarks.repository.ts';
 import { BookmarkedMediaSchema, BookmarkSchema, presentBookmark, presentBookmarkedMedia } from './presenters.ts';
 
@@ -27,7 +27,7 @@ function collectionFilter(raw: string | undefined): CollectionFilter {
   });
 }
 
-export function bookmarksRoutes(app: App, { bookmarks }: Services) {
+export function bookmarksRoutes(app: App, { bookmarks }: BookmarksServices) {
   app.put(
     '/api/users/me/media/:mediaId/bookmark',
     {

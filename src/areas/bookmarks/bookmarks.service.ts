@@ -1,12 +1,14 @@
 /** The rules of bookmarks: one per user and media, optionally in one of the user's collections. */
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
 import { isForeignKeyViolation } from '../../platform/db/errors.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { MediaService } from '../media/media.service.ts';
-import { mediaVisibleTo } from '../media/media-visibility-sql.ts';
+import { mediaVisibleTo } from '../media/read-model.ts';
+import './events.ts';
 import type { BookmarksRepository, CollectionFilter } from './bookmarks.repository.ts';
 import type { CollectionsService } from './collections.service.ts';
 import type { BookmarkRow } from './tables.ts';
@@ -20,20 +22,23 @@ const collectionNotFound = () =>
   new AppError('notFound', { source: { pointer: '/collectionId' }, detail: 'no such collection of yours' });
 
 export class BookmarksService {
-  private readonly db: Db;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
   private readonly repository: BookmarksRepository;
   private readonly collections: CollectionsService;
   private readonly media: MediaService;
   private readonly clock: Clock;
 
   constructor(
-    db: Db,
+    transactions: Transactions,
+    events: EventBus,
     repository: BookmarksRepository,
     collections: CollectionsService,
     media: MediaService,
     clock: Clock,
   ) {
-    this.db = db;
+    this.transactions = transactions;
+    this.events = events;
     this.repository = repository;
     this.collections = collections;
     this.media = media;
@@ -54,10 +59,10 @@ export class BookmarksService {
     if (typeof collectionId === 'string')
       await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
     try {
-      return await this.db.transaction(async (tx) => {
-        if (!(await this.media.lockForCounters(target.id, tx))) throw mediaNotFound();
+      return await this.transactions.run(async () => {
+        if (!(await this.media.lockForCounters(target.id))) throw mediaNotFound();
         const now = this.clock.now();
-        const existing = await this.repository.find(viewerId, target.id, tx);
+        const existing = await this.repository.find(viewerId, target.id);
         let bookmark: BookmarkRow;
         let change: BookmarkChange;
         if (existing === null) {
@@ -69,16 +74,23 @@ export class BookmarksService {
             createdAt: now,
             updatedAt: now,
           };
-          bookmark = await this.repository.insert(row, tx);
+          bookmark = await this.repository.insert(row);
+          await this.media.adjustCounters(target.id, { bookmarks: 1 });
+          await this.events.publish('bookmark.created', {
+            userId: viewerId,
+            mediaId: target.id,
+            bookmarksSaved: await this.repository.countOfUser(viewerId),
+          });
           change = 'created';
         } else if (collectionId !== undefined && collectionId !== existing.collectionId) {
-          bookmark = await this.repository.move(existing.id, collectionId, now, tx);
+          bookmark = await this.repository.move(existing.id, collectionId, now);
           change = 'moved';
         } else {
           bookmark = existing;
           change = 'unchanged';
         }
-        return { bookmark, change, bookmarksCount: await this.repository.mediaBookmarksCount(target.id, tx) };
+        const counters = await this.media.counters(target.id);
+        return { bookmark, change, bookmarksCount: counters?.bookmarksCount ?? 0 };
       });
     } catch (error) {
       // The collection was deleted between the check and the write.
@@ -89,9 +101,12 @@ export class BookmarksService {
 
   /** Removes the viewer's bookmark of a media; 404 when there is none. */
   async remove(viewerId: string, mediaId: string): Promise<void> {
-    const removed = await this.db.transaction(async (tx) =>
-      (await this.media.lockForCounters(mediaId, tx)) ? this.repository.delete(viewerId, mediaId, tx) : false,
-    );
+    const removed = await this.transactions.run(async () => {
+      if (!(await this.media.lockForCounters(mediaId))) return false;
+      if (!(await this.repository.delete(viewerId, mediaId))) return false;
+      await this.media.adjustCounters(mediaId, { bookmarks: -1 });
+      return true;
+    });
     if (!removed)
       throw new AppError('notFound', {
         source: { parameter: 'mediaId' },

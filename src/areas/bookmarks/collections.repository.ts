@@ -1,6 +1,6 @@
 /** All SQL of bookmark collections. */
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { bookmarkCollections, type CollectionRow } from './tables.ts';
 
@@ -16,10 +16,15 @@ const withCount = {
 };
 
 export class CollectionsRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
+  }
+
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   async insert(row: CollectionRow): Promise<CollectionWithCount> {
@@ -27,8 +32,8 @@ export class CollectionsRepository {
     return { ...inserted!, bookmarksCount: 0 };
   }
 
-  async find(userId: string, id: string, db: Db = this.db): Promise<CollectionWithCount | null> {
-    const [row] = await db
+  async find(userId: string, id: string): Promise<CollectionWithCount | null> {
+    const [row] = await this.db
       .select(withCount)
       .from(bookmarkCollections)
       .where(and(eq(bookmarkCollections.userId, userId), eq(bookmarkCollections.id, id)));

@@ -4,7 +4,7 @@ import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { BookmarksServices } from './bookmarks.module.ts';
 import { collectionNameMaxLength } from './collections.service.ts';
 import { CollectionSchema, presentCollection } from './presenters.ts';
 
@@ -21,7 +21,7 @@ const NameBody = Type.Object(
 );
 const CollectionParams = Type.Object({ collectionId: Type.String({ description: 'UUID' }) });
 
-export function collectionsRoutes(app: App, { bookmarkCollections }: Services) {
+export function collectionsRoutes(app: App, { bookmarkCollections }: BookmarksServices) {
   app.get(
     '/api/users/me/bookmarks/collections',
     {

@@ -24,7 +24,7 @@ describe('follows racing experience awards', () => {
         t
           .request({ method: 'POST', url: `/api/users/me/following/${target.id}`, token: fan.token })
           .then((res) => res.statusCode),
-        t.services.gamification.awardExperience(target.id, 500, 'race').then(
+        t.services.areas.gamification.gamification.awardExperience(target.id, 500, 'race').then(
           () => 'awarded',
           (error: Error) => `failed: ${error.message}`,
         ),

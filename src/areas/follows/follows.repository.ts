@@ -1,29 +1,25 @@
 /** All SQL of follows: the relationship rows and keyset pages of users on either side. */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type UserRow, users } from '../accounts/tables.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
-export interface FollowedUser {
-  user: UserRow;
+/** One side of a follow: the other user's id and when the follow began. */
+export interface FollowRef {
+  userId: string;
   followedAt: Date;
 }
 
 export class FollowsRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
   }
 
-  on(db: Db): FollowsRepository {
-    return new FollowsRepository(db);
-  }
-
-  async findUser(id: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
-    return row ?? null;
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   /** false when the pair already follows. */
@@ -70,25 +66,23 @@ export class FollowsRepository {
     return row?.total ?? 0;
   }
 
-  /** Users that `userId` follows, newest follow first. */
-  async following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
+  /** Who `userId` follows, newest follow first. */
+  async following(userId: string, page: PageRequest): Promise<FollowRef[]> {
     const { where, orderBy } = keyset([follows.createdAt, follows.followeeId], page);
     return this.db
-      .select({ user: users, followedAt: follows.createdAt })
+      .select({ userId: follows.followeeId, followedAt: follows.createdAt })
       .from(follows)
-      .innerJoin(users, eq(users.id, follows.followeeId))
       .where(and(eq(follows.followerId, userId), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);
   }
 
-  /** Users that follow `userId`, newest follow first. */
-  async followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
+  /** Who follows `userId`, newest follow first. */
+  async followers(userId: string, page: PageRequest): Promise<FollowRef[]> {
     const { where, orderBy } = keyset([follows.createdAt, follows.followerId], page);
     return this.db
-      .select({ user: users, followedAt: follows.createdAt })
+      .select({ userId: follows.followerId, followedAt: follows.createdAt })
       .from(follows)
-      .innerJoin(users, eq(users.id, follows.followerId))
       .where(and(eq(follows.followeeId, userId), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { experiencePerFollowReceived } from './follows.service.ts';
+import { experienceFor } from '../gamification/rewards.ts';
+
+const experiencePerFollowReceived = experienceFor.followReceived;
 
 describe('follows', () => {
   let t: TestApp;

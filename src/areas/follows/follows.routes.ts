@@ -11,9 +11,9 @@ import {
   pageRequest,
 } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
-import type { FollowedUser } from './follows.repository.ts';
+import type { FollowsServices } from './follows.module.ts';
+import type { FollowedUser } from './follows.service.ts';
 import { presentRelationship, RelationshipSchema } from './presenters.ts';
 
 const tags = ['follows'];
@@ -31,7 +31,7 @@ function usersPage(rows: FollowedUser[], page: PageRequest, url: string) {
   };
 }
 
-export function followsRoutes(app: App, { follows }: Services) {
+export function followsRoutes(app: App, { follows }: FollowsServices) {
   app.post(
     '/api/users/me/following/:targetUserId',
     {

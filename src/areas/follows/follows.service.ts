@@ -1,20 +1,23 @@
 /**
  * Follow rules: never oneself, at most once (409 alreadyFollowing), unknown users are 404. A new
- * follow, in one transaction: the row, a follow.received notification (dedup per actor), experience
- * for the followed user the first time this pair follows, and the ambassador badge by followers count.
+ * follow publishes `follow.created` in its transaction: notifications announce it, gamification
+ * rewards it (see their subscriptions).
  */
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
-import type { UserRow } from '../accounts/tables.ts';
-import type { GamificationService } from '../gamification/gamification.service.ts';
-import type { NotificationDispatcher } from '../notifications/dispatch.service.ts';
-import { dedupKeys } from '../notifications/kinds.ts';
-import type { FollowsRepository } from './follows.repository.ts';
+import type { UserRow } from '../accounts/read-model.ts';
+import type { UsersService } from '../accounts/users.service.ts';
+import './events.ts';
+import type { FollowRef, FollowsRepository } from './follows.repository.ts';
 
-/** Experience given to the followed user, once per follower. */
-export const experiencePerFollowReceived = 10;
+/** A user on one side of a follow, and when the follow began. */
+export interface FollowedUser {
+  user: UserRow;
+  followedAt: Date;
+}
 
 export interface Relationship {
   userId: string;
@@ -22,31 +25,29 @@ export interface Relationship {
   followedBy: Date | null;
 }
 
-export const displayNameOf = (user: UserRow) => user.nickname ?? user.username ?? user.id.replaceAll('-', '');
-
 export class FollowsService {
-  private readonly db: Db;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
   private readonly repository: FollowsRepository;
-  private readonly dispatcher: NotificationDispatcher;
-  private readonly gamification: GamificationService;
+  private readonly users: UsersService;
   private readonly clock: Clock;
 
   constructor(
-    db: Db,
+    transactions: Transactions,
+    events: EventBus,
     repository: FollowsRepository,
-    dispatcher: NotificationDispatcher,
-    gamification: GamificationService,
+    users: UsersService,
     clock: Clock,
   ) {
-    this.db = db;
+    this.transactions = transactions;
+    this.events = events;
     this.repository = repository;
-    this.dispatcher = dispatcher;
-    this.gamification = gamification;
+    this.users = users;
     this.clock = clock;
   }
 
-  async #requireUser(id: string, parameter: string, repository = this.repository): Promise<UserRow> {
-    const user = await repository.findUser(id);
+  async #requireUser(id: string, parameter: string): Promise<UserRow> {
+    const user = await this.users.find(id);
     if (user === null) throw new AppError('notFound', { source: { parameter }, detail: 'no such user' });
     return user;
   }
@@ -55,30 +56,18 @@ export class FollowsService {
     if (followerId === targetId) {
       throw new AppError('cannotFollowSelf', { source: { parameter: 'targetUserId' } });
     }
-    await this.db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Db;
-      const repository = this.repository.on(tx);
-      const target = await this.#requireUser(targetId, 'targetUserId', repository);
-      const actor = await this.#requireUser(followerId, 'targetUserId', repository);
-      if (!(await repository.insert(followerId, target.id, this.clock.now()))) {
+    await this.transactions.run(async () => {
+      const followee = await this.#requireUser(targetId, 'targetUserId');
+      const follower = await this.#requireUser(followerId, 'targetUserId');
+      if (!(await this.repository.insert(followerId, followee.id, this.clock.now()))) {
         throw new AppError('alreadyFollowing', { source: { parameter: 'targetUserId' } });
       }
-      await this.dispatcher.dispatch(
-        target.id,
-        'follow.received',
-        { actorId: actor.id, actorUsername: actor.username, actorDisplayName: displayNameOf(actor) },
-        dedupKeys.followReceived(actor.id),
-        tx,
-      );
-      if (await repository.markRewarded(followerId, target.id)) {
-        await this.gamification.awardExperience(target.id, experiencePerFollowReceived, 'follow.received', tx);
-      }
-      await this.gamification.recordBadgeProgress(
-        target.id,
-        'ambassador',
-        await repository.followersCount(target.id),
-        tx,
-      );
+      await this.events.publish('follow.created', {
+        follower,
+        followee,
+        firstTime: await this.repository.markRewarded(followerId, followee.id),
+        followersCount: await this.repository.followersCount(followee.id),
+      });
     });
     return this.relationship(followerId, targetId);
   }
@@ -98,13 +87,22 @@ export class FollowsService {
     return { userId, following: following?.createdAt ?? null, followedBy: followedBy?.createdAt ?? null };
   }
 
-  async following(userId: string, page: PageRequest) {
+  async following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
-    return this.repository.following(userId, page);
+    return this.#withUsers(await this.repository.following(userId, page));
   }
 
-  async followers(userId: string, page: PageRequest) {
+  async followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
-    return this.repository.followers(userId, page);
+    return this.#withUsers(await this.repository.followers(userId, page));
+  }
+
+  /** The users of a page of follows, read from accounts in one statement, in the page's order. */
+  async #withUsers(refs: FollowRef[]): Promise<FollowedUser[]> {
+    const users = await this.users.byIds(refs.map((ref) => ref.userId));
+    return refs.flatMap((ref) => {
+      const user = users.get(ref.userId);
+      return user ? [{ user, followedAt: ref.followedAt }] : [];
+    });
   }
 }

@@ -5,9 +5,9 @@ import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { cliTestContext } from '../../../test/helpers/cli.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { type CliContext, CliError } from '../../cli/command.ts';
-import { badgesAwardCommand } from '../../cli/commands/badges-award.ts';
-import { xpAwardCommand } from '../../cli/commands/xp-award.ts';
 import { commands } from '../../cli/registry.ts';
+import { badgesAwardCommand } from './badges-award.command.ts';
+import { xpAwardCommand } from './xp-award.command.ts';
 
 describe('gamification CLI commands', () => {
   let t: TestApp;

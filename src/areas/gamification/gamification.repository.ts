@@ -1,8 +1,7 @@
-/** All SQL of gamification: the badge and title catalogues, users' badges, experience and level. */
+/** All SQL of gamification: the badge and title catalogues and users' badges (experience and level live on users, through accounts). */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { users } from '../accounts/tables.ts';
 import { type BadgeRow, badges, type TitleRow, titles, userBadges } from './tables.ts';
 
 export interface EarnedBadgeRow {
@@ -16,36 +15,15 @@ export interface EarnedBadgeRow {
 const badgeOrder = sql`(-${badges.position})`;
 
 export class GamificationRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
   }
 
-  on(db: Db | undefined): GamificationRepository {
-    return db === undefined || db === this.db ? this : new GamificationRepository(db);
-  }
-
-  /** Locks the user's row for the rest of the transaction; null when the user does not exist. */
-  async lockUser(userId: string): Promise<{ experience: number; level: number } | null> {
-    const [row] = await this.db
-      .select({ experience: users.experience, level: users.level })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('no key update');
-    return row ?? null;
-  }
-
-  async setExperience(userId: string, experience: number, level: number, at: Date): Promise<void> {
-    await this.db.update(users).set({ experience, level, updatedAt: at }).where(eq(users.id, userId));
-  }
-
-  async userProgress(userId: string): Promise<{ experience: number; level: number } | null> {
-    const [row] = await this.db
-      .select({ experience: users.experience, level: users.level })
-      .from(users)
-      .where(eq(users.id, userId));
-    return row ?? null;
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   async activeTitles(): Promise<TitleRow[]> {
@@ -58,6 +36,15 @@ export class GamificationRepository {
       .from(badges)
       .where(and(eq(badges.slug, slug), eq(badges.active, true)));
     return row ?? null;
+  }
+
+  /** Active badges whose thresholds count `metric`, in catalogue order. */
+  async badgesMeasuring(metric: string): Promise<BadgeRow[]> {
+    return this.db
+      .select()
+      .from(badges)
+      .where(and(eq(badges.metric, metric), eq(badges.active, true)))
+      .orderBy(asc(badges.position));
   }
 
   async listBadges(page: PageRequest): Promise<BadgeRow[]> {

@@ -12,7 +12,7 @@ import {
 } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
-import type { Services } from '../../services.ts';
+import type { GamificationServices } from './gamification.module.ts';
 import {
   BadgeSchema,
   ProgressMetaSchema,
@@ -26,7 +26,7 @@ const tags = ['badges'];
 const PageQuery = Type.Object(pageQuerySchema(50, 100), { additionalProperties: false });
 const UserBadgesSchema = CollectionSchema(UserBadgeSchema, ProgressMetaSchema);
 
-export function gamificationRoutes(app: App, { gamification }: Services) {
+export function gamificationRoutes(app: App, { gamification }: GamificationServices) {
   app.get(
     '/api/badges',
     {

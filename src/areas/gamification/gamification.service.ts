@@ -4,12 +4,13 @@
  * notification in the same transaction as the update, so a rollback removes them together.
  */
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { defaultLocale, hasMessage, translate } from '../../platform/i18n/i18n.ts';
-import type { NotificationDispatcher } from '../notifications/dispatch.service.ts';
+import type { UsersService } from '../accounts/users.service.ts';
 import { dedupKeys } from '../notifications/kinds.ts';
+import type { NotificationDispatcher } from '../notifications/notification-dispatcher.ts';
 import type { GamificationRepository } from './gamification.repository.ts';
 import { levelForExperience, titleBucketOf, titleBucketSize } from './level-curve.ts';
 import type { BadgeRow, TitleRow } from './tables.ts';
@@ -39,56 +40,58 @@ export function titleForLevel(level: number, activeTitles: TitleRow[]): TitleRow
 }
 
 export class GamificationService {
-  private readonly db: Db;
+  private readonly transactions: Transactions;
   private readonly repository: GamificationRepository;
+  private readonly users: UsersService;
   private readonly dispatcher: NotificationDispatcher;
   private readonly clock: Clock;
 
-  constructor(db: Db, repository: GamificationRepository, dispatcher: NotificationDispatcher, clock: Clock) {
-    this.db = db;
+  constructor(
+    transactions: Transactions,
+    repository: GamificationRepository,
+    users: UsersService,
+    dispatcher: NotificationDispatcher,
+    clock: Clock,
+  ) {
+    this.transactions = transactions;
     this.repository = repository;
+    this.users = users;
     this.dispatcher = dispatcher;
     this.clock = clock;
   }
 
-  /** Runs fn in the caller's transaction, or in a new one. */
-  #inTransaction<T>(db: Db | undefined, fn: (db: Db) => Promise<T>): Promise<T> {
-    return db === undefined ? this.db.transaction((tx) => fn(tx as unknown as Db)) : fn(db);
-  }
-
-  async awardExperience(userId: string, amount: number, reason: string, db?: Db): Promise<ExperienceAward> {
+  /** Adds experience in the transaction in progress (or a new one): the user is locked first, then notified. */
+  async awardExperience(userId: string, amount: number, reason: string): Promise<ExperienceAward> {
     if (!Number.isSafeInteger(amount) || amount < 1) {
       throw new AppError('validationFailed', {
         detail: 'amount must be a positive integer',
         source: { pointer: '/amount' },
       });
     }
-    return this.#inTransaction(db, async (tx) => {
-      const repository = this.repository.on(tx);
-      const user = await repository.lockUser(userId);
+    return this.transactions.run(async () => {
+      const user = await this.users.lock(userId);
       if (user === null) throw new AppError('notFound', { detail: 'unknown user' });
       const experience = user.experience + amount;
       const previousLevel = user.level;
       const level = Math.max(previousLevel, levelForExperience(experience));
-      await repository.setExperience(userId, experience, level, this.clock.now());
+      await this.users.setProgress(userId, experience, level);
       for (let reached = previousLevel + 1; reached <= level; reached++) {
         await this.dispatcher.dispatch(
           userId,
           'user.level.up',
           { level: reached, previousLevel: reached - 1, experience },
           dedupKeys.levelUp(userId, reached),
-          tx,
         );
       }
-      const titlesReached = await this.#titlesCrossed(userId, previousLevel, level, tx);
+      const titlesReached = await this.#titlesCrossed(userId, previousLevel, level);
       return { experience, previousLevel, level, titlesReached, reason };
     });
   }
 
   /** One user.title.up per bucket crossed, capped at the highest active title. */
-  async #titlesCrossed(userId: string, previousLevel: number, level: number, tx: Db): Promise<string[]> {
+  async #titlesCrossed(userId: string, previousLevel: number, level: number): Promise<string[]> {
     if (titleBucketOf(level) === titleBucketOf(previousLevel)) return [];
-    const active = await this.repository.on(tx).activeTitles();
+    const active = await this.repository.activeTitles();
     const from = titleForLevel(previousLevel, active)?.rankIndex ?? -1;
     const to = titleForLevel(level, active)?.rankIndex ?? -1;
     const crossed = active.filter((title) => title.rankIndex > from && title.rankIndex <= to);
@@ -104,7 +107,6 @@ export class GamificationService {
           displayTitle: this.#displayTitle(title),
         },
         dedupKeys.titleUp(userId, title.slug),
-        tx,
       );
     }
     return crossed.map((title) => title.slug);
@@ -117,9 +119,9 @@ export class GamificationService {
   }
 
   /** Raises a badge to `level` (never lowers it): one badge.earned per level crossed, plus their xpReward. */
-  awardBadgeLevel(userId: string, slug: string, level: number, db?: Db): Promise<BadgeAward> {
-    return this.#inTransaction(db, async (tx) => {
-      const repository = this.repository.on(tx);
+  awardBadgeLevel(userId: string, slug: string, level: number): Promise<BadgeAward> {
+    return this.transactions.run(async () => {
+      const repository = this.repository;
       const badge = await repository.badgeBySlug(slug);
       if (badge === null) throw new AppError('notFound', { detail: `unknown badge ${slug}` });
       const maxLevel = badgeMaxLevel(badge);
@@ -129,7 +131,7 @@ export class GamificationService {
           source: { pointer: '/level' },
         });
       }
-      if ((await repository.lockUser(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
+      if ((await this.users.lock(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
       const previousLevel = await repository.badgeLevel(userId, badge.id);
       if (level <= previousLevel) return { badgeSlug: slug, previousLevel, level: previousLevel, experience: null };
       await repository.setBadgeLevel(userId, badge.id, level, this.clock.now());
@@ -150,20 +152,29 @@ export class GamificationService {
             xpReward,
           },
           dedupKeys.badgeEarned(badge.id, reached),
-          tx,
         );
       }
-      const experience = reward > 0 ? await this.awardExperience(userId, reward, `badge.${slug}`, tx) : null;
+      const experience = reward > 0 ? await this.awardExperience(userId, reward, `badge.${slug}`) : null;
       return { badgeSlug: slug, previousLevel, level, experience };
     });
   }
 
+  /** A metric's new value for a user (followers, photosPublished…): raises every active badge measuring it. */
+  async recordMetric(userId: string, metric: string, value: number): Promise<BadgeAward[]> {
+    const awards: BadgeAward[] = [];
+    for (const badge of await this.repository.badgesMeasuring(metric)) {
+      const award = await this.recordBadgeProgress(userId, badge.slug, value);
+      if (award !== null) awards.push(award);
+    }
+    return awards;
+  }
+
   /** For counters (followers, photos published...): awards the badge level that `value` reaches, if higher. */
-  async recordBadgeProgress(userId: string, slug: string, value: number, db?: Db): Promise<BadgeAward | null> {
-    const badge = await this.repository.on(db).badgeBySlug(slug);
+  async recordBadgeProgress(userId: string, slug: string, value: number): Promise<BadgeAward | null> {
+    const badge = await this.repository.badgeBySlug(slug);
     if (badge === null) return null;
     const level = badge.thresholds.filter((threshold) => value >= threshold).length;
-    return level === 0 ? null : this.awardBadgeLevel(userId, slug, level, db);
+    return level === 0 ? null : this.awardBadgeLevel(userId, slug, level);
   }
 
   listBadges(page: PageRequest) {
@@ -176,9 +187,9 @@ export class GamificationService {
 
   /** Level, experience and title of a user, for profiles; null when the user does not exist. */
   async progress(userId: string) {
-    const progress = await this.repository.userProgress(userId);
-    if (progress === null) return null;
-    const title = titleForLevel(progress.level, await this.repository.activeTitles());
-    return { ...progress, title };
+    const user = await this.users.find(userId);
+    if (user === null) return null;
+    const title = titleForLevel(user.level, await this.repository.activeTitles());
+    return { experience: user.experience, level: user.level, title };
   }
 }

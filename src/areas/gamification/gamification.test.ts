@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import type { Db } from '../../platform/db/database.ts';
 import { experienceForLevel, levelForExperience } from './level-curve.ts';
 
 describe('gamification', () => {
@@ -36,7 +35,7 @@ describe('gamification', () => {
 
   it('badge L0 to L3 writes 3 badge.earned rows with the frozen data and dedup keys', async () => {
     const user = await createUser(t);
-    const award = await t.services.gamification.awardBadgeLevel(user.id, 'ambassador', 3);
+    const award = await t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'ambassador', 3);
     assert.equal(award.previousLevel, 0);
     assert.equal(award.level, 3);
     const rows = await notificationsOf(user, 'badge.earned');
@@ -59,10 +58,10 @@ describe('gamification', () => {
     // The rewards were added to the experience: 10 + 40 + 80.
     assert.equal((await me(user)).experience, 130);
     // The same or a lower level again changes nothing.
-    assert.equal((await t.services.gamification.awardBadgeLevel(user.id, 'ambassador', 2)).level, 3);
+    assert.equal((await t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'ambassador', 2)).level, 3);
     assert.equal((await notificationsOf(user, 'badge.earned')).length, 3);
     // Level 3 to 5 adds two more.
-    await t.services.gamification.awardBadgeLevel(user.id, 'ambassador', 5);
+    await t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'ambassador', 5);
     assert.deepEqual(
       (await notificationsOf(user, 'badge.earned')).map((row: any) => row.attributes.data.level),
       [1, 2, 3, 4, 5],
@@ -71,11 +70,11 @@ describe('gamification', () => {
 
   it('level 4 to 7 writes 3 user.level.up rows', async () => {
     const user = await createUser(t);
-    await t.services.gamification.awardExperience(user.id, experienceForLevel(4), 'test');
+    await t.services.areas.gamification.gamification.awardExperience(user.id, experienceForLevel(4), 'test');
     const before = (await notificationsOf(user, 'user.level.up')).length;
     assert.equal(before, 4);
     t.clock.advance(1000);
-    const award = await t.services.gamification.awardExperience(
+    const award = await t.services.areas.gamification.gamification.awardExperience(
       user.id,
       experienceForLevel(7) - experienceForLevel(4),
       'test',
@@ -92,9 +91,13 @@ describe('gamification', () => {
 
   it('crossing a title bucket writes one user.title.up row with displayTitle in the default locale', async () => {
     const user = await createUser(t);
-    await t.services.gamification.awardExperience(user.id, experienceForLevel(4), 'test');
+    await t.services.areas.gamification.gamification.awardExperience(user.id, experienceForLevel(4), 'test');
     assert.equal((await notificationsOf(user, 'user.title.up')).length, 0);
-    await t.services.gamification.awardExperience(user.id, experienceForLevel(5) - experienceForLevel(4), 'test');
+    await t.services.areas.gamification.gamification.awardExperience(
+      user.id,
+      experienceForLevel(5) - experienceForLevel(4),
+      'test',
+    );
     const rows = await notificationsOf(user, 'user.title.up');
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0].attributes.data, {
@@ -118,7 +121,7 @@ describe('gamification', () => {
 
   it('gives one title row per bucket crossed, capped at the highest active title', async () => {
     const user = await createUser(t);
-    await t.services.gamification.awardExperience(user.id, experienceForLevel(42), 'test');
+    await t.services.areas.gamification.gamification.awardExperience(user.id, experienceForLevel(42), 'test');
     const rows = await notificationsOf(user, 'user.title.up');
     assert.deepEqual(
       rows.map((row: any) => [row.attributes.data.titleSlug, row.attributes.data.rankIndex]),
@@ -131,7 +134,11 @@ describe('gamification', () => {
         ['legend', 6],
       ],
     );
-    await t.services.gamification.awardExperience(user.id, experienceForLevel(50) - experienceForLevel(42), 'test');
+    await t.services.areas.gamification.gamification.awardExperience(
+      user.id,
+      experienceForLevel(50) - experienceForLevel(42),
+      'test',
+    );
     assert.equal((await notificationsOf(user, 'user.title.up')).length, 6);
     const badges = await t.request({ method: 'GET', url: '/api/users/me/badges', token: user.token });
     assert.deepEqual(badges.json.meta.title, { slug: 'legend', label: 'Legend', rankIndex: 6 });
@@ -141,9 +148,9 @@ describe('gamification', () => {
   it('a rolled-back award leaves no notification and no experience', async () => {
     const user = await createUser(t);
     await assert.rejects(
-      t.deps.database.db.transaction(async (tx) => {
-        await t.services.gamification.awardExperience(user.id, experienceForLevel(6), 'test', tx as unknown as Db);
-        await t.services.gamification.awardBadgeLevel(user.id, 'explorer', 2, tx as unknown as Db);
+      t.services.platform.transactions.run(async () => {
+        await t.services.areas.gamification.gamification.awardExperience(user.id, experienceForLevel(6), 'test');
+        await t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'explorer', 2);
         throw new Error('the caller fails');
       }),
       /the caller fails/,
@@ -157,11 +164,21 @@ describe('gamification', () => {
 
   it('refuses unknown badges, levels out of range and non-positive amounts', async () => {
     const user = await createUser(t);
-    await assert.rejects(t.services.gamification.awardBadgeLevel(user.id, 'astronaut', 1), { code: 'notFound' });
-    await assert.rejects(t.services.gamification.awardBadgeLevel(user.id, 'explorer', 8), { code: 'validationFailed' });
-    await assert.rejects(t.services.gamification.awardBadgeLevel(user.id, 'explorer', 0), { code: 'validationFailed' });
-    await assert.rejects(t.services.gamification.awardExperience(user.id, 0, 'test'), { code: 'validationFailed' });
-    await assert.rejects(t.services.gamification.awardExperience(randomUUID(), 10, 'test'), { code: 'notFound' });
+    await assert.rejects(t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'astronaut', 1), {
+      code: 'notFound',
+    });
+    await assert.rejects(t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'explorer', 8), {
+      code: 'validationFailed',
+    });
+    await assert.rejects(t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'explorer', 0), {
+      code: 'validationFailed',
+    });
+    await assert.rejects(t.services.areas.gamification.gamification.awardExperience(user.id, 0, 'test'), {
+      code: 'validationFailed',
+    });
+    await assert.rejects(t.services.areas.gamification.gamification.awardExperience(randomUUID(), 10, 'test'), {
+      code: 'notFound',
+    });
   });
 
   it('GET /api/badges lists the catalogue with its levels, translated', async () => {
@@ -185,7 +202,7 @@ describe('gamification', () => {
 
   it("shows a user's badges to anyone, by UUID or hex; 404 unknown, 422 malformed, 401 for mine without a token", async () => {
     const user = await createUser(t);
-    await t.services.gamification.awardBadgeLevel(user.id, 'photographer', 2);
+    await t.services.areas.gamification.gamification.awardBadgeLevel(user.id, 'photographer', 2);
     for (const id of [user.id, user.hex]) {
       const res = await t.request({ method: 'GET', url: `/api/users/${id}/badges` });
       assert.equal(res.statusCode, 200);

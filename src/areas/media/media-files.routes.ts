@@ -4,8 +4,8 @@ import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts'
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import type { App } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
+import type { MediaServices } from './media.module.ts';
 
 const formatOfExtension: Record<string, VariantFormat> = {
   jpg: 'jpeg',
@@ -23,7 +23,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-export function mediaFilesRoutes(app: App, { media, mediaVariants }: Services) {
+export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServices) {
   app.get(
     '/media/:hex.:ext',
     {

@@ -7,12 +7,12 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { upload } from '../../../test/helpers/media-uploads.ts';
 import { startFakeS3Server } from '../../../test/support/fake-s3-server.ts';
+import { makeJpeg } from '../../../test/support/test-images.ts';
 import { readExif } from '../../adapters/images/index.ts';
-import { makeJpeg } from '../../adapters/images/test-images.ts';
 import { LocalStorage, type MediaStorage, S3Storage } from '../../adapters/storage/index.ts';
 import { servableCacheTtlMs } from './media.service.ts';
-import { upload } from './media-test-helpers.ts';
 
 /** Any storage, with its writes counted, to see that a variant is rendered once. */
 function countingStorage(inner: MediaStorage): MediaStorage & { puts: string[] } {

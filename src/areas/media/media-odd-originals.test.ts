@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { makePng } from '../../adapters/images/test-images.ts';
-import { upload } from './media-test-helpers.ts';
+import { upload } from '../../../test/helpers/media-uploads.ts';
+import { makePng } from '../../../test/support/test-images.ts';
 
 describe('odd originals', () => {
   let t: TestApp;

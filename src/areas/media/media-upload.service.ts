@@ -13,13 +13,16 @@ import {
 } from '../../adapters/images/index.ts';
 import type { MediaStorage } from '../../adapters/storage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId, toHex } from '../../platform/http/ids.ts';
+import type { UsersService } from '../accounts/users.service.ts';
+import './events.ts';
 import { extractHashtags } from './hashtags.ts';
 import { imageErrorToAppError } from './image-errors-to-http.ts';
 import type { MediaRepository } from './media.repository.ts';
 import { deleteMediaFiles } from './media-files.ts';
-import type { MediaPublishedEffects } from './media-published.ts';
 import { originalKey } from './media-storage-keys.ts';
 import type { MediaKind, MediaRow } from './tables.ts';
 
@@ -31,16 +34,27 @@ export interface UploadInput {
 }
 
 export class MediaUploadService {
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
   private readonly repository: MediaRepository;
+  private readonly users: UsersService;
   private readonly storage: MediaStorage;
   private readonly clock: Clock;
-  private readonly effects: MediaPublishedEffects;
 
-  constructor(repository: MediaRepository, storage: MediaStorage, clock: Clock, effects: MediaPublishedEffects) {
+  constructor(
+    transactions: Transactions,
+    events: EventBus,
+    repository: MediaRepository,
+    users: UsersService,
+    storage: MediaStorage,
+    clock: Clock,
+  ) {
+    this.transactions = transactions;
+    this.events = events;
     this.repository = repository;
+    this.users = users;
     this.storage = storage;
     this.clock = clock;
-    this.effects = effects;
   }
 
   async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {
@@ -51,7 +65,7 @@ export class MediaUploadService {
       throw imageErrorToAppError(error);
     });
     const exif = await readExif(input.data);
-    const owner = await this.repository.findOwner(ownerId);
+    const owner = await this.users.find(ownerId);
     if (owner === null) throw new AppError('notFound');
 
     const id = newId();
@@ -87,15 +101,19 @@ export class MediaUploadService {
     let replaced: MediaRow[] = [];
     let inserted: MediaRow;
     try {
-      inserted = await this.repository.db.transaction(async (tx) => {
-        if (!(await this.repository.lockOwner(ownerId, tx))) throw new AppError('notFound');
+      inserted = await this.transactions.run(async () => {
+        // The owner's lock first (the users lock order), so two avatar uploads replace one another in turn.
+        if ((await this.users.lock(ownerId)) === null) throw new AppError('notFound');
         if (kind !== 'post') {
-          replaced = await this.repository.profileImagesForUpdate(ownerId, kind, tx);
-          for (const previous of replaced) await this.repository.delete(previous.id, tx);
+          replaced = await this.repository.profileImagesForUpdate(ownerId, kind);
+          for (const previous of replaced) await this.repository.delete(previous.id);
         }
-        const created = await this.repository.insert(row, tx);
-        if (kind !== 'post') await this.repository.setProfileImage(ownerId, kind, created.id, tx);
-        if (kind === 'post' && created.published) await this.effects.onMediaPublished(created, tx);
+        const created = await this.repository.insert(row);
+        if (kind !== 'post') await this.users.setProfileImage(ownerId, kind, created.id);
+        if (kind === 'post' && created.published) {
+          const publishedCount = await this.repository.countPublishedPosts(ownerId);
+          await this.events.publish('media.published', { media: created, publishedCount });
+        }
         return created;
       });
     } catch (error) {
@@ -109,11 +127,11 @@ export class MediaUploadService {
 
   /** Removes the avatar or cover; false when there was none. */
   async removeProfileImage(ownerId: string, kind: 'avatar' | 'cover'): Promise<boolean> {
-    const removed = await this.repository.db.transaction(async (tx) => {
-      await this.repository.lockOwner(ownerId, tx);
-      const rows = await this.repository.profileImagesForUpdate(ownerId, kind, tx);
-      for (const row of rows) await this.repository.delete(row.id, tx);
-      await this.repository.setProfileImage(ownerId, kind, null, tx);
+    const removed = await this.transactions.run(async () => {
+      await this.users.lock(ownerId);
+      const rows = await this.repository.profileImagesForUpdate(ownerId, kind);
+      for (const row of rows) await this.repository.delete(row.id);
+      await this.users.setProfileImage(ownerId, kind, null);
       return rows;
     });
     for (const row of removed) await deleteMediaFiles(this.storage, row).catch(() => undefined);

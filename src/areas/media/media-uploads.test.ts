@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
+import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
 import { startFakeS3Server } from '../../../test/support/fake-s3-server.ts';
-import { makeJpeg, makePng, makePngClaimingSize } from '../../adapters/images/test-images.ts';
+import { makeJpeg, makePng, makePngClaimingSize } from '../../../test/support/test-images.ts';
 import type { MediaStorage } from '../../adapters/storage/index.ts';
 import { S3Storage } from '../../adapters/storage/index.ts';
+import { EventBus } from '../../platform/events/domain-events.ts';
 import { MediaRepository } from './media.repository.ts';
-import { storedKeys, upload } from './media-test-helpers.ts';
 import { MediaUploadService } from './media-upload.service.ts';
 
 const paris = { latitude: 48.8584, longitude: 2.2945 };
@@ -77,7 +78,7 @@ for (const backend of ['local files', 'S3'] as const) {
 
     it('hides the position from others when the owner publishes no location by default', async () => {
       const carol = await createUser(t, { username: `carol${backend === 'S3' ? 's3' : 'fs'}` });
-      await t.services.accountsRepository.updateUser(carol.id, { settings: { publishLocationByDefault: false } });
+      await updateUserRow(t, carol.id, { settings: { publishLocationByDefault: false } });
       const res = await upload(
         t,
         '/api/users/me/media',
@@ -333,12 +334,14 @@ for (const backend of ['local files', 'S3'] as const) {
     });
 
     it('leaves no row and no file when the upload fails after the file was written', async () => {
-      const repository = new MediaRepository(t.deps.database.db);
-      const failing = new MediaUploadService(repository, storage, t.clock, {
-        async onMediaPublished() {
-          throw new Error('simulated failure inside the transaction');
-        },
+      const { transactions } = t.services.platform;
+      const events = new EventBus(transactions, () => {});
+      events.subscribe('media.published', 'inTransaction', 'test.fail', () => {
+        throw new Error('simulated failure inside the transaction');
       });
+      const repository = new MediaRepository(transactions);
+      const users = t.services.areas.accounts.users;
+      const failing = new MediaUploadService(transactions, events, repository, users, storage, t.clock);
       const before = await storedKeys(storage);
       await assert.rejects(
         failing.upload(ada.id, 'post', { data: await makePng({ width: 12, height: 12 }) }),

@@ -1,21 +1,31 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { users } from '../accounts/tables.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
 export type NewMedia = typeof media.$inferInsert;
 export type MediaPatch = Partial<Omit<NewMedia, 'id' | 'ownerId' | 'kind'>>;
+/** How a media's counters move; areas that count (reactions, bookmarks) pass theirs. */
+export interface CounterDelta {
+  likes?: number;
+  dislikes?: number;
+  bookmarks?: number;
+}
 
 export class MediaRepository {
   readonly #changeListeners: Array<(id: string) => void> = [];
 
-  readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
+  }
+
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   /** Called with the id of every row this repository updates or deletes (e.g. to drop cached copies). */
@@ -28,39 +38,61 @@ export class MediaRepository {
   }
 
   /** Locks the row until the end of the transaction; false when there is no such media. */
-  async lockRow(id: string, db: Db): Promise<boolean> {
-    const rows = await db.select({ id: media.id }).from(media).where(eq(media.id, id)).for('no key update');
+  async lockRow(id: string): Promise<boolean> {
+    const rows = await this.db.select({ id: media.id }).from(media).where(eq(media.id, id)).for('no key update');
     return rows.length > 0;
   }
 
-  async findById(id: string, db: Db = this.db): Promise<MediaRow | null> {
-    const [row] = await db.select().from(media).where(eq(media.id, id));
+  async findById(id: string): Promise<MediaRow | null> {
+    const [row] = await this.db.select().from(media).where(eq(media.id, id));
     return row ?? null;
   }
 
-  async findPostById(id: string, db: Db = this.db): Promise<MediaRow | null> {
-    const [row] = await db
+  async findPostById(id: string): Promise<MediaRow | null> {
+    const [row] = await this.db
       .select()
       .from(media)
       .where(and(eq(media.id, id), eq(media.kind, 'post')));
     return row ?? null;
   }
 
-  async insert(row: NewMedia, db: Db = this.db): Promise<MediaRow> {
-    const [inserted] = await db.insert(media).values(row).returning();
+  async insert(row: NewMedia): Promise<MediaRow> {
+    const [inserted] = await this.db.insert(media).values(row).returning();
     return inserted!;
   }
 
-  async update(id: string, patch: MediaPatch, db: Db = this.db): Promise<MediaRow | null> {
-    const [row] = await db.update(media).set(patch).where(eq(media.id, id)).returning();
+  async update(id: string, patch: MediaPatch): Promise<MediaRow | null> {
+    const [row] = await this.db.update(media).set(patch).where(eq(media.id, id)).returning();
     this.#changed(id);
     return row ?? null;
   }
 
-  async delete(id: string, db: Db = this.db): Promise<MediaRow | null> {
-    const [row] = await db.delete(media).where(eq(media.id, id)).returning();
+  async delete(id: string): Promise<MediaRow | null> {
+    const [row] = await this.db.delete(media).where(eq(media.id, id)).returning();
     this.#changed(id);
     return row ?? null;
+  }
+
+  /** Moves a media's counters by the given amounts (call with the row locked, see lockRow). */
+  async adjustCounters(id: string, delta: CounterDelta): Promise<void> {
+    await this.db
+      .update(media)
+      .set({
+        likesCount: sql`${media.likesCount} + ${delta.likes ?? 0}`,
+        dislikesCount: sql`${media.dislikesCount} + ${delta.dislikes ?? 0}`,
+        bookmarksCount: sql`${media.bookmarksCount} + ${delta.bookmarks ?? 0}`,
+      })
+      .where(eq(media.id, id));
+    this.#changed(id);
+  }
+
+  /** Likes received by all of a user's media. */
+  async likesReceivedBy(ownerId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ total: sql<number>`coalesce(sum(${media.likesCount}), 0)::int` })
+      .from(media)
+      .where(eq(media.ownerId, ownerId));
+    return row?.total ?? 0;
   }
 
   /** Ids among `ids` that still have a row (for the orphan-file sweep). */
@@ -70,40 +102,15 @@ export class MediaRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  // ---- owners ----
-
-  async findOwner(userId: string, db: Db = this.db) {
-    const [row] = await db
-      .select({
-        id: users.id,
-        settings: users.settings,
-        avatarMediaId: users.avatarMediaId,
-        coverMediaId: users.coverMediaId,
-      })
-      .from(users)
-      .where(eq(users.id, userId));
-    return row ?? null;
-  }
-
-  /** Points the user's avatar or cover at a media (or at nothing); locks nothing, run it in a transaction. */
-  async setProfileImage(userId: string, kind: 'avatar' | 'cover', mediaId: string | null, db: Db = this.db) {
-    const column = kind === 'avatar' ? { avatarMediaId: mediaId } : { coverMediaId: mediaId };
-    await db.update(users).set(column).where(eq(users.id, userId));
-  }
+  // ---- profile images ----
 
   /** The user's current avatar or cover rows, locked for replacement (normally one, at most a few after races). */
-  async profileImagesForUpdate(userId: string, kind: 'avatar' | 'cover', db: Db): Promise<MediaRow[]> {
-    return db
+  async profileImagesForUpdate(userId: string, kind: 'avatar' | 'cover'): Promise<MediaRow[]> {
+    return this.db
       .select()
       .from(media)
       .where(and(eq(media.ownerId, userId), eq(media.kind, kind)))
       .for('update');
-  }
-
-  /** Locks the user's row so two concurrent avatar uploads replace one another in turn. */
-  async lockOwner(userId: string, db: Db): Promise<boolean> {
-    const rows = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    return rows.length > 0;
   }
 
   // ---- lists ----
@@ -138,17 +145,12 @@ export class MediaRepository {
       .limit(page.limit + 1);
   }
 
-  async countPublishedPosts(ownerId: string, db: Db = this.db): Promise<number> {
-    const [row] = await db
+  async countPublishedPosts(ownerId: string): Promise<number> {
+    const [row] = await this.db
       .select({ count: sql<number>`count(*)::int` })
       .from(media)
       .where(and(eq(media.ownerId, ownerId), eq(media.kind, 'post'), eq(media.published, true)));
     return row?.count ?? 0;
-  }
-
-  async userExists(userId: string): Promise<boolean> {
-    const rows = await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-    return rows.length > 0;
   }
 
   // ---- the description queue ----

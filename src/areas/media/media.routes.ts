@@ -6,8 +6,8 @@ import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
 import { hashtagPattern, maxHashtags } from './hashtags.ts';
+import type { MediaServices } from './media.module.ts';
 import { MediaSchema, OwnMediaSchema, presentMedia, presentOwnMedia } from './presenters.ts';
 import { booleanField, multipartOptions, readUploadForm } from './upload-form.ts';
 
@@ -30,7 +30,7 @@ function checkedDescription(value: string | undefined): string | undefined {
   return value;
 }
 
-export async function mediaRoutes(app: App, services: Services) {
+export async function mediaRoutes(app: App, services: MediaServices) {
   // Multipart only where uploads are taken, with its own limits (see upload-form.ts).
   await app.register(async (uploads: App) => {
     await uploads.register(multipart, multipartOptions);

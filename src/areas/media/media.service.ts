@@ -2,12 +2,12 @@
 
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import type { UsersService } from '../accounts/users.service.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';
-import type { MediaRepository } from './media.repository.ts';
+import type { CounterDelta, MediaRepository } from './media.repository.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import type { MediaRow } from './tables.ts';
 
@@ -24,10 +24,12 @@ export class MediaService {
   readonly #servable: TtlCache<string, MediaRow>;
 
   private readonly repository: MediaRepository;
+  private readonly users: UsersService;
   private readonly clock: Clock;
 
-  constructor(repository: MediaRepository, clock: Clock) {
+  constructor(repository: MediaRepository, users: UsersService, clock: Clock) {
     this.repository = repository;
+    this.users = users;
     this.clock = clock;
     this.#servable = new TtlCache(clock, servableCacheTtlMs, 10_000);
     repository.onRowChanged((id) => this.#servable.delete(id));
@@ -49,12 +51,28 @@ export class MediaService {
   }
 
   /**
-   * Locks a media row inside the caller's transaction, before its counters change (reactions,
+   * Locks a media row in the transaction in progress, before its counters change (reactions,
    * bookmarks): writers on one media then take turns, so counters follow the rows exactly.
    * False when there is no such media.
    */
-  lockForCounters(id: string, tx: Db): Promise<boolean> {
-    return this.repository.lockRow(id, tx);
+  lockForCounters(id: string): Promise<boolean> {
+    return this.repository.lockRow(id);
+  }
+
+  /** Moves the counters of a media locked with lockForCounters, by what the caller's change really did. */
+  adjustCounters(id: string, delta: CounterDelta): Promise<void> {
+    return this.repository.adjustCounters(id, delta);
+  }
+
+  /** The media's counters now (in the transaction in progress, if any); null when it is gone. */
+  async counters(id: string): Promise<{ likesCount: number; dislikesCount: number; bookmarksCount: number } | null> {
+    const row = await this.repository.findById(id);
+    return row && { likesCount: row.likesCount, dislikesCount: row.dislikesCount, bookmarksCount: row.bookmarksCount };
+  }
+
+  /** Likes received by all of a user's media (crowd-pleaser badge). */
+  likesReceivedBy(ownerId: string): Promise<number> {
+    return this.repository.likesReceivedBy(ownerId);
   }
 
   /** Any media (post, avatar or cover) the public may see, for serving its files. */
@@ -79,8 +97,7 @@ export class MediaService {
   }
 
   async listPublicPosts(userId: string, page: PageRequest): Promise<Page<MediaRow>> {
-    if (!(await this.repository.userExists(userId)))
-      throw new AppError('notFound', { source: { parameter: 'userId' } });
+    if ((await this.users.find(userId)) === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
     return pageOf(await this.repository.listPublicPosts(userId, page), page, keyOf);
   }
 

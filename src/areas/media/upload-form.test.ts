@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { makeJpeg } from '../../adapters/images/test-images.ts';
-import { multipartForm, storedKeys } from './media-test-helpers.ts';
+import { multipartForm, storedKeys } from '../../../test/helpers/media-uploads.ts';
+import { makeJpeg } from '../../../test/support/test-images.ts';
 
 describe('malformed upload bodies', () => {
   let t: TestApp;

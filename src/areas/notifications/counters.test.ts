@@ -44,7 +44,7 @@ describe('notification counters', () => {
   }
 
   const follow = (recipient: TestUser, actor: TestUser) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'follow.received',
       { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'A' },

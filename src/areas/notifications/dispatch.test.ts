@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import type { Db } from '../../platform/db/database.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { dedupKeys } from './kinds.ts';
 
@@ -22,7 +21,7 @@ describe('notification dispatch', () => {
   const feed = async (user: TestUser, query = '') =>
     (await t.request({ method: 'GET', url: `/api/users/me/notifications${query}`, token: user.token })).json;
   const dispatchFollow = (recipient: TestUser) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'follow.received',
       followData(actor),
@@ -59,7 +58,7 @@ describe('notification dispatch', () => {
     assert.equal((await dispatchFollow(recipient)).outcome, 'suppressed');
     assert.equal((await feed(recipient)).meta.total, 0);
     // Other kinds still arrive.
-    await t.services.notificationDispatcher.dispatch(
+    await t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'user.level.up',
       { level: 1, previousLevel: 0, experience: 100 },
@@ -126,7 +125,7 @@ describe('notification dispatch', () => {
     const recipient = await createUser(t);
     const other = await createUser(t);
     await dispatchFollow(recipient);
-    await t.services.notificationDispatcher.dispatch(
+    await t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'follow.received',
       followData(other),
@@ -149,13 +148,12 @@ describe('notification dispatch', () => {
   it("joins the caller's transaction: a rollback removes the notification", async () => {
     const recipient = await createUser(t);
     await assert.rejects(
-      t.deps.database.db.transaction(async (tx) => {
-        await t.services.notificationDispatcher.dispatch(
+      t.services.platform.transactions.run(async () => {
+        await t.services.areas.notifications.dispatcher.dispatch(
           recipient.id,
           'follow.received',
           followData(actor),
           null,
-          tx as unknown as Db,
         );
         throw new Error('caller fails after dispatch');
       }),

@@ -1,6 +1,6 @@
 /** All SQL of notifications: the feed, soft-dedup dispatch, preferences and the push flush. */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbSource } from '../../platform/db/database.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
@@ -30,16 +30,18 @@ export interface PushClaim {
 }
 
 export class NotificationsRepository {
-  private readonly db: Db;
+  private readonly source: DbSource;
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(source: DbSource) {
+    this.source = source;
+  }
+
+  /** The transaction in progress in this async context, else the database. */
+  private get db(): Db {
+    return this.source.db;
   }
 
   /** The same repository on another connection, e.g. a caller's transaction. */
-  on(db: Db | undefined): NotificationsRepository {
-    return db === undefined || db === this.db ? this : new NotificationsRepository(db);
-  }
 
   // ---- dispatch ----
 
@@ -143,14 +145,6 @@ export class NotificationsRepository {
       })
       .from(notificationPreferences)
       .where(eq(notificationPreferences.userId, userId))) as PreferenceCell[];
-  }
-
-  /**
-   * Locks the recipient's users row until the end of the transaction. Every writer of a user's
-   * notifications (and of their experience) takes this lock first, so they queue in one order.
-   */
-  async lockRecipient(userId: string): Promise<void> {
-    await this.db.execute(sql`SELECT 1 FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
   }
 
   async channelEnabled(userId: string, kind: NotificationKind, channel: NotificationChannel): Promise<boolean> {

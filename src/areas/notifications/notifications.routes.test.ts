@@ -17,14 +17,14 @@ describe('notification endpoints', () => {
   after(() => t.close());
 
   const follow = (recipient: TestUser) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'follow.received',
       { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
       null,
     );
   const levelUp = (recipient: TestUser, level: number) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'user.level.up',
       { level, previousLevel: level - 1, experience: 50 * level * (level + 1) },

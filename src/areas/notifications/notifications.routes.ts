@@ -4,7 +4,7 @@ import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { NotificationsServices } from './notifications.module.ts';
 import {
   BulkReadSchema,
   NotificationSchema,
@@ -18,7 +18,7 @@ const tags = ['notifications'];
 const base = '/api/users/me/notifications';
 const IdParams = Type.Object({ id: Type.String({ description: 'The notification UUID' }) });
 
-export function notificationsRoutes(app: App, { notifications }: Services) {
+export function notificationsRoutes(app: App, { notifications }: NotificationsServices) {
   app.get(
     base,
     {

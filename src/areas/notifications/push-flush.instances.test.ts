@@ -47,9 +47,9 @@ describe('push flush across instances', () => {
   });
 
   const flushOn = (database: Database) =>
-    new PushFlush(new NotificationsRepository(database.db), t.deps.push, t.clock, silent);
+    new PushFlush(new NotificationsRepository(database), t.deps.push, t.clock, silent);
   const follow = (recipient: TestUser, from = actor) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'follow.received',
       { actorId: from.id, actorUsername: from.username, actorDisplayName: from.username },
@@ -85,7 +85,7 @@ describe('push flush across instances', () => {
   it('rows claimed by a flush that died are left alone until its lease lapses, then pushed with the same key', async () => {
     const recipient = await createUser(t);
     const { id } = await follow(recipient);
-    const repository = new NotificationsRepository(t.deps.database.db);
+    const repository = new NotificationsRepository(t.deps.database);
     const now = t.clock.now();
     // A flush on another instance claims the row, then its process dies before it pushes.
     const claimed = await repository.claimUnpushed(recipient.id, now, new Date(now.getTime() + pushClaimLeaseMs));

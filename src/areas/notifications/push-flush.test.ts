@@ -33,7 +33,7 @@ describe('push flush', () => {
     await fake.close();
   });
   beforeEach(async () => {
-    await t.services.jobs.run('notifications-push'); // nothing left over from an earlier test
+    await t.services.platform.jobs.run('notifications-push'); // nothing left over from an earlier test
     fake.reset();
   });
 
@@ -43,14 +43,14 @@ describe('push flush', () => {
     return res.json.data.attributes;
   };
   const follow = (recipient: TestUser, from = actor) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'follow.received',
       { actorId: from.id, actorUsername: from.username, actorDisplayName: 'Ana' },
       dedupKeys.followReceived(from.id),
     );
   const levelUp = (recipient: TestUser, level: number) =>
-    t.services.notificationDispatcher.dispatch(
+    t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,
       'user.level.up',
       { level, previousLevel: level - 1, experience: 100 * level },
@@ -161,7 +161,7 @@ describe('push flush', () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const job = new PushFlush(
-      new NotificationsRepository(t.deps.database.db),
+      new NotificationsRepository(t.deps.database),
       t.deps.push,
       t.clock,
       logger as unknown as FastifyBaseLogger,
@@ -207,7 +207,7 @@ describe('push flush', () => {
       maxRetries: 0,
     });
     const job = new PushFlush(
-      new NotificationsRepository(t.deps.database.db),
+      new NotificationsRepository(t.deps.database),
       provider,
       t.clock,
       silent as unknown as FastifyBaseLogger,
@@ -230,7 +230,7 @@ describe('push flush', () => {
     await levelUp(busy, 1);
     await levelUp(busy, 2);
     const job = new PushFlush(
-      new NotificationsRepository(t.deps.database.db),
+      new NotificationsRepository(t.deps.database),
       t.deps.push,
       t.clock,
       silent as unknown as FastifyBaseLogger,

@@ -5,7 +5,9 @@ import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { experienceForLikeReceived } from './reactions.service.ts';
+import { experienceFor } from '../gamification/rewards.ts';
+
+const experienceForLikeReceived = experienceFor.likeReceived;
 
 describe('reactions: counters under concurrency, and the owner reward', () => {
   let t: TestApp;

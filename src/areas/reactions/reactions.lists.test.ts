@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
 import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 
 describe('reactions: lists', () => {
@@ -27,7 +27,7 @@ describe('reactions: lists', () => {
     owner = await createUser(t);
     fan = await createUser(t);
     privateFan = await createUser(t);
-    await t.services.accountsRepository.updateUser(privateFan.id, { settings: { showReactionsPublicly: false } });
+    await updateUserRow(t, privateFan.id, { settings: { showReactionsPublicly: false } });
   });
   after(() => t.close());
 

@@ -4,7 +4,6 @@ import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
 import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
 import {
   presentReactedMedia,
   presentReaction,
@@ -14,6 +13,7 @@ import {
   ReactionTypeSchema,
   ReactorSchema,
 } from './presenters.ts';
+import type { ReactionsServices } from './reactions.module.ts';
 import type { ReactedMedia, Reactor } from './reactions.repository.ts';
 import type { ReactionType } from './tables.ts';
 
@@ -24,7 +24,7 @@ const UserIdParams = Type.Object({ userId: Type.String({ description: 'UUID or 3
 const listKey = (row: { reactedAt: Date; reactionId: string }) => [row.reactedAt, row.reactionId];
 const plural: Record<ReactionType, string> = { like: 'likes', dislike: 'dislikes' };
 
-export function reactionsRoutes(app: App, { reactions }: Services) {
+export function reactionsRoutes(app: App, { reactions }: ReactionsServices) {
   app.put(
     '/api/users/me/media/:mediaId/reaction',
     {

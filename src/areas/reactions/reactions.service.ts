@@ -1,49 +1,50 @@
 /** The rules of reactions: who may react to what, and whose reactions anyone may list. */
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import { mediaListedFor, mediaVisibleTo } from '../media/media-visibility-sql.ts';
+import { mediaListedFor, mediaVisibleTo } from '../media/read-model.ts';
+import './events.ts';
 import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
 import type { ReactionType } from './tables.ts';
-
-/**
- * Called inside the transaction that records a like, for the media owner's rewards: once per liker
- * and media (unliking and liking again does not call it twice), never for a like of one's own media.
- */
-export type LikeReceivedListener = (
-  like: { ownerId: string; likerId: string; mediaId: string },
-  db: Db,
-) => Promise<void>;
-
-/** Experience the owner of a media earns for the first like of each user on it. */
-export const experienceForLikeReceived = 2;
 
 const mediaNotFound = () =>
   new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
 
+/** How a reaction change moves a media's counters. */
+function counterMove(type: ReactionType, change: ReactionChange): { likes: number; dislikes: number } {
+  const sign = type === 'like' ? 1 : -1;
+  if (change === 'unchanged') return { likes: 0, dislikes: 0 };
+  if (change === 'created') return type === 'like' ? { likes: 1, dislikes: 0 } : { likes: 0, dislikes: 1 };
+  return { likes: sign, dislikes: -sign };
+}
+
 export class ReactionsService {
-  private readonly db: Db;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
   private readonly repository: ReactionsRepository;
   private readonly media: MediaService;
   private readonly accounts: AccountsService;
   private readonly clock: Clock;
 
-  constructor(db: Db, repository: ReactionsRepository, media: MediaService, accounts: AccountsService, clock: Clock) {
-    this.db = db;
+  constructor(
+    transactions: Transactions,
+    events: EventBus,
+    repository: ReactionsRepository,
+    media: MediaService,
+    accounts: AccountsService,
+    clock: Clock,
+  ) {
+    this.transactions = transactions;
+    this.events = events;
     this.repository = repository;
     this.media = media;
     this.accounts = accounts;
     this.clock = clock;
-  }
-
-  readonly #likeListeners: LikeReceivedListener[] = [];
-
-  onLikeReceived(listener: LikeReceivedListener): void {
-    this.#likeListeners.push(listener);
   }
 
   /** Likes or dislikes a media the viewer can see; the same type again changes nothing. */
@@ -54,29 +55,37 @@ export class ReactionsService {
   ): Promise<ReactionWithCounts & { change: ReactionChange }> {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return await this.db.transaction(async (tx) => {
-      if (!(await this.media.lockForCounters(target.id, tx))) throw mediaNotFound();
+    return await this.transactions.run(async () => {
+      if (!(await this.media.lockForCounters(target.id))) throw mediaNotFound();
       const at = this.clock.now();
-      const change = await this.repository.setReaction(
-        { id: newId(), userId: viewerId, mediaId: target.id, type, at },
-        tx,
-      );
-      const rewardable = change !== 'unchanged' && type === 'like' && target.ownerId !== viewerId;
-      if (rewardable && (await this.repository.claimLikeReward(viewerId, target.id, at, tx))) {
-        for (const listener of this.#likeListeners)
-          await listener({ ownerId: target.ownerId, likerId: viewerId, mediaId: target.id }, tx);
+      const change = await this.repository.setReaction({ id: newId(), userId: viewerId, mediaId: target.id, type, at });
+      await this.media.adjustCounters(target.id, counterMove(type, change));
+      if (change !== 'unchanged' && type === 'like') {
+        const ownLike = target.ownerId === viewerId;
+        await this.events.publish('reaction.liked', {
+          likerId: viewerId,
+          mediaId: target.id,
+          ownerId: target.ownerId,
+          // Remembered once per liker and media, so unliking and liking again rewards no one twice.
+          firstLikeOfPair: !ownLike && (await this.repository.claimLikeReward(viewerId, target.id, at)),
+          likesReceived: await this.media.likesReceivedBy(target.ownerId),
+        });
       }
-      const current = await this.repository.findWithCounts(viewerId, target.id, tx);
-      if (current === null) throw mediaNotFound();
-      return { ...current, change };
+      const reaction = await this.repository.find(viewerId, target.id);
+      const counters = await this.media.counters(target.id);
+      if (reaction === null || counters === null) throw mediaNotFound();
+      return { reaction, likesCount: counters.likesCount, dislikesCount: counters.dislikesCount, change };
     });
   }
 
   /** Removes the viewer's reaction; 404 when they had none on this media. */
   async unreact(viewerId: string, mediaId: string): Promise<void> {
-    const removed = await this.db.transaction(async (tx) =>
-      (await this.media.lockForCounters(mediaId, tx)) ? this.repository.removeReaction(viewerId, mediaId, tx) : null,
-    );
+    const removed = await this.transactions.run(async () => {
+      if (!(await this.media.lockForCounters(mediaId))) return null;
+      const type = await this.repository.removeReaction(viewerId, mediaId);
+      if (type !== null) await this.media.adjustCounters(mediaId, type === 'like' ? { likes: -1 } : { dislikes: -1 });
+      return type;
+    });
     if (removed === null) {
       throw new AppError('notFound', {
         source: { parameter: 'mediaId' },

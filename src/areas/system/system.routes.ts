@@ -1,10 +1,10 @@
 /** Liveness and the supported locales. */
 import { Type } from 'typebox';
-import type { AppDeps } from '../../deps.ts';
 import { CollectionSchema, DocumentSchema, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { App } from '../../platform/http/types.ts';
 import { defaultLocale, localeNames, supportedLocales } from '../../platform/i18n/i18n.ts';
+import type { Platform } from '../../platform/modules/area-module.ts';
 
 const tags = ['system'];
 
@@ -13,7 +13,7 @@ const LocaleSchema = ResourceSchema(
   Type.Object({ name: Type.String(), nativeName: Type.String(), language: Type.String(), default: Type.Boolean() }),
 );
 
-export function systemRoutes(app: App, { clock, database }: AppDeps) {
+export function systemRoutes(app: App, { clock, database }: Pick<Platform, 'clock' | 'database'>) {
   app.get(
     '/api/ping',
     {

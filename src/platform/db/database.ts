@@ -9,6 +9,14 @@ import { KeyedMutex } from './keyed-mutex.ts';
 // biome-ignore lint/suspicious/noExplicitAny: the schema generic is unused (we query with explicit tables)
 export type Db = PgDatabase<PgQueryResultHKT, any>;
 
+/**
+ * Where a repository gets its Drizzle handle: `Transactions` gives the transaction in progress in the
+ * async context, else the database. Repositories hold a DbSource, never a Db.
+ */
+export interface DbSource {
+  readonly db: Db;
+}
+
 /** A plain connection for what Drizzle does not cover: multi-statement migration scripts. */
 export interface RawConnection {
   exec(sqlText: string): Promise<void>;

@@ -1,11 +1,16 @@
 /**
- * The media visibility rules of src/areas/media/media-flags.ts as SQL conditions, for lists that join
- * media rows (my likes, a user's likes, my bookmarks) and must filter before paginating. Only posts
- * are listed; avatars and covers never are.
+ * What other areas may read of media rows in their own queries: lists that join media (my likes, a
+ * user's likes, my bookmarks) and must filter by media's visibility rules before paginating. Read
+ * only: a change to a media row (its counters included) goes through MediaService. The rules are
+ * those of src/areas/media/media-flags.ts; only posts are listed, never avatars or covers.
  */
 import { and, eq, lt, or, type SQL } from 'drizzle-orm';
 import { mediaFlags } from './media-flags.ts';
-import { media } from './tables.ts';
+import { type MediaRow, media } from './tables.ts';
+
+/** The media rows, to join and select from (never to write). */
+export const mediaRows = media;
+export type { MediaRow };
 
 const ownedBy = (viewerId: string | null) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 

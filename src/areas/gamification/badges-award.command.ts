@@ -1,5 +1,5 @@
-import { type CliCommand, CliError } from '../command.ts';
-import { resolveUser } from '../resolve-user.ts';
+import { type CliCommand, CliError } from '../../cli/command.ts';
+import { resolveUser } from '../accounts/resolve-user.ts';
 
 const usage = '<user> <badgeSlug> <level>';
 
@@ -14,8 +14,8 @@ export const badgesAwardCommand: CliCommand = {
     }
     if (!/^\d+$/.test(rawLevel) || Number(rawLevel) < 1)
       throw new CliError(`<level>: ${JSON.stringify(rawLevel)} is not a positive integer`, 2);
-    const user = await resolveUser(context, reference);
-    const award = await context.services.gamification.awardBadgeLevel(user.id, slug, Number(rawLevel), undefined);
+    const user = await resolveUser(context.areas.accounts.users, reference);
+    const award = await context.areas.gamification.gamification.awardBadgeLevel(user.id, slug, Number(rawLevel));
     context.print(`${user.id} ${award.badgeSlug} level ${award.previousLevel} -> ${award.level}`);
   },
 };

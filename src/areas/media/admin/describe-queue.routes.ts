@@ -1,14 +1,14 @@
 /** The description queue's admin API, worked by an outside worker. Every call is audited. */
 import { Type } from 'typebox';
-import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex, requireUuidParam, toHex } from '../../platform/http/ids.ts';
-import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
-import { pageLinks, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
-import { hashtagPattern, maxHashtags } from '../media/hashtags.ts';
-import { maxDescriptionLength } from '../media/media.routes.ts';
-import type { DescribeStatus } from '../media/tables.ts';
+import { AppError } from '../../../platform/http/error-catalogue.ts';
+import { parseUuidOrHex, requireUuidParam } from '../../../platform/http/ids.ts';
+import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../../platform/http/jsonapi.ts';
+import { pageLinks, pageQuerySchema, pageRequest } from '../../../platform/http/pagination.ts';
+import type { App } from '../../../platform/http/types.ts';
+import { hashtagPattern, maxHashtags } from '../hashtags.ts';
+import type { MediaServices } from '../media.module.ts';
+import { maxDescriptionLength } from '../media.routes.ts';
+import type { DescribeStatus } from '../tables.ts';
 import { defaultLeaseSeconds, maxLeaseSeconds } from './describe-queue.service.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
 import { emptyBodyAsObject } from './optional-body.ts';
@@ -22,10 +22,7 @@ function bodyMediaId(value: string): string {
   return id;
 }
 
-export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, audit }: Services) {
-  const record = (action: string, id: string, payload: Record<string, unknown> = {}) =>
-    audit.record({ actor: 'admin', action, targetType: 'media', targetId: id, payload });
-
+export function describeQueueRoutes(app: App, { describeQueue, mediaVariants }: MediaServices) {
   app.get(
     '/admin/jobs/describe-queue',
     {
@@ -48,7 +45,6 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
     async (request) => {
       const wanted: DescribeStatus[] = request.query.status ? [request.query.status] : ['pending', 'claimed'];
       const { page, total } = await describeQueue.list(wanted, pageRequest(request.query, ['timestamp', 'uuid'], 50));
-      await audit.record({ actor: 'admin', action: 'media.describeQueue.list', payload: { statuses: wanted } });
       return {
         data: page.items.map(presentAdminMedia),
         meta: { limit: request.query.limit ?? 50, total, statuses: wanted },
@@ -76,7 +72,6 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
     async (request) => {
       const id = requireUuidParam(request.params.hex, 'hex');
       const row = await describeQueue.claim(id, request.body.leaseSeconds ?? defaultLeaseSeconds);
-      await record('media.claim', id, { claimedUntil: row.claimedUntil?.toISOString() ?? null });
       return { data: presentAdminMedia(row) };
     },
   );
@@ -104,7 +99,7 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
       const row = await describeQueue.requirePost(id);
       const image = await mediaVariants.read(row, 'large', 'jpeg');
       if (image === null) throw new AppError('notFound', { detail: 'the stored original is missing' });
-      await record('media.base64', id);
+      await describeQueue.recordImageSent(id);
       return {
         data: {
           type: 'mediaImages',
@@ -150,7 +145,6 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
         ...(hashtags !== undefined ? { hashtags } : {}),
         ...(locale !== undefined ? { locale } : {}),
       });
-      await record('media.describe', id, { hex: toHex(id), locale: locale ?? null, hashtags: row.hashtags });
       return { data: presentAdminMedia(row) };
     },
   );
@@ -170,7 +164,6 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
     async (request) => {
       const id = requireUuidParam(request.params.hex, 'hex');
       const row = await describeQueue.fail(id, request.body.reason);
-      await record('media.fail', id, { reason: request.body.reason });
       return { data: presentAdminMedia(row) };
     },
   );
@@ -192,7 +185,6 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants, au
     async (request) => {
       const id = bodyMediaId(request.body.mediaId);
       const row = await describeQueue.requeue(id);
-      await record('media.requeue', id);
       return { data: presentAdminMedia(row) };
     },
   );

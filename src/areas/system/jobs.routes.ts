@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import type { App } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
+import type { Platform } from '../../platform/modules/area-module.ts';
 
-export function jobsRoutes(app: App, { jobs, audit }: Services) {
+export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'audit'>) {
   app.post(
     '/admin/jobs/flush/:job',
     {
@@ -20,7 +20,7 @@ export function jobsRoutes(app: App, { jobs, audit }: Services) {
               'jobRuns',
               Type.Object({
                 job: Type.String(),
-                ran: Type.Boolean({ description: 'false when another instance was running it' }),
+                ran: Type.Boolean({ description: 'false when this instance was running the job already' }),
                 report: Type.Object({}, { additionalProperties: true }),
               }),
             ),

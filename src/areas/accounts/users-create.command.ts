@@ -1,7 +1,7 @@
 import { Value } from 'typebox/value';
-import { NicknameSchema, UsernameSchema } from '../../areas/accounts/usernames.ts';
-import { parseOptions, requireOption } from '../args.ts';
-import { type CliCommand, CliError } from '../command.ts';
+import { parseOptions, requireOption } from '../../cli/args.ts';
+import { type CliCommand, CliError } from '../../cli/command.ts';
+import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
 const usage = '--email E --password P [--username U] [--nickname N] [--confirmed]';
 const emailShape = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -10,7 +10,7 @@ export const usersCreateCommand: CliCommand = {
   name: 'users:create',
   usage,
   description: 'Create an account (same rules as registration; no mail is sent) and print its id',
-  async run({ services, print }, args) {
+  async run({ areas, print }, args) {
     const { values, positionals } = parseOptions(
       args,
       {
@@ -33,7 +33,7 @@ export const usersCreateCommand: CliCommand = {
     if (values.nickname !== undefined && !Value.Check(NicknameSchema, values.nickname)) {
       throw new CliError('--nickname: 1 to 50 characters', 2);
     }
-    const user = await services.accounts.createAccount(
+    const user = await areas.accounts.accounts.createAccount(
       { email, password, username: values.username, nickname: values.nickname },
       { confirmed: values.confirmed === true },
     );

@@ -1,7 +1,7 @@
 /** For the media tests: multipart bodies, uploads through the API, a look into storage. */
 import { randomBytes } from 'node:crypto';
-import type { TestApp, TestResponse } from '../../../test/helpers/app.ts';
-import type { MediaStorage } from '../../adapters/storage/index.ts';
+import type { MediaStorage } from '../../src/adapters/storage/index.ts';
+import type { TestApp, TestResponse } from './app.ts';
 
 export interface FormPart {
   name: string;

@@ -1,10 +1,14 @@
-/** The audit log: every admin action with actor, action, target, payload and time. */
+/**
+ * The audit log: every admin action with actor, action, target, payload and time. Owned by the
+ * platform; an area's service records its admin action here in the same transaction as the change
+ * (the row joins the transaction in progress), so an action is audited if and only if it happened.
+ */
 import { desc } from 'drizzle-orm';
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import type { Clock } from '../../platform/clock.ts';
-import { timestamptz } from '../../platform/db/columns.ts';
-import type { Db } from '../../platform/db/database.ts';
-import { newId } from '../../platform/http/ids.ts';
+import type { Clock } from '../clock.ts';
+import { timestamptz } from '../db/columns.ts';
+import type { DbSource } from '../db/database.ts';
+import { newId } from '../http/ids.ts';
 
 export const auditLog = pgTable('audit_log', {
   id: uuid('id').primaryKey(),
@@ -27,16 +31,21 @@ export interface AuditEntry {
 }
 
 export class AuditLog {
-  private readonly db: Db;
+  private readonly source: DbSource;
   private readonly clock: Clock;
 
-  constructor(db: Db, clock: Clock) {
-    this.db = db;
+  constructor(source: DbSource, clock: Clock) {
+    this.source = source;
     this.clock = clock;
   }
 
-  async record(entry: AuditEntry, db: Db = this.db): Promise<void> {
-    await db.insert(auditLog).values({
+  private get db() {
+    return this.source.db;
+  }
+
+  /** Records the entry in the transaction in progress (the admin action's), or on its own. */
+  async record(entry: AuditEntry): Promise<void> {
+    await this.db.insert(auditLog).values({
       id: newId(),
       actor: entry.actor,
       action: entry.action,

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { Nullable, RelationshipSchema, ResourceSchema, Timestamp } from '../../platform/http/jsonapi.ts';
-import { formatNullableTimestamp } from '../../platform/http/time.ts';
-import { OwnMediaSchema, presentOwnMedia } from '../media/presenters.ts';
-import type { MediaRow } from '../media/tables.ts';
+import { Nullable, RelationshipSchema, ResourceSchema, Timestamp } from '../../../platform/http/jsonapi.ts';
+import { formatNullableTimestamp } from '../../../platform/http/time.ts';
+import { OwnMediaSchema, presentOwnMedia } from '../presenters.ts';
+import type { MediaRow } from '../tables.ts';
 
 /** A media as operators and the description worker see it: everything, queue state included. */
 export const AdminMediaSchema = ResourceSchema(

@@ -1,5 +1,5 @@
-import { type CliCommand, CliError } from '../command.ts';
-import { resolveUser } from '../resolve-user.ts';
+import { type CliCommand, CliError } from '../../cli/command.ts';
+import { resolveUser } from '../accounts/resolve-user.ts';
 
 const usage = '<user> <amount>';
 
@@ -14,8 +14,12 @@ export const xpAwardCommand: CliCommand = {
     if (!/^\d+$/.test(rawAmount) || Number(rawAmount) < 1 || !Number.isSafeInteger(Number(rawAmount))) {
       throw new CliError(`<amount>: ${JSON.stringify(rawAmount)} is not a positive integer`, 2);
     }
-    const user = await resolveUser(context, reference);
-    const award = await context.services.gamification.awardExperience(user.id, Number(rawAmount), 'cli.xp:award');
+    const user = await resolveUser(context.areas.accounts.users, reference);
+    const award = await context.areas.gamification.gamification.awardExperience(
+      user.id,
+      Number(rawAmount),
+      'cli.xp:award',
+    );
     context.print(`${user.id} experience ${award.experience} level ${award.previousLevel} -> ${award.level}`);
   },
 };

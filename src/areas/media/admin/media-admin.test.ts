@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { makePng } from '../../adapters/images/test-images.ts';
-import { newId } from '../../platform/http/ids.ts';
-import { storedKeys, upload } from '../media/media-test-helpers.ts';
+import { adminToken, createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
+import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
+import { storedKeys, upload } from '../../../../test/helpers/media-uploads.ts';
+import { makePng } from '../../../../test/support/test-images.ts';
+import { newId } from '../../../platform/http/ids.ts';
 
 describe('media administration', () => {
   let t: TestApp;
@@ -47,16 +47,24 @@ describe('media administration', () => {
     assert.equal(off.statusCode, 200);
     assert.equal(off.json.data.attributes.published, false);
     assert.ok(!(await publicIds()).includes(post.id));
-    assert.equal(await t.services.media.findVisibleMedia(post.id, bob.id), null);
-    assert.notEqual(await t.services.media.findVisibleMedia(post.id, ada.id), null, 'the owner still sees it');
+    assert.equal(await t.services.areas.media.media.findVisibleMedia(post.id, bob.id), null);
+    assert.notEqual(
+      await t.services.areas.media.media.findVisibleMedia(post.id, ada.id),
+      null,
+      'the owner still sees it',
+    );
     await admin('PUT', `/admin/media/${post.id}/published`, { published: true });
 
     const sensitive = await admin('PUT', `/admin/media/${post.id}/flag`, { flag: 1 });
     assert.equal(sensitive.json.data.attributes.flag, 1);
     assert.ok(!(await publicIds()).includes(post.id), 'sensitive media leave public lists');
-    assert.notEqual(await t.services.media.findVisibleMedia(post.attributes.hex, null), null, 'but stay reachable');
+    assert.notEqual(
+      await t.services.areas.media.media.findVisibleMedia(post.attributes.hex, null),
+      null,
+      'but stay reachable',
+    );
     await admin('PUT', `/admin/media/${post.id}/flag`, { flag: 2 });
-    assert.equal(await t.services.media.findVisibleMedia(post.id, null), null);
+    assert.equal(await t.services.areas.media.media.findVisibleMedia(post.id, null), null);
     const mine = await t.request({ method: 'GET', url: '/api/users/me/media?limit=100', token: ada.token });
     assert.equal(mine.json.data.find((item: { id: string }) => item.id === post.id).attributes.flag, 2);
 
@@ -136,7 +144,7 @@ describe('media administration', () => {
   });
 
   it('audits every admin call with actor, action, target and payload', async () => {
-    const entries = await t.services.audit.recent(200);
+    const entries = await t.services.platform.audit.recent(200);
     const flag = entries.find((entry) => entry.action === 'media.flag');
     assert.ok(flag);
     assert.equal(flag.actor, 'admin');

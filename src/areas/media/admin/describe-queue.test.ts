@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { makeJpeg, makePng } from '../../adapters/images/test-images.ts';
-import { upload } from '../media/media-test-helpers.ts';
+import { adminToken, createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
+import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
+import { upload } from '../../../../test/helpers/media-uploads.ts';
+import { makeJpeg, makePng } from '../../../../test/support/test-images.ts';
 
 describe('the description queue', () => {
   let t: TestApp;
@@ -160,7 +160,7 @@ describe('the description queue', () => {
     const avatar = await upload(t, '/api/users/me/avatar', ada.token, await makePng({ width: 32, height: 32 }));
     const claim = await admin('POST', `/admin/media/${avatar.json.data.id}/claim`);
     assert.equal(claim.statusCode, 404);
-    const audit = await t.services.audit.recent(200);
+    const audit = await t.services.platform.audit.recent(200);
     const actions = new Set(audit.map((entry) => entry.action));
     for (const action of [
       'media.claim',

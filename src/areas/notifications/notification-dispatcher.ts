@@ -3,17 +3,19 @@
  * and the soft dedup of the interface (an open unread row with the same owner and dedup_key created
  * inside NOTIFICATION_DEDUP_WINDOW_MINUTES absorbs the dispatch: only its created_at moves). The
  * merge is an INSERT ... ON CONFLICT on a partial unique index, so concurrent dispatches cannot both
- * insert. Pass the caller's transaction as `db` so the notification commits or rolls back with it.
+ * insert. It runs in the caller's transaction (the one in progress), so the notification commits or
+ * rolls back with the change it announces.
  *
- * Lock order: dispatch first locks the recipient's users row, as experience awards do, then writes
- * (a new row also takes the owner's notification_counters row through the trigger of 0130). So a
- * follow and an XP award for the same user queue instead of deadlocking. Within one transaction,
- * merges should come before inserts for one owner (follows do), since mark-all-read takes rows, then
- * counters.
+ * Lock order: dispatch first locks the recipient through accounts (`users.lock`), as experience
+ * awards do, then writes (a new row also takes the owner's notification_counters row through the
+ * trigger of 0130). So a follow and an XP award for the same user queue instead of deadlocking.
+ * Within one transaction, merges should come before inserts for one owner, since mark-all-read takes
+ * rows, then counters.
  */
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
 import { newId } from '../../platform/http/ids.ts';
+import type { UsersService } from '../accounts/users.service.ts';
 import type { NotificationData, NotificationKind } from './kinds.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
@@ -26,12 +28,22 @@ export type DispatchOutcome =
 const maxAttempts = 3;
 
 export class NotificationDispatcher {
+  private readonly transactions: Transactions;
   private readonly repository: NotificationsRepository;
+  private readonly users: UsersService;
   private readonly clock: Clock;
   private readonly dedupWindowMinutes: number;
 
-  constructor(repository: NotificationsRepository, clock: Clock, dedupWindowMinutes: number) {
+  constructor(
+    transactions: Transactions,
+    repository: NotificationsRepository,
+    users: UsersService,
+    clock: Clock,
+    dedupWindowMinutes: number,
+  ) {
+    this.transactions = transactions;
     this.repository = repository;
+    this.users = users;
     this.clock = clock;
     this.dedupWindowMinutes = dedupWindowMinutes;
   }
@@ -41,11 +53,19 @@ export class NotificationDispatcher {
     kind: K,
     data: NotificationData[K],
     dedupKey: string | null,
-    db?: Db,
   ): Promise<DispatchOutcome> {
-    const repository = this.repository.on(db);
+    return this.transactions.run(() => this.#dispatch(recipientId, kind, data, dedupKey));
+  }
+
+  async #dispatch<K extends NotificationKind>(
+    recipientId: string,
+    kind: K,
+    data: NotificationData[K],
+    dedupKey: string | null,
+  ): Promise<DispatchOutcome> {
+    const repository = this.repository;
     if (!(await repository.channelEnabled(recipientId, kind, 'inApp'))) return { outcome: 'suppressed', id: null };
-    await repository.lockRecipient(recipientId);
+    await this.users.lock(recipientId);
     const now = this.clock.now();
     const row = { id: newId(), ownerId: recipientId, type: kind, data: { ...data }, dedupKey, createdAt: now };
     if (dedupKey === null) {

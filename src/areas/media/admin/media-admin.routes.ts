@@ -1,20 +1,17 @@
 /** Media moderation: publication, flags, counters, deletion, orphan files. Every call is audited. */
 import { Type } from 'typebox';
-import { requireUuidParam } from '../../platform/http/ids.ts';
-import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { Services } from '../../services.ts';
-import { maxMediaFlag } from '../media/media-flags.ts';
+import { requireUuidParam } from '../../../platform/http/ids.ts';
+import { DocumentSchema, ResourceSchema } from '../../../platform/http/jsonapi.ts';
+import type { App } from '../../../platform/http/types.ts';
+import type { MediaServices } from '../media.module.ts';
+import { maxMediaFlag } from '../media-flags.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
 import { defaultOrphanGraceHours } from './media-admin.service.ts';
 import { emptyBodyAsObject } from './optional-body.ts';
 
 const HexParams = Type.Object({ hex: Type.String({ description: '32 hex digits or UUID' }) });
 
-export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
-  const record = (action: string, id: string, payload: Record<string, unknown> = {}) =>
-    audit.record({ actor: 'admin', action, targetType: 'media', targetId: id, payload });
-
+export function mediaAdminRoutes(app: App, { mediaAdmin }: MediaServices) {
   app.put(
     '/admin/media/:hex/published',
     {
@@ -30,7 +27,6 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     async (request) => {
       const id = requireUuidParam(request.params.hex, 'hex');
       const row = await mediaAdmin.setPublished(id, request.body.published);
-      await record('media.published', id, { published: request.body.published });
       return { data: presentAdminMedia(row) };
     },
   );
@@ -54,7 +50,6 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     async (request) => {
       const id = requireUuidParam(request.params.hex, 'hex');
       const row = await mediaAdmin.setFlag(id, request.body.flag);
-      await record('media.flag', id, { flag: request.body.flag });
       return { data: presentAdminMedia(row) };
     },
   );
@@ -76,8 +71,7 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     },
     async (request) => {
       const id = requireUuidParam(request.params.hex, 'hex');
-      const { before, after, row } = await mediaAdmin.recomputeStats(id);
-      await record('media.recomputeStats', id, { before, after });
+      const { before, row } = await mediaAdmin.recomputeStats(id);
       return { data: presentAdminMedia(row), meta: { before } };
     },
   );
@@ -94,8 +88,7 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     },
     async (request, reply) => {
       const id = requireUuidParam(request.params.hex, 'hex');
-      const row = await mediaAdmin.delete(id);
-      await record('media.delete', id, { ownerId: row.ownerId, kind: row.kind });
+      await mediaAdmin.delete(id);
       return reply.status(204).send();
     },
   );
@@ -135,13 +128,6 @@ export function mediaAdminRoutes(app: App, { mediaAdmin, audit }: Services) {
     async (request) => {
       const graceHours = request.body.graceHours ?? defaultOrphanGraceHours;
       const report = await mediaAdmin.cleanupOrphanFiles(graceHours);
-      await audit.record({
-        actor: 'admin',
-        action: 'jobs.cleanupOrphanFiles',
-        targetType: 'job',
-        targetId: 'cleanup-orphan-files',
-        payload: { graceHours, removedCount: report.removedCount },
-      });
       return {
         data: {
           type: 'jobRuns',

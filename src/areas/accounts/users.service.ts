@@ -1,0 +1,62 @@
+/**
+ * The `users` table as other areas may use it: accounts owns the table, and every other area reads,
+ * locks or changes a user through these methods only (never through the table).
+ *
+ * Lock order: a writer of one user's data (notifications, experience, profile images) calls
+ * `lock(userId)` first, before touching anything else of that user, so concurrent writers queue on
+ * the same row in the same order instead of deadlocking.
+ */
+import type { Clock } from '../../platform/clock.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
+import type { UserRow } from './tables.ts';
+
+export type ProfileImageKind = 'avatar' | 'cover';
+
+/** How a user is named to others: nickname, else username, else the 32-hex id. */
+export const displayNameOf = (user: UserRow) => user.nickname ?? user.username ?? user.id.replaceAll('-', '');
+
+export class UsersService {
+  private readonly repository: AccountsRepository;
+  private readonly clock: Clock;
+
+  constructor(repository: AccountsRepository, clock: Clock) {
+    this.repository = repository;
+    this.clock = clock;
+  }
+
+  /** Locks the user's row for the transaction in progress; null when there is no such user. */
+  lock(userId: string): Promise<UserRow | null> {
+    return this.repository.lockUser(userId);
+  }
+
+  find(userId: string): Promise<UserRow | null> {
+    return this.repository.findUserById(userId);
+  }
+
+  findByEmail(email: string): Promise<UserRow | null> {
+    return this.repository.findUserByEmail(email);
+  }
+
+  findByUsername(username: string): Promise<UserRow | null> {
+    return this.repository.findUserByUsername(username);
+  }
+
+  /** The users among `ids`, by id (unknown ids are absent). */
+  async byIds(ids: string[]): Promise<Map<string, UserRow>> {
+    const rows = await this.repository.findUsersByIds([...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Experience and level, which gamification computes; call with the user locked. */
+  async setProgress(userId: string, experience: number, level: number): Promise<void> {
+    await this.repository.updateUser(userId, { experience, level, updatedAt: this.clock.now() });
+  }
+
+  /** Points the avatar or cover at a media (or at nothing); media calls it with the user locked. */
+  async setProfileImage(userId: string, kind: ProfileImageKind, mediaId: string | null): Promise<void> {
+    await this.repository.updateUser(
+      userId,
+      kind === 'avatar' ? { avatarMediaId: mediaId } : { coverMediaId: mediaId },
+    );
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Every area of the service, one line each, in the order they are built (an area comes after the
+ * areas it needs; the build checks it) and their routes registered. Adding an area is adding its
+ * line here; the app, the CLI and the job runner take everything else from the module.
+ */
+import type { AnyAreaModule } from '../platform/modules/area-module.ts';
+import { accountsArea } from './accounts/accounts.module.ts';
+import { bookmarksArea } from './bookmarks/bookmarks.module.ts';
+import { followsArea } from './follows/follows.module.ts';
+import { gamificationArea } from './gamification/gamification.module.ts';
+import { mediaArea } from './media/media.module.ts';
+import { notificationsArea } from './notifications/notifications.module.ts';
+import { reactionsArea } from './reactions/reactions.module.ts';
+import { systemArea } from './system/system.module.ts';
+
+// biome-ignore format: one area a line
+export const areaModules: readonly AnyAreaModule[] = [
+  systemArea,
+  accountsArea,
+  notificationsArea,
+  gamificationArea,
+  mediaArea,
+  followsArea,
+  reactionsArea,
+  bookmarksArea,
+];

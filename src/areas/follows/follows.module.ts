@@ -1,0 +1,26 @@
+/** Follows: who follows whom. A new follow publishes `follow.created` (notifications and gamification subscribe). */
+import { defineArea } from '../../platform/modules/area-module.ts';
+import { FollowsRepository } from './follows.repository.ts';
+import { followsRoutes } from './follows.routes.ts';
+import { FollowsService } from './follows.service.ts';
+
+export interface FollowsServices {
+  follows: FollowsService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    follows: FollowsServices;
+  }
+}
+
+export const followsArea = defineArea({
+  name: 'follows',
+  needs: ['accounts'],
+  create({ transactions, events, clock }, { accounts }) {
+    return {
+      follows: new FollowsService(transactions, events, new FollowsRepository(transactions), accounts.users, clock),
+    };
+  },
+  routes: followsRoutes,
+});

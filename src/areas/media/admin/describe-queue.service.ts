@@ -1,0 +1,168 @@
+/**
+ * The description queue worked by an outside worker (CONTRACT.md, Jobs): pending -> claimed (a lease
+ * that expires) -> described | failed; requeue puts an item back to pending; the describe-queue job
+ * returns expired leases to pending (or to failed after maxDescribeAttempts claims). Every admin call
+ * is audited here, in the transaction of the change it records.
+ */
+import type { AuditLog } from '../../../platform/audit/audit-log.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import type { Transactions } from '../../../platform/db/transactions.ts';
+import { AppError } from '../../../platform/http/error-catalogue.ts';
+import { toHex } from '../../../platform/http/ids.ts';
+import { type Page, type PageRequest, pageOf } from '../../../platform/http/pagination.ts';
+import { formatNullableTimestamp } from '../../../platform/http/time.ts';
+import { normaliseHashtags } from '../hashtags.ts';
+import type { MediaRepository } from '../media.repository.ts';
+import type { DescribeStatus, MediaRow } from '../tables.ts';
+
+export const defaultLeaseSeconds = 300;
+export const maxLeaseSeconds = 3600;
+export const maxDescribeAttempts = 5;
+
+export class DescribeQueueService {
+  private readonly transactions: Transactions;
+  private readonly audit: AuditLog;
+  private readonly repository: MediaRepository;
+  private readonly clock: Clock;
+
+  constructor(transactions: Transactions, audit: AuditLog, repository: MediaRepository, clock: Clock) {
+    this.transactions = transactions;
+    this.audit = audit;
+    this.repository = repository;
+    this.clock = clock;
+  }
+
+  /** Runs an admin action on one media and audits it in the same transaction. */
+  #audited(
+    action: string,
+    id: string,
+    change: () => Promise<MediaRow>,
+    payload: (row: MediaRow) => object = () => ({}),
+  ) {
+    return this.transactions.run(async () => {
+      const row = await change();
+      await this.audit.record({
+        actor: 'admin',
+        action,
+        targetType: 'media',
+        targetId: id,
+        payload: { ...payload(row) },
+      });
+      return row;
+    });
+  }
+
+  async list(statuses: DescribeStatus[], page: PageRequest): Promise<{ page: Page<MediaRow>; total: number }> {
+    const rows = await this.repository.listQueue(statuses, page);
+    const total = await this.repository.countQueue(statuses);
+    await this.audit.record({ actor: 'admin', action: 'media.describeQueue.list', payload: { statuses } });
+    return { page: pageOf(rows, page, (row) => [row.createdAt, row.id]), total };
+  }
+
+  /** Audits that the describer was sent a media's image. */
+  recordImageSent(id: string): Promise<void> {
+    return this.audit.record({
+      actor: 'admin',
+      action: 'media.base64',
+      targetType: 'media',
+      targetId: id,
+      payload: {},
+    });
+  }
+
+  async requirePost(id: string, pointer?: string): Promise<MediaRow> {
+    const row = await this.repository.findPostById(id);
+    if (row === null)
+      throw new AppError('notFound', pointer ? { source: { pointer } } : { source: { parameter: 'hex' } });
+    return row;
+  }
+
+  claim(id: string, leaseSeconds = defaultLeaseSeconds): Promise<MediaRow> {
+    return this.#audited(
+      'media.claim',
+      id,
+      () => this.#claim(id, leaseSeconds),
+      (row) => ({
+        claimedUntil: row.claimedUntil?.toISOString() ?? null,
+      }),
+    );
+  }
+
+  async #claim(id: string, leaseSeconds: number): Promise<MediaRow> {
+    const now = this.clock.now();
+    const claimed = await this.repository.claim(id, now, new Date(now.getTime() + leaseSeconds * 1000));
+    if (claimed !== null) return claimed;
+    const row = await this.requirePost(id);
+    if (row.describeStatus === 'claimed') {
+      throw new AppError('mediaAlreadyClaimed', { meta: { claimedUntil: formatNullableTimestamp(row.claimedUntil) } });
+    }
+    throw new AppError('mediaNotInQueue', { meta: { describeStatus: row.describeStatus } });
+  }
+
+  describe(id: string, input: { description: string; hashtags?: string[]; locale?: string }): Promise<MediaRow> {
+    return this.#audited(
+      'media.describe',
+      id,
+      () => this.#describe(id, input),
+      (row) => ({
+        hex: toHex(id),
+        locale: input.locale ?? null,
+        hashtags: row.hashtags,
+      }),
+    );
+  }
+
+  async #describe(id: string, input: { description: string; hashtags?: string[]; locale?: string }): Promise<MediaRow> {
+    const row = await this.repository.finishClaim(id, this.clock.now(), {
+      describeStatus: 'described',
+      description: input.description,
+      descriptionLocale: input.locale ?? null,
+      hashtags: normaliseHashtags(input.hashtags ?? []),
+      failReason: null,
+    });
+    if (row !== null) return row;
+    await this.requirePost(id, '/mediaId');
+    throw new AppError('mediaNotClaimed', { source: { pointer: '/mediaId' } });
+  }
+
+  fail(id: string, reason: string): Promise<MediaRow> {
+    return this.#audited(
+      'media.fail',
+      id,
+      () => this.#fail(id, reason),
+      () => ({ reason }),
+    );
+  }
+
+  async #fail(id: string, reason: string): Promise<MediaRow> {
+    const row = await this.repository.finishClaim(id, this.clock.now(), {
+      describeStatus: 'failed',
+      failReason: reason,
+    });
+    if (row !== null) return row;
+    await this.requirePost(id);
+    throw new AppError('mediaNotClaimed');
+  }
+
+  /** Back to pending from any state, lease and failure forgotten. */
+  requeue(id: string): Promise<MediaRow> {
+    return this.#audited('media.requeue', id, () => this.#requeue(id));
+  }
+
+  async #requeue(id: string): Promise<MediaRow> {
+    await this.requirePost(id, '/mediaId');
+    const row = await this.repository.update(id, {
+      describeStatus: 'pending',
+      claimedUntil: null,
+      failReason: null,
+      describeAttempts: 0,
+      updatedAt: this.clock.now(),
+    });
+    return row!;
+  }
+
+  /** The describe-queue job. */
+  async releaseExpiredClaims() {
+    return this.repository.releaseExpiredClaims(this.clock.now(), maxDescribeAttempts);
+  }
+}

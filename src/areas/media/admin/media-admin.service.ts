@@ -1,0 +1,152 @@
+/** Media moderation for operators: publication, flags, counters, deletion and the orphan-file sweep. */
+import type { MediaStorage } from '../../../adapters/storage/index.ts';
+import type { AuditLog } from '../../../platform/audit/audit-log.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import type { Transactions } from '../../../platform/db/transactions.ts';
+import { AppError } from '../../../platform/http/error-catalogue.ts';
+import { parseUuidOrHex } from '../../../platform/http/ids.ts';
+import type { MediaRepository } from '../media.repository.ts';
+import { deleteMediaFiles } from '../media-files.ts';
+import { mediaHexOfKey, storagePrefixes } from '../media-storage-keys.ts';
+import type { MediaRow } from '../tables.ts';
+
+export const defaultOrphanGraceHours = 24;
+
+/** Recounts some of a media's counters from the rows that owning area keeps (e.g. likes from reactions). */
+export type CounterSource = (mediaId: string) => Promise<Partial<Recounted>>;
+
+export class MediaAdminService {
+  readonly #counterSources: CounterSource[] = [];
+
+  private readonly transactions: Transactions;
+  private readonly audit: AuditLog;
+  private readonly repository: MediaRepository;
+  private readonly storage: MediaStorage;
+  private readonly clock: Clock;
+
+  constructor(
+    transactions: Transactions,
+    audit: AuditLog,
+    repository: MediaRepository,
+    storage: MediaStorage,
+    clock: Clock,
+  ) {
+    this.transactions = transactions;
+    this.audit = audit;
+    this.repository = repository;
+    this.storage = storage;
+    this.clock = clock;
+  }
+
+  /** Areas that keep a counter on media (reactions, bookmarks) say how to recount it from their rows. */
+  addCounterSource(source: CounterSource): void {
+    this.#counterSources.push(source);
+  }
+
+  /** Any media (post, avatar or cover); 404 when unknown. */
+  async require(id: string): Promise<MediaRow> {
+    const row = await this.repository.findById(id);
+    if (row === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
+    return row;
+  }
+
+  /** Records an admin action on a media in the transaction in progress. */
+  #audit(action: string, id: string, payload: Record<string, unknown>): Promise<void> {
+    return this.audit.record({ actor: 'admin', action, targetType: 'media', targetId: id, payload });
+  }
+
+  async setPublished(id: string, published: boolean): Promise<MediaRow> {
+    return this.transactions.run(async () => {
+      await this.require(id);
+      const row = (await this.repository.update(id, { published, updatedAt: this.clock.now() }))!;
+      await this.#audit('media.published', id, { published });
+      return row;
+    });
+  }
+
+  async setFlag(id: string, flag: number): Promise<MediaRow> {
+    return this.transactions.run(async () => {
+      await this.require(id);
+      const row = (await this.repository.update(id, { flag, updatedAt: this.clock.now() }))!;
+      await this.#audit('media.flag', id, { flag });
+      return row;
+    });
+  }
+
+  async recomputeStats(id: string): Promise<{ before: Counters; after: Counters; row: MediaRow }> {
+    const before = await this.require(id);
+    // The media row is locked as reactions and bookmarks lock it, so none commits between count and write.
+    const row = await this.transactions.run(async () => {
+      await this.repository.lockRow(id);
+      const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0 };
+      for (const source of this.#counterSources) Object.assign(counted, await source(id));
+      const updated = (await this.repository.update(id, { ...counted, updatedAt: this.clock.now() }))!;
+      await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
+      return updated;
+    });
+    return { before: countersOf(before), after: countersOf(row), row };
+  }
+
+  async delete(id: string): Promise<MediaRow> {
+    const row = await this.transactions.run(async () => {
+      const deleted = await this.repository.delete(id);
+      if (deleted === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
+      await this.#audit('media.delete', id, { ownerId: deleted.ownerId, kind: deleted.kind });
+      return deleted;
+    });
+    // The row is gone; a file left behind by a failure here is removed by cleanup-orphan-files.
+    await deleteMediaFiles(this.storage, row).catch(() => undefined);
+    return row;
+  }
+
+  /** Deletes stored files whose media row is gone and that are older than the grace period. */
+  async cleanupOrphanFiles(graceHours: number) {
+    const cutoff = this.clock.now().getTime() - graceHours * 3_600_000;
+    const removed: string[] = [];
+    let scanned = 0;
+    let keptYoung = 0;
+    for (const prefix of storagePrefixes) {
+      const batch: { key: string; id: string }[] = [];
+      const flush = async () => {
+        const existing = await this.repository.existingIds(batch.map((item) => item.id));
+        for (const item of batch) {
+          if (existing.has(item.id)) continue;
+          await this.storage.delete(item.key);
+          removed.push(item.key);
+        }
+        batch.length = 0;
+      };
+      for await (const object of this.storage.list(prefix)) {
+        scanned += 1;
+        const hex = mediaHexOfKey(object.key);
+        const id = hex === null ? null : parseUuidOrHex(hex);
+        if (id === null) continue; // not a file this area wrote: leave it alone
+        if (object.modifiedAt.getTime() > cutoff) {
+          keptYoung += 1;
+          continue;
+        }
+        batch.push({ key: object.key, id });
+        if (batch.length >= 200) await flush();
+      }
+      await flush();
+    }
+    await this.audit.record({
+      actor: 'admin',
+      action: 'jobs.cleanupOrphanFiles',
+      targetType: 'job',
+      targetId: 'cleanup-orphan-files',
+      payload: { graceHours, removedCount: removed.length },
+    });
+    return { scanned, removed, removedCount: removed.length, keptWithinGrace: keptYoung, graceHours };
+  }
+}
+
+type Counters = Pick<MediaRow, 'likesCount' | 'dislikesCount' | 'bookmarksCount' | 'commentsCount'>;
+
+const countersOf = (row: MediaRow): Counters => ({
+  likesCount: row.likesCount,
+  dislikesCount: row.dislikesCount,
+  bookmarksCount: row.bookmarksCount,
+  commentsCount: row.commentsCount,
+});
+type Recounted = Omit<Counters, 'commentsCount'>;

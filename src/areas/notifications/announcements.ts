@@ -1,0 +1,25 @@
+/**
+ * The notifications other areas' events announce, dispatched in the producing transaction (the
+ * notification commits or rolls back with the follow). Gamification dispatches its own kinds
+ * (badge.earned, user.level.up, user.title.up) through the dispatcher, since it knows their data.
+ */
+import type { EventBus } from '../../platform/events/domain-events.ts';
+import { displayNameOf } from '../accounts/users.service.ts';
+import { dedupKeys } from './kinds.ts';
+import type { NotificationDispatcher } from './notification-dispatcher.ts';
+
+export function subscribeAnnouncements(events: EventBus, dispatcher: NotificationDispatcher): void {
+  events.subscribe(
+    'follow.created',
+    'inTransaction',
+    'notifications.followReceived',
+    async ({ follower, followee }) => {
+      await dispatcher.dispatch(
+        followee.id,
+        'follow.received',
+        { actorId: follower.id, actorUsername: follower.username, actorDisplayName: displayNameOf(follower) },
+        dedupKeys.followReceived(follower.id),
+      );
+    },
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * Notifications: the feed and preferences of the interface, `dispatcher` (the one way any area creates
+ * a notification), and the push flush, scheduled as the job notifications-push.
+ */
+import { everyMinutes } from '../../platform/jobs/jobs.ts';
+import { defineArea } from '../../platform/modules/area-module.ts';
+import { subscribeAnnouncements } from './announcements.ts';
+import { NotificationDispatcher } from './notification-dispatcher.ts';
+import { NotificationsRepository } from './notifications.repository.ts';
+import { notificationsRoutes } from './notifications.routes.ts';
+import { NotificationsService } from './notifications.service.ts';
+import { PushFlush } from './push-flush.ts';
+
+export interface NotificationsServices {
+  dispatcher: NotificationDispatcher;
+  notifications: NotificationsService;
+  pushFlush: PushFlush;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    notifications: NotificationsServices;
+  }
+}
+
+export const notificationsArea = defineArea({
+  name: 'notifications',
+  needs: ['accounts'],
+  create({ transactions, events, clock, config, push, logger, jobs }, { accounts }) {
+    const repository = new NotificationsRepository(transactions);
+    const pushFlush = new PushFlush(repository, push, clock, logger);
+    jobs.register('notifications-push', {
+      schedule: everyMinutes(config.notificationDigestIntervalMinutes),
+      run: () => pushFlush.run(),
+      // Rows whose push failed retryably are back in the table; the queue's retry (with backoff) sends them.
+      retryWhen: (report) => Number(report.retryLater) > 0,
+    });
+    const dispatcher = new NotificationDispatcher(
+      transactions,
+      repository,
+      accounts.users,
+      clock,
+      config.notificationDedupWindowMinutes,
+    );
+    subscribeAnnouncements(events, dispatcher);
+    return { dispatcher, notifications: new NotificationsService(repository, clock), pushFlush };
+  },
+  routes: notificationsRoutes,
+});

@@ -1,0 +1,57 @@
+/**
+ * An area is a module: it declares the areas it needs, builds its services from them and from the
+ * platform, registers its jobs and event subscriptions, and declares its routes and CLI commands.
+ * `src/areas/areas.ts` lists the modules, one line each; the app, the CLI and the job runner iterate
+ * that list, so adding an area edits no shared file but that line.
+ *
+ * What an area provides is typed by augmenting `AreaServices` in its module file:
+ *
+ *   declare module '../../platform/modules/area-module.ts' {
+ *     interface AreaServices { follows: FollowsServices }
+ *   }
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { CliCommand } from '../../cli/command.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { Transactions } from '../db/transactions.ts';
+import type { EventBus } from '../events/domain-events.ts';
+import type { App } from '../http/types.ts';
+import type { JobRunner } from '../jobs/jobs.ts';
+
+// biome-ignore lint/suspicious/noEmptyInterface: each area adds its services (declaration merging)
+export interface AreaServices {}
+export type AreaName = keyof AreaServices;
+
+/** What every area may use: the outside world (deps) and the shared mechanisms. */
+export interface Platform extends AppDeps {
+  logger: FastifyBaseLogger;
+  transactions: Transactions;
+  events: EventBus;
+  jobs: JobRunner;
+  audit: AuditLog;
+}
+
+export interface AreaModule<Name extends AreaName, Needs extends AreaName> {
+  name: Name;
+  /** The areas whose services this one calls; they are built first (checked when the app is built). */
+  needs: readonly Needs[];
+  /** Builds the services; registers jobs (platform.jobs) and event subscriptions (platform.events). */
+  create(platform: Platform, needs: Pick<AreaServices, Needs>): AreaServices[Name];
+  /** Registers the area's routes; a route receives its own area's services only. */
+  routes?(app: App, services: AreaServices[Name], platform: Platform): void | Promise<void>;
+  /** Called when the server stops, after requests and jobs ended: finish work in flight. */
+  stop?(services: AreaServices[Name]): Promise<void>;
+  /** Operator commands (npm run cli -- …), listed by `help` in area order. */
+  cliCommands?: readonly CliCommand[];
+}
+
+/** Declares an area module; the type parameters are inferred from `name` and `needs`. */
+export function defineArea<Name extends AreaName, Needs extends AreaName = never>(
+  module: AreaModule<Name, Needs>,
+): AreaModule<Name, Needs> {
+  return module;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of modules of every area; each is checked by defineArea
+export type AnyAreaModule = AreaModule<any, any>;

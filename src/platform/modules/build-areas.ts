@@ -1,0 +1,38 @@
+/** Builds the platform and every area's services, in the registry's order. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../deps.ts';
+import { AuditLog } from '../audit/audit-log.ts';
+import { Transactions } from '../db/transactions.ts';
+import { EventBus } from '../events/domain-events.ts';
+import { JobRunner } from '../jobs/jobs.ts';
+import type { AnyAreaModule, AreaServices, Platform } from './area-module.ts';
+
+export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platform {
+  const transactions = new Transactions(deps.database.db, (error) =>
+    logger.error({ event: 'transaction.afterCommitFailed', err: error }, 'after-commit work failed'),
+  );
+  const events = new EventBus(transactions, (error, event, subscriber) =>
+    logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),
+  );
+  return {
+    ...deps,
+    logger,
+    transactions,
+    events,
+    jobs: new JobRunner(deps.database, logger),
+    audit: new AuditLog(transactions, deps.clock),
+  };
+}
+
+/** Every area's services; an area whose needs are not built before it stops the build. */
+export function buildAreas(modules: readonly AnyAreaModule[], platform: Platform): AreaServices {
+  const built: Record<string, unknown> = {};
+  for (const module of modules) {
+    if (module.name in built) throw new Error(`area ${module.name} is listed twice`);
+    for (const need of module.needs) {
+      if (!(need in built)) throw new Error(`area ${module.name} needs ${need}, which must be listed before it`);
+    }
+    built[module.name] = module.create(platform, built as unknown as AreaServices);
+  }
+  return built as unknown as AreaServices;
+}
