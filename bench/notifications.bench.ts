@@ -16,6 +16,7 @@ import pino from 'pino';
 import { LogPushProvider } from '../src/adapters/push/index.ts';
 import { LocalStorage } from '../src/adapters/storage/index.ts';
 import { buildApp } from '../src/app.ts';
+import { notificationsKeyset } from '../src/areas/notifications/notifications.repository.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
@@ -118,7 +119,7 @@ try {
     return { title, rps: result.requests.average, p99: result.latency.p99, bad };
   };
 
-  const deepCursor = encodeCursor([deep[0].created_at, deep[0].id]);
+  const deepCursor = encodeCursor(notificationsKeyset.name, [deep[0].created_at, deep[0].id]);
   const base = `${appUrl}/api/users/me/notifications`;
   const results = [
     await measure('node:http hello-world', helloUrl),

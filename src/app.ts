@@ -47,6 +47,7 @@ export async function buildApp(
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
+  app.decorate('publicUrl', config.publicUrl);
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {

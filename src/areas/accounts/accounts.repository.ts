@@ -1,7 +1,7 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type SessionRow,
   sessions,
@@ -13,6 +13,14 @@ import {
 } from './tables.ts';
 
 export type NewUser = typeof users.$inferInsert;
+
+/** My live sessions, newest first. */
+export const sessionsKeyset = defineKeyset<SessionRow>({
+  name: 'sessions',
+  shape: ['timestamp', 'uuid'],
+  columns: [sessions.createdAt, sessions.id],
+  keyOf: (row) => [row.createdAt, row.id],
+});
 
 export class AccountsRepository {
   private readonly source: DbSource;
@@ -100,7 +108,7 @@ export class AccountsRepository {
   }
 
   async listSessions(userId: string, now: Date, page: PageRequest): Promise<SessionRow[]> {
-    const { where, orderBy } = keyset([sessions.createdAt, sessions.id], page);
+    const { where, orderBy } = keyset(sessionsKeyset, page);
     return this.db
       .select()
       .from(sessions)

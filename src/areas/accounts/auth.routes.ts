@@ -1,11 +1,13 @@
 /** Registration, login and sessions: /api/auth/*. */
 import { Type } from 'typebox';
-import { requireUuidParam } from '../../platform/http/ids.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
-import { type App, requireViewer } from '../../platform/http/types.ts';
+import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
+import type { App } from '../../platform/http/types.ts';
 import type { AccountsServices } from './accounts.module.ts';
+import { sessionsKeyset } from './accounts.repository.ts';
 import {
   NewSessionDocumentSchema,
   OwnUserSchema,
@@ -17,163 +19,142 @@ import {
 import { clientInfo } from './sessions.service.ts';
 import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
-const tags = ['auth'];
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({
   minLength: 1,
   maxLength: 128,
   description: '10 to 128 characters, a letter and a digit or symbol',
 });
+const LoginName = Type.String({ minLength: 1, maxLength: 254 });
+
+/** The one name a login gives: `email`, or `login` (an e-mail or a username); both or neither is one 422. */
+function loginNameOf(body: { email?: string; login?: string }): string {
+  const given = [body.email, body.login].filter((value) => value !== undefined);
+  if (given.length !== 1) {
+    throw new AppError('validationFailed', {
+      source: { pointer: body.email === undefined ? '/login' : '/email' },
+      detail: 'give exactly one of email and login',
+    });
+  }
+  return given[0]!;
+}
 
 export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
-  app.post(
-    '/api/auth/register',
-    {
-      config: { auth: 'none', rateLimit: [perIp('register', 10, 3600), perBodyField('register', 'email', 5, 3600)] },
-      schema: {
-        tags,
-        summary: 'Create an account and sign in',
-        body: Type.Object(
-          {
-            email: Email,
-            password: Password,
-            username: Type.Optional(UsernameSchema),
-            nickname: Type.Optional(NicknameSchema),
-            sponsorCode: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: NewSessionDocumentSchema },
-      },
-    },
-    async (request, reply) => {
-      const { user, session, accessToken } = await accounts.register(request.body, clientInfo(request), request.locale);
-      return reply.status(201).send(presentNewSession(session, accessToken, user));
-    },
-  );
-
-  app.post(
-    '/api/auth/login',
-    {
-      config: {
-        auth: 'none',
-        rateLimit: [
-          perIp('login', 30, 900),
-          perBodyField('login', 'email', 10, 900),
-          perBodyField('login', 'login', 10, 900),
-        ],
-      },
-      schema: {
-        tags,
-        summary: 'Sign in with an e-mail or a username and a password',
-        body: Type.Union(
-          [
-            Type.Object(
-              { email: Type.String({ minLength: 1, maxLength: 254 }), password: Password },
-              { additionalProperties: false },
-            ),
-            Type.Object(
-              { login: Type.String({ minLength: 1, maxLength: 254 }), password: Password },
-              { additionalProperties: false },
-            ),
-          ],
-          { description: '`email`, or `login` holding an e-mail or a username' },
-        ),
-        response: { 200: NewSessionDocumentSchema },
-      },
-    },
-    async (request) => {
-      const body = request.body as { email?: string; login?: string; password: string };
-      const { user, session, accessToken } = await accounts.login(
-        body.email ?? body.login ?? '',
-        body.password,
-        clientInfo(request),
-      );
-      return presentNewSession(session, accessToken, user);
-    },
-  );
-
-  app.get(
-    '/api/auth/me',
-    {
-      config: { auth: 'user' },
-      schema: { tags, summary: 'The signed-in user', response: { 200: DocumentSchema(OwnUserSchema) } },
-    },
-    async (request) => ({ data: presentOwnUser(await accounts.getUser(requireViewer(request).userId)) }),
-  );
-
-  app.get(
-    '/api/auth/sessions',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'My live sessions, newest first; the current one is marked',
-        querystring: Type.Object(pageQuerySchema(20, 100), { additionalProperties: false }),
-        response: { 200: CollectionSchema(SessionSchema) },
-      },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      const rows = await sessions.list(viewer.userId, page);
-      const result = pageOf(rows, page, (row) => [row.createdAt, row.id]);
-      return {
-        data: result.items.map((row) => presentSession(row, viewer.sessionId)),
-        meta: { limit: page.limit },
-        links: pageLinks(request.url, result),
-      };
-    },
-  );
-
-  app.delete(
-    '/api/auth/sessions/:id',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Revoke one of my sessions (its token dies at once)',
-        params: Type.Object({ id: Type.String() }),
-      },
-    },
-    async (request, reply) => {
-      await sessions.revoke(requireViewer(request).userId, requireUuidParam(request.params.id, 'id', false));
-      return reply.status(204).send();
-    },
-  );
-
-  app.post(
-    '/api/auth/logout',
-    { config: { auth: 'user' }, schema: { tags, summary: 'End the current session' } },
-    async (request, reply) => {
-      const viewer = requireViewer(request);
-      await sessions.revoke(viewer.userId, viewer.sessionId);
-      return reply.status(204).send();
-    },
-  );
-
-  app.post(
-    '/api/auth/logout-all',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'End every session of mine, this one included',
-        response: {
-          200: DocumentSchema(
-            Type.Object({
-              type: Type.Literal('sessionsEnded'),
-              id: Type.String(),
-              attributes: Type.Object({ ended: Type.Integer() }),
-            }),
-          ),
+  registerRoutes(app, 'auth', [
+    route({
+      method: 'POST',
+      path: '/api/auth/register',
+      auth: 'none',
+      summary: 'Create an account and sign in',
+      rateLimit: [perIp('register', 10, 3600), perBodyField('register', 'email', 5, 3600)],
+      body: Type.Object(
+        {
+          email: Email,
+          password: Password,
+          username: Type.Optional(UsernameSchema),
+          nickname: Type.Optional(NicknameSchema),
+          sponsorCode: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
         },
+        { additionalProperties: false },
+      ),
+      errors: ['weakPassword', 'emailTaken', 'usernameTaken'],
+      success: { status: 201, schema: NewSessionDocumentSchema },
+      handler: async ({ body, request, locale }) => {
+        const { user, session, accessToken } = await accounts.register(body, clientInfo(request), locale);
+        return presentNewSession(session, accessToken, user);
       },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      const ended = await sessions.endAll(viewer.userId);
-      return { data: { type: 'sessionsEnded' as const, id: viewer.userId, attributes: { ended } } };
-    },
-  );
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/login',
+      auth: 'none',
+      summary: 'Sign in with an e-mail or a username and a password',
+      rateLimit: [
+        perIp('login', 30, 900),
+        perBodyField('login', 'email', 10, 900),
+        perBodyField('login', 'login', 10, 900),
+      ],
+      body: Type.Object(
+        { email: Type.Optional(LoginName), login: Type.Optional(LoginName), password: Password },
+        { additionalProperties: false, description: 'exactly one of `email` and `login` (an e-mail or a username)' },
+      ),
+      errors: ['invalidCredentials', 'accountBanned'],
+      success: { status: 200, schema: NewSessionDocumentSchema },
+      handler: async ({ body, request }) => {
+        const { user, session, accessToken } = await accounts.login(
+          loginNameOf(body),
+          body.password,
+          clientInfo(request),
+        );
+        return presentNewSession(session, accessToken, user);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/auth/me',
+      auth: 'user',
+      summary: 'The signed-in user',
+      errors: ['notFound'],
+      success: { status: 200, schema: DocumentSchema(OwnUserSchema) },
+      handler: async ({ viewer }) => ({ data: presentOwnUser(await accounts.getUser(viewer.userId)) }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/auth/sessions',
+      auth: 'user',
+      summary: 'My live sessions, newest first; the current one is marked',
+      page: { keyset: sessionsKeyset },
+      success: { status: 200, schema: CollectionSchema(SessionSchema) },
+      handler: async ({ viewer, page, links }) => {
+        const result = pageOf(await sessions.list(viewer.userId, page), page, sessionsKeyset);
+        return {
+          data: result.items.map((row) => presentSession(row, viewer.sessionId)),
+          meta: { limit: page.limit },
+          links: links(result),
+        };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/auth/sessions/{id}',
+      auth: 'user',
+      summary: 'Revoke one of my sessions (its token dies at once)',
+      params: { id: idParam('The session UUID', { hex: false }) },
+      errors: ['notFound'],
+      success: { status: 204 },
+      handler: ({ viewer, params }) => sessions.revoke(viewer.userId, params.id),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/logout',
+      auth: 'user',
+      summary: 'End the current session',
+      errors: ['notFound'],
+      success: { status: 204 },
+      handler: ({ viewer }) => sessions.revoke(viewer.userId, viewer.sessionId),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/logout-all',
+      auth: 'user',
+      summary: 'End every session of mine, this one included',
+      success: {
+        status: 200,
+        schema: DocumentSchema(
+          Type.Object({
+            type: Type.Literal('sessionsEnded'),
+            id: Type.String(),
+            attributes: Type.Object({ ended: Type.Integer() }),
+          }),
+        ),
+      },
+      handler: async ({ viewer }) => ({
+        data: {
+          type: 'sessionsEnded' as const,
+          id: viewer.userId,
+          attributes: { ended: await sessions.endAll(viewer.userId) },
+        },
+      }),
+    }),
+  ]);
 }

@@ -1,11 +1,27 @@
 /** SQL for lists of other users: name search (pg_trgm) and the accounts a sponsor brought in. */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type UserRow, users } from './tables.ts';
 
 /** `%` and `_` are wildcards in LIKE; a query for "a_b" must match the underscore itself. */
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** Search results, best score first; the score column is the query's own (see search), so it is given there. */
+export const userSearchKeyset = defineKeyset<{ score: number; user: UserRow }>({
+  name: 'user-search',
+  shape: ['number', 'uuid'],
+  columns: [],
+  keyOf: (row) => [row.score, row.user.id],
+});
+
+/** The accounts a sponsor brought in, newest first. */
+export const sponsoredKeyset = defineKeyset<UserRow>({
+  name: 'sponsored',
+  shape: ['timestamp', 'uuid'],
+  columns: [users.createdAt, users.id],
+  keyOf: (row) => [row.createdAt, row.id],
+});
 
 export class UserDirectoryRepository {
   private readonly source: DbSource;
@@ -35,7 +51,7 @@ export class UserDirectoryRepository {
       coalesce(case when ${nick} = ${q} then 2.5 when ${nick} like ${prefix} then 1.5 + similarity(${nick}, ${q}) else word_similarity(${q}, ${nick}) end, 0)
     )::numeric, 6)::float8`;
     const matches = sql`(${name} like ${prefix} or ${nick} like ${prefix} or ${name} % ${q} or ${q} <% ${name} or ${q} <% ${nick})`;
-    const { where, orderBy } = keyset([score, users.id], page);
+    const { where, orderBy } = keyset({ columns: [score, users.id] }, page);
     return this.db
       .select({ user: users, score })
       .from(users)
@@ -54,7 +70,7 @@ export class UserDirectoryRepository {
 
   /** Accounts registered with this sponsor's code, newest first (deleted accounts left out). */
   async sponsored(sponsorId: string, page: PageRequest): Promise<UserRow[]> {
-    const { where, orderBy } = keyset([users.createdAt, users.id], page);
+    const { where, orderBy } = keyset(sponsoredKeyset, page);
     return this.db
       .select()
       .from(users)

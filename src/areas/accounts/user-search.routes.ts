@@ -2,41 +2,34 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
+import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { AccountsServices } from './accounts.module.ts';
 import { PublicUserSchema, presentPublicUser } from './presenters.ts';
+import { userSearchKeyset } from './user-directory.repository.ts';
 
 export function userSearchRoutes(app: App, { directory }: AccountsServices) {
-  app.get(
-    '/api/users/search',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags: ['users'],
-        summary: 'Find users by username or nickname: prefix and fuzzy match, best first',
-        querystring: Type.Object(
-          {
-            q: Type.String({ minLength: 1, maxLength: 50, description: '1 to 50 characters' }),
-            ...pageQuerySchema(20, 50),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: CollectionSchema(PublicUserSchema, { q: Type.String() }) },
+  registerRoutes(app, 'users', [
+    route({
+      method: 'GET',
+      path: '/api/users/search',
+      auth: 'none',
+      summary: 'Find users by username or nickname: prefix and fuzzy match, best first',
+      query: { q: Type.String({ minLength: 1, maxLength: 50, description: '1 to 50 characters' }) },
+      page: { keyset: userSearchKeyset, maxLimit: 50 },
+      success: { status: 200, schema: CollectionSchema(PublicUserSchema, { q: Type.String() }) },
+      handler: async ({ query, page, links }) => {
+        const q = query.q.trim();
+        if (q === '')
+          throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
+        const result = pageOf(await directory.search(q, page), page, userSearchKeyset);
+        return {
+          data: result.items.map((row) => presentPublicUser(row.user)),
+          meta: { limit: page.limit, q },
+          links: links(result),
+        };
       },
-    },
-    async (request) => {
-      const q = request.query.q.trim();
-      if (q === '')
-        throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
-      const page = pageRequest(request.query, ['number', 'uuid']);
-      const rows = await directory.search(q, page);
-      const result = pageOf(rows, page, (row) => [row.score, row.user.id]);
-      return {
-        data: result.items.map((row) => presentPublicUser(row.user)),
-        meta: { limit: page.limit, q },
-        links: pageLinks(request.url, result),
-      };
-    },
-  );
+    }),
+  ]);
 }

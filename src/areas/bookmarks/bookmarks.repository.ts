@@ -5,7 +5,7 @@
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type MediaRow, mediaRows as media } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarks } from './tables.ts';
 
@@ -16,6 +16,14 @@ export interface BookmarkedMedia {
   media: MediaRow;
   bookmark: BookmarkRow;
 }
+
+/** My bookmarks, newest bookmark first. */
+export const bookmarksKeyset = defineKeyset<BookmarkedMedia>({
+  name: 'bookmarks',
+  shape: ['timestamp', 'uuid'],
+  columns: [bookmarks.createdAt, bookmarks.id],
+  keyOf: (row) => [row.bookmark.createdAt, row.bookmark.id],
+});
 
 export class BookmarksRepository {
   private readonly source: DbSource;
@@ -81,7 +89,7 @@ export class BookmarksRepository {
 
   /** A user's bookmarks, newest first, with their media, among the media `visible` allows. */
   async list(userId: string, filter: CollectionFilter, visible: SQL, page: PageRequest): Promise<BookmarkedMedia[]> {
-    const { where, orderBy } = keyset([bookmarks.createdAt, bookmarks.id], page);
+    const { where, orderBy } = keyset(bookmarksKeyset, page);
     const inCollection =
       filter.kind === 'none'
         ? isNull(bookmarks.collectionId)

@@ -1,7 +1,7 @@
 /** All SQL of bookmark collections. */
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { bookmarkCollections, type CollectionRow } from './tables.ts';
 
 export type CollectionWithCount = CollectionRow & { bookmarksCount: number };
@@ -14,6 +14,14 @@ const withCount = {
   // Written out in full: Drizzle leaves column names unqualified in select fields.
   bookmarksCount: sql<number>`(SELECT count(*)::int FROM bookmarks AS b WHERE b.collection_id = bookmark_collections.id)`,
 };
+
+/** My collections, newest first. */
+export const collectionsKeyset = defineKeyset<CollectionWithCount>({
+  name: 'bookmark-collections',
+  shape: ['timestamp', 'uuid'],
+  columns: [bookmarkCollections.createdAt, bookmarkCollections.id],
+  keyOf: (row) => [row.createdAt, row.id],
+});
 
 export class CollectionsRepository {
   private readonly source: DbSource;
@@ -59,7 +67,7 @@ export class CollectionsRepository {
   }
 
   async list(userId: string, page: PageRequest): Promise<CollectionWithCount[]> {
-    const { where, orderBy } = keyset([bookmarkCollections.createdAt, bookmarkCollections.id], page);
+    const { where, orderBy } = keyset(collectionsKeyset, page);
     return this.db
       .select(withCount)
       .from(bookmarkCollections)

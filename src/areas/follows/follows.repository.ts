@@ -1,7 +1,7 @@
 /** All SQL of follows: the relationship rows and keyset pages of users on either side. */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
 /** One side of a follow: the other user's id and when the follow began. */
@@ -9,6 +9,25 @@ export interface FollowRef {
   userId: string;
   followedAt: Date;
 }
+
+/** A listed user with the time of the follow (what the follow lists page over). */
+type FollowKeyRow = { followedAt: Date; user: { id: string } };
+
+/** Who a user follows, newest follow first. */
+export const followingKeyset = defineKeyset<FollowKeyRow>({
+  name: 'following',
+  shape: ['timestamp', 'uuid'],
+  columns: [follows.createdAt, follows.followeeId],
+  keyOf: (row) => [row.followedAt, row.user.id],
+});
+
+/** Who follows a user, newest follow first. */
+export const followersKeyset = defineKeyset<FollowKeyRow>({
+  name: 'followers',
+  shape: ['timestamp', 'uuid'],
+  columns: [follows.createdAt, follows.followerId],
+  keyOf: (row) => [row.followedAt, row.user.id],
+});
 
 export class FollowsRepository {
   private readonly source: DbSource;
@@ -68,7 +87,7 @@ export class FollowsRepository {
 
   /** Who `userId` follows, newest follow first. */
   async following(userId: string, page: PageRequest): Promise<FollowRef[]> {
-    const { where, orderBy } = keyset([follows.createdAt, follows.followeeId], page);
+    const { where, orderBy } = keyset(followingKeyset, page);
     return this.db
       .select({ userId: follows.followeeId, followedAt: follows.createdAt })
       .from(follows)
@@ -79,7 +98,7 @@ export class FollowsRepository {
 
   /** Who follows `userId`, newest follow first. */
   async followers(userId: string, page: PageRequest): Promise<FollowRef[]> {
-    const { where, orderBy } = keyset([follows.createdAt, follows.followerId], page);
+    const { where, orderBy } = keyset(followersKeyset, page);
     return this.db
       .select({ userId: follows.followerId, followedAt: follows.createdAt })
       .from(follows)

@@ -1,159 +1,113 @@
 /** The 7 follow routes: follow, unfollow, my following/followers, relationship, anyone's following/followers. */
-import { Type } from 'typebox';
-import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import {
-  type Page,
-  type PageRequest,
-  pageLinks,
-  pageOf,
-  pageQuerySchema,
-  pageRequest,
-} from '../../platform/http/pagination.ts';
-import { type App, requireViewer } from '../../platform/http/types.ts';
+import { type Keyset, type Page, pageOf } from '../../platform/http/pagination.ts';
+import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
+import type { App } from '../../platform/http/types.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
 import type { FollowsServices } from './follows.module.ts';
+import { followersKeyset, followingKeyset } from './follows.repository.ts';
 import type { FollowedUser } from './follows.service.ts';
 import { presentRelationship, RelationshipSchema } from './presenters.ts';
 
-const tags = ['follows'];
-const PageQuery = Type.Object(pageQuerySchema(20, 100), { additionalProperties: false });
-const UsersPageSchema = CollectionSchema(PublicUserSchema);
-const TargetParams = Type.Object({ targetUserId: Type.String({ description: 'UUID or 32 hex digits' }) });
-const UserParams = Type.Object({ userId: Type.String({ description: 'UUID or 32 hex digits' }) });
+const UsersPage = { status: 200, schema: CollectionSchema(PublicUserSchema) } as const;
+const target = { targetUserId: idParam('The user to follow: UUID or 32 hex digits') };
+const user = { userId: idParam('UUID or 32 hex digits') };
 
-function usersPage(rows: FollowedUser[], page: PageRequest, url: string) {
-  const result: Page<FollowedUser> = pageOf(rows, page, (row) => [row.followedAt, row.user.id]);
+/** One page of a follow list as public users. */
+function usersPage(
+  rows: FollowedUser[],
+  keyset: Keyset<FollowedUser>,
+  { page, links }: Pick<RouteContext<'none', never, never, undefined>, 'page' | 'links'>,
+) {
+  const result: Page<FollowedUser> = pageOf(rows, page, keyset);
   return {
     data: result.items.map((row) => presentPublicUser(row.user)),
     meta: { limit: page.limit },
-    links: pageLinks(url, result),
+    links: links(result),
   };
 }
 
 export function followsRoutes(app: App, { follows }: FollowsServices) {
-  app.post(
-    '/api/users/me/following/:targetUserId',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Follow a user (409 alreadyFollowing if already followed, 422 cannotFollowSelf for oneself)',
-        params: TargetParams,
-        response: { 201: DocumentSchema(RelationshipSchema) },
-      },
-    },
-    async (request, reply) => {
-      const target = requireUuidParam(request.params.targetUserId, 'targetUserId');
-      const relationship = await follows.follow(requireViewer(request).userId, target);
-      return reply.status(201).send({ data: presentRelationship(relationship) });
-    },
-  );
-
-  app.delete(
-    '/api/users/me/following/:targetUserId',
-    { config: { auth: 'user' }, schema: { tags, summary: 'Stop following a user (idempotent)', params: TargetParams } },
-    async (request, reply) => {
-      await follows.unfollow(
-        requireViewer(request).userId,
-        requireUuidParam(request.params.targetUserId, 'targetUserId'),
-      );
-      return reply.status(204).send();
-    },
-  );
-
-  app.get(
-    '/api/users/me/following',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Users I follow, newest follow first',
-        querystring: PageQuery,
-        response: { 200: UsersPageSchema },
-      },
-    },
-    async (request) => {
-      const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      return usersPage(await follows.following(requireViewer(request).userId, page), page, request.url);
-    },
-  );
-
-  app.get(
-    '/api/users/me/followers',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Users who follow me, newest follow first',
-        querystring: PageQuery,
-        response: { 200: UsersPageSchema },
-      },
-    },
-    async (request) => {
-      const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      return usersPage(await follows.followers(requireViewer(request).userId, page), page, request.url);
-    },
-  );
-
-  app.get(
-    '/api/users/:userId/relationship',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Whether I follow this user and whether they follow me',
-        params: UserParams,
-        response: { 200: DocumentSchema(RelationshipSchema) },
-      },
-    },
-    async (request) => {
-      const userId = requireUuidParam(request.params.userId, 'userId');
-      return { data: presentRelationship(await follows.relationship(requireViewer(request).userId, userId)) };
-    },
-  );
-
-  app.get(
-    '/api/users/:userId/following',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags,
-        summary: 'Users this user follows, newest follow first',
-        params: UserParams,
-        querystring: PageQuery,
-        response: { 200: UsersPageSchema },
-      },
-    },
-    async (request) => {
-      const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      return usersPage(
-        await follows.following(requireUuidParam(request.params.userId, 'userId'), page),
-        page,
-        request.url,
-      );
-    },
-  );
-
-  app.get(
-    '/api/users/:userId/followers',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags,
-        summary: 'Users who follow this user, newest follow first',
-        params: UserParams,
-        querystring: PageQuery,
-        response: { 200: UsersPageSchema },
-      },
-    },
-    async (request) => {
-      const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      return usersPage(
-        await follows.followers(requireUuidParam(request.params.userId, 'userId'), page),
-        page,
-        request.url,
-      );
-    },
-  );
+  registerRoutes(app, 'follows', [
+    route({
+      method: 'POST',
+      path: '/api/users/me/following/{targetUserId}',
+      auth: 'user',
+      summary: 'Follow a user (409 alreadyFollowing if already followed, 422 cannotFollowSelf for oneself)',
+      params: target,
+      errors: ['notFound', 'alreadyFollowing', 'cannotFollowSelf'],
+      success: { status: 201, schema: DocumentSchema(RelationshipSchema) },
+      handler: async ({ viewer, params }) => ({
+        data: presentRelationship(await follows.follow(viewer.userId, params.targetUserId)),
+      }),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/users/me/following/{targetUserId}',
+      auth: 'user',
+      summary: 'Stop following a user (idempotent)',
+      params: target,
+      errors: ['notFound'],
+      success: { status: 204 },
+      handler: ({ viewer, params }) => follows.unfollow(viewer.userId, params.targetUserId),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/me/following',
+      auth: 'user',
+      summary: 'Users I follow, newest follow first',
+      page: { keyset: followingKeyset },
+      errors: ['notFound'],
+      success: UsersPage,
+      handler: async (context) =>
+        usersPage(await follows.following(context.viewer.userId, context.page), followingKeyset, context),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/me/followers',
+      auth: 'user',
+      summary: 'Users who follow me, newest follow first',
+      page: { keyset: followersKeyset },
+      errors: ['notFound'],
+      success: UsersPage,
+      handler: async (context) =>
+        usersPage(await follows.followers(context.viewer.userId, context.page), followersKeyset, context),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/{userId}/relationship',
+      auth: 'user',
+      summary: 'Whether I follow this user and whether they follow me',
+      params: user,
+      errors: ['notFound'],
+      success: { status: 200, schema: DocumentSchema(RelationshipSchema) },
+      handler: async ({ viewer, params }) => ({
+        data: presentRelationship(await follows.relationship(viewer.userId, params.userId)),
+      }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/{userId}/following',
+      auth: 'none',
+      summary: 'Users this user follows, newest follow first',
+      params: user,
+      page: { keyset: followingKeyset },
+      errors: ['notFound'],
+      success: UsersPage,
+      handler: async (context) =>
+        usersPage(await follows.following(context.params.userId, context.page), followingKeyset, context),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/{userId}/followers',
+      auth: 'none',
+      summary: 'Users who follow this user, newest follow first',
+      params: user,
+      page: { keyset: followersKeyset },
+      errors: ['notFound'],
+      success: UsersPage,
+      handler: async (context) =>
+        usersPage(await follows.followers(context.params.userId, context.page), followersKeyset, context),
+    }),
+  ]);
 }

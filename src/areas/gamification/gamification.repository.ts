@@ -1,7 +1,7 @@
 /** All SQL of gamification: the badge and title catalogues and users' badges (experience and level live on users, through accounts). */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type BadgeRow, badges, type TitleRow, titles, userBadges } from './tables.ts';
 
 export interface EarnedBadgeRow {
@@ -13,6 +13,22 @@ export interface EarnedBadgeRow {
 
 /** Catalogue order as a descending key, since keyset pages run newest (largest) first. */
 const badgeOrder = sql`(-${badges.position})`;
+
+/** The catalogue, in catalogue order. */
+export const badgesKeyset = defineKeyset<BadgeRow>({
+  name: 'badges',
+  shape: ['int', 'uuid'],
+  columns: [badgeOrder, badges.id],
+  keyOf: (badge) => [-badge.position, badge.id],
+});
+
+/** A user's badges, most recently raised first. */
+export const earnedBadgesKeyset = defineKeyset<EarnedBadgeRow>({
+  name: 'earned-badges',
+  shape: ['timestamp', 'uuid'],
+  columns: [userBadges.updatedAt, userBadges.badgeId],
+  keyOf: (row) => [row.updatedAt, row.badge.id],
+});
 
 export class GamificationRepository {
   private readonly source: DbSource;
@@ -48,7 +64,7 @@ export class GamificationRepository {
   }
 
   async listBadges(page: PageRequest): Promise<BadgeRow[]> {
-    const { where, orderBy } = keyset([badgeOrder, badges.id], page);
+    const { where, orderBy } = keyset(badgesKeyset, page);
     return this.db
       .select()
       .from(badges)
@@ -73,7 +89,7 @@ export class GamificationRepository {
   }
 
   async earnedBadges(userId: string, page: PageRequest): Promise<EarnedBadgeRow[]> {
-    const { where, orderBy } = keyset([userBadges.updatedAt, userBadges.badgeId], page);
+    const { where, orderBy } = keyset(earnedBadgesKeyset, page);
     const rows = await this.db
       .select({
         badge: badges,

@@ -1,18 +1,12 @@
 /** Badges: the catalogue, mine, and anyone's (with their level, experience and title in meta). */
-import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import {
-  type PageQuery as PageQueryValue,
-  pageLinks,
-  pageOf,
-  pageQuerySchema,
-  pageRequest,
-} from '../../platform/http/pagination.ts';
-import { type App, requireViewer } from '../../platform/http/types.ts';
-import type { Locale } from '../../platform/i18n/i18n.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
+import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
+import type { App } from '../../platform/http/types.ts';
 import type { GamificationServices } from './gamification.module.ts';
+import { badgesKeyset, earnedBadgesKeyset } from './gamification.repository.ts';
+import type { GamificationService } from './gamification.service.ts';
 import {
   BadgeSchema,
   ProgressMetaSchema,
@@ -22,72 +16,63 @@ import {
   UserBadgeSchema,
 } from './presenters.ts';
 
-const tags = ['badges'];
-const PageQuery = Type.Object(pageQuerySchema(50, 100), { additionalProperties: false });
-const UserBadgesSchema = CollectionSchema(UserBadgeSchema, ProgressMetaSchema);
+const UserBadgesPage = { status: 200, schema: CollectionSchema(UserBadgeSchema, ProgressMetaSchema) } as const;
+const page = { keyset: earnedBadgesKeyset, defaultLimit: 50 };
+
+/** A user's badges with their progress in meta; 404 for an unknown user. */
+async function userBadges(
+  gamification: GamificationService,
+  userId: string,
+  { page, locale, links }: Pick<RouteContext<'none', never, never, undefined>, 'page' | 'locale' | 'links'>,
+) {
+  const progress = await gamification.progress(userId);
+  if (progress === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
+  const result = pageOf(await gamification.earnedBadges(userId, page), page, earnedBadgesKeyset);
+  return {
+    data: result.items.map((row) => presentUserBadge(row, locale)),
+    meta: { limit: page.limit, ...presentProgress(progress, locale) },
+    links: links(result),
+  };
+}
 
 export function gamificationRoutes(app: App, { gamification }: GamificationServices) {
-  app.get(
-    '/api/badges',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags,
-        summary: 'The badge catalogue, with the levels of each',
-        querystring: PageQuery,
-        response: { 200: CollectionSchema(BadgeSchema) },
+  registerRoutes(app, 'badges', [
+    route({
+      method: 'GET',
+      path: '/api/badges',
+      auth: 'none',
+      summary: 'The badge catalogue, with the levels of each',
+      page: { keyset: badgesKeyset, defaultLimit: 50 },
+      success: { status: 200, schema: CollectionSchema(BadgeSchema) },
+      handler: async ({ page, locale, links }) => {
+        const result = pageOf(await gamification.listBadges(page), page, badgesKeyset);
+        return {
+          data: result.items.map((badge) => presentBadge(badge, locale)),
+          meta: { limit: page.limit },
+          links: links(result),
+        };
       },
-    },
-    async (request) => {
-      const page = pageRequest(request.query, ['int', 'uuid'], 50);
-      const result = pageOf(await gamification.listBadges(page), page, (badge) => [-badge.position, badge.id]);
-      return {
-        data: result.items.map((badge) => presentBadge(badge, request.locale)),
-        meta: { limit: page.limit },
-        links: pageLinks(request.url, result),
-      };
-    },
-  );
-
-  async function userBadges(userId: string, query: PageQueryValue, url: string, locale: Locale) {
-    const progress = await gamification.progress(userId);
-    if (progress === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
-    const page = pageRequest(query, ['timestamp', 'uuid'], 50);
-    const result = pageOf(await gamification.earnedBadges(userId, page), page, (row) => [row.updatedAt, row.badge.id]);
-    return {
-      data: result.items.map((row) => presentUserBadge(row, locale)),
-      meta: { limit: page.limit, ...presentProgress(progress, locale) },
-      links: pageLinks(url, result),
-    };
-  }
-
-  app.get(
-    '/api/users/me/badges',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'My badges, most recently raised first',
-        querystring: PageQuery,
-        response: { 200: UserBadgesSchema },
-      },
-    },
-    async (request) => userBadges(requireViewer(request).userId, request.query, request.url, request.locale),
-  );
-
-  app.get(
-    '/api/users/:userId/badges',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags,
-        summary: "A user's badges, most recently raised first",
-        params: Type.Object({ userId: Type.String({ description: 'UUID or 32 hex digits' }) }),
-        querystring: PageQuery,
-        response: { 200: UserBadgesSchema },
-      },
-    },
-    async (request) =>
-      userBadges(requireUuidParam(request.params.userId, 'userId'), request.query, request.url, request.locale),
-  );
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/me/badges',
+      auth: 'user',
+      summary: 'My badges, most recently raised first',
+      page,
+      errors: ['notFound'],
+      success: UserBadgesPage,
+      handler: (context) => userBadges(gamification, context.viewer.userId, context),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/users/{userId}/badges',
+      auth: 'none',
+      summary: "A user's badges, most recently raised first",
+      params: { userId: idParam('UUID or 32 hex digits') },
+      page,
+      errors: ['notFound'],
+      success: UserBadgesPage,
+      handler: (context) => userBadges(gamification, context.params.userId, context),
+    }),
+  ]);
 }

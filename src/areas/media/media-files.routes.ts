@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
+import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
 import type { MediaServices } from './media.module.ts';
@@ -24,72 +25,73 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServices) {
-  app.get(
-    '/media/:hex.:ext',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags: ['media'],
-        summary: 'A media file: ext picks the format (jpg, webp, avif, png), size the variant; EXIF stripped',
-        params: Type.Object({ hex: Type.String(), ext: Type.String() }),
-        querystring: Type.Object(
-          {
-            size: Type.Optional(
-              Type.Union(
-                [Type.Literal('thumb'), Type.Literal('small'), Type.Literal('large'), Type.Literal('original')],
-                {
-                  description:
-                    'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions',
-                },
-              ),
-            ),
-          },
-          { additionalProperties: false },
+  registerRoutes(app, 'media', [
+    route({
+      method: 'GET',
+      path: '/media/{hex}.{ext}',
+      auth: 'none',
+      summary: 'A media file: ext picks the format (jpg, webp, avif, png), size the variant; EXIF stripped',
+      params: {
+        hex: Type.String({ description: 'The media id: 32 hex digits or UUID' }),
+        ext: Type.String({ description: 'jpg, jpeg, webp, avif or png' }),
+      },
+      query: {
+        size: Type.Optional(
+          Type.Union([Type.Literal('thumb'), Type.Literal('small'), Type.Literal('large'), Type.Literal('original')], {
+            description: 'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions',
+          }),
         ),
       },
-    },
-    async (request, reply) => {
-      const { hex, ext } = request.params;
-      const id = parseUuidOrHex(hex);
-      const format = formatOfExtension[ext.toLowerCase()];
-      if (id === null || format === undefined) throw new AppError('notFound');
-      const size: VariantSize = request.query.size ?? 'original';
-      const row = await media.findServableMedia(id);
-      if (row === null) throw new AppError('notFound');
+      errors: ['notFound', 'rangeNotSatisfiable'],
+      success: {
+        status: 200,
+        mediaType: 'image/*',
+        description: 'The image (Content-Type image/jpeg, image/webp, image/avif or image/png), cached for a year',
+        also: { 206: 'The byte range asked for with Range', 304: 'Not modified since the ETag given in If-None-Match' },
+      },
+      handler: async ({ params, query, request, reply }) => {
+        const { hex, ext } = params;
+        const id = parseUuidOrHex(hex);
+        const format = formatOfExtension[ext.toLowerCase()];
+        if (id === null || format === undefined) throw new AppError('notFound');
+        const size: VariantSize = query.size ?? 'original';
+        const row = await media.findServableMedia(id);
+        if (row === null) throw new AppError('notFound');
 
-      const etag = mediaVariants.etagOf(row, size, format);
-      const validators = { ETag: etag, 'Cache-Control': cacheControl };
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers(validators).send();
+        const etag = mediaVariants.etagOf(row, size, format);
+        const validators = { ETag: etag, 'Cache-Control': cacheControl };
+        if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers(validators).send();
 
-      const variant = await mediaVariants.ensure(row, size, format);
-      if (variant === null) throw new AppError('notFound');
-      const fileSize = variant.info.size;
-      const ifRange = request.headers['if-range'] as string | undefined;
-      const honourRange = ifRange === undefined || ifRange.trim() === etag;
-      const answer = honourRange ? parseRangeHeader(request.headers.range, fileSize) : ({ kind: 'whole' } as const);
-      if (answer.kind === 'unsatisfiable') {
-        throw new AppError('rangeNotSatisfiable', {
-          source: { header: 'Range' },
-          headers: { 'Content-Range': `bytes */${fileSize}` },
-        });
-      }
-      const range = answer.kind === 'range' ? answer.range : undefined;
-      const stored = await mediaVariants.open(variant.key, range);
-      if (stored === null) throw new AppError('notFound');
-      reply
-        .headers(validators)
-        .header('Accept-Ranges', 'bytes')
-        .header('Content-Type', variant.contentType)
-        .header('X-Content-Type-Options', 'nosniff');
-      if (stored.range) {
+        const variant = await mediaVariants.ensure(row, size, format);
+        if (variant === null) throw new AppError('notFound');
+        const fileSize = variant.info.size;
+        const ifRange = request.headers['if-range'] as string | undefined;
+        const honourRange = ifRange === undefined || ifRange.trim() === etag;
+        const answer = honourRange ? parseRangeHeader(request.headers.range, fileSize) : ({ kind: 'whole' } as const);
+        if (answer.kind === 'unsatisfiable') {
+          throw new AppError('rangeNotSatisfiable', {
+            source: { header: 'Range' },
+            headers: { 'Content-Range': `bytes */${fileSize}` },
+          });
+        }
+        const range = answer.kind === 'range' ? answer.range : undefined;
+        const stored = await mediaVariants.open(variant.key, range);
+        if (stored === null) throw new AppError('notFound');
         reply
-          .status(206)
-          .header('Content-Range', `bytes ${stored.range.start}-${stored.range.end}/${stored.size}`)
-          .header('Content-Length', String(stored.range.end - stored.range.start + 1));
-      } else {
-        reply.header('Content-Length', String(stored.size));
-      }
-      return reply.send(stored.stream);
-    },
-  );
+          .headers(validators)
+          .header('Accept-Ranges', 'bytes')
+          .header('Content-Type', variant.contentType)
+          .header('X-Content-Type-Options', 'nosniff');
+        if (stored.range) {
+          reply
+            .status(206)
+            .header('Content-Range', `bytes ${stored.range.start}-${stored.range.end}/${stored.size}`)
+            .header('Content-Length', String(stored.range.end - stored.range.start + 1));
+        } else {
+          reply.header('Content-Length', String(stored.size));
+        }
+        return reply.send(stored.stream);
+      },
+    }),
+  ]);
 }

@@ -1,7 +1,7 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
@@ -13,6 +13,19 @@ export interface CounterDelta {
   dislikes?: number;
   bookmarks?: number;
 }
+
+const newestMedia = (name: string): Keyset<MediaRow> =>
+  defineKeyset<MediaRow>({
+    name,
+    shape: ['timestamp', 'uuid'],
+    columns: [media.createdAt, media.id],
+    keyOf: (row) => [row.createdAt, row.id],
+  });
+
+/** The lists of media rows, newest first. */
+export const ownMediaKeyset = newestMedia('own-media');
+export const userMediaKeyset = newestMedia('user-media');
+export const describeQueueKeyset = newestMedia('describe-queue');
 
 export class MediaRepository {
   readonly #changeListeners: Array<(id: string) => void> = [];
@@ -117,7 +130,7 @@ export class MediaRepository {
 
   /** The owner's posts, every state included. */
   async listOwnPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
-    const { where, orderBy } = keyset([media.createdAt, media.id], page);
+    const { where, orderBy } = keyset(ownMediaKeyset, page);
     return this.db
       .select()
       .from(media)
@@ -128,7 +141,7 @@ export class MediaRepository {
 
   /** A user's posts as the public sees them in lists: published and unflagged. */
   async listPublicPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
-    const { where, orderBy } = keyset([media.createdAt, media.id], page);
+    const { where, orderBy } = keyset(userMediaKeyset, page);
     return this.db
       .select()
       .from(media)
@@ -157,7 +170,7 @@ export class MediaRepository {
 
   /** Items in the given states (default: pending and claimed), newest first. */
   async listQueue(statuses: DescribeStatus[], page: PageRequest): Promise<MediaRow[]> {
-    const { where, orderBy } = keyset([media.createdAt, media.id], page);
+    const { where, orderBy } = keyset(describeQueueKeyset, page);
     return this.db
       .select()
       .from(media)

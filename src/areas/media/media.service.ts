@@ -7,11 +7,9 @@ import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';
-import type { CounterDelta, MediaRepository } from './media.repository.ts';
+import { type CounterDelta, type MediaRepository, ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import type { MediaRow } from './tables.ts';
-
-const keyOf = (row: MediaRow) => [row.createdAt, row.id];
 
 /**
  * Rows the file route may serve, kept briefly so a popular image costs no database round trip.
@@ -93,12 +91,12 @@ export class MediaService {
   }
 
   async listOwnPosts(ownerId: string, page: PageRequest): Promise<Page<MediaRow>> {
-    return pageOf(await this.repository.listOwnPosts(ownerId, page), page, keyOf);
+    return pageOf(await this.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
   }
 
   async listPublicPosts(userId: string, page: PageRequest): Promise<Page<MediaRow>> {
     if ((await this.users.find(userId)) === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
-    return pageOf(await this.repository.listPublicPosts(userId, page), page, keyOf);
+    return pageOf(await this.repository.listPublicPosts(userId, page), page, userMediaKeyset);
   }
 
   /**

@@ -2,7 +2,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
 import { type NotificationRow, notificationPreferences, notifications } from './tables.ts';
 
@@ -20,6 +20,14 @@ export interface PreferenceCell {
   channel: NotificationChannel;
   enabled: boolean;
 }
+
+/** The feed: newest first by (createdAt, id). */
+export const notificationsKeyset = defineKeyset<NotificationRow>({
+  name: 'notifications',
+  shape: ['timestamp', 'uuid'],
+  columns: [notifications.createdAt, notifications.id],
+  keyOf: (row) => [row.createdAt, row.id],
+});
 
 /** A row a push flush holds: what it needs to decide and render. */
 export interface PushClaim {
@@ -84,7 +92,7 @@ export class NotificationsRepository {
   }
 
   async list(ownerId: string, unreadOnly: boolean, page: PageRequest): Promise<NotificationRow[]> {
-    const { where, orderBy } = keyset([notifications.createdAt, notifications.id], page);
+    const { where, orderBy } = keyset(notificationsKeyset, page);
     return this.db
       .select()
       .from(notifications)

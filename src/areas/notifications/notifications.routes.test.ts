@@ -72,7 +72,9 @@ describe('notification endpoints', () => {
       },
     ]);
     assert.deepEqual(res.json.meta, { limit: 20, unreadOnly: false, total: 1 });
-    assert.deepEqual(res.json.links, { self: base, first: base, prev: null, next: null });
+    // Links are absolute under PUBLIC_URL, so a client can follow them as they are.
+    const absolute = `${t.deps.config.publicUrl}${base}`;
+    assert.deepEqual(res.json.links, { self: absolute, first: absolute, prev: null, next: null });
     const french = await get(user, base, { 'accept-language': 'fr-CA,fr;q=0.9' });
     assert.equal(french.json.data[0].attributes.locale, 'fr-FR');
     assert.equal(french.json.data[0].attributes.title, 'Nouvel abonné');

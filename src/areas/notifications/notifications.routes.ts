@@ -1,10 +1,11 @@
 /** The 7 notification endpoints of the interface (JSON:API), all for the signed-in user. */
 import { Type } from 'typebox';
-import { requireUuidParam } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
-import { type App, requireViewer } from '../../platform/http/types.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
+import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
+import type { App } from '../../platform/http/types.ts';
 import type { NotificationsServices } from './notifications.module.ts';
+import { notificationsKeyset } from './notifications.repository.ts';
 import {
   BulkReadSchema,
   NotificationSchema,
@@ -14,147 +15,104 @@ import {
   UnreadCountSchema,
 } from './presenters.ts';
 
-const tags = ['notifications'];
 const base = '/api/users/me/notifications';
-const IdParams = Type.Object({ id: Type.String({ description: 'The notification UUID' }) });
+const params = { id: idParam('The notification UUID', { hex: false }) };
 
 export function notificationsRoutes(app: App, { notifications }: NotificationsServices) {
-  app.get(
-    base,
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'My in-app feed, newest first (keyset pages over createdAt, id)',
-        querystring: Type.Object(
-          {
-            ...pageQuerySchema(20, 100),
-            filter: Type.Optional(Type.Literal('unread', { description: '`unread` keeps unread rows only' })),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: CollectionSchema(NotificationSchema, {
-            unreadOnly: Type.Boolean(),
-            total: Type.Integer({ description: 'Rows matching the same filter' }),
-          }),
-        },
+  registerRoutes(app, 'notifications', [
+    route({
+      method: 'GET',
+      path: base,
+      auth: 'user',
+      summary: 'My in-app feed, newest first (keyset pages over createdAt, id)',
+      page: { keyset: notificationsKeyset },
+      query: { filter: Type.Optional(Type.Literal('unread', { description: '`unread` keeps unread rows only' })) },
+      success: {
+        status: 200,
+        schema: CollectionSchema(NotificationSchema, {
+          unreadOnly: Type.Boolean(),
+          total: Type.Integer({ description: 'Rows matching the same filter' }),
+        }),
       },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      const page = pageRequest(request.query, ['timestamp', 'uuid']);
-      const unreadOnly = request.query.filter === 'unread';
-      const { rows, total } = await notifications.list(viewer.userId, unreadOnly, page);
-      const result = pageOf(rows, page, (row) => [row.createdAt, row.id]);
-      return {
-        data: result.items.map((row) => presentNotification(row, request.locale)),
-        meta: { limit: page.limit, unreadOnly, total },
-        links: pageLinks(request.url, result),
-      };
-    },
-  );
-
-  app.get(
-    `${base}/unread-count`,
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'How many of my notifications are unread',
-        response: { 200: DocumentSchema(UnreadCountSchema) },
+      handler: async ({ viewer, query, page, locale, links }) => {
+        const unreadOnly = query.filter === 'unread';
+        const { rows, total } = await notifications.list(viewer.userId, unreadOnly, page);
+        const result = pageOf(rows, page, notificationsKeyset);
+        return {
+          data: result.items.map((row) => presentNotification(row, locale)),
+          meta: { limit: page.limit, unreadOnly, total },
+          links: links(result),
+        };
       },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      const count = await notifications.unreadCount(viewer.userId);
-      return { data: { type: 'notificationUnreadCount', id: viewer.userId, attributes: { count } } };
-    },
-  );
-
-  app.patch(
-    `${base}/:id/read`,
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Mark one of my notifications read (idempotent)',
-        params: IdParams,
-        response: { 200: DocumentSchema(NotificationSchema) },
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/unread-count`,
+      auth: 'user',
+      summary: 'How many of my notifications are unread',
+      success: { status: 200, schema: DocumentSchema(UnreadCountSchema) },
+      handler: async ({ viewer }) => {
+        const count = await notifications.unreadCount(viewer.userId);
+        return { data: { type: 'notificationUnreadCount', id: viewer.userId, attributes: { count } } };
       },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      const row = await notifications.markRead(viewer.userId, requireUuidParam(request.params.id, 'id', false));
-      return { data: presentNotification(row, request.locale) };
-    },
-  );
-
-  app.post(
-    `${base}/mark-all-read`,
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Mark all my unread notifications read',
-        response: { 200: DocumentSchema(BulkReadSchema) },
+    }),
+    route({
+      method: 'PATCH',
+      path: `${base}/{id}/read`,
+      auth: 'user',
+      summary: 'Mark one of my notifications read (idempotent)',
+      params,
+      errors: ['notFound'],
+      success: { status: 200, schema: DocumentSchema(NotificationSchema) },
+      handler: async ({ viewer, params, locale }) => ({
+        data: presentNotification(await notifications.markRead(viewer.userId, params.id), locale),
+      }),
+    }),
+    route({
+      method: 'POST',
+      path: `${base}/mark-all-read`,
+      auth: 'user',
+      summary: 'Mark all my unread notifications read',
+      success: { status: 200, schema: DocumentSchema(BulkReadSchema) },
+      handler: async ({ viewer }) => {
+        const affected = await notifications.markAllRead(viewer.userId);
+        return { data: { type: 'notificationBulkRead', id: viewer.userId, attributes: { affected } } };
       },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      const affected = await notifications.markAllRead(viewer.userId);
-      return { data: { type: 'notificationBulkRead', id: viewer.userId, attributes: { affected } } };
-    },
-  );
-
-  app.delete(
-    `${base}/:id`,
-    {
-      config: { auth: 'user' },
-      schema: { tags, summary: 'Delete one of my notifications for good', params: IdParams },
-    },
-    async (request, reply) => {
-      await notifications.delete(requireViewer(request).userId, requireUuidParam(request.params.id, 'id', false));
-      return reply.status(204).send();
-    },
-  );
-
-  app.get(
-    `${base}/preferences`,
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'My notification preferences: kind x channel (inApp, push), default true',
-        response: { 200: DocumentSchema(PreferencesSchema) },
-      },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      return { data: presentPreferences(viewer.userId, await notifications.preferences(viewer.userId)) };
-    },
-  );
-
-  app.patch(
-    `${base}/preferences`,
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags,
-        summary: 'Change some cells of my preference matrix (all or nothing)',
-        description:
-          'Body: `{"follow.received": {"push": false}}`, flat or under `data.attributes`. A body that is not a JSON object is 400; ' +
-          'bad cells are 422, one error each with `meta.code` (unknownType, unknownChannel, expectedObject, expectedBool) and `source.pointer`.',
-        // Any JSON is accepted here and checked by hand, so each bad cell gets its own error.
-        body: Type.Unknown({ description: 'kind -> channel -> boolean' }),
-        response: { 200: DocumentSchema(PreferencesSchema) },
-      },
-    },
-    async (request) => {
-      const viewer = requireViewer(request);
-      return {
-        data: presentPreferences(viewer.userId, await notifications.updatePreferences(viewer.userId, request.body)),
-      };
-    },
-  );
+    }),
+    route({
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      auth: 'user',
+      summary: 'Delete one of my notifications for good',
+      params,
+      errors: ['notFound'],
+      success: { status: 204 },
+      handler: ({ viewer, params }) => notifications.delete(viewer.userId, params.id),
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/preferences`,
+      auth: 'user',
+      summary: 'My notification preferences: kind x channel (inApp, push), default true',
+      success: { status: 200, schema: DocumentSchema(PreferencesSchema) },
+      handler: async ({ viewer }) => ({
+        data: presentPreferences(viewer.userId, await notifications.preferences(viewer.userId)),
+      }),
+    }),
+    route({
+      method: 'PATCH',
+      path: `${base}/preferences`,
+      auth: 'user',
+      summary: 'Change some cells of my preference matrix (all or nothing)',
+      description:
+        'Body: `{"follow.received": {"push": false}}`, flat or under `data.attributes`. A body that is not a JSON object is 400; ' +
+        'bad cells are 422, one error each with `meta.code` (unknownType, unknownChannel, expectedObject, expectedBool) and `source.pointer`.',
+      // Any JSON is accepted here and checked by hand, so each bad cell gets its own error.
+      body: Type.Unknown({ description: 'kind -> channel -> boolean' }),
+      success: { status: 200, schema: DocumentSchema(PreferencesSchema) },
+      handler: async ({ viewer, body }) => ({
+        data: presentPreferences(viewer.userId, await notifications.updatePreferences(viewer.userId, body)),
+      }),
+    }),
+  ]);
 }

@@ -48,7 +48,7 @@ describe('reactions: lists', () => {
     assert.match(item.meta.reactedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
     assert.deepEqual(item.relationships.owner.data, { type: 'users', id: owner.id });
     assert.equal(first.json.meta.limit, 3);
-    assert.equal(first.json.links.self, '/api/users/me/likes?limit=3');
+    assert.equal(first.json.links.self, `${t.deps.config.publicUrl}/api/users/me/likes?limit=3`);
     assert.equal(first.json.links.prev, null);
     assert.ok(first.json.links.next);
 

@@ -9,7 +9,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbSource } from '../../platform/db/database.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type MediaRow, mediaRows as media } from '../media/read-model.ts';
 import { mediaReactions, type ReactionRow, type ReactionType } from './tables.ts';
@@ -34,6 +34,27 @@ export interface Reactor {
   reactionId: string;
   reactedAt: Date;
 }
+
+/** A list of reactions of one type, newest reaction first. */
+const reactionsOfType = <Row extends { reactedAt: Date; reactionId: string }>(name: string): Keyset<Row> =>
+  defineKeyset<Row>({
+    name,
+    shape: ['timestamp', 'uuid'],
+    columns: [mediaReactions.createdAt, mediaReactions.id],
+    keyOf: (row) => [row.reactedAt, row.reactionId],
+  });
+
+/** The media a user liked or disliked. */
+export const reactedMediaKeysets: Record<ReactionType, Keyset<ReactedMedia>> = {
+  like: reactionsOfType('liked-media'),
+  dislike: reactionsOfType('disliked-media'),
+};
+
+/** The users who liked or disliked a media. */
+export const reactorsKeysets: Record<ReactionType, Keyset<Reactor>> = {
+  like: reactionsOfType('likers'),
+  dislike: reactionsOfType('dislikers'),
+};
 
 export class ReactionsRepository {
   private readonly source: DbSource;
@@ -115,7 +136,7 @@ export class ReactionsRepository {
 
   /** The media a user reacted to with `type`, newest reaction first, among those `visible` allows. */
   async listMediaOfUser(userId: string, type: ReactionType, visible: SQL, page: PageRequest): Promise<ReactedMedia[]> {
-    const { where, orderBy } = keyset([mediaReactions.createdAt, mediaReactions.id], page);
+    const { where, orderBy } = keyset(reactedMediaKeysets[type], page);
     return this.db
       .select({ media, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
       .from(mediaReactions)
@@ -135,7 +156,7 @@ export class ReactionsRepository {
     viewerId: string | null,
     page: PageRequest,
   ): Promise<Reactor[]> {
-    const { where, orderBy } = keyset([mediaReactions.createdAt, mediaReactions.id], page);
+    const { where, orderBy } = keyset(reactorsKeysets[type], page);
     return this.db
       .select({ user: users, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
       .from(mediaReactions)

@@ -2,56 +2,51 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
 export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'audit'>) {
-  app.post(
-    '/admin/jobs/flush/:job',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'Run a job now (notifications-push, describe-queue, search-index, stats)',
-        params: Type.Object({ job: Type.String() }),
-        response: {
-          200: DocumentSchema(
-            ResourceSchema(
-              'jobRuns',
-              Type.Object({
-                job: Type.String(),
-                ran: Type.Boolean({ description: 'false when this instance was running the job already' }),
-                report: Type.Object({}, { additionalProperties: true }),
-              }),
-            ),
+  registerRoutes(app, 'admin', [
+    route({
+      method: 'POST',
+      path: '/admin/jobs/flush/{job}',
+      auth: 'admin',
+      summary: 'Run a job now (notifications-push, describe-queue, search-index, stats)',
+      params: { job: Type.String({ description: 'The job name; an unknown one is 404 with the valid names in meta' }) },
+      errors: ['notFound'],
+      success: {
+        status: 200,
+        schema: DocumentSchema(
+          ResourceSchema(
+            'jobRuns',
+            Type.Object({
+              job: Type.String(),
+              ran: Type.Boolean({ description: 'false when this instance was running the job already' }),
+              report: Type.Object({}, { additionalProperties: true }),
+            }),
           ),
-        },
+        ),
       },
-    },
-    async (request) => {
-      const { job } = request.params;
-      if (!jobs.has(job)) {
-        throw new AppError('notFound', {
-          source: { parameter: 'job' },
-          detail: `unknown job; valid jobs: ${jobs.names().join(', ')}`,
-          meta: { validJobs: jobs.names() },
+      handler: async ({ params: { job } }) => {
+        if (!jobs.has(job)) {
+          throw new AppError('notFound', {
+            source: { parameter: 'job' },
+            detail: `unknown job; valid jobs: ${jobs.names().join(', ')}`,
+            meta: { validJobs: jobs.names() },
+          });
+        }
+        const outcome = await jobs.run(job);
+        await audit.record({
+          actor: 'admin',
+          action: 'jobs.flush',
+          targetType: 'job',
+          targetId: job,
+          payload: { ran: outcome.ran },
         });
-      }
-      const outcome = await jobs.run(job);
-      await audit.record({
-        actor: 'admin',
-        action: 'jobs.flush',
-        targetType: 'job',
-        targetId: job,
-        payload: { ran: outcome.ran },
-      });
-      return {
-        data: {
-          type: 'jobRuns',
-          id: job,
-          attributes: { job, ran: outcome.ran, report: outcome.ran ? outcome.report : { skipped: outcome.reason } },
-        },
-      };
-    },
-  );
+        const report = outcome.ran ? outcome.report : { skipped: outcome.reason };
+        return { data: { type: 'jobRuns', id: job, attributes: { job, ran: outcome.ran, report } } };
+      },
+    }),
+  ]);
 }

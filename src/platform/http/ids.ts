@@ -25,10 +25,3 @@ export function isCanonicalUuid(value: string): boolean {
 }
 
 export const toHex = (uuid: string): string => uuid.replaceAll('-', '').toLowerCase();
-
-/** A path id that must be a UUID (or, for users and media, 32 hex digits): otherwise 422 invalidId. */
-export function requireUuidParam(value: string, parameter: string, acceptHex = true): string {
-  const id = acceptHex ? parseUuidOrHex(value) : isCanonicalUuid(value) ? value.toLowerCase() : null;
-  if (id === null) throw new AppError('invalidId', { source: { parameter } });
-  return id;
-}

@@ -4,6 +4,7 @@
  * Each page fetches limit + 1 rows to know whether another page exists in that direction.
  */
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from './error-catalogue.ts';
 import type { Links } from './jsonapi.ts';
@@ -17,10 +18,26 @@ export interface PageQuery {
   limit?: number;
 }
 
+/**
+ * A list's key, defined once next to its query: the columns it orders by (newest first), the kinds of
+ * their values in a cursor, and how to read a row's key. `name` goes into every cursor, so a cursor
+ * made for one list is refused by another (400 invalidCursor).
+ */
+export interface Keyset<Row> {
+  name: string;
+  shape: KeyPart[];
+  columns: (AnyColumn | SQL)[];
+  keyOf(row: Row): KeyValue[];
+}
+
+export const defineKeyset = <Row>(keyset: Keyset<Row>): Keyset<Row> => keyset;
+
 export interface PageRequest {
   direction: 'first' | 'after' | 'before';
   position: KeyValue[] | null;
   limit: number;
+  /** The list's name, written into the cursors of its pages. */
+  list: string;
 }
 
 export function pageQuerySchema(defaultLimit = 20, maxLimit = 100) {
@@ -33,9 +50,9 @@ export function pageQuerySchema(defaultLimit = 20, maxLimit = 100) {
   };
 }
 
-export function encodeCursor(values: KeyValue[]): string {
+export function encodeCursor(list: string, values: KeyValue[]): string {
   const plain = values.map((value) => (value instanceof Date ? value.toISOString() : value));
-  return Buffer.from(JSON.stringify(plain)).toString('base64url');
+  return Buffer.from(JSON.stringify([list, ...plain])).toString('base64url');
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -61,8 +78,8 @@ function decodePart(kind: KeyPart, value: unknown): KeyValue | undefined {
   }
 }
 
-/** Decodes a cursor made by encodeCursor for the same key shape; anything else is a 400. */
-export function decodeCursor(raw: string, shape: KeyPart[], parameter: string): KeyValue[] {
+/** Decodes a cursor made by encodeCursor for the same list; anything else (another list's too) is a 400. */
+export function decodeCursor(raw: string, list: string, shape: KeyPart[], parameter: string): KeyValue[] {
   const invalid = () => new AppError('invalidCursor', { source: { parameter } });
   let parsed: unknown;
   try {
@@ -71,16 +88,18 @@ export function decodeCursor(raw: string, shape: KeyPart[], parameter: string): 
   } catch {
     throw invalid();
   }
-  if (!Array.isArray(parsed) || parsed.length !== shape.length) throw invalid();
+  if (!Array.isArray(parsed) || parsed.length !== shape.length + 1 || parsed[0] !== list) throw invalid();
+  const values = parsed.slice(1);
   return shape.map((kind, index) => {
-    const value = decodePart(kind, parsed[index]);
+    const value = decodePart(kind, values[index]);
     if (value === undefined) throw invalid();
     return value;
   });
 }
 
-export function pageRequest(query: PageQuery, shape: KeyPart[], defaultLimit = 20): PageRequest {
+export function pageRequest(query: PageQuery, keyset: Keyset<unknown>, defaultLimit = 20): PageRequest {
   const limit = query.limit ?? defaultLimit;
+  const { name: list, shape } = keyset;
   if (query.cursor !== undefined && query.before !== undefined) {
     throw new AppError('invalidQueryParameter', {
       source: { parameter: 'before' },
@@ -88,12 +107,12 @@ export function pageRequest(query: PageQuery, shape: KeyPart[], defaultLimit = 2
     });
   }
   if (query.cursor !== undefined) {
-    return { direction: 'after', position: decodeCursor(query.cursor, shape, 'cursor'), limit };
+    return { direction: 'after', position: decodeCursor(query.cursor, list, shape, 'cursor'), limit, list };
   }
   if (query.before !== undefined) {
-    return { direction: 'before', position: decodeCursor(query.before, shape, 'before'), limit };
+    return { direction: 'before', position: decodeCursor(query.before, list, shape, 'before'), limit, list };
   }
-  return { direction: 'first', position: null, limit };
+  return { direction: 'first', position: null, limit, list };
 }
 
 /**
@@ -101,7 +120,10 @@ export function pageRequest(query: PageQuery, shape: KeyPart[], defaultLimit = 2
  * Rows come back newest first whatever the direction (the 'before' page is fetched ascending and
  * reversed by pageOf).
  */
-export function keyset(columns: (AnyColumn | SQL)[], request: PageRequest): { where: SQL | undefined; orderBy: SQL[] } {
+export function keyset(
+  { columns }: Pick<Keyset<unknown>, 'columns'>,
+  request: PageRequest,
+): { where: SQL | undefined; orderBy: SQL[] } {
   const ascending = request.direction === 'before';
   const orderBy = columns.map((column) => (ascending ? sql`${column} ASC` : sql`${column} DESC`));
   if (request.position === null) return { where: undefined, orderBy };
@@ -121,7 +143,7 @@ export interface Page<T> {
 }
 
 /** Turns limit + 1 fetched rows into one page (newest first) with the cursors of its neighbours. */
-export function pageOf<T>(rows: T[], request: PageRequest, keyOf: (row: T) => KeyValue[]): Page<T> {
+export function pageOf<T>(rows: T[], request: PageRequest, { keyOf }: Pick<Keyset<T>, 'keyOf'>): Page<T> {
   const hasMore = rows.length > request.limit;
   const items = rows.slice(0, request.limit);
   if (request.direction === 'before') items.reverse();
@@ -132,23 +154,27 @@ export function pageOf<T>(rows: T[], request: PageRequest, keyOf: (row: T) => Ke
   const moreBefore = request.direction === 'first' ? false : request.direction === 'after' ? true : hasMore;
   return {
     items,
-    nextCursor: moreAfter ? encodeCursor(keyOf(last)) : null,
-    prevCursor: moreBefore ? encodeCursor(keyOf(first)) : null,
+    nextCursor: moreAfter ? encodeCursor(request.list, keyOf(last)) : null,
+    prevCursor: moreBefore ? encodeCursor(request.list, keyOf(first)) : null,
   };
 }
 
-/** Root links for a page: self as asked, first without a position, prev/next with the cursors. */
-export function pageLinks(url: string, page: Page<unknown>): Links {
-  const parsed = new URL(url, 'http://local');
+/**
+ * Root links for a page, absolute under PUBLIC_URL (its path prefix included) so a client can follow
+ * them as they are: self as asked, first without a position, prev/next with the cursors.
+ */
+export function pageLinks(request: FastifyRequest, page: Page<unknown>): Links {
+  const base = request.server.publicUrl;
+  const parsed = new URL(request.url, 'http://local');
   const withParams = (set: Record<string, string | null>) => {
     const copy = new URL(parsed.toString());
     copy.searchParams.delete('cursor');
     copy.searchParams.delete('before');
     for (const [key, value] of Object.entries(set)) if (value !== null) copy.searchParams.set(key, value);
-    return `${copy.pathname}${copy.search}`;
+    return `${base}${copy.pathname}${copy.search}`;
   };
   return {
-    self: `${parsed.pathname}${parsed.search}`,
+    self: `${base}${parsed.pathname}${parsed.search}`,
     first: withParams({}),
     prev: page.prevCursor === null ? null : withParams({ before: page.prevCursor }),
     next: page.nextCursor === null ? null : withParams({ cursor: page.nextCursor }),

@@ -6,8 +6,11 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { Locale } from '../i18n/i18n.ts';
+import type { ErrorCode } from './error-catalogue.ts';
 import type { RateLimitRule } from './rate-limit.ts';
+import type { Success } from './route.ts';
 
 /** The Fastify instance every area registers its routes on. */
 export type App = FastifyInstance<
@@ -30,20 +33,24 @@ export interface Viewer {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** PUBLIC_URL without a trailing slash: the base of every absolute link the service writes. */
+    publicUrl: string;
+  }
   interface FastifyContextConfig {
     auth?: RouteAuth;
     /** Replaces the default per-IP limit of /api and /admin routes. */
     rateLimit?: RateLimitRule[];
+    /** Every error code the route can answer (declared routes: route.ts), for OpenAPI. */
+    errors?: ErrorCode[];
+    /** The success answer (declared routes), for OpenAPI. */
+    success?: Success;
+    /** The schema of a multipart/form-data body, for OpenAPI. */
+    multipart?: TSchema;
   }
   interface FastifyRequest {
     /** The signed-in user on `user` routes (always set there) and `optional` routes (when a token was sent). */
     viewer: Viewer | null;
     locale: Locale;
   }
-}
-
-/** The viewer of a `user` route; the auth hook guarantees it is set. */
-export function requireViewer(request: { viewer: Viewer | null }): Viewer {
-  if (request.viewer === null) throw new Error('requireViewer used on a route without user auth');
-  return request.viewer;
 }

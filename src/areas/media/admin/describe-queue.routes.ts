@@ -1,20 +1,23 @@
-/** The description queue's admin API, worked by an outside worker. Every call is audited. */
+/** The description queue's admin API, worked by an outside worker. Every call is audited (in the service). */
 import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex, requireUuidParam } from '../../../platform/http/ids.ts';
+import { parseUuidOrHex } from '../../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../../platform/http/jsonapi.ts';
-import { pageLinks, pageQuerySchema, pageRequest } from '../../../platform/http/pagination.ts';
+import { idParam, registerRoutes, route } from '../../../platform/http/route.ts';
 import type { App } from '../../../platform/http/types.ts';
 import { hashtagPattern, maxHashtags } from '../hashtags.ts';
 import type { MediaServices } from '../media.module.ts';
+import { describeQueueKeyset } from '../media.repository.ts';
 import { maxDescriptionLength } from '../media.routes.ts';
 import type { DescribeStatus } from '../tables.ts';
 import { defaultLeaseSeconds, maxLeaseSeconds } from './describe-queue.service.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
 import { emptyBodyAsObject } from './optional-body.ts';
 
-const HexParams = Type.Object({ hex: Type.String({ description: '32 hex digits or UUID' }) });
+const params = { hex: idParam('32 hex digits or UUID') };
 const statuses = ['pending', 'claimed', 'described', 'failed', 'skipped'] as const;
+const OneMedia = { status: 200, schema: DocumentSchema(AdminMediaSchema) } as const;
+const MediaIdField = Type.String({ description: 'UUID or 32 hex digits' });
 
 function bodyMediaId(value: string): string {
   const id = parseUuidOrHex(value);
@@ -23,169 +26,126 @@ function bodyMediaId(value: string): string {
 }
 
 export function describeQueueRoutes(app: App, { describeQueue, mediaVariants }: MediaServices) {
-  app.get(
-    '/admin/jobs/describe-queue',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'The description queue, newest first: pending and claimed items unless status says otherwise',
-        querystring: Type.Object(
-          {
-            ...pageQuerySchema(50, 200),
-            status: Type.Optional(Type.Union(statuses.map((status) => Type.Literal(status)))),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: CollectionSchema(AdminMediaSchema, { total: Type.Integer(), statuses: Type.Array(Type.String()) }),
-        },
+  registerRoutes(app, 'admin', [
+    route({
+      method: 'GET',
+      path: '/admin/jobs/describe-queue',
+      auth: 'admin',
+      summary: 'The description queue, newest first: pending and claimed items unless status says otherwise',
+      page: { keyset: describeQueueKeyset, defaultLimit: 50, maxLimit: 200 },
+      query: { status: Type.Optional(Type.Union(statuses.map((status) => Type.Literal(status)))) },
+      success: {
+        status: 200,
+        schema: CollectionSchema(AdminMediaSchema, { total: Type.Integer(), statuses: Type.Array(Type.String()) }),
       },
-    },
-    async (request) => {
-      const wanted: DescribeStatus[] = request.query.status ? [request.query.status] : ['pending', 'claimed'];
-      const { page, total } = await describeQueue.list(wanted, pageRequest(request.query, ['timestamp', 'uuid'], 50));
-      return {
-        data: page.items.map(presentAdminMedia),
-        meta: { limit: request.query.limit ?? 50, total, statuses: wanted },
-        links: pageLinks(request.url, page),
-      };
-    },
-  );
-
-  app.post(
-    '/admin/media/:hex/claim',
-    {
-      config: { auth: 'admin' },
+      handler: async ({ query, page, links }) => {
+        const wanted: DescribeStatus[] = query.status ? [query.status] : ['pending', 'claimed'];
+        const { page: result, total } = await describeQueue.list(wanted, page);
+        return {
+          data: result.items.map(presentAdminMedia),
+          meta: { limit: page.limit, total, statuses: wanted },
+          links: links(result),
+        };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/media/{hex}/claim',
+      auth: 'admin',
+      summary: `Claim a queued media for description: a lease of leaseSeconds (default ${defaultLeaseSeconds}, at most ${maxLeaseSeconds})`,
       preValidation: emptyBodyAsObject,
-      schema: {
-        tags: ['admin'],
-        summary: `Claim a queued media for description: a lease of leaseSeconds (default ${defaultLeaseSeconds}, at most ${maxLeaseSeconds})`,
-        params: HexParams,
-        body: Type.Object(
-          { leaseSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: maxLeaseSeconds })) },
-          { additionalProperties: false },
-        ),
-        response: { 200: DocumentSchema(AdminMediaSchema) },
-      },
-    },
-    async (request) => {
-      const id = requireUuidParam(request.params.hex, 'hex');
-      const row = await describeQueue.claim(id, request.body.leaseSeconds ?? defaultLeaseSeconds);
-      return { data: presentAdminMedia(row) };
-    },
-  );
-
-  app.get(
-    '/admin/media/:hex/base64',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'The image for the describer: a JPEG of at most 2048 px, metadata stripped, base64-encoded',
-        params: HexParams,
-        response: {
-          200: DocumentSchema(
-            ResourceSchema(
-              'mediaImages',
-              Type.Object({ contentType: Type.String(), base64: Type.String(), byteSize: Type.Integer() }),
-            ),
+      params,
+      body: Type.Object(
+        { leaseSeconds: Type.Optional(Type.Integer({ minimum: 10, maximum: maxLeaseSeconds })) },
+        { additionalProperties: false },
+      ),
+      errors: ['notFound', 'mediaAlreadyClaimed', 'mediaNotInQueue'],
+      success: OneMedia,
+      handler: async ({ params, body }) => ({
+        data: presentAdminMedia(await describeQueue.claim(params.hex, body.leaseSeconds ?? defaultLeaseSeconds)),
+      }),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/media/{hex}/base64',
+      auth: 'admin',
+      summary: 'The image for the describer: a JPEG of at most 2048 px, metadata stripped, base64-encoded',
+      params,
+      errors: ['notFound'],
+      success: {
+        status: 200,
+        schema: DocumentSchema(
+          ResourceSchema(
+            'mediaImages',
+            Type.Object({ contentType: Type.String(), base64: Type.String(), byteSize: Type.Integer() }),
           ),
-        },
-      },
-    },
-    async (request) => {
-      const id = requireUuidParam(request.params.hex, 'hex');
-      const row = await describeQueue.requirePost(id);
-      const image = await mediaVariants.read(row, 'large', 'jpeg');
-      if (image === null) throw new AppError('notFound', { detail: 'the stored original is missing' });
-      await describeQueue.recordImageSent(id);
-      return {
-        data: {
-          type: 'mediaImages',
-          id: row.id,
-          attributes: {
-            contentType: image.contentType,
-            base64: image.data.toString('base64'),
-            byteSize: image.data.length,
-          },
-        },
-      };
-    },
-  );
-
-  app.post(
-    '/admin/media/describe',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'Submit the description of a claimed media (its lease must be live)',
-        body: Type.Object(
-          {
-            mediaId: Type.String({ description: 'UUID or 32 hex digits' }),
-            description: Type.String({ minLength: 1, maxLength: maxDescriptionLength }),
-            hashtags: Type.Optional(
-              Type.Array(Type.String({ pattern: hashtagPattern.source.replace('^', '^#?') }), {
-                maxItems: maxHashtags,
-              }),
-            ),
-            locale: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$' })),
-          },
-          { additionalProperties: false },
         ),
-        response: { 200: DocumentSchema(AdminMediaSchema) },
       },
-    },
-    async (request) => {
-      const id = bodyMediaId(request.body.mediaId);
-      const { description, hashtags, locale } = request.body;
-      const row = await describeQueue.describe(id, {
-        description,
-        ...(hashtags !== undefined ? { hashtags } : {}),
-        ...(locale !== undefined ? { locale } : {}),
-      });
-      return { data: presentAdminMedia(row) };
-    },
-  );
-
-  app.post(
-    '/admin/media/:hex/fail',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'Report that a claimed media could not be described (its lease must be live)',
-        params: HexParams,
-        body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
-        response: { 200: DocumentSchema(AdminMediaSchema) },
+      handler: async ({ params }) => {
+        const row = await describeQueue.requirePost(params.hex);
+        const image = await mediaVariants.read(row, 'large', 'jpeg');
+        if (image === null) throw new AppError('notFound', { detail: 'the stored original is missing' });
+        await describeQueue.recordImageSent(params.hex);
+        const attributes = {
+          contentType: image.contentType,
+          base64: image.data.toString('base64'),
+          byteSize: image.data.length,
+        };
+        return { data: { type: 'mediaImages', id: row.id, attributes } };
       },
-    },
-    async (request) => {
-      const id = requireUuidParam(request.params.hex, 'hex');
-      const row = await describeQueue.fail(id, request.body.reason);
-      return { data: presentAdminMedia(row) };
-    },
-  );
-
-  app.post(
-    '/admin/jobs/describe-queue/requeue',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'Put a media post back in the queue (pending), whatever its state',
-        body: Type.Object(
-          { mediaId: Type.String({ description: 'UUID or 32 hex digits' }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: DocumentSchema(AdminMediaSchema) },
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/media/describe',
+      auth: 'admin',
+      summary: 'Submit the description of a claimed media (its lease must be live)',
+      body: Type.Object(
+        {
+          mediaId: MediaIdField,
+          description: Type.String({ minLength: 1, maxLength: maxDescriptionLength }),
+          hashtags: Type.Optional(
+            Type.Array(Type.String({ pattern: hashtagPattern.source.replace('^', '^#?') }), { maxItems: maxHashtags }),
+          ),
+          locale: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$' })),
+        },
+        { additionalProperties: false },
+      ),
+      errors: ['invalidId', 'notFound', 'mediaNotClaimed'],
+      success: OneMedia,
+      handler: async ({ body }) => {
+        const { description, hashtags, locale } = body;
+        const row = await describeQueue.describe(bodyMediaId(body.mediaId), {
+          description,
+          ...(hashtags !== undefined ? { hashtags } : {}),
+          ...(locale !== undefined ? { locale } : {}),
+        });
+        return { data: presentAdminMedia(row) };
       },
-    },
-    async (request) => {
-      const id = bodyMediaId(request.body.mediaId);
-      const row = await describeQueue.requeue(id);
-      return { data: presentAdminMedia(row) };
-    },
-  );
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/media/{hex}/fail',
+      auth: 'admin',
+      summary: 'Report that a claimed media could not be described (its lease must be live)',
+      params,
+      body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+      errors: ['notFound', 'mediaNotClaimed'],
+      success: OneMedia,
+      handler: async ({ params, body }) => ({
+        data: presentAdminMedia(await describeQueue.fail(params.hex, body.reason)),
+      }),
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/jobs/describe-queue/requeue',
+      auth: 'admin',
+      summary: 'Put a media post back in the queue (pending), whatever its state',
+      body: Type.Object({ mediaId: MediaIdField }, { additionalProperties: false }),
+      errors: ['invalidId', 'notFound'],
+      success: OneMedia,
+      handler: async ({ body }) => ({
+        data: presentAdminMedia(await describeQueue.requeue(bodyMediaId(body.mediaId))),
+      }),
+    }),
+  ]);
 }

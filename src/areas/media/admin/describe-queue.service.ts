@@ -12,7 +12,7 @@ import { toHex } from '../../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../../platform/http/pagination.ts';
 import { formatNullableTimestamp } from '../../../platform/http/time.ts';
 import { normaliseHashtags } from '../hashtags.ts';
-import type { MediaRepository } from '../media.repository.ts';
+import { describeQueueKeyset, type MediaRepository } from '../media.repository.ts';
 import type { DescribeStatus, MediaRow } from '../tables.ts';
 
 export const defaultLeaseSeconds = 300;
@@ -56,7 +56,7 @@ export class DescribeQueueService {
     const rows = await this.repository.listQueue(statuses, page);
     const total = await this.repository.countQueue(statuses);
     await this.audit.record({ actor: 'admin', action: 'media.describeQueue.list', payload: { statuses } });
-    return { page: pageOf(rows, page, (row) => [row.createdAt, row.id]), total };
+    return { page: pageOf(rows, page, describeQueueKeyset), total };
   }
 
   /** Audits that the describer was sent a media's image. */

@@ -1,0 +1,238 @@
+/**
+ * Declarative routes: one definition per route names its method, path (in the interface's `{param}`
+ * style), auth, parameters, query, body, keyset list, the error codes it can answer, its success
+ * status and schema, and the handler. That one definition drives validation, serialization, the
+ * OpenAPI document (errors and operationId included) and the route list.
+ *
+ *   export const markRead = route({
+ *     method: 'PATCH', path: '/api/users/me/notifications/{id}/read', auth: 'user',
+ *     summary: 'Mark one of my notifications read (idempotent)',
+ *     params: { id: idParam('The notification UUID', { hex: false }) },
+ *     errors: ['notFound'],
+ *     success: { status: 200, schema: DocumentSchema(NotificationSchema) },
+ *     handler: async ({ viewer, params }) => ...,   // viewer: Viewer (non-null) on 'user' routes
+ *   });
+ *
+ * Errors every route of a kind can answer are added by construction (see `implicitErrors`).
+ */
+import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { Locale } from '../i18n/i18n.ts';
+import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
+import { parseUuidOrHex } from './ids.ts';
+import type { Links } from './jsonapi.ts';
+import { type Keyset, type Page, type PageRequest, pageLinks, pageQuerySchema, pageRequest } from './pagination.ts';
+import type { RateLimitRule } from './rate-limit.ts';
+import type { App, RouteAuth, Viewer } from './types.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A path parameter holding a UUID (or its 32-hex form unless `hex: false`): anything else is 422 invalidId. */
+export interface IdParam {
+  kind: 'id';
+  description: string;
+  hex: boolean;
+}
+export const idParam = (description: string, options: { hex?: boolean } = {}): IdParam => ({
+  kind: 'id',
+  description,
+  hex: options.hex ?? true,
+});
+type ParamSpec = IdParam | TSchema;
+type ParamSpecs = Record<string, ParamSpec>;
+
+export interface PageSpec {
+  // biome-ignore lint/suspicious/noExplicitAny: any row type; the handler uses the keyset with its own rows
+  keyset: Keyset<any>;
+  defaultLimit?: number;
+  maxLimit?: number;
+}
+
+export interface Success {
+  status: 200 | 201 | 202 | 204 | 206;
+  /** The body's schema (JSON:API documents); none for 204 or binary bodies. */
+  schema?: TSchema;
+  /** Default application/vnd.api+json; binary routes name theirs. */
+  mediaType?: string;
+  description?: string;
+  /** Other statuses the route answers without an error (e.g. 206 and 304 for files), with what they mean. */
+  also?: Record<number, string>;
+}
+
+export interface RouteContext<A extends RouteAuth, P extends ParamSpecs, Q extends TProperties, B> {
+  viewer: A extends 'user' ? Viewer : Viewer | null;
+  /** Path parameters; id parameters hold the canonical lowercase UUID. */
+  params: { [K in keyof P]: string };
+  query: Static<TObject<Q>>;
+  body: B extends TSchema ? Static<B> : undefined;
+  /** The requested page, on routes with `page`. */
+  page: PageRequest;
+  locale: Locale;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** JSON:API links of a page of this list. */
+  links(page: Page<unknown>): Links;
+}
+
+export interface RouteSpec<
+  A extends RouteAuth,
+  P extends ParamSpecs,
+  Q extends TProperties,
+  B extends TSchema | undefined,
+> {
+  method: HttpMethod;
+  path: string;
+  auth: A;
+  summary: string;
+  description?: string;
+  /** Defaults to the area's tag given to registerRoutes. */
+  tags?: string[];
+  params?: P;
+  query?: Q;
+  page?: PageSpec;
+  body?: B;
+  /** A multipart/form-data body, parsed by the handler; documented with this schema. */
+  multipart?: TSchema;
+  /** Codes this route answers beyond those every route of its kind can (implicitErrors). */
+  errors?: ErrorCode[];
+  success: Success;
+  rateLimit?: RateLimitRule[];
+  preValidation?: preValidationHookHandler;
+  handler(context: RouteContext<A, P, Q, B>): Promise<unknown>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape; each is checked by route()
+export type AnyRoute = RouteSpec<RouteAuth, any, any, any>;
+
+export function route<
+  A extends RouteAuth,
+  P extends ParamSpecs = Record<never, never>,
+  Q extends TProperties = Record<never, never>,
+  B extends TSchema | undefined = undefined,
+>(spec: RouteSpec<A, P, Q, B>): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+/** Error codes a route answers by its kind alone, whatever its handler does. */
+export function implicitErrors(spec: AnyRoute): ErrorCode[] {
+  const codes: ErrorCode[] = ['badRequest', 'notAcceptable', 'rateLimited', 'internal'];
+  if (spec.auth === 'user' || spec.auth === 'admin') codes.push('unauthenticated');
+  if (spec.auth === 'user') codes.push('accountBanned');
+  const params = Object.values(spec.params ?? {}) as ParamSpec[];
+  if (params.some((param) => 'kind' in param && param.kind === 'id')) codes.push('invalidId');
+  if (params.some((param) => !('kind' in param))) codes.push('validationFailed');
+  if (spec.query || spec.page) codes.push('invalidQueryParameter');
+  if (spec.page) codes.push('invalidCursor');
+  if (spec.body || spec.multipart)
+    codes.push('malformedJson', 'validationFailed', 'payloadTooLarge', 'unsupportedMediaType');
+  return codes;
+}
+
+/** Every code a route declares, implicit ones included, without repeats. */
+export const routeErrors = (spec: AnyRoute): ErrorCode[] => [
+  ...new Set([...implicitErrors(spec), ...(spec.errors ?? [])]),
+];
+
+/** `/api/users/{userId}/likes` -> `/api/users/:userId/likes` */
+const fastifyPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+/** A stable operationId from method and path: GET /api/users/{userId}/likes -> getUsersByUserIdLikes. */
+export function operationIdOf(method: HttpMethod, path: string): string {
+  const words = path
+    .replace(/^\/(api)\//, '/')
+    .split(/[/\-.@]/)
+    .filter(Boolean)
+    .map((part) => {
+      const param = /^\{(.+)\}$/.exec(part);
+      return param ? `By${param[1]![0]!.toUpperCase()}${param[1]!.slice(1)}` : part;
+    })
+    .map((part) => part[0]!.toUpperCase() + part.slice(1));
+  return method.toLowerCase() + words.join('');
+}
+
+function paramsSchema(params: ParamSpecs): TObject {
+  const properties: TProperties = {};
+  for (const [name, spec] of Object.entries(params)) {
+    properties[name] = 'kind' in spec ? Type.String({ description: spec.description }) : spec;
+  }
+  return Type.Object(properties);
+}
+
+function resolveParams(params: ParamSpecs, raw: Record<string, string>): Record<string, string> {
+  const resolved: Record<string, string> = { ...raw };
+  for (const [name, spec] of Object.entries(params)) {
+    if (!('kind' in spec)) continue;
+    const value = raw[name] ?? '';
+    const id = spec.hex
+      ? parseUuidOrHex(value)
+      : /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value)
+        ? value.toLowerCase()
+        : null;
+    if (id === null) throw new AppError('invalidId', { source: { parameter: name } });
+    resolved[name] = id;
+  }
+  return resolved;
+}
+
+/** Registers routes on the app; `tag` is the default OpenAPI tag of the area's routes. */
+export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[]): void {
+  for (const spec of routes) {
+    const query =
+      spec.query || spec.page
+        ? Type.Object(
+            {
+              ...(spec.page ? pageQuerySchema(spec.page.defaultLimit ?? 20, spec.page.maxLimit ?? 100) : {}),
+              ...(spec.query ?? {}),
+            },
+            { additionalProperties: false },
+          )
+        : undefined;
+    const errors = routeErrors(spec);
+    for (const code of errors) if (!(code in errorCatalogue)) throw new Error(`${spec.path}: unknown error ${code}`);
+    app.route({
+      method: spec.method,
+      url: fastifyPath(spec.path),
+      config: {
+        auth: spec.auth,
+        errors,
+        success: spec.success,
+        multipart: spec.multipart,
+        ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
+      },
+      ...(spec.preValidation ? { preValidation: spec.preValidation } : {}),
+      schema: {
+        operationId: operationIdOf(spec.method, spec.path),
+        tags: spec.tags ?? [tag],
+        summary: spec.summary,
+        ...(spec.description ? { description: spec.description } : {}),
+        ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
+        ...(query ? { querystring: query } : {}),
+        ...(spec.body ? { body: spec.body } : {}),
+        ...(spec.success.schema && !spec.success.mediaType
+          ? { response: { [spec.success.status]: spec.success.schema } }
+          : {}),
+      },
+      handler: async (request, reply) => {
+        const params = spec.params ? resolveParams(spec.params, request.params as Record<string, string>) : {};
+        const queryValues = (request.query ?? {}) as Record<string, unknown>;
+        const page = spec.page
+          ? pageRequest(queryValues, spec.page.keyset, spec.page.defaultLimit ?? 20)
+          : (undefined as unknown as PageRequest);
+        const result = await spec.handler({
+          viewer: request.viewer as Viewer,
+          params,
+          query: queryValues,
+          body: request.body,
+          page,
+          locale: request.locale,
+          request,
+          reply,
+          links: (result) => pageLinks(request, result),
+        });
+        if (result === reply) return reply;
+        if (spec.success.status === 204) return reply.status(204).send();
+        return reply.status(spec.success.status).send(result);
+      },
+    });
+  }
+}
