@@ -1,7 +1,10 @@
 /**
- * Prints every registered route as `METHOD /path`, with path parameters written `{param}` as in
- * ../shared/spec/endpoints.tsv, one a line. Builds the app without a database or a port.
+ * Prints every registered route as `METHOD /path`, with path parameters written `{param}` as in the
+ * interface's route table (docs/interface-routes.tsv), one a line. Builds the app without a database
+ * or a port. `--missing` prints instead the interface's routes not served yet, with their auth and
+ * section, and a count.
  */
+import { readFileSync } from 'node:fs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { AppDeps } from '../src/deps.ts';
@@ -25,8 +28,8 @@ const deps: AppDeps = {
   database: {
     engine: 'pglite',
     db: offline('database'),
-    withLock: offline,
-    tryWithLock: offline,
+    withMigrationLock: offline,
+    jobsDatabase: offline,
     close: async () => {},
   } as unknown as Database,
   clock: systemClock,
@@ -39,4 +42,15 @@ const deps: AppDeps = {
 const { app, routes } = await buildApp(deps, { logger: false });
 await app.ready();
 await app.close();
-console.log([...new Set(routes.map((route) => `${route.method} ${route.path}`))].join('\n'));
+const served = [...new Set(routes.map((route) => `${route.method} ${route.path}`))];
+if (process.argv.includes('--missing')) {
+  const table = readFileSync(new URL('../docs/interface-routes.tsv', import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
+  const missing = table.filter((line) => !served.includes(line.split('\t').slice(0, 2).join(' ')));
+  console.log(missing.join('\n'));
+  console.log(`${missing.length} of ${table.length} interface routes are not served yet`);
+} else {
+  console.log(served.join('\n'));
+}

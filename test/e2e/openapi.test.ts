@@ -43,9 +43,9 @@ describe('OpenAPI', () => {
     assert.match(res.body, /swagger/i);
   });
 
-  it('covers every route of ../shared/spec/endpoints.tsv that the app registers', async () => {
+  it('covers every route of docs/interface-routes.tsv that the app registers', async () => {
     const spec = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json;
-    const lines = readFileSync(new URL('../../../shared/spec/endpoints.tsv', import.meta.url), 'utf8')
+    const lines = readFileSync(new URL('../../docs/interface-routes.tsv', import.meta.url), 'utf8')
       .trim()
       .split('\n')
       .slice(1);

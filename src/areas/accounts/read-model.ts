@@ -4,14 +4,22 @@
  * through UsersService.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { type UserRow, users } from './tables.ts';
+import { defaultSettings } from './settings.service.ts';
+import { type UserRow, type UserSettings, users } from './tables.ts';
 
 /** The users rows, to join and select from (never to write). */
 export const userRows = users;
 export type { UserRow };
 
-/** Users whose reactions the viewer may list: those who did not turn `showReactionsPublicly` off, and the viewer. */
+/**
+ * The one privacy rule of reactions, for every reader: a user's likes and dislikes are public only
+ * when they turned `showReactionsPublicly` on; a user who never chose has the default (off).
+ */
+export const showsReactionsPublicly = (settings: Partial<UserSettings>): boolean =>
+  settings.showReactionsPublicly ?? defaultSettings.showReactionsPublicly;
+
+/** The same rule in SQL, for lists that filter users before paginating; the viewer always sees their own. */
 export function reactionsShownTo(viewerId: string | null): SQL {
-  const shown = sql`(${users.settings} ->> 'showReactionsPublicly') IS DISTINCT FROM 'false'`;
+  const shown = sql`coalesce((${users.settings} ->> 'showReactionsPublicly')::boolean, ${defaultSettings.showReactionsPublicly})`;
   return viewerId === null ? shown : sql`(${shown} OR ${users.id} = ${viewerId})`;
 }

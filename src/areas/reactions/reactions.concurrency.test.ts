@@ -34,6 +34,15 @@ describe('reactions: counters under concurrency, and the owner reward', () => {
     owner = await createUser(t);
     crowd = [];
     for (let i = 0; i < 32; i++) crowd.push(await createUser(t));
+    // The crowd shows its reactions, so the likers list can be held to the counter.
+    for (const user of crowd) {
+      await t.request({
+        method: 'PATCH',
+        url: '/api/users/me/settings',
+        token: user.token,
+        body: { showReactionsPublicly: true },
+      });
+    }
   });
   after(() => t.close());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
+import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 
 describe('reactions: lists', () => {
@@ -21,13 +21,24 @@ describe('reactions: lists', () => {
     assert.equal(res.statusCode, 200);
   };
   const ids = (res: { json: any }) => res.json.data.map((item: any) => item.id);
+  /** A user who chose to show their reactions, as they would in their settings. */
+  const publicUser = async () => {
+    const user = await createUser(t);
+    const res = await t.request({
+      method: 'PATCH',
+      url: '/api/users/me/settings',
+      token: user.token,
+      body: { showReactionsPublicly: true },
+    });
+    assert.equal(res.statusCode, 200);
+    return user;
+  };
 
   before(async () => {
     t = await createTestApp();
     owner = await createUser(t);
-    fan = await createUser(t);
-    privateFan = await createUser(t);
-    await updateUserRow(t, privateFan.id, { settings: { showReactionsPublicly: false } });
+    fan = await publicUser();
+    privateFan = await createUser(t); // never touched the setting: private by default
   });
   after(() => t.close());
 
@@ -75,7 +86,7 @@ describe('reactions: lists', () => {
   });
 
   it("shows a user's public likes to anyone, without their sensitive or unpublished media, and refuses private ones with 403", async () => {
-    const visitor = await createUser(t);
+    const visitor = await publicUser();
     const listed = await createMediaRow(t, owner.id);
     const sensitive = await createMediaRow(t, owner.id, { flag: 1 });
     const draft = await createMediaRow(t, visitor.id, { published: false });
@@ -129,7 +140,7 @@ describe('reactions: lists', () => {
 
   it("lists a media's likers and dislikers as public users, newest first, without users who keep reactions private", async () => {
     const photo = await createMediaRow(t, owner.id);
-    const second = await createUser(t);
+    const second = await publicUser();
     await react(fan, photo.id, 'like');
     await react(privateFan, photo.id, 'like');
     await react(second, photo.id, 'like');
@@ -156,7 +167,26 @@ describe('reactions: lists', () => {
     assert.deepEqual(ids(next), [fan.id]);
 
     const dislikers = await t.request({ method: 'GET', url: `/api/media/${photo.id}/dislikes` });
-    assert.deepEqual(ids(dislikers), [owner.id]);
+    assert.deepEqual(ids(dislikers), [], 'the owner never chose to show their reactions');
+    const asOwner = await t.request({ method: 'GET', url: `/api/media/${photo.id}/dislikes`, token: owner.token });
+    assert.deepEqual(ids(asOwner), [owner.id]);
+  });
+
+  it('keeps the reactions of a user who never touched the setting private from anonymous and other users alike', async () => {
+    const quiet = await createUser(t);
+    const photo = await createMediaRow(t, owner.id);
+    await react(quiet, photo.id, 'like');
+    const settings = await t.request({ method: 'GET', url: '/api/users/me/settings', token: quiet.token });
+    assert.equal(settings.json.data.attributes.showReactionsPublicly, false, 'the setting reads as its default');
+    for (const token of [undefined, fan.token]) {
+      const likers = await t.request({ method: 'GET', url: `/api/media/${photo.id}/likes`, token });
+      assert.deepEqual(ids(likers), []);
+      const likes = await t.request({ method: 'GET', url: `/api/users/${quiet.id}/likes`, token });
+      assert.equal(likes.statusCode, 403);
+      assert.equal(likes.json.errors[0].code, 'reactionsNotPublic');
+    }
+    const mine = await t.request({ method: 'GET', url: `/api/users/${quiet.id}/likes`, token: quiet.token });
+    assert.deepEqual(ids(mine), [photo.id]);
   });
 
   it('answers 404 for the likers of a media the caller may not see, 422 for a malformed id', async () => {

@@ -6,6 +6,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import { showsReactionsPublicly } from '../accounts/read-model.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { mediaListedFor, mediaVisibleTo } from '../media/read-model.ts';
 import './events.ts';
@@ -110,7 +111,7 @@ export class ReactionsService {
       }
       throw error;
     });
-    if (user.id !== viewerId && user.settings.showReactionsPublicly === false) {
+    if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });
     }
     return this.repository.listMediaOfUser(user.id, type, mediaListedFor(viewerId), page);

@@ -3,7 +3,6 @@
  * 128 bits as 32 hex digits; any path parameter naming a user or a media accepts either form.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from './error-catalogue.ts';
 
 const canonical = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const compact = /^[0-9a-f]{32}$/i;
