@@ -1,5 +1,5 @@
 export { createPushProvider, type PushConfig } from './create-push-provider.ts';
 export { LogPushProvider } from './log-push-provider.ts';
 export { type OneSignalOptions, OneSignalPushProvider } from './onesignal-push-provider.ts';
-export { PUSH_IDEMPOTENCY_NAMESPACE, pushIdempotencyKey, uuidV5 } from './push-idempotency-key.ts';
+export { PUSH_IDEMPOTENCY_NAMESPACE, pushIdempotencyKey, uuidV3 } from './push-idempotency-key.ts';
 export { type PushMessage, type PushProvider, type PushResult, pushMessageProblem } from './push-message.ts';

@@ -1,6 +1,7 @@
 /** JSON:API shapes of the caller's settings and postal address. */
 import { Type } from 'typebox';
 import { Nullable, ResourceSchema, resource } from '../../platform/http/jsonapi.ts';
+import { addressLimits, phonePattern } from './address-rules.ts';
 import type { PostalAddress, UserSettings } from './tables.ts';
 
 const settingsFields = {
@@ -27,21 +28,32 @@ export const SettingsPatchSchema = Type.Object(
 export const presentSettings = (userId: string, settings: UserSettings) => resource('userSettings', userId, settings);
 
 const addressFields = {
-  recipient: Type.String({ minLength: 1, maxLength: 100 }),
-  line1: Type.String({ minLength: 1, maxLength: 200 }),
-  line2: Nullable(Type.String({ maxLength: 200 })),
-  postalCode: Type.String({ minLength: 1, maxLength: 20 }),
-  city: Type.String({ minLength: 1, maxLength: 100 }),
-  region: Nullable(Type.String({ maxLength: 100 })),
-  countryCode: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, stored upper-case' }),
-  phone: Nullable(Type.String({ maxLength: 32, pattern: '^\\+?[0-9 ().-]{3,32}$' })),
+  recipient: Type.String({ maxLength: addressLimits.recipient }),
+  line1: Type.String({ maxLength: addressLimits.line1 }),
+  line2: Nullable(Type.String({ maxLength: addressLimits.line2 })),
+  postalCode: Type.String({ maxLength: addressLimits.postalCode }),
+  city: Type.String({ maxLength: addressLimits.city }),
+  region: Nullable(Type.String({ maxLength: addressLimits.region })),
+  countryCode: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+  phone: Nullable(Type.String({ maxLength: addressLimits.phone, pattern: phonePattern })),
 };
 
 export const AddressSchema = ResourceSchema('postalAddresses', Type.Object(addressFields));
 
+/** What a patch may send: any text (checked once trimmed by the service), or null for an optional field. */
+const patchText = (description: string) => Type.String({ maxLength: 1000, description });
 export const AddressPatchSchema = Type.Object(
-  Object.fromEntries(Object.entries(addressFields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
-    [K in keyof typeof addressFields]: ReturnType<typeof Type.Optional<(typeof addressFields)[K]>>;
+  {
+    recipient: Type.Optional(patchText(`1 to ${addressLimits.recipient} characters once trimmed`)),
+    line1: Type.Optional(patchText(`1 to ${addressLimits.line1} characters once trimmed`)),
+    line2: Type.Optional(Nullable(patchText(`at most ${addressLimits.line2} characters; blank or null clears it`))),
+    postalCode: Type.Optional(patchText(`1 to ${addressLimits.postalCode} characters once trimmed`)),
+    city: Type.Optional(patchText(`1 to ${addressLimits.city} characters once trimmed`)),
+    region: Type.Optional(Nullable(patchText(`at most ${addressLimits.region} characters; blank or null clears it`))),
+    countryCode: Type.Optional(patchText('ISO 3166-1 alpha-2, any case; stored upper-case')),
+    phone: Type.Optional(
+      Nullable(patchText('digits, spaces, + ( ) . -, 3 to 32 once trimmed; blank or null clears it')),
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,7 @@ import type { AccountsRepository } from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
 import type { ClientInfo, SessionsService } from './sessions.service.ts';
 import type { UserRow } from './tables.ts';
-import { isReservedUsername } from './usernames.ts';
+import { checkedNickname, isReservedUsername } from './usernames.ts';
 
 export interface Registration {
   email: string;
@@ -66,9 +66,7 @@ export class AccountsService {
     if (input.username !== undefined && isReservedUsername(input.username)) {
       throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
     }
-    if (input.nickname !== undefined && input.nickname.trim() === '') {
-      throw new AppError('validationFailed', { source: { pointer: '/nickname' }, detail: 'must not be blank' });
-    }
+    const nickname = input.nickname === undefined ? null : checkedNickname(input.nickname);
     let sponsorId: string | null = null;
     if (input.sponsorCode !== undefined) {
       const sponsor = await this.repository.findUserBySponsorCode(input.sponsorCode);
@@ -87,7 +85,7 @@ export class AccountsService {
         email: input.email.trim(),
         passwordHash: await hashPassword(input.password),
         username: input.username ?? null,
-        nickname: input.nickname?.trim() ?? null,
+        nickname,
         sponsorCode: newSponsorCode(),
         sponsoredBy: sponsorId,
         settings: {},

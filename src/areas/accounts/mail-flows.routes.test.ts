@@ -352,6 +352,31 @@ describe('e-mailed tokens and requests', () => {
     assert.equal(invalid.json.errors[0].source.pointer, '/email');
   });
 
+  it('a link mailed before a ban or an erasure no longer works (reset and confirm alike)', async () => {
+    for (const change of [{ bannedAt: t.clock.now() }, { anonymizedAt: t.clock.now() }]) {
+      const user = await createUser(t);
+      await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
+      const reset = lastToken(user.email, 'reset');
+      await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: user.email } });
+      const confirm = lastToken(user.email, 'confirm');
+      await updateUserRow(t, user.id, change);
+      const resetAfter = await t.request({
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        body: { token: reset, password: 'a strong one at last 9' },
+      });
+      assert.equal(resetAfter.statusCode, 422, JSON.stringify(change));
+      assert.equal(resetAfter.json.errors[0].code, 'invalidToken');
+      const confirmAfter = await t.request({
+        method: 'POST',
+        url: '/api/auth/confirm-email',
+        body: { token: confirm },
+      });
+      assert.equal(confirmAfter.statusCode, 422);
+      assert.equal(confirmAfter.json.errors[0].code, 'invalidToken');
+    }
+  });
+
   it('a newer reset mail voids the older link', async () => {
     const user = await createUser(t);
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });

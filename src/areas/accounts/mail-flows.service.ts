@@ -88,7 +88,9 @@ export class MailFlowsService {
       const found = await this.tokens.check(this.repository, token, 'confirm-email');
       await this.tokens.spend(this.repository, found);
       const user = await this.repository.findUserById(found.userId);
-      if (user !== null && user.emailConfirmedAt === null) {
+      // A link mailed before a ban or an erasure no longer works.
+      if (!canReceiveMail(user)) throw new AppError('invalidToken', { source: { pointer: '/token' } });
+      if (user.emailConfirmedAt === null) {
         const now = this.clock.now();
         await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
       }
@@ -116,7 +118,8 @@ export class MailFlowsService {
     await this.transactions.run(async () => {
       await this.tokens.spend(this.repository, found);
       const user = await this.repository.findUserById(found.userId);
-      if (user === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
+      // A link mailed before a ban or an erasure no longer works.
+      if (!canReceiveMail(user)) throw new AppError('invalidToken', { source: { pointer: '/token' } });
       const now = this.clock.now();
       await this.repository.updateUser(user.id, {
         passwordHash,

@@ -5,7 +5,7 @@ import { formatTimestamp } from '../../platform/http/time.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { AccountsService } from './accounts.service.ts';
 import type { UserRow } from './tables.ts';
-import { isReservedUsername } from './usernames.ts';
+import { checkedNickname, isReservedUsername } from './usernames.ts';
 
 /** A username may change once in this many days (docs/api.md); the first choice does not count. */
 export const usernameChangeCooldownDays = 30;
@@ -70,9 +70,7 @@ export class ProfileService {
   }
 
   async setNickname(userId: string, nickname: string): Promise<UserRow> {
-    const trimmed = nickname.trim();
-    if (trimmed === '')
-      throw new AppError('validationFailed', { source: { pointer: '/nickname' }, detail: 'must not be blank' });
+    const trimmed = checkedNickname(nickname);
     const updated = await this.repository.updateUser(userId, { nickname: trimmed, updatedAt: this.clock.now() });
     if (updated === null) throw new AppError('notFound');
     return updated;

@@ -2,7 +2,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
-import { countryCodes } from './country-codes.ts';
+import { checkedAddress } from './address-rules.ts';
 import type { PostalAddress, UserSettings } from './tables.ts';
 
 /** What an account has until it says otherwise (docs/api.md explains each choice). */
@@ -16,8 +16,6 @@ export const defaultSettings: UserSettings = {
 export const settingsOf = (stored: Partial<UserSettings>): UserSettings => ({ ...defaultSettings, ...stored });
 
 export type AddressPatch = Partial<{ [K in keyof PostalAddress]: PostalAddress[K] }>;
-
-const requiredAddressFields = ['recipient', 'line1', 'postalCode', 'city', 'countryCode'] as const;
 
 export class SettingsService {
   private readonly repository: AccountsRepository;
@@ -50,44 +48,12 @@ export class SettingsService {
   }
 
   /**
-   * Merges the given fields into the stored address (or a new one). The result must hold every
-   * required field; blank optional fields become null. All problems are reported at once.
+   * Merges the given fields into the stored address (or a new one), with the rules of
+   * address-rules.ts; all problems are reported at once.
    */
   async updateAddress(userId: string, patch: AddressPatch): Promise<PostalAddress> {
-    const current = (await this.#user(userId)).address;
-    const merged: Record<string, string | null> = { ...(current ?? {}) };
-    for (const [key, value] of Object.entries(patch)) merged[key] = typeof value === 'string' ? value.trim() : null;
-    const problems: AppError[] = [];
-    for (const field of requiredAddressFields) {
-      if (!merged[field]) {
-        problems.push(
-          new AppError('validationFailed', {
-            source: { pointer: `/${field}` },
-            detail: current ? 'must not be blank' : 'is required for a first address',
-          }),
-        );
-      }
-    }
-    const country = merged.countryCode?.toUpperCase() ?? null;
-    if (country && !countryCodes.has(country)) {
-      problems.push(
-        new AppError('validationFailed', {
-          source: { pointer: '/countryCode' },
-          detail: 'must be an ISO 3166-1 alpha-2 country code',
-        }),
-      );
-    }
-    if (problems.length > 0) throw new AppErrors(422, problems);
-    const address: PostalAddress = {
-      recipient: merged.recipient!,
-      line1: merged.line1!,
-      line2: merged.line2 || null,
-      postalCode: merged.postalCode!,
-      city: merged.city!,
-      region: merged.region || null,
-      countryCode: country!,
-      phone: merged.phone || null,
-    };
+    const { address, problems } = checkedAddress((await this.#user(userId)).address, patch);
+    if (address === null) throw new AppErrors(422, problems);
     await this.repository.updateUser(userId, { address, updatedAt: this.clock.now() });
     return address;
   }
