@@ -164,7 +164,7 @@ describe('bookmarks', () => {
       [{ collectionId: `urn:uuid:${randomUUID()}` }, '/collectionId'],
       [{ collectionId: 7 }, '/collectionId'],
       [{ folder: 'x' }, '/folder'],
-      ['x', '/'],
+      ['x', ''], // the whole document: the root pointer of RFC 6901
     ];
     for (const [body, pointer] of cases) {
       const res = await put(me, photo.id, body);

@@ -161,7 +161,7 @@ describe('reactions: PUT and DELETE my reaction', () => {
       [{}, '/type'],
       [{ type: 'like', extra: true }, '/extra'],
       [{ type: 1 }, '/type'],
-      [['like'], '/'],
+      [['like'], ''], // the whole document: the root pointer of RFC 6901
     ];
     for (const [body, pointer] of cases) {
       const res = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body });
@@ -171,6 +171,9 @@ describe('reactions: PUT and DELETE my reaction', () => {
         `${JSON.stringify(body)} -> ${JSON.stringify(res.json.errors)}`,
       );
     }
+    const love = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body: { type: 'love' } });
+    assert.equal(love.json.errors.length, 1, 'one error for a bad type, not one per allowed value');
+    assert.equal(love.json.errors[0].detail, 'must be one of "like", "dislike"');
     const noBody = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token });
     assert.equal(noBody.statusCode, 422);
     const malformed = await t.request({

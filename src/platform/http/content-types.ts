@@ -1,28 +1,88 @@
 /**
- * Request bodies: plain JSON and JSON:API's media type are both parsed as JSON. Responses of /api and
- * /admin are JSON:API documents, so their JSON gets `application/vnd.api+json`. Every answer carries
- * `X-Content-Type-Options: nosniff`.
+ * Media types, as JSON:API 1.1 asks of a server:
+ * - request bodies are JSON (`application/json`) or JSON:API (`application/vnd.api+json`, with no
+ *   parameter but `ext` or `profile`, else 415); anything else (text/plain included) is 415, but on
+ *   the upload routes, which take multipart/form-data;
+ * - an `Accept` that lists the JSON:API type only with other parameters is 406;
+ * - JSON:API documents go out as `application/vnd.api+json` exactly, with no parameter;
+ * - answers carry `Content-Language` (the negotiated locale) with `Vary: Accept-Language`, and
+ *   `X-Content-Type-Options: nosniff`.
  */
+import { AppError } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
 import type { App } from './types.ts';
 
 const plainJsonPaths = new Set(['/api/openapi.json']);
+const allowedParameters = new Set(['ext', 'profile']);
+
+interface MediaRange {
+  type: string;
+  parameters: string[];
+}
+
+/** `type/subtype; a=1; b=2` -> the type and its parameter names (q excluded), lower-cased. */
+function parseMediaRange(text: string): MediaRange {
+  const [type = '', ...parameters] = text.split(';').map((part) => part.trim().toLowerCase());
+  return { type, parameters: parameters.map((parameter) => parameter.split('=')[0]!.trim()).filter((name) => name !== 'q') };
+}
+
+const modifiedByOthers = (range: MediaRange) => range.parameters.some((name) => !allowedParameters.has(name));
+
+function checkContentType(header: string | undefined): void {
+  if (header === undefined) return;
+  const range = parseMediaRange(header);
+  if (range.type === jsonApiMediaType && modifiedByOthers(range)) {
+    throw new AppError('unsupportedMediaType', {
+      source: { header: 'Content-Type' },
+      detail: 'the JSON:API media type takes no parameter but ext and profile',
+    });
+  }
+}
+
+function checkAccept(header: string | undefined): void {
+  if (header === undefined) return;
+  const jsonApi = header
+    .split(',')
+    .map(parseMediaRange)
+    .filter((range) => range.type === jsonApiMediaType);
+  if (jsonApi.length > 0 && jsonApi.every(modifiedByOthers)) {
+    throw new AppError('notAcceptable', {
+      source: { header: 'Accept' },
+      detail: 'every JSON:API media type in Accept has a parameter other than ext and profile',
+    });
+  }
+}
+
+const isApiPath = (path: string) => path.startsWith('/api/') || path.startsWith('/admin/');
 
 export function registerContentTypes(app: App) {
+  // Only JSON is read from a body (multipart is added on the upload routes alone).
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(jsonApiMediaType, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.addHook('onRequest', async (request) => {
+    if (!isApiPath(request.url)) return;
+    checkContentType(request.headers['content-type']);
+    checkAccept(request.headers.accept);
+  });
 
   app.addHook('onSend', async (request, reply, payload) => {
     // Browsers must never guess another type than the one declared (an upload served as HTML, say).
     reply.header('X-Content-Type-Options', 'nosniff');
     const type = reply.getHeader('content-type');
     const path = request.url.split('?')[0] ?? '';
+    if (typeof type !== 'string' || path.startsWith('/media/')) return payload;
     if (
-      typeof type === 'string' &&
-      type.startsWith('application/json') &&
-      (path.startsWith('/api/') || path.startsWith('/admin/')) &&
+      (type.startsWith('application/json') || type.startsWith(jsonApiMediaType)) &&
+      isApiPath(path) &&
       !plainJsonPaths.has(path)
     ) {
       reply.header('content-type', jsonApiMediaType);
+    }
+    reply.header('Content-Language', request.locale);
+    const vary = reply.getHeader('vary');
+    if (!String(vary ?? '').toLowerCase().includes('accept-language')) {
+      reply.header('Vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
     }
     return payload;
   });

@@ -17,16 +17,35 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
+/** A JSON pointer to the value in error; the whole document is "" (RFC 6901). */
 function pointerOf(error: AjvError): string {
   const base = error.instancePath;
   if (error.keyword === 'required') return `${base}/${String(error.params.missingProperty)}`;
   if (error.keyword === 'additionalProperties') return `${base}/${String(error.params.additionalProperty)}`;
-  return base === '' ? '/' : base;
+  return base;
+}
+
+/**
+ * A value that matches none of a union's alternatives gets one error ("must be one of …" when the
+ * alternatives are constants), not one per alternative plus the union's own.
+ */
+function collapseUnions(errors: AjvError[]): AjvError[] {
+  const unionPaths = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
+  if (unionPaths.size === 0) return errors;
+  return errors.flatMap((error) => {
+    if (!unionPaths.has(error.instancePath)) return [error];
+    if (error.keyword !== 'anyOf') return [];
+    const constants = errors
+      .filter((other) => other.instancePath === error.instancePath && other.keyword === 'const')
+      .map((other) => JSON.stringify(other.params.allowedValue));
+    const message = constants.length > 0 ? `must be one of ${constants.join(', ')}` : 'matches none of the allowed forms';
+    return [{ ...error, message }];
+  });
 }
 
 function validationErrors(error: FastifyError): AppErrors {
   const context = (error as FastifyError & { validationContext?: string }).validationContext;
-  const ajvErrors = (error.validation ?? []) as AjvError[];
+  const ajvErrors = collapseUnions((error.validation ?? []) as AjvError[]);
   const inBody = context === 'body';
   const status = inBody ? 422 : context === 'params' ? 422 : 400;
   const code: ErrorCode = inBody || context === 'params' ? 'validationFailed' : 'invalidQueryParameter';
@@ -64,7 +83,8 @@ function frameworkError(error: FastifyError): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('badRequest', { source: { header: 'Content-Length' }, detail: error.message });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupportedMediaType', { source: { header: 'Content-Type' }, detail: error.message });
+      // The whole body is what cannot be read: the root pointer, and the header that named its type.
+      return new AppError('unsupportedMediaType', { source: { pointer: '', header: 'Content-Type' }, detail: error.message });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':
