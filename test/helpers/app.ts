@@ -18,6 +18,7 @@ import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.ts';
 import type { App } from '../../src/platform/http/types.ts';
 import type { Services } from '../../src/services.ts';
 import { openTestDatabase } from './database.ts';
+import { watchStatuses } from './declared-statuses.ts';
 
 export const adminToken = 'test-admin-token-0123456789abcdef';
 
@@ -80,6 +81,7 @@ export async function createTestApp(
     ...options.deps,
   };
   const { app, services } = await buildApp(deps, { logger: false });
+  const statuses = watchStatuses(app);
   await app.ready();
   return {
     app,
@@ -107,10 +109,12 @@ export async function createTestApp(
       return Object.assign(response, { json });
     },
     async close() {
+      const undeclared = statuses.undeclared();
       await app.close();
       await deps.rateLimitStore.close?.();
       await database.close();
       if (mediaDir !== null) rmSync(mediaDir, { recursive: true, force: true });
+      if (undeclared.length > 0) throw new Error(`undeclared statuses:\n${undeclared.join('\n')}`);
     },
   };
 }

@@ -17,7 +17,7 @@ const publicUserAttributes = {
 };
 
 /** A user as anyone may see them. */
-export const PublicUserSchema = ResourceSchema('users', Type.Object(publicUserAttributes));
+export const PublicUserSchema = ResourceSchema('users', Type.Object(publicUserAttributes), undefined, 'PublicUser');
 
 /** The caller's own user: adds what only they (and operators) see. */
 export const OwnUserSchema = ResourceSchema(
@@ -29,6 +29,8 @@ export const OwnUserSchema = ResourceSchema(
     sponsorCode: Type.String(),
     usernameChangedAt: Nullable(Timestamp),
   }),
+  undefined,
+  'OwnUser',
 );
 
 export function presentPublicUser(user: UserRow) {
@@ -65,6 +67,7 @@ export const NewSessionDocumentSchema = Type.Object({
     'sessions',
     Type.Object({ accessToken: Type.String(), tokenType: Type.Literal('Bearer'), expiresAt: Timestamp }),
     Type.Object({ user: Type.Object({ data: Type.Object({ type: Type.Literal('users'), id: Type.String() }) }) }),
+    'NewSession',
   ),
   included: Type.Array(OwnUserSchema),
 });
@@ -91,6 +94,8 @@ export const SessionSchema = ResourceSchema(
     userAgent: Nullable(Type.String()),
     ip: Nullable(Type.String()),
   }),
+  undefined,
+  'Session',
 );
 
 export function presentSession(session: SessionRow, currentSessionId: string) {

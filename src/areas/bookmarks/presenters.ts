@@ -21,6 +21,8 @@ export const CollectionSchema = ResourceSchema(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
+  undefined,
+  'BookmarkCollection',
 );
 
 export function presentCollection(row: CollectionWithCount) {
@@ -37,6 +39,7 @@ export const BookmarkSchema = ResourceSchema(
   'bookmarks',
   Type.Object({ createdAt: Timestamp, updatedAt: Timestamp, mediaBookmarksCount: Type.Integer() }),
   Type.Object({ media: RelationshipSchema('media'), collection: RelationshipSchema('bookmarkCollections') }),
+  'Bookmark',
 );
 
 export function presentBookmark(row: BookmarkRow, mediaBookmarksCount: number) {

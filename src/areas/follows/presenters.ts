@@ -11,6 +11,8 @@ export const RelationshipSchema = ResourceSchema(
     followingSince: Nullable(Timestamp),
     followedBySince: Nullable(Timestamp),
   }),
+  undefined,
+  'Relationship',
 );
 
 /** id is the other user's id. */

@@ -32,6 +32,8 @@ export const BadgeSchema = ResourceSchema(
     maxLevel: Type.Integer(),
     levels: Type.Array(LevelSchema),
   }),
+  undefined,
+  'Badge',
 );
 
 export function presentBadge(badge: BadgeRow, locale: Locale) {
@@ -62,6 +64,8 @@ export const UserBadgeSchema = ResourceSchema(
     earnedAt: Timestamp,
     updatedAt: Timestamp,
   }),
+  undefined,
+  'UserBadge',
 );
 
 /** id is the badge id: one resource per badge the user holds. */

@@ -35,6 +35,7 @@ export const MediaSchema = ResourceSchema(
     createdAt: Timestamp,
   }),
   Type.Object({ owner: RelationshipSchema('users') }),
+  'Media',
 );
 
 /** The owner's own view adds what only they (and operators) see. */
@@ -48,6 +49,7 @@ export const OwnMediaSchema = ResourceSchema(
     describeStatus: Type.String(),
   }),
   Type.Object({ owner: RelationshipSchema('users') }),
+  'OwnMedia',
 );
 
 export function presentMedia(row: MediaRow, viewerId: string | null) {

@@ -24,6 +24,8 @@ export const NotificationSchema = ResourceSchema(
     readAt: Nullable(Timestamp),
     createdAt: Timestamp,
   }),
+  undefined,
+  'Notification',
 );
 
 export function presentNotification(row: NotificationRow, locale: Locale) {

@@ -19,6 +19,7 @@ export const ReactionSchema = ResourceSchema(
     dislikesCount: Type.Integer({ description: "the media's dislikes after this request" }),
   }),
   Type.Object({ media: RelationshipSchema('media'), user: RelationshipSchema('users') }),
+  'Reaction',
 );
 
 export function presentReaction({ reaction, likesCount, dislikesCount }: ReactionWithCounts) {

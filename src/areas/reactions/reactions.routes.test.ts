@@ -171,7 +171,12 @@ describe('reactions: PUT and DELETE my reaction', () => {
         `${JSON.stringify(body)} -> ${JSON.stringify(res.json.errors)}`,
       );
     }
-    const love = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token, body: { type: 'love' } });
+    const love = await t.request({
+      method: 'PUT',
+      url: reactionUrl(photo.id),
+      token: fan.token,
+      body: { type: 'love' },
+    });
     assert.equal(love.json.errors.length, 1, 'one error for a bad type, not one per allowed value');
     assert.equal(love.json.errors[0].detail, 'must be one of "like", "dislike"');
     const noBody = await t.request({ method: 'PUT', url: reactionUrl(photo.id), token: fan.token });

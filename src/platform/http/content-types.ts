@@ -23,7 +23,10 @@ interface MediaRange {
 /** `type/subtype; a=1; b=2` -> the type and its parameter names (q excluded), lower-cased. */
 function parseMediaRange(text: string): MediaRange {
   const [type = '', ...parameters] = text.split(';').map((part) => part.trim().toLowerCase());
-  return { type, parameters: parameters.map((parameter) => parameter.split('=')[0]!.trim()).filter((name) => name !== 'q') };
+  return {
+    type,
+    parameters: parameters.map((parameter) => parameter.split('=')[0]!.trim()).filter((name) => name !== 'q'),
+  };
 }
 
 const modifiedByOthers = (range: MediaRange) => range.parameters.some((name) => !allowedParameters.has(name));
@@ -81,7 +84,11 @@ export function registerContentTypes(app: App) {
     }
     reply.header('Content-Language', request.locale);
     const vary = reply.getHeader('vary');
-    if (!String(vary ?? '').toLowerCase().includes('accept-language')) {
+    if (
+      !String(vary ?? '')
+        .toLowerCase()
+        .includes('accept-language')
+    ) {
       reply.header('Vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
     }
     return payload;

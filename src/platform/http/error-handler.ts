@@ -38,7 +38,8 @@ function collapseUnions(errors: AjvError[]): AjvError[] {
     const constants = errors
       .filter((other) => other.instancePath === error.instancePath && other.keyword === 'const')
       .map((other) => JSON.stringify(other.params.allowedValue));
-    const message = constants.length > 0 ? `must be one of ${constants.join(', ')}` : 'matches none of the allowed forms';
+    const message =
+      constants.length > 0 ? `must be one of ${constants.join(', ')}` : 'matches none of the allowed forms';
     return [{ ...error, message }];
   });
 }
@@ -84,7 +85,10 @@ function frameworkError(error: FastifyError): AppError {
       return new AppError('badRequest', { source: { header: 'Content-Length' }, detail: error.message });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       // The whole body is what cannot be read: the root pointer, and the header that named its type.
-      return new AppError('unsupportedMediaType', { source: { pointer: '', header: 'Content-Type' }, detail: error.message });
+      return new AppError('unsupportedMediaType', {
+        source: { pointer: '', header: 'Content-Type' },
+        detail: error.message,
+      });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':

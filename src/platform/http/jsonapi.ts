@@ -53,10 +53,15 @@ export const RelationshipSchema = (type: string) =>
 
 const AnyObject = Type.Object({}, { additionalProperties: true });
 
+/**
+ * A resource of `type`; `name` names its schema in the OpenAPI document (default: the type), for
+ * resources of one type shown in several shapes (a public user and one's own, say).
+ */
 export function ResourceSchema<A extends TSchema, R extends TSchema = typeof AnyObject>(
   type: string,
   attributes: A,
   relationships?: R,
+  name: string = type,
 ) {
   return Type.Object(
     {
@@ -65,7 +70,7 @@ export function ResourceSchema<A extends TSchema, R extends TSchema = typeof Any
       attributes,
       relationships: Type.Optional((relationships ?? AnyObject) as R),
     },
-    { title: type },
+    { title: name },
   );
 }
 

@@ -20,6 +20,7 @@ export const AdminMediaSchema = ResourceSchema(
     longitude: Nullable(Type.Number()),
   }),
   Type.Object({ owner: RelationshipSchema('users') }),
+  'AdminMedia',
 );
 
 export function presentAdminMedia(row: MediaRow) {

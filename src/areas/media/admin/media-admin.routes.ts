@@ -97,6 +97,8 @@ export function mediaAdminRoutes(app: App, { mediaAdmin }: MediaServices) {
                 graceHours: Type.Integer(),
               }),
             }),
+            undefined,
+            'OrphanFilesRun',
           ),
         ),
       },

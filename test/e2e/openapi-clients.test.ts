@@ -1,0 +1,111 @@
+/**
+ * The OpenAPI document as outside tools use it: it passes `redocly lint` (recommended rules) with no
+ * error, and a typed client generated from it (openapi-typescript + openapi-fetch) compiles and reads
+ * a typed error from the running service. The generated code goes to .tmp/ (git-ignored).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import createClient from 'openapi-fetch';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createUser } from '../helpers/factories.ts';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+const workDir = join(root, '.tmp', `openapi-${process.pid}`);
+const bin = (path: string) => join(root, path);
+
+describe('OpenAPI for outside tools', () => {
+  let t: TestApp;
+  let specPath: string;
+  before(async () => {
+    t = await createTestApp();
+    mkdirSync(workDir, { recursive: true });
+    specPath = join(workDir, 'openapi.json');
+    writeFileSync(specPath, (await t.request({ method: 'GET', url: '/api/openapi.json' })).body);
+  });
+  after(async () => {
+    await t.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('passes redocly lint with the recommended rules and no error', async () => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [bin('node_modules/@redocly/cli/bin/cli.js'), 'lint', specPath, '--format', 'json'],
+      {
+        cwd: workDir,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout: string; stderr: string }) => error);
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number; warnings: number } };
+    assert.equal(report.totals.errors, 0, `${stdout}\n${stderr}`);
+  });
+
+  it('generates a typed client that compiles and reads a typed error from the service', {
+    timeout: 120_000,
+  }, async () => {
+    await run(
+      process.execPath,
+      [
+        bin('tools/openapi-client-generator/node_modules/openapi-typescript/bin/cli.js'),
+        specPath,
+        '-o',
+        join(workDir, 'schema.d.ts'),
+      ],
+      {
+        cwd: workDir,
+      },
+    );
+    // A client author's code, type-checked against the generated types: errors are typed documents.
+    writeFileSync(
+      join(workDir, 'usage.ts'),
+      `import createClient from 'openapi-fetch';
+import type { paths } from './schema.d.ts';
+export async function myNotifications(baseUrl: string, token: string): Promise<string> {
+  const client = createClient<paths>({ baseUrl, headers: { authorization: \`Bearer \${token}\` } });
+  const res = await client.GET('/api/users/me/notifications', { params: { query: { limit: 5 } } });
+  if (res.error) return res.error.errors[0]!.code;
+  return res.data.data.map((item) => item.attributes.type).join(',');
+}
+`,
+    );
+    writeFileSync(
+      join(workDir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          allowImportingTsExtensions: true,
+          types: [],
+        },
+        files: ['usage.ts'],
+      }),
+    );
+    const compiled = await run(process.execPath, [bin('node_modules/typescript/lib/tsc.js'), '-p', workDir]).catch(
+      (error: { stdout: string }) => error,
+    );
+    assert.equal(compiled.stdout.trim(), '', `the generated client does not compile:\n${compiled.stdout}`);
+
+    // The same calls at run time, over HTTP, against the service.
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const client = createClient<any>({ baseUrl });
+    const refused = await client.GET('/api/users/me/notifications', {});
+    assert.equal(refused.response.status, 401);
+    assert.equal(refused.error.errors[0].code, 'unauthenticated');
+    const user = await createUser(t);
+    const authed = createClient<any>({ baseUrl, headers: { authorization: `Bearer ${user.token}` } });
+    const ok = await authed.GET('/api/users/me/notifications', { params: { query: { limit: 5 } } });
+    assert.equal(ok.response.status, 200);
+    assert.deepEqual(ok.data.data, []);
+  });
+});
