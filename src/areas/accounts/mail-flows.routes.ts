@@ -30,26 +30,32 @@ export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {
       success: { status: 204 },
       handler: ({ body }) => mailFlows.confirmEmail(body.token),
     }),
-    route({
-      method: 'POST',
-      path: '/api/auth/resend-confirmation',
-      auth: 'none',
-      summary: 'Send a new confirmation link (earlier ones stop working); 202 whatever the account',
-      rateLimit: mailLimits('resend-confirmation'),
-      body: EmailBody,
-      success: { status: 202 },
-      handler: ({ body, locale }) => mailFlows.resendConfirmation(body.email, locale),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/auth/forgot-password',
-      auth: 'none',
-      summary: 'Send a password reset link (single use, 1 hour); 202 whatever the account',
-      rateLimit: mailLimits('forgot-password'),
-      body: EmailBody,
-      success: { status: 202 },
-      handler: ({ body, locale }) => mailFlows.forgotPassword(body.email, locale),
-    }),
+    // Mail-sending requests answer 202 whatever the account, before any per-account work shows.
+    ...(
+      [
+        [
+          'resend-confirmation',
+          'Send a new confirmation link (earlier ones stop working); 202 whatever the account',
+          mailFlows.resendConfirmation,
+        ],
+        [
+          'forgot-password',
+          'Send a password reset link (single use, 1 hour); 202 whatever the account',
+          mailFlows.forgotPassword,
+        ],
+      ] as const
+    ).map(([name, summary, send]) =>
+      route({
+        method: 'POST',
+        path: `/api/auth/${name}`,
+        auth: 'none',
+        summary,
+        rateLimit: mailLimits(name),
+        body: EmailBody,
+        success: { status: 202 },
+        handler: ({ body, locale }) => send.call(mailFlows, body.email, locale),
+      }),
+    ),
     route({
       method: 'POST',
       path: '/api/auth/reset-password',

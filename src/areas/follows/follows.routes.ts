@@ -13,12 +13,10 @@ const UsersPage = { status: 200, schema: CollectionSchema(PublicUserSchema) } as
 const target = { targetUserId: idParam('The user to follow: UUID or 32 hex digits') };
 const user = { userId: idParam('UUID or 32 hex digits') };
 
+type ListContext = Pick<RouteContext<'none', never, never, undefined>, 'page' | 'links'>;
+
 /** One page of a follow list as public users. */
-function usersPage(
-  rows: FollowedUser[],
-  keyset: Keyset<FollowedUser>,
-  { page, links }: Pick<RouteContext<'none', never, never, undefined>, 'page' | 'links'>,
-) {
+function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, links }: ListContext) {
   const result: Page<FollowedUser> = pageOf(rows, page, keyset);
   return {
     data: result.items.map((row) => presentPublicUser(row.user)),
@@ -28,6 +26,19 @@ function usersPage(
 }
 
 export function followsRoutes(app: App, { follows }: FollowsServices) {
+  /** The two sides of a follow list: whom a user follows, and who follows them. */
+  const sides = {
+    following: {
+      keyset: followingKeyset,
+      page: async (userId: string, context: ListContext) =>
+        usersPage(await follows.following(userId, context.page), followingKeyset, context),
+    },
+    followers: {
+      keyset: followersKeyset,
+      page: async (userId: string, context: ListContext) =>
+        usersPage(await follows.followers(userId, context.page), followersKeyset, context),
+    },
+  };
   registerRoutes(app, 'follows', [
     route({
       method: 'POST',
@@ -51,28 +62,19 @@ export function followsRoutes(app: App, { follows }: FollowsServices) {
       success: { status: 204 },
       handler: ({ viewer, params }) => follows.unfollow(viewer.userId, params.targetUserId),
     }),
-    route({
-      method: 'GET',
-      path: '/api/users/me/following',
-      auth: 'user',
-      summary: 'Users I follow, newest follow first',
-      page: { keyset: followingKeyset },
-      errors: ['notFound'],
-      success: UsersPage,
-      handler: async (context) =>
-        usersPage(await follows.following(context.viewer.userId, context.page), followingKeyset, context),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/users/me/followers',
-      auth: 'user',
-      summary: 'Users who follow me, newest follow first',
-      page: { keyset: followersKeyset },
-      errors: ['notFound'],
-      success: UsersPage,
-      handler: async (context) =>
-        usersPage(await follows.followers(context.viewer.userId, context.page), followersKeyset, context),
-    }),
+    ...(['following', 'followers'] as const).map((side) =>
+      route({
+        method: 'GET',
+        path: `/api/users/me/${side}`,
+        auth: 'user',
+        summary:
+          side === 'following' ? 'Users I follow, newest follow first' : 'Users who follow me, newest follow first',
+        page: { keyset: sides[side].keyset },
+        errors: ['notFound'],
+        success: UsersPage,
+        handler: (context) => sides[side].page(context.viewer.userId, context),
+      }),
+    ),
     route({
       method: 'GET',
       path: '/api/users/{userId}/relationship',
@@ -85,29 +87,21 @@ export function followsRoutes(app: App, { follows }: FollowsServices) {
         data: presentRelationship(await follows.relationship(viewer.userId, params.userId)),
       }),
     }),
-    route({
-      method: 'GET',
-      path: '/api/users/{userId}/following',
-      auth: 'none',
-      summary: 'Users this user follows, newest follow first',
-      params: user,
-      page: { keyset: followingKeyset },
-      errors: ['notFound'],
-      success: UsersPage,
-      handler: async (context) =>
-        usersPage(await follows.following(context.params.userId, context.page), followingKeyset, context),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/users/{userId}/followers',
-      auth: 'none',
-      summary: 'Users who follow this user, newest follow first',
-      params: user,
-      page: { keyset: followersKeyset },
-      errors: ['notFound'],
-      success: UsersPage,
-      handler: async (context) =>
-        usersPage(await follows.followers(context.params.userId, context.page), followersKeyset, context),
-    }),
+    ...(['following', 'followers'] as const).map((side) =>
+      route({
+        method: 'GET',
+        path: `/api/users/{userId}/${side}`,
+        auth: 'none',
+        summary:
+          side === 'following'
+            ? 'Users this user follows, newest follow first'
+            : 'Users who follow this user, newest follow first',
+        params: user,
+        page: { keyset: sides[side].keyset },
+        errors: ['notFound'],
+        success: UsersPage,
+        handler: (context) => sides[side].page(context.params.userId, context),
+      }),
+    ),
   ]);
 }
