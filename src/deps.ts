@@ -1,9 +1,11 @@
-/** What the app needs from the outside world; main.ts builds the real ones, tests their own. */
-import type { Mailer } from './adapters/mail/index.ts';
-import type { PushProvider } from './adapters/push/index.ts';
-import type { MediaStorage } from './adapters/storage/index.ts';
+/** What the app needs from the outside world; createDeps builds the real ones (server, CLI), tests their own. */
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { createMailer, type Mailer } from './adapters/mail/index.ts';
+import { createPushProvider, type PushProvider } from './adapters/push/index.ts';
+import { createMediaStorage, type MediaStorage } from './adapters/storage/index.ts';
 import type { Config } from './config.ts';
-import type { Clock } from './platform/clock.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
 import type { Database } from './platform/db/database.ts';
 import type { RateLimitStore } from './platform/http/rate-limit.ts';
 
@@ -17,4 +19,25 @@ export interface AppDeps {
   storage: MediaStorage;
   /** Push notifications: the log provider by default, OneSignal when PUSH_PROVIDER=onesignal. */
   push: PushProvider;
+}
+
+/** The real outside world from the configuration: mail, media storage, push, on the system clock. */
+export function createDeps(
+  config: Config,
+  database: Database,
+  rateLimitStore: RateLimitStore,
+  logger: Logger,
+): AppDeps {
+  return {
+    config,
+    database,
+    clock: systemClock,
+    mailer: createMailer(
+      { smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom },
+      logger,
+    ),
+    rateLimitStore,
+    storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
+    push: createPushProvider(config.push, logger),
+  };
 }

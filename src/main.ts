@@ -1,13 +1,9 @@
 /** Start: read config, open the database, migrate, listen, start jobs; stop cleanly on SIGTERM/SIGINT. */
-import { join } from 'node:path';
 import pino from 'pino';
-import { createMailer } from './adapters/mail/index.ts';
-import { createPushProvider } from './adapters/push/index.ts';
-import { createMediaStorage } from './adapters/storage/index.ts';
 import { buildApp } from './app.ts';
 import { startCommandServer } from './cli/command-server.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import type { AppDeps } from './deps.ts';
+import { createDeps } from './deps.ts';
 import { systemClock } from './platform/clock.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
@@ -31,18 +27,10 @@ async function main() {
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
 
-  const deps: AppDeps = {
-    config,
-    database,
-    clock: systemClock,
-    mailer: createMailer(
-      { smtpUrl: config.smtpUrl, mailDir: join(config.dataDir, 'mail'), from: config.mailFrom },
-      logger,
-    ),
-    rateLimitStore: config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(systemClock),
-    storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
-    push: createPushProvider(config.push, logger),
-  };
+  const rateLimitStore = config.redisUrl
+    ? new RedisRateLimitStore(config.redisUrl)
+    : new MemoryRateLimitStore(systemClock);
+  const deps = createDeps(config, database, rateLimitStore, logger);
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });
   // pg-boss creates or migrates its schema in the background (seconds on PGlite): answer requests meanwhile.

@@ -1,7 +1,7 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type SessionRow,
   sessions,
@@ -15,25 +15,9 @@ import {
 export type NewUser = typeof users.$inferInsert;
 
 /** My live sessions, newest first. */
-export const sessionsKeyset = defineKeyset<SessionRow>({
-  name: 'sessions',
-  shape: ['timestamp', 'uuid'],
-  columns: [sessions.createdAt, sessions.id],
-  keyOf: (row) => [row.createdAt, row.id],
-});
+export const sessionsKeyset = newestFirst<SessionRow>('sessions', sessions);
 
-export class AccountsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class AccountsRepository extends Repository {
   async insertUser(user: NewUser): Promise<UserRow> {
     const [row] = await this.db.insert(users).values(user).returning();
     return row!;

@@ -1,7 +1,7 @@
 /** SQL for lists of other users: name search (pg_trgm) and the accounts a sponsor brought in. */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { defineKeyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { type UserRow, users } from './tables.ts';
 
 /** `%` and `_` are wildcards in LIKE; a query for "a_b" must match the underscore itself. */
@@ -16,25 +16,9 @@ export const userSearchKeyset = defineKeyset<{ score: number; user: UserRow }>({
 });
 
 /** The accounts a sponsor brought in, newest first. */
-export const sponsoredKeyset = defineKeyset<UserRow>({
-  name: 'sponsored',
-  shape: ['timestamp', 'uuid'],
-  columns: [users.createdAt, users.id],
-  keyOf: (row) => [row.createdAt, row.id],
-});
+export const sponsoredKeyset = newestFirst<UserRow>('sponsored', users);
 
-export class UserDirectoryRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class UserDirectoryRepository extends Repository {
   /**
    * Users whose username or nickname starts with, resembles (trigram similarity) or contains a word
    * resembling the query, best first. Score: exact username 3, username prefix 2 + similarity,

@@ -4,7 +4,7 @@
  * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type MediaRow, mediaRows as media } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarks } from './tables.ts';
@@ -25,18 +25,7 @@ export const bookmarksKeyset = defineKeyset<BookmarkedMedia>({
   keyOf: (row) => [row.bookmark.createdAt, row.bookmark.id],
 });
 
-export class BookmarksRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class BookmarksRepository extends Repository {
   async find(userId: string, mediaId: string): Promise<BookmarkRow | null> {
     const [row] = await this.db
       .select()

@@ -1,7 +1,7 @@
 /** All SQL of bookmark collections. */
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { bookmarkCollections, type CollectionRow } from './tables.ts';
 
 export type CollectionWithCount = CollectionRow & { bookmarksCount: number };
@@ -16,25 +16,9 @@ const withCount = {
 };
 
 /** My collections, newest first. */
-export const collectionsKeyset = defineKeyset<CollectionWithCount>({
-  name: 'bookmark-collections',
-  shape: ['timestamp', 'uuid'],
-  columns: [bookmarkCollections.createdAt, bookmarkCollections.id],
-  keyOf: (row) => [row.createdAt, row.id],
-});
+export const collectionsKeyset = newestFirst<CollectionWithCount>('bookmark-collections', bookmarkCollections);
 
-export class CollectionsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class CollectionsRepository extends Repository {
   async insert(row: CollectionRow): Promise<CollectionWithCount> {
     const [inserted] = await this.db.insert(bookmarkCollections).values(row).returning();
     return { ...inserted!, bookmarksCount: 0 };

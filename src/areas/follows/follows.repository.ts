@@ -1,6 +1,6 @@
 /** All SQL of follows: the relationship rows and keyset pages of users on either side. */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
@@ -29,18 +29,7 @@ export const followersKeyset = defineKeyset<FollowKeyRow>({
   keyOf: (row) => [row.followedAt, row.user.id],
 });
 
-export class FollowsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class FollowsRepository extends Repository {
   /** false when the pair already follows. */
   async insert(followerId: string, followeeId: string, at: Date): Promise<boolean> {
     const inserted = await this.db

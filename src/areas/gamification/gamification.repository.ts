@@ -1,6 +1,6 @@
 /** All SQL of gamification: the badge and title catalogues and users' badges (experience and level live on users, through accounts). */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type BadgeRow, badges, type TitleRow, titles, userBadges } from './tables.ts';
 
@@ -30,18 +30,7 @@ export const earnedBadgesKeyset = defineKeyset<EarnedBadgeRow>({
   keyOf: (row) => [row.updatedAt, row.badge.id],
 });
 
-export class GamificationRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class GamificationRepository extends Repository {
   async activeTitles(): Promise<TitleRow[]> {
     return this.db.select().from(titles).where(eq(titles.active, true)).orderBy(asc(titles.rankIndex));
   }

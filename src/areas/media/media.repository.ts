@@ -1,7 +1,7 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
-import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { type Keyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
@@ -14,32 +14,15 @@ export interface CounterDelta {
   bookmarks?: number;
 }
 
-const newestMedia = (name: string): Keyset<MediaRow> =>
-  defineKeyset<MediaRow>({
-    name,
-    shape: ['timestamp', 'uuid'],
-    columns: [media.createdAt, media.id],
-    keyOf: (row) => [row.createdAt, row.id],
-  });
+const newestMedia = (name: string): Keyset<MediaRow> => newestFirst<MediaRow>(name, media);
 
 /** The lists of media rows, newest first. */
 export const ownMediaKeyset = newestMedia('own-media');
 export const userMediaKeyset = newestMedia('user-media');
 export const describeQueueKeyset = newestMedia('describe-queue');
 
-export class MediaRepository {
+export class MediaRepository extends Repository {
   readonly #changeListeners: Array<(id: string) => void> = [];
-
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
 
   /** Called with the id of every row this repository updates or deletes (e.g. to drop cached copies). */
   onRowChanged(listener: (id: string) => void): void {

@@ -1,8 +1,8 @@
 /** All SQL of notifications: the feed, soft-dedup dispatch, preferences and the push flush. */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
 import { type NotificationRow, notificationPreferences, notifications } from './tables.ts';
 
@@ -22,12 +22,7 @@ export interface PreferenceCell {
 }
 
 /** The feed: newest first by (createdAt, id). */
-export const notificationsKeyset = defineKeyset<NotificationRow>({
-  name: 'notifications',
-  shape: ['timestamp', 'uuid'],
-  columns: [notifications.createdAt, notifications.id],
-  keyOf: (row) => [row.createdAt, row.id],
-});
+export const notificationsKeyset = newestFirst<NotificationRow>('notifications', notifications);
 
 /** A row a push flush holds: what it needs to decide and render. */
 export interface PushClaim {
@@ -37,18 +32,7 @@ export interface PushClaim {
   createdAt: Date;
 }
 
-export class NotificationsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class NotificationsRepository extends Repository {
   /** The same repository on another connection, e.g. a caller's transaction. */
 
   // ---- dispatch ----

@@ -7,7 +7,7 @@
  * requests). Lists read media and users through their owners' read models.
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db, DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
@@ -56,18 +56,7 @@ export const reactorsKeysets: Record<ReactionType, Keyset<Reactor>> = {
   dislike: reactionsOfType('dislikers'),
 };
 
-export class ReactionsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
-  /** The transaction in progress in this async context, else the database. */
-  private get db(): Db {
-    return this.source.db;
-  }
-
+export class ReactionsRepository extends Repository {
   /**
    * Sets the user's reaction on a media. The DO UPDATE only fires when the type differs, so a row
    * comes back for an insert (it carries the new id) or a switch (it keeps its old id), and none for a

@@ -1,9 +1,9 @@
 /** POST /admin/jobs/flush/{job}: run one job now and say what it did. */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
+import { JobRunDocumentSchema } from '../../platform/jobs/job-run-schema.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
 export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'audit'>) {
@@ -15,19 +15,7 @@ export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'a
       summary: 'Run a job now (notifications-push, describe-queue, search-index, stats)',
       params: { job: Type.String({ description: 'The job name; an unknown one is 404 with the valid names in meta' }) },
       errors: ['notFound'],
-      success: {
-        status: 200,
-        schema: DocumentSchema(
-          ResourceSchema(
-            'jobRuns',
-            Type.Object({
-              job: Type.String(),
-              ran: Type.Boolean({ description: 'false when this instance was running the job already' }),
-              report: Type.Object({}, { additionalProperties: true }),
-            }),
-          ),
-        ),
-      },
+      success: { status: 200, schema: JobRunDocumentSchema(Type.Object({}, { additionalProperties: true })) },
       handler: async ({ params: { job } }) => {
         if (!jobs.has(job)) {
           throw new AppError('notFound', {

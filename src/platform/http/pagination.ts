@@ -32,6 +32,18 @@ export interface Keyset<Row> {
 
 export const defineKeyset = <Row>(keyset: Keyset<Row>): Keyset<Row> => keyset;
 
+/** The most common list: rows with their own createdAt and id, newest first. */
+export const newestFirst = <Row extends { createdAt: Date; id: string }>(
+  name: string,
+  table: { createdAt: AnyColumn; id: AnyColumn },
+): Keyset<Row> =>
+  defineKeyset<Row>({
+    name,
+    shape: ['timestamp', 'uuid'],
+    columns: [table.createdAt, table.id],
+    keyOf: (row) => [row.createdAt, row.id],
+  });
+
 export interface PageRequest {
   direction: 'first' | 'after' | 'before';
   position: KeyValue[] | null;

@@ -1,8 +1,9 @@
 /** Media moderation: publication, flags, counters, deletion, orphan files. Every call is audited (in the service). */
 import { Type } from 'typebox';
-import { DocumentSchema, ResourceSchema } from '../../../platform/http/jsonapi.ts';
+import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
 import { idParam, registerRoutes, route } from '../../../platform/http/route.ts';
 import type { App } from '../../../platform/http/types.ts';
+import { JobRunDocumentSchema } from '../../../platform/jobs/job-run-schema.ts';
 import type { MediaServices } from '../media.module.ts';
 import { maxMediaFlag } from '../media-flags.ts';
 import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
@@ -83,23 +84,15 @@ export function mediaAdminRoutes(app: App, { mediaAdmin }: MediaServices) {
       ),
       success: {
         status: 200,
-        schema: DocumentSchema(
-          ResourceSchema(
-            'jobRuns',
-            Type.Object({
-              job: Type.String(),
-              ran: Type.Boolean(),
-              report: Type.Object({
-                scanned: Type.Integer(),
-                removed: Type.Array(Type.String()),
-                removedCount: Type.Integer(),
-                keptWithinGrace: Type.Integer(),
-                graceHours: Type.Integer(),
-              }),
-            }),
-            undefined,
-            'OrphanFilesRun',
-          ),
+        schema: JobRunDocumentSchema(
+          Type.Object({
+            scanned: Type.Integer(),
+            removed: Type.Array(Type.String()),
+            removedCount: Type.Integer(),
+            keptWithinGrace: Type.Integer(),
+            graceHours: Type.Integer(),
+          }),
+          'OrphanFilesRun',
         ),
       },
       handler: async ({ body }) => {

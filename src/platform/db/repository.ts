@@ -1,0 +1,18 @@
+/**
+ * The base of every repository: its statements run on the transaction in progress in the async
+ * context, or on the database itself outside one (see transactions.ts).
+ */
+import type { Db, DbSource } from './database.ts';
+
+export abstract class Repository {
+  readonly #source: DbSource;
+
+  constructor(source: DbSource) {
+    this.#source = source;
+  }
+
+  /** The transaction in progress in this async context, else the database. */
+  protected get db(): Db {
+    return this.#source.db;
+  }
+}
