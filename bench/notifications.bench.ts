@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import pino from 'pino';
+import { LocalBroadcast } from '../src/adapters/broadcast/index.ts';
 import { LogPushProvider } from '../src/adapters/push/index.ts';
 import { LocalStorage } from '../src/adapters/storage/index.ts';
 import { buildApp } from '../src/app.ts';
@@ -90,6 +91,7 @@ try {
       rateLimitStore: new MemoryRateLimitStore(systemClock),
       storage: new LocalStorage(mkdtempSync(join(tmpdir(), 'tms-bench-'))),
       push: new LogPushProvider(silent),
+      broadcast: new LocalBroadcast(),
     },
     { logger: false },
   );

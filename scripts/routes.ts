@@ -5,6 +5,7 @@
  * section, and a count.
  */
 import { readFileSync } from 'node:fs';
+import { LocalBroadcast } from '../src/adapters/broadcast/index.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { AppDeps } from '../src/deps.ts';
@@ -36,6 +37,7 @@ const deps: AppDeps = {
   mailer: offline('mailer') as AppDeps['mailer'],
   storage: offline('storage') as AppDeps['storage'],
   push: offline('push') as AppDeps['push'],
+  broadcast: new LocalBroadcast(),
   rateLimitStore: new MemoryRateLimitStore(systemClock),
 };
 

@@ -26,9 +26,13 @@ async function main(argv: string[]): Promise<number> {
     argv,
     async () => {
       const { database, via } = await openCliDatabase(config);
+      const services = cliServices(config, database);
       return {
-        environment: { config, ...cliServices(config, database), database, via },
-        close: () => database.close(),
+        environment: { config, ...services, database, via },
+        close: async () => {
+          await services.platform.broadcast.close();
+          await database.close();
+        },
       };
     },
     output,

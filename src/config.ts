@@ -24,6 +24,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   logLevel: string;
   sessionTtlDays: number;
+  /** How long an instance may answer from its memory for a session; 0 reads every session from the database. */
+  sessionCacheSeconds: number;
   notificationDigestIntervalMinutes: number;
   notificationDedupWindowMinutes: number;
   push: { provider: 'log' | 'onesignal'; oneSignal: { appId: string; apiKey: string; apiUrl: string } | null };
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
       appEnv === 'test' ? 'silent' : 'info',
     ),
     sessionTtlDays: read.integer('SESSION_TTL_DAYS', 30, 1, 365),
+    sessionCacheSeconds: read.integer('SESSION_CACHE_SECONDS', 30, 0, 300),
     notificationDigestIntervalMinutes: read.integer(
       'NOTIFICATION_DIGEST_INTERVAL_MINUTES',
       appEnv === 'production' ? 5 : 2,

@@ -1,6 +1,7 @@
 /** What the app needs from the outside world; createDeps builds the real ones (server, CLI), tests their own. */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { type Broadcast, createBroadcast } from './adapters/broadcast/index.ts';
 import { createMailer, type Mailer } from './adapters/mail/index.ts';
 import { createPushProvider, type PushProvider } from './adapters/push/index.ts';
 import { createMediaStorage, type MediaStorage } from './adapters/storage/index.ts';
@@ -19,6 +20,8 @@ export interface AppDeps {
   storage: MediaStorage;
   /** Push notifications: the log provider by default, OneSignal when PUSH_PROVIDER=onesignal. */
   push: PushProvider;
+  /** Messages to every instance (cache revocations): Redis, else PostgreSQL NOTIFY, else in-process. */
+  broadcast: Broadcast;
 }
 
 /** The real outside world from the configuration: mail, media storage, push, on the system clock. */
@@ -39,5 +42,6 @@ export function createDeps(
     rateLimitStore,
     storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
     push: createPushProvider(config.push, logger),
+    broadcast: createBroadcast(config, database, logger),
   };
 }

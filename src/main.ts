@@ -59,6 +59,7 @@ async function main() {
     await stopAreas(services);
     await commandServer?.stop();
     await deps.rateLimitStore.close?.();
+    await deps.broadcast.close();
     await database.close();
     logger.info({ event: 'server.stopped' }, 'stopped');
     process.exit(0);

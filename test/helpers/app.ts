@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
+import { LocalBroadcast } from '../../src/adapters/broadcast/index.ts';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/index.ts';
 import { LogPushProvider } from '../../src/adapters/push/index.ts';
 import { LocalStorage } from '../../src/adapters/storage/index.ts';
@@ -14,6 +15,7 @@ import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppDeps } from '../../src/deps.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
+import type { Database } from '../../src/platform/db/database.ts';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.ts';
 import type { App } from '../../src/platform/http/types.ts';
 import type { Services } from '../../src/services.ts';
@@ -56,7 +58,13 @@ export interface TestRequest {
 export type TestResponse = LightMyRequestResponse & { json: any };
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; deps?: Partial<AppDeps>; clock?: ManualClock } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: Partial<AppDeps>;
+    clock?: ManualClock;
+    /** Another instance's view of an existing test database (see openAnotherInstance); not closed here. */
+    database?: Database;
+  } = {},
 ): Promise<TestApp> {
   const config: Config = loadConfig({
     APP_ENV: 'test',
@@ -67,7 +75,7 @@ export async function createTestApp(
   });
   const clock = options.clock ?? new ManualClock('2026-11-21T12:00:00.000Z');
   const mail = new CapturedMail();
-  const database = await openTestDatabase();
+  const database = options.database ?? (await openTestDatabase());
   // Media files go to a fresh temporary directory unless the test brings its own storage (e.g. S3).
   const mediaDir = options.deps?.storage ? null : mkdtempSync(join(tmpdir(), 'tms-media-'));
   const deps: AppDeps = {
@@ -78,6 +86,7 @@ export async function createTestApp(
     rateLimitStore: new MemoryRateLimitStore(clock),
     storage: mediaDir === null ? options.deps!.storage! : new LocalStorage(mediaDir),
     push: new LogPushProvider(pino({ level: 'silent' })),
+    broadcast: new LocalBroadcast(),
     ...options.deps,
   };
   const { app, services } = await buildApp(deps, { logger: false });
@@ -112,7 +121,8 @@ export async function createTestApp(
       const undeclared = statuses.undeclared();
       await app.close();
       await deps.rateLimitStore.close?.();
-      await database.close();
+      await deps.broadcast.close();
+      if (options.database === undefined) await database.close();
       if (mediaDir !== null) rmSync(mediaDir, { recursive: true, force: true });
       if (undeclared.length > 0) throw new Error(`undeclared statuses:\n${undeclared.join('\n')}`);
     },

@@ -112,6 +112,12 @@ export async function openTestDatabase(): Promise<Database> {
  * The same database as `database` seen as another server instance would see it: on PostgreSQL a pool
  * of its own (separate sessions); on PGlite the same single session, since one process owns the files.
  */
+/** The URL of a PostgreSQL test database (what its instances connect to). */
+export async function postgresUrlOf(database: Database): Promise<string> {
+  const [row] = await queryRows<{ name: string }>(database.db, sql`SELECT current_database() AS name`);
+  return urlWithDatabase(process.env.DATABASE_URL!, row!.name);
+}
+
 export async function openAnotherInstance(database: Database): Promise<{ database: Database; close(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl || database.engine !== 'postgres') return { database, close: async () => {} };

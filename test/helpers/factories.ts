@@ -48,5 +48,8 @@ export async function createUser(
 
 /** Writes a user's row directly, for states the API cannot reach yet (bans, anonymization, raw settings). */
 export async function updateUserRow(t: TestApp, userId: string, patch: Partial<NewUser>): Promise<void> {
-  await new AccountsRepository(t.services.platform.transactions).updateUser(userId, patch);
+  await new AccountsRepository(t.services.platform.transactions, t.services.areas.accounts.sessionCache).updateUser(
+    userId,
+    patch,
+  );
 }

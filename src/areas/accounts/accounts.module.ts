@@ -14,6 +14,7 @@ import { MailFlowsService } from './mail-flows.service.ts';
 import { MailTokens } from './mail-tokens.ts';
 import { PasswordService } from './password.service.ts';
 import { ProfileService } from './profile.service.ts';
+import { SessionCache } from './session-cache.ts';
 import { SessionsService } from './sessions.service.ts';
 import { SettingsService } from './settings.service.ts';
 import { UserDirectoryRepository } from './user-directory.repository.ts';
@@ -24,6 +25,8 @@ import { UsersService } from './users.service.ts';
 export interface AccountsServices {
   accounts: AccountsService;
   sessions: SessionsService;
+  /** Live sessions in memory; every write that revokes one goes through AccountsRepository. */
+  sessionCache: SessionCache;
   mailFlows: MailFlowsService;
   profile: ProfileService;
   passwords: PasswordService;
@@ -41,9 +44,10 @@ declare module '../../platform/modules/area-module.ts' {
 export const accountsArea = defineArea({
   name: 'accounts',
   needs: [],
-  create({ transactions, events, clock, config, mailer, logger }) {
-    const repository = new AccountsRepository(transactions);
-    const sessions = new SessionsService(repository, clock, config.sessionTtlDays);
+  create({ transactions, events, clock, config, mailer, logger, broadcast }) {
+    const sessionCache = new SessionCache({ clock, ttlSeconds: config.sessionCacheSeconds, broadcast, transactions });
+    const repository = new AccountsRepository(transactions, sessionCache);
+    const sessions = new SessionsService(repository, sessionCache, clock, config.sessionTtlDays);
     const mailFlows = new MailFlowsService(
       transactions,
       repository,
@@ -59,6 +63,7 @@ export const accountsArea = defineArea({
     return {
       accounts: new AccountsService(repository, sessions, clock, transactions, events),
       sessions,
+      sessionCache,
       mailFlows,
       profile: new ProfileService(repository, clock),
       passwords: new PasswordService(repository, clock),

@@ -1,7 +1,10 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { DbSource } from '../../platform/db/database.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { runStatement, statement } from '../../platform/db/statements.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import type { CachedSession } from './session-cache.ts';
 import {
   type SessionRow,
   sessions,
@@ -17,7 +20,28 @@ export type NewUser = typeof users.$inferInsert;
 /** My live sessions, newest first. */
 export const sessionsKeyset = newestFirst<SessionRow>('sessions', sessions);
 
+/** A session as a request needs it, in one statement on the (session, user) pair; an erased account has none. */
+const liveSession = statement<CachedSession>(
+  'accounts.liveSession',
+  `SELECT s.user_id AS "userId", s.id AS "sessionId", u.banned_at IS NOT NULL AS banned,
+          s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt"
+   FROM sessions AS s JOIN users AS u ON u.id = s.user_id
+   WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.anonymized_at IS NULL`,
+);
+
+/** Told of every write that changes what a session token resolves to (see session-cache.ts). */
+export interface SessionRevocations {
+  revokeUser(userId: string): Promise<void>;
+}
+
 export class AccountsRepository extends Repository {
+  private readonly revocations: SessionRevocations;
+
+  constructor(source: DbSource, revocations: SessionRevocations) {
+    super(source);
+    this.revocations = revocations;
+  }
+
   async insertUser(user: NewUser): Promise<UserRow> {
     const [row] = await this.db.insert(users).values(user).returning();
     return row!;
@@ -57,8 +81,10 @@ export class AccountsRepository extends Repository {
     return row ?? null;
   }
 
+  /** Changes a user's row; a ban or an erasure also ends what their cached sessions allow. */
   async updateUser(id: string, patch: Partial<NewUser>): Promise<UserRow | null> {
     const [row] = await this.db.update(users).set(patch).where(eq(users.id, id)).returning();
+    if (row !== undefined && ('bannedAt' in patch || 'anonymizedAt' in patch)) await this.revocations.revokeUser(id);
     return row ?? null;
   }
 
@@ -78,12 +104,8 @@ export class AccountsRepository extends Repository {
     await this.db.insert(sessions).values(session);
   }
 
-  async findLiveSession(tokenHash: string, now: Date): Promise<{ session: SessionRow; bannedAt: Date | null } | null> {
-    const [row] = await this.db
-      .select({ session: sessions, bannedAt: users.bannedAt })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)));
+  async findLiveSession(tokenHash: string, now: Date): Promise<CachedSession | null> {
+    const [row] = await runStatement(this.db, liveSession, [tokenHash, now.toISOString()]);
     return row ?? null;
   }
 
@@ -106,6 +128,7 @@ export class AccountsRepository extends Repository {
       .delete(sessions)
       .where(and(eq(sessions.userId, userId), eq(sessions.id, id)))
       .returning({ id: sessions.id });
+    if (deleted.length > 0) await this.revocations.revokeUser(userId);
     return deleted.length > 0;
   }
 
@@ -115,6 +138,7 @@ export class AccountsRepository extends Repository {
       .delete(sessions)
       .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined))
       .returning({ id: sessions.id });
+    if (deleted.length > 0) await this.revocations.revokeUser(userId);
     return deleted.length;
   }
 

@@ -10,6 +10,7 @@ import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { hashToken, newSecretToken } from './secrets.ts';
+import type { SessionCache } from './session-cache.ts';
 import type { SessionRow } from './tables.ts';
 
 /** Last-seen is written at most this often, so authenticated reads are not all writes. */
@@ -27,11 +28,13 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
 
 export class SessionsService implements SessionResolver {
   private readonly repository: AccountsRepository;
+  private readonly cache: SessionCache;
   private readonly clock: Clock;
   private readonly ttlDays: number;
 
-  constructor(repository: AccountsRepository, clock: Clock, ttlDays: number) {
+  constructor(repository: AccountsRepository, cache: SessionCache, clock: Clock, ttlDays: number) {
     this.repository = repository;
+    this.cache = cache;
     this.clock = clock;
     this.ttlDays = ttlDays;
   }
@@ -59,14 +62,16 @@ export class SessionsService implements SessionResolver {
 
   async resolve(token: string, request: FastifyRequest) {
     const now = this.clock.now();
-    const found = await this.repository.findLiveSession(hashToken(token), now);
-    if (found === null) return null;
-    const { session } = found;
+    const tokenHash = hashToken(token);
+    const session = await this.cache.resolve(tokenHash, () => this.repository.findLiveSession(tokenHash, now));
+    if (session === null || session.expiresAt <= now) return null;
     if (now.getTime() - session.lastSeenAt.getTime() > touchIntervalMs) {
       const client = clientInfo(request);
-      await this.repository.touchSession(session.id, now, this.#expiry(now), client.ip, client.userAgent);
+      session.lastSeenAt = now;
+      session.expiresAt = this.#expiry(now);
+      await this.repository.touchSession(session.sessionId, now, session.expiresAt, client.ip, client.userAgent);
     }
-    return { viewer: { userId: session.userId, sessionId: session.id }, banned: found.bannedAt !== null };
+    return { viewer: { userId: session.userId, sessionId: session.sessionId }, banned: session.banned };
   }
 
   list(userId: string, page: PageRequest) {

@@ -2,7 +2,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { runStatement } from '../../platform/db/statements.ts';
+import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { type FeedItem, type FeedPageRow, feedPageStatements, unreadCountStatement } from './feed-statements.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
 import { type NotificationRow, notificationPreferences, notifications } from './tables.ts';
 
@@ -33,8 +35,6 @@ export interface PushClaim {
 }
 
 export class NotificationsRepository extends Repository {
-  /** The same repository on another connection, e.g. a caller's transaction. */
-
   // ---- dispatch ----
 
   async insert(row: NewNotification): Promise<void> {
@@ -71,27 +71,30 @@ export class NotificationsRepository extends Repository {
 
   // ---- feed ----
 
-  #feedFilter(ownerId: string, unreadOnly: boolean) {
-    return and(eq(notifications.ownerId, ownerId), unreadOnly ? isNull(notifications.readAt) : undefined);
+  /**
+   * A page of the owner's feed (limit + 1 rows, newest first as the keyset orders them) and the size
+   * of the same filter, in one statement: the counters the triggers of 0130 keep come with the page.
+   */
+  async feedPage(
+    ownerId: string,
+    unreadOnly: boolean,
+    page: PageRequest,
+  ): Promise<{ rows: FeedItem[]; total: number }> {
+    const statements = feedPageStatements[page.direction];
+    const position = page.position === null ? [] : [(page.position[0] as Date).toISOString(), page.position[1]];
+    const rows = await runStatement(this.db, unreadOnly ? statements.unread : statements.all, [
+      ownerId,
+      page.limit + 1,
+      ...position,
+    ]);
+    const first = rows[0];
+    const total = (unreadOnly ? first?.unread : first?.total) ?? 0;
+    return { rows: rows.filter((row): row is FeedPageRow & FeedItem => row.id !== null), total };
   }
 
-  async list(ownerId: string, unreadOnly: boolean, page: PageRequest): Promise<NotificationRow[]> {
-    const { where, orderBy } = keyset(notificationsKeyset, page);
-    return this.db
-      .select()
-      .from(notifications)
-      .where(and(this.#feedFilter(ownerId, unreadOnly), where))
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
-  }
-
-  /** The owner's feed size, all rows or unread only, from the counters the triggers of 0130 keep. */
-  async count(ownerId: string, unreadOnly: boolean): Promise<number> {
-    const [row] = await queryRows<{ total: number; unread: number }>(
-      this.db,
-      sql`SELECT total, unread FROM notification_counters WHERE owner_id = ${ownerId}`,
-    );
-    return row === undefined ? 0 : unreadOnly ? row.unread : row.total;
+  async unreadCount(ownerId: string): Promise<number> {
+    const [row] = await runStatement(this.db, unreadCountStatement, [ownerId]);
+    return row?.unread ?? 0;
   }
 
   /** Marks one of the owner's rows read (keeping an earlier read time); null when not theirs or missing. */

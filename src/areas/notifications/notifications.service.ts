@@ -14,16 +14,13 @@ export class NotificationsService {
     this.clock = clock;
   }
 
-  async list(ownerId: string, unreadOnly: boolean, page: PageRequest) {
-    const [rows, total] = await Promise.all([
-      this.repository.list(ownerId, unreadOnly, page),
-      this.repository.count(ownerId, unreadOnly),
-    ]);
-    return { rows, total };
+  /** A page of the feed and the number of rows matching the same filter. */
+  list(ownerId: string, unreadOnly: boolean, page: PageRequest) {
+    return this.repository.feedPage(ownerId, unreadOnly, page);
   }
 
   unreadCount(ownerId: string): Promise<number> {
-    return this.repository.count(ownerId, true);
+    return this.repository.unreadCount(ownerId);
   }
 
   async markRead(ownerId: string, id: string) {

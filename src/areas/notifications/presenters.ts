@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import type { FeedItem } from './feed-statements.ts';
 import { notificationKinds } from './kinds.ts';
 import type { PreferenceMatrix } from './preference-patch.ts';
 import { renderNotification } from './render.ts';
-import type { NotificationRow } from './tables.ts';
 
 export const NotificationSchema = ResourceSchema(
   'notifications',
@@ -28,7 +28,7 @@ export const NotificationSchema = ResourceSchema(
   'Notification',
 );
 
-export function presentNotification(row: NotificationRow, locale: Locale) {
+export function presentNotification(row: FeedItem, locale: Locale) {
   const { title, body } = renderNotification(row.type, row.data, locale);
   return resource('notifications', row.id, {
     type: row.type,

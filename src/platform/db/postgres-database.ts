@@ -23,12 +23,17 @@ function rawConnection(client: pg.ClientBase): RawConnection {
   return conn;
 }
 
+export type PostgresDatabase = Database & { pool: pg.Pool };
+
+export const isPostgres = (database: Database): database is PostgresDatabase =>
+  database.engine === 'postgres' && 'pool' in database;
+
 /**
  * A PostgreSQL server through a `pg` pool. Migrations take their advisory lock on a client of their
  * own (to `migrationUrl`, the direct URL when a pooler such as PgBouncer stands in front), never on a
  * pooled connection: a transaction-mode pooler cannot keep a session-level lock.
  */
-export function openPostgres(url: string, poolSize = 10, migrationUrl = url): Database & { pool: pg.Pool } {
+export function openPostgres(url: string, poolSize = 10, migrationUrl = url): PostgresDatabase {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});

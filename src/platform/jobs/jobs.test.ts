@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/database.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
 import type { Database } from '../db/database.ts';
 import { everyMinutes, type JobDefinition, type JobQueueOptions, JobRunner } from './jobs.ts';
 
@@ -18,20 +19,6 @@ const fast: Partial<JobQueueOptions> = {
   pollingIntervalSeconds: 0.5,
   cronIntervalSeconds: 1,
 };
-
-async function waitFor<T>(
-  what: string,
-  read: () => Promise<T | null | undefined | false>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** A job that waits until released, so tests can hold it "running". */
 function gatedJob() {

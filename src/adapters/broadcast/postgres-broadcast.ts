@@ -1,0 +1,82 @@
+/**
+ * Broadcast over PostgreSQL LISTEN/NOTIFY (PostgreSQL without Redis). LISTEN needs a session of its
+ * own, so it runs on a dedicated connection to the direct URL (DATABASE_MIGRATION_URL when a pooler
+ * in transaction mode stands in front, since such a pooler cannot keep a LISTEN); NOTIFY goes through
+ * the pool. The listening connection reconnects by itself, every reconnection reported as a gap.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Broadcast } from './broadcast.ts';
+
+const retryMs = { first: 500, max: 15_000 };
+
+export class PostgresBroadcast implements Broadcast {
+  readonly #handlers = new Map<string, { onMessage: (message: string) => void; onGap: () => void }[]>();
+  #listener: pg.Client | null = null;
+  #closed = false;
+  #retry: NodeJS.Timeout | null = null;
+  private readonly pool: pg.Pool;
+  private readonly directUrl: string;
+  private readonly logger: Logger;
+  private readonly prefix: string;
+
+  constructor(pool: pg.Pool, directUrl: string, logger: Logger, prefix = 'tms.') {
+    this.pool = pool;
+    this.directUrl = directUrl;
+    this.logger = logger;
+    this.prefix = prefix;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    try {
+      await this.pool.query('SELECT pg_notify($1, $2)', [this.prefix + channel, message]);
+    } catch (error) {
+      this.logger.warn({ event: 'broadcast.publishFailed', channel, err: error }, 'broadcast not sent');
+    }
+  }
+
+  subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): void {
+    const name = this.prefix + channel;
+    this.#handlers.set(name, [...(this.#handlers.get(name) ?? []), { onMessage, onGap }]);
+    if (this.#listener === null) void this.#connect(retryMs.first);
+    else void this.#listener.query(`LISTEN ${pg.escapeIdentifier(name)}`).catch(() => {});
+  }
+
+  async #connect(nextDelayMs: number): Promise<void> {
+    if (this.#closed) return;
+    const client = new pg.Client({ connectionString: this.directUrl });
+    this.#listener = client;
+    const reconnect = () => {
+      if (this.#closed || this.#listener !== client || this.#retry !== null) return;
+      this.#retry = setTimeout(() => {
+        this.#retry = null;
+        void this.#connect(Math.min(nextDelayMs * 2, retryMs.max));
+      }, nextDelayMs);
+      this.#retry.unref();
+    };
+    client.on('error', (error) => {
+      this.logger.warn({ event: 'broadcast.listenerError', err: error }, 'broadcast listener lost');
+      reconnect();
+    });
+    client.on('end', reconnect);
+    client.on('notification', ({ channel, payload }) => {
+      for (const handler of this.#handlers.get(channel) ?? []) handler.onMessage(payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const name of this.#handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(name)}`);
+      nextDelayMs = retryMs.first;
+      for (const handlers of this.#handlers.values()) for (const handler of handlers) handler.onGap();
+    } catch (error) {
+      this.logger.warn({ event: 'broadcast.listenerError', err: error }, 'broadcast listener cannot connect');
+      client.end().catch(() => {});
+      reconnect();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retry !== null) clearTimeout(this.#retry);
+    await this.#listener?.end().catch(() => {});
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Two instances of the service on one database, each with its session cache: a token revoked on one
+ * dies on the other as soon as the broadcast arrives (Redis pub/sub with REDIS_URL, else PostgreSQL
+ * NOTIFY, else in-process on PGlite); and when the broadcast is lost, no later than
+ * SESSION_CACHE_SECONDS after.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { openAnotherInstance, openTestDatabase, postgresUrlOf } from '../../../test/helpers/database.ts';
+import { createUser } from '../../../test/helpers/factories.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
+import { type Broadcast, LocalBroadcast, PostgresBroadcast, RedisBroadcast } from '../../adapters/broadcast/index.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { isPostgres } from '../../platform/db/postgres-database.ts';
+
+const logger = pino({ level: 'silent' });
+const prefix = `test-${randomBytes(4).toString('hex')}.`;
+
+/** The broadcast a real deployment of this engine would use, one per instance. */
+async function broadcastFor(database: Database, shared: LocalBroadcast): Promise<Broadcast> {
+  if (process.env.REDIS_URL) return new RedisBroadcast(process.env.REDIS_URL, logger, prefix);
+  if (isPostgres(database)) return new PostgresBroadcast(database.pool, await postgresUrlOf(database), logger, prefix);
+  return shared;
+}
+
+/** A broadcast that loses every message, as a subscriber that was disconnected would. */
+class LosingBroadcast extends LocalBroadcast {
+  override async publish(): Promise<void> {}
+}
+
+describe('session revocation across instances', () => {
+  let one: TestApp;
+  let two: TestApp;
+  let lossy: TestApp;
+  let databases: Array<{ close(): Promise<void> }>;
+  before(async () => {
+    const shared = new LocalBroadcast();
+    const database = await openTestDatabase();
+    const secondDatabase = await openAnotherInstance(database);
+    const thirdDatabase = await openAnotherInstance(database);
+    databases = [thirdDatabase, secondDatabase, database];
+    one = await createTestApp({ database, deps: { broadcast: await broadcastFor(database, shared) } });
+    two = await createTestApp({
+      database: secondDatabase.database,
+      clock: one.clock,
+      deps: { broadcast: await broadcastFor(secondDatabase.database, shared) },
+    });
+    lossy = await createTestApp({
+      database: thirdDatabase.database,
+      clock: one.clock,
+      deps: { broadcast: new LosingBroadcast() },
+    });
+  });
+  after(async () => {
+    for (const t of [lossy, two, one]) await t.close();
+    for (const database of databases) await database.close();
+  });
+
+  const me = async (t: TestApp, token: string) =>
+    (await t.request({ method: 'GET', url: '/api/auth/me', token })).statusCode;
+
+  it('a logout on one instance ends the token on the other once the broadcast arrives', async () => {
+    const user = await createUser(one);
+    assert.equal(await me(two, user.token), 200, 'the other instance has it cached');
+    assert.equal((await one.request({ method: 'POST', url: '/api/auth/logout', token: user.token })).statusCode, 204);
+    assert.equal(await me(one, user.token), 401, 'at once on the instance that revoked it');
+    await waitFor('the revocation on the other instance', async () => (await me(two, user.token)) === 401);
+  });
+
+  it('without the broadcast, the other instance stops accepting the token after SESSION_CACHE_SECONDS', async () => {
+    const user = await createUser(one);
+    assert.equal(await me(lossy, user.token), 200);
+    await one.request({ method: 'POST', url: '/api/auth/logout', token: user.token });
+    assert.equal(await me(lossy, user.token), 200, 'the message was lost: still cached');
+    one.clock.advance(30_001);
+    assert.equal(await me(lossy, user.token), 401);
+  });
+});

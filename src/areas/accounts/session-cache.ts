@@ -1,0 +1,111 @@
+/**
+ * Live sessions kept in memory for SESSION_CACHE_SECONDS, so an authenticated request reads no session
+ * row. Revocation stays exact on the instance that revokes and bounded on the others:
+ *
+ * - Every write that changes what a token resolves to (a session ended, all of a user's sessions
+ *   ended, a ban, an erasure) goes through AccountsRepository, which calls `revokeUser` within the
+ *   transaction. Once it commits, this instance forgets the user's cached sessions before it answers,
+ *   and tells the other instances through the broadcast (Redis pub/sub, PostgreSQL NOTIFY), which
+ *   forget them on receipt.
+ * - A lookup that started before a revocation is not cached when it ends (the generation moved on),
+ *   so a request in flight cannot put a revoked session back.
+ * - Delivery is at most once: a broadcast subscriber that (re)connects drops everything it cached,
+ *   and no entry lives longer than the TTL, which bounds what a lost message can cost.
+ *
+ * Unknown tokens are never cached (random tokens must not fill the memory).
+ */
+import type { Broadcast } from '../../adapters/broadcast/index.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+
+export interface CachedSession {
+  userId: string;
+  sessionId: string;
+  banned: boolean;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+const channel = 'sessions.revoked';
+
+export class SessionCache {
+  readonly #entries = new Map<string, { session: CachedSession; cachedUntil: number }>();
+  #generation = 0;
+  private readonly clock: Clock;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly broadcast: Broadcast;
+  private readonly transactions: Transactions;
+
+  constructor(options: {
+    clock: Clock;
+    ttlSeconds: number;
+    maxEntries?: number;
+    broadcast: Broadcast;
+    transactions: Transactions;
+  }) {
+    this.clock = options.clock;
+    this.ttlMs = options.ttlSeconds * 1000;
+    this.maxEntries = options.maxEntries ?? 50_000;
+    this.broadcast = options.broadcast;
+    this.transactions = options.transactions;
+    if (this.ttlMs > 0) {
+      this.broadcast.subscribe(
+        channel,
+        (userId) => this.#forgetUser(userId),
+        () => this.#forgetAll(),
+      );
+    }
+  }
+
+  /** The session of a token hash: from memory while fresh, else from `load` (cached if nothing was revoked meanwhile). */
+  async resolve(tokenHash: string, load: () => Promise<CachedSession | null>): Promise<CachedSession | null> {
+    const now = this.clock.now().getTime();
+    const entry = this.#entries.get(tokenHash);
+    if (entry !== undefined && entry.cachedUntil > now) return entry.session;
+    const generation = this.#generation;
+    const session = await load();
+    if (session === null) {
+      this.#entries.delete(tokenHash);
+      return null;
+    }
+    if (this.ttlMs > 0 && generation === this.#generation) this.#remember(tokenHash, session, now);
+    return session;
+  }
+
+  /**
+   * The user's sessions changed (ended, banned, erased): once the transaction in progress commits,
+   * forget them here and on every other instance.
+   */
+  revokeUser(userId: string): Promise<void> {
+    return this.transactions.afterCommit(async () => {
+      this.#forgetUser(userId);
+      if (this.ttlMs > 0) await this.broadcast.publish(channel, userId);
+    });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #remember(tokenHash: string, session: CachedSession, now: number) {
+    this.#entries.delete(tokenHash);
+    if (this.#entries.size >= this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(tokenHash, { session, cachedUntil: now + this.ttlMs });
+  }
+
+  #forgetUser(userId: string) {
+    this.#generation += 1;
+    for (const [tokenHash, entry] of this.#entries) {
+      if (entry.session.userId === userId) this.#entries.delete(tokenHash);
+    }
+  }
+
+  #forgetAll() {
+    this.#generation += 1;
+    this.#entries.clear();
+  }
+}

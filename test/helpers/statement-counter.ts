@@ -1,0 +1,34 @@
+/**
+ * Counts the statements the app sends to its database, by wrapping the driver's query function (the
+ * pg pool's, or PGlite's), and keeps what each was: its text and, for a prepared one, its name.
+ */
+import type { Database } from '../../src/platform/db/database.ts';
+import { isPostgres } from '../../src/platform/db/postgres-database.ts';
+
+export interface SentStatement {
+  text: string;
+  /** The prepared statement's name; undefined for an unnamed (parsed every time) statement. */
+  name: string | undefined;
+}
+
+export function watchStatements(database: Database) {
+  const sent: SentStatement[] = [];
+  const target = (isPostgres(database) ? database.pool : (database as unknown as { client: object }).client) as {
+    query: (...args: unknown[]) => unknown;
+  };
+  const original = target.query;
+  target.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text: string; name?: string };
+    sent.push(typeof first === 'string' ? { text: first, name: undefined } : { text: first.text, name: first.name });
+    return original.apply(this, args);
+  };
+  return {
+    sent,
+    reset: () => {
+      sent.length = 0;
+    },
+    restore: () => {
+      target.query = original;
+    },
+  };
+}
