@@ -1,6 +1,7 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
-import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbSource } from '../../platform/db/database.ts';
+import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { runStatement, statement } from '../../platform/db/statements.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
@@ -47,8 +48,22 @@ export class AccountsRepository extends Repository {
     return row!;
   }
 
+  // Read on most authenticated screens (my profile, a user's page, the follow lists): prepared once.
+  readonly #userById = new PreparedRead<UserRow>(this.source, 'accounts.userById', (db) =>
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id'))),
+  );
+  readonly #usersByIds = new PreparedRead<UserRow>(this.source, 'accounts.usersByIds', (db) =>
+    db
+      .select()
+      .from(users)
+      .where(sql`${users.id} = ANY(${sql.placeholder('ids')}::uuid[])`),
+  );
+
   async findUserById(id: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    const [row] = await this.#userById.run({ id });
     return row ?? null;
   }
 
@@ -63,7 +78,7 @@ export class AccountsRepository extends Repository {
 
   async findUsersByIds(ids: string[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
-    return this.db.select().from(users).where(inArray(users.id, ids));
+    return this.#usersByIds.run({ ids });
   }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {

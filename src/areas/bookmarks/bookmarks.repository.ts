@@ -3,10 +3,11 @@
  * transaction), so the bookmarks of one media change one at a time and media.bookmarks_count (moved
  * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type MediaRow, mediaRows as media } from '../media/read-model.ts';
+import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { type MediaRow, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarks } from './tables.ts';
 
 /** Which bookmarks a list shows: all, those outside any collection, or those of one collection. */
@@ -76,21 +77,41 @@ export class BookmarksRepository extends Repository {
     return row?.count ?? 0;
   }
 
-  /** A user's bookmarks, newest first, with their media, among the media `visible` allows. */
-  async list(userId: string, filter: CollectionFilter, visible: SQL, page: PageRequest): Promise<BookmarkedMedia[]> {
-    const { where, orderBy } = keyset(bookmarksKeyset, page);
-    const inCollection =
-      filter.kind === 'none'
-        ? isNull(bookmarks.collectionId)
-        : filter.kind === 'in'
-          ? eq(bookmarks.collectionId, filter.collectionId)
-          : undefined;
-    return this.db
-      .select({ media, bookmark: bookmarks })
-      .from(bookmarks)
-      .innerJoin(media, eq(media.id, bookmarks.mediaId))
-      .where(and(eq(bookmarks.userId, userId), inCollection, visible, where))
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+  /** Per collection filter, the user's bookmarks on media they can open, as prepared pages. */
+  readonly #pages = Object.fromEntries(
+    (['all', 'none', 'in'] as const).map((kind) => {
+      const inCollection =
+        kind === 'none'
+          ? isNull(bookmarks.collectionId)
+          : kind === 'in'
+            ? eq(bookmarks.collectionId, sql.placeholder('collectionId'))
+            : undefined;
+      const page = new PreparedPage<BookmarkedMedia>(
+        this.source,
+        `bookmarks.list.${kind}`,
+        bookmarksKeyset,
+        (db, where, orderBy) =>
+          db
+            .select({ media, bookmark: bookmarks })
+            .from(bookmarks)
+            .innerJoin(media, eq(media.id, bookmarks.mediaId))
+            .where(
+              and(
+                eq(bookmarks.userId, sql.placeholder('userId')),
+                inCollection,
+                mediaVisibleTo(sql.placeholder('userId')),
+                where,
+              ),
+            )
+            .orderBy(...orderBy),
+      );
+      return [kind, page];
+    }),
+  ) as Record<CollectionFilter['kind'], PreparedPage<BookmarkedMedia>>;
+
+  /** A user's bookmarks, newest first, with their media, among the media they can open. */
+  list(userId: string, filter: CollectionFilter, page: PageRequest): Promise<BookmarkedMedia[]> {
+    const collectionId = filter.kind === 'in' ? filter.collectionId : null;
+    return this.#pages[filter.kind].run(page, { userId, collectionId });
   }
 }

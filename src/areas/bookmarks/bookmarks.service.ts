@@ -7,7 +7,6 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { MediaService } from '../media/media.service.ts';
-import { mediaVisibleTo } from '../media/read-model.ts';
 import './events.ts';
 import type { BookmarksRepository, CollectionFilter } from './bookmarks.repository.ts';
 import type { CollectionsService } from './collections.service.ts';
@@ -117,6 +116,6 @@ export class BookmarksService {
   /** The viewer's bookmarks, newest first, on media they can still open. */
   async list(viewerId: string, filter: CollectionFilter, page: PageRequest) {
     if (filter.kind === 'in') await this.collections.requireOwn(viewerId, filter.collectionId);
-    return this.repository.list(viewerId, filter, mediaVisibleTo(viewerId), page);
+    return this.repository.list(viewerId, filter, page);
   }
 }

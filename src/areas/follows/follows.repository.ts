@@ -1,7 +1,8 @@
 /** All SQL of follows: the relationship rows and keyset pages of users on either side. */
 import { and, eq, sql } from 'drizzle-orm';
+import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
 /** One side of a follow: the other user's id and when the follow began. */
@@ -74,25 +75,37 @@ export class FollowsRepository extends Repository {
     return row?.total ?? 0;
   }
 
+  readonly #following = new PreparedPage<FollowRef>(
+    this.source,
+    'follows.following',
+    followingKeyset,
+    (db, where, orderBy) =>
+      db
+        .select({ userId: follows.followeeId, followedAt: follows.createdAt })
+        .from(follows)
+        .where(and(eq(follows.followerId, sql.placeholder('userId')), where))
+        .orderBy(...orderBy),
+  );
+
+  readonly #followers = new PreparedPage<FollowRef>(
+    this.source,
+    'follows.followers',
+    followersKeyset,
+    (db, where, orderBy) =>
+      db
+        .select({ userId: follows.followerId, followedAt: follows.createdAt })
+        .from(follows)
+        .where(and(eq(follows.followeeId, sql.placeholder('userId')), where))
+        .orderBy(...orderBy),
+  );
+
   /** Who `userId` follows, newest follow first. */
-  async following(userId: string, page: PageRequest): Promise<FollowRef[]> {
-    const { where, orderBy } = keyset(followingKeyset, page);
-    return this.db
-      .select({ userId: follows.followeeId, followedAt: follows.createdAt })
-      .from(follows)
-      .where(and(eq(follows.followerId, userId), where))
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+  following(userId: string, page: PageRequest): Promise<FollowRef[]> {
+    return this.#following.run(page, { userId });
   }
 
   /** Who follows `userId`, newest follow first. */
-  async followers(userId: string, page: PageRequest): Promise<FollowRef[]> {
-    const { where, orderBy } = keyset(followersKeyset, page);
-    return this.db
-      .select({ userId: follows.followerId, followedAt: follows.createdAt })
-      .from(follows)
-      .where(and(eq(follows.followeeId, userId), where))
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+  followers(userId: string, page: PageRequest): Promise<FollowRef[]> {
+    return this.#followers.run(page, { userId });
   }
 }

@@ -1,5 +1,6 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { type Keyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { mediaFlags } from './media-flags.ts';
@@ -111,34 +112,42 @@ export class MediaRepository extends Repository {
 
   // ---- lists ----
 
-  /** The owner's posts, every state included. */
-  async listOwnPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
-    const { where, orderBy } = keyset(ownMediaKeyset, page);
-    return this.db
+  readonly #ownPosts = new PreparedPage<MediaRow>(this.source, 'media.ownPosts', ownMediaKeyset, (db, where, orderBy) =>
+    db
       .select()
       .from(media)
-      .where(and(eq(media.ownerId, ownerId), eq(media.kind, 'post'), where))
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+      .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, 'post'), where))
+      .orderBy(...orderBy),
+  );
+
+  readonly #publicPosts = new PreparedPage<MediaRow>(
+    this.source,
+    'media.publicPosts',
+    userMediaKeyset,
+    (db, where, orderBy) =>
+      db
+        .select()
+        .from(media)
+        .where(
+          and(
+            eq(media.ownerId, sql.placeholder('ownerId')),
+            eq(media.kind, 'post'),
+            eq(media.published, true),
+            lte(media.flag, mediaFlags.none),
+            where,
+          ),
+        )
+        .orderBy(...orderBy),
+  );
+
+  /** The owner's posts, every state included. */
+  listOwnPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
+    return this.#ownPosts.run(page, { ownerId });
   }
 
   /** A user's posts as the public sees them in lists: published and unflagged. */
-  async listPublicPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
-    const { where, orderBy } = keyset(userMediaKeyset, page);
-    return this.db
-      .select()
-      .from(media)
-      .where(
-        and(
-          eq(media.ownerId, ownerId),
-          eq(media.kind, 'post'),
-          eq(media.published, true),
-          lte(media.flag, mediaFlags.none),
-          where,
-        ),
-      )
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+  listPublicPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
+    return this.#publicPosts.run(page, { ownerId });
   }
 
   async countPublishedPosts(ownerId: string): Promise<number> {

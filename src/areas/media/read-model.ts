@@ -4,7 +4,7 @@
  * only: a change to a media row (its counters included) goes through MediaService. The rules are
  * those of src/areas/media/media-flags.ts; only posts are listed, never avatars or covers.
  */
-import { and, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, lt, or, type Placeholder, type SQL } from 'drizzle-orm';
 import { mediaFlags } from './media-flags.ts';
 import { type MediaRow, media } from './tables.ts';
 
@@ -12,10 +12,16 @@ import { type MediaRow, media } from './tables.ts';
 export const mediaRows = media;
 export type { MediaRow };
 
-const ownedBy = (viewerId: string | null) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
+/**
+ * The viewer: an id, null for nobody, or a placeholder of a prepared statement (filled with an id or
+ * null: `owner_id = NULL` matches nothing, as no viewer should).
+ */
+export type ViewerRef = string | null | Placeholder;
+
+const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 
 /** Media the viewer may open: published and not hidden, or their own (the rule of findVisibleMedia). */
-export function mediaVisibleTo(viewerId: string | null): SQL {
+export function mediaVisibleTo(viewerId: ViewerRef): SQL {
   return and(
     eq(media.kind, 'post'),
     or(and(eq(media.published, true), lt(media.flag, mediaFlags.hidden)), ownedBy(viewerId)),
@@ -23,9 +29,13 @@ export function mediaVisibleTo(viewerId: string | null): SQL {
 }
 
 /** Media that may appear in a public list shown to the viewer: published and not flagged, or their own. */
-export function mediaListedFor(viewerId: string | null): SQL {
+export function mediaListedFor(viewerId: ViewerRef): SQL {
   return and(
     eq(media.kind, 'post'),
     or(and(eq(media.published, true), lt(media.flag, mediaFlags.sensitive)), ownedBy(viewerId)),
   )!;
 }
+
+/** The two rules by name, for statements prepared once per rule. */
+export const mediaVisibility = { visible: mediaVisibleTo, listed: mediaListedFor } as const;
+export type MediaVisibility = keyof typeof mediaVisibility;

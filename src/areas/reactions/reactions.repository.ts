@@ -6,12 +6,13 @@
  * deletes could pair a reaction change with stale counters (seen on PostgreSQL with 40 parallel
  * requests). Lists read media and users through their owners' read models.
  */
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
-import { type MediaRow, mediaRows as media } from '../media/read-model.ts';
+import { type MediaRow, type MediaVisibility, mediaRows as media, mediaVisibility } from '../media/read-model.ts';
 import { mediaReactions, type ReactionRow, type ReactionType } from './tables.ts';
 
 /** What a PUT did: a new reaction, a like turned dislike (or back), or nothing (same type again). */
@@ -123,16 +124,49 @@ export class ReactionsRepository extends Repository {
     return rows.length > 0;
   }
 
-  /** The media a user reacted to with `type`, newest reaction first, among those `visible` allows. */
-  async listMediaOfUser(userId: string, type: ReactionType, visible: SQL, page: PageRequest): Promise<ReactedMedia[]> {
-    const { where, orderBy } = keyset(reactedMediaKeysets[type], page);
-    return this.db
-      .select({ media, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
-      .from(mediaReactions)
-      .innerJoin(media, eq(media.id, mediaReactions.mediaId))
-      .where(and(eq(mediaReactions.userId, userId), eq(mediaReactions.type, type), visible, where))
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+  /** Per type and visibility rule: the media a user reacted to, as prepared pages. */
+  readonly #reactedMedia = Object.fromEntries(
+    (['like', 'dislike'] as const).map((type) => [
+      type,
+      Object.fromEntries(
+        (['visible', 'listed'] as const).map((rule) => [
+          rule,
+          new PreparedPage<ReactedMedia>(
+            this.source,
+            `reactions.media.${type}.${rule}`,
+            reactedMediaKeysets[type],
+            (db, where, orderBy) =>
+              db
+                .select({ media, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
+                .from(mediaReactions)
+                .innerJoin(media, eq(media.id, mediaReactions.mediaId))
+                .where(
+                  and(
+                    eq(mediaReactions.userId, sql.placeholder('userId')),
+                    eq(mediaReactions.type, type),
+                    mediaVisibility[rule](sql.placeholder('viewerId')),
+                    where,
+                  ),
+                )
+                .orderBy(...orderBy),
+          ),
+        ]),
+      ),
+    ]),
+  ) as Record<ReactionType, Record<MediaVisibility, PreparedPage<ReactedMedia>>>;
+
+  /**
+   * The media a user reacted to with `type`, newest reaction first, among those the rule lets the
+   * viewer see: `visible` (they can open it) or `listed` (it may appear in a public list).
+   */
+  listMediaOfUser(
+    userId: string,
+    type: ReactionType,
+    rule: MediaVisibility,
+    viewerId: string | null,
+    page: PageRequest,
+  ): Promise<ReactedMedia[]> {
+    return this.#reactedMedia[type][rule].run(page, { userId, viewerId });
   }
 
   /**

@@ -8,7 +8,6 @@ import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import { showsReactionsPublicly } from '../accounts/read-model.ts';
 import type { MediaService } from '../media/media.service.ts';
-import { mediaListedFor, mediaVisibleTo } from '../media/read-model.ts';
 import './events.ts';
 import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
 import type { ReactionType } from './tables.ts';
@@ -97,7 +96,7 @@ export class ReactionsService {
 
   /** The viewer's own likes or dislikes, on media they can still open. */
   listOwn(viewerId: string, type: ReactionType, page: PageRequest) {
-    return this.repository.listMediaOfUser(viewerId, type, mediaVisibleTo(viewerId), page);
+    return this.repository.listMediaOfUser(viewerId, type, 'visible', viewerId, page);
   }
 
   /**
@@ -114,7 +113,7 @@ export class ReactionsService {
     if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });
     }
-    return this.repository.listMediaOfUser(user.id, type, mediaListedFor(viewerId), page);
+    return this.repository.listMediaOfUser(user.id, type, 'listed', viewerId, page);
   }
 
   /** Who liked or disliked a media the viewer can see. */

@@ -15,6 +15,8 @@ export type Db = PgDatabase<PgQueryResultHKT, any>;
  */
 export interface DbSource {
   readonly db: Db;
+  /** Whether `db` is a transaction in progress (prepared statements are then prepared on it). */
+  readonly active?: boolean;
 }
 
 /** A plain connection for what Drizzle does not cover: multi-statement migration scripts. */

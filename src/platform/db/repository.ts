@@ -11,6 +11,11 @@ export abstract class Repository {
     this.#source = source;
   }
 
+  /** Where the statements run; prepared statements (PreparedPage) are built on it. */
+  protected get source(): DbSource {
+    return this.#source;
+  }
+
   /** The transaction in progress in this async context, else the database. */
   protected get db(): Db {
     return this.#source.db;

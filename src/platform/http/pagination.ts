@@ -127,6 +127,23 @@ export function pageRequest(query: PageQuery, keyset: Keyset<unknown>, defaultLi
   return { direction: 'first', position: null, limit, list };
 }
 
+const parameterOf = (value: KeyValue) => (value instanceof Date ? value.toISOString() : value);
+
+/** The WHERE fragment and ORDER BY of one direction, the position given as SQL values or placeholders. */
+function keysetClause(
+  columns: Keyset<unknown>['columns'],
+  direction: PageRequest['direction'],
+  position: SQL[] | null,
+): { where: SQL | undefined; orderBy: SQL[] } {
+  const ascending = direction === 'before';
+  const orderBy = columns.map((column) => (ascending ? sql`${column} ASC` : sql`${column} DESC`));
+  if (position === null) return { where: undefined, orderBy };
+  const left = sql.join(columns, sql`, `);
+  const right = sql.join(position, sql`, `);
+  const where = ascending ? sql`(${left}) > (${right})` : sql`(${left}) < (${right})`;
+  return { where, orderBy };
+}
+
 /**
  * The WHERE fragment and ORDER BY for a descending key. Columns and values line up with the shape.
  * Rows come back newest first whatever the direction (the 'before' page is fetched ascending and
@@ -136,16 +153,23 @@ export function keyset(
   { columns }: Pick<Keyset<unknown>, 'columns'>,
   request: PageRequest,
 ): { where: SQL | undefined; orderBy: SQL[] } {
-  const ascending = request.direction === 'before';
-  const orderBy = columns.map((column) => (ascending ? sql`${column} ASC` : sql`${column} DESC`));
-  if (request.position === null) return { where: undefined, orderBy };
-  const left = sql.join(columns, sql`, `);
-  const right = sql.join(
-    request.position.map((value) => sql`${value instanceof Date ? value.toISOString() : value}`),
-    sql`, `,
-  );
-  const where = ascending ? sql`(${left}) > (${right})` : sql`(${left}) < (${right})`;
-  return { where, orderBy };
+  const position = request.position?.map((value) => sql`${parameterOf(value)}`) ?? null;
+  return keysetClause(columns, request.direction, position);
+}
+
+/** The same for a prepared statement: the position as placeholders position0, position1, … (see positionValues). */
+export function keysetTemplate(
+  { columns }: Pick<Keyset<unknown>, 'columns'>,
+  direction: PageRequest['direction'],
+): { where: SQL | undefined; orderBy: SQL[] } {
+  const position =
+    direction === 'first' ? null : columns.map((_, index) => sql`${sql.placeholder(`position${index}`)}`);
+  return keysetClause(columns, direction, position);
+}
+
+/** The values of keysetTemplate's placeholders for a page request. */
+export function positionValues(request: PageRequest): Record<string, KeyValue> {
+  return Object.fromEntries((request.position ?? []).map((value, index) => [`position${index}`, parameterOf(value)]));
 }
 
 export interface Page<T> {

@@ -1,0 +1,16 @@
+/**
+ * The load generator, run in a process of its own (see load.ts) so it never shares an event loop
+ * with the server: runs autocannon with the options in argv[2] (JSON) and prints its summary as JSON.
+ */
+import autocannon from 'autocannon';
+
+const options = JSON.parse(process.argv[2]!);
+const result = await autocannon(options);
+process.stdout.write(
+  JSON.stringify({
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+  }),
+);

@@ -1,0 +1,31 @@
+/** The benchmark's Markdown: where and when it ran, then one row per scenario with its ratio to ping. */
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { LoadResult, LoadSettings } from './load.ts';
+
+export function machineLine(engine: string, settings: LoadSettings): string {
+  const [one, five] = loadavg();
+  return (
+    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${engine}; ` +
+    `load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min) at the start; ` +
+    `${settings.connections} connections, ${settings.seconds} s per scenario`
+  );
+}
+
+export interface Row {
+  scenario: string;
+  result: LoadResult;
+}
+
+export function loadTable(rows: Row[], ping: LoadResult): string {
+  const lines = [
+    '| scenario | req/s | p50 (ms) | p99 (ms) | vs ping | bad answers |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const { scenario, result } of rows) {
+    lines.push(
+      `| ${scenario} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${(result.rps / ping.rps).toFixed(2)} | ${result.bad} |`,
+    );
+  }
+  return lines.join('\n');
+}

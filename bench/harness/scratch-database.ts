@@ -1,0 +1,63 @@
+/**
+ * A scratch database for one benchmark, on the engine the environment names: PostgreSQL when
+ * DATABASE_URL is set (a database created for the run, dropped after), else embedded PGlite in a
+ * temporary DATA_DIR (the server process opens it after this one has closed it). Migrated, then
+ * seeded by the caller's SQL (generate_series, never the API).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { RawConnection } from '../../src/platform/db/database.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+import { openPglite } from '../../src/platform/db/pglite-database.ts';
+import { openPostgres } from '../../src/platform/db/postgres-database.ts';
+
+export interface ScratchDatabase {
+  engine: 'postgres' | 'pglite';
+  /** What the server process needs to open it. */
+  serverEnv: Record<string, string>;
+  /** The PostgreSQL URL of the scratch database (pgbench runs its own tables beside ours). */
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+const withDatabase = (url: string, database: string) =>
+  Object.assign(new URL(url), { pathname: `/${database}` }).toString();
+
+export async function createScratchDatabase(seed: (conn: RawConnection) => Promise<void>): Promise<ScratchDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  const dataDir = mkdtempSync(join(tmpdir(), 'tms-bench-'));
+  if (!serverUrl) {
+    const database = await openPglite(join(dataDir, 'db'));
+    await migrate(database);
+    await database.withMigrationLock(seed);
+    await database.close();
+    return {
+      engine: 'pglite',
+      serverEnv: { DATA_DIR: dataDir },
+      url: null,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `tms_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = withDatabase(serverUrl, name);
+  const database = openPostgres(url, 2);
+  await migrate(database);
+  await database.withMigrationLock(seed);
+  await database.close();
+  return {
+    engine: 'postgres',
+    serverEnv: { DATABASE_URL: url, DATA_DIR: dataDir },
+    url,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

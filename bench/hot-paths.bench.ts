@@ -1,0 +1,124 @@
+/**
+ * The routes a user hits on every screen, against the anchors of the same run. The server runs in its
+ * own process (node src/main.ts), autocannon in another, on the engine the environment names
+ * (PostgreSQL with DATABASE_URL, else embedded PGlite).
+ *
+ * Seed (generate_series): 10,000 users; one of them, the viewer, holds BENCH_DEEP + 100 notifications
+ * (default 1,000,000 + 100, a quarter unread), 1,000 posts, 1,000 likes, 1,000 bookmarks, follows
+ * 1,000 users and is followed by 1,000; 200,000 notifications and 5 posts each for the others.
+ * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_DEEP (1000000), BENCH_ONLY (a title's
+ * part: only those scenarios), BENCH_SERVER_FLAGS (node flags for the server, e.g. --cpu-prof).
+ */
+import { hashToken } from '../src/areas/accounts/secrets.ts';
+import { notificationsKeyset } from '../src/areas/notifications/notifications.repository.ts';
+import { encodeCursor } from '../src/platform/http/pagination.ts';
+import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
+import { loadSettings, measureLoad } from './harness/load.ts';
+import { loadTable, machineLine, type Row } from './harness/report.ts';
+import { createScratchDatabase } from './harness/scratch-database.ts';
+import { startServer } from './harness/server.ts';
+
+const settings = loadSettings();
+const deep = Number(process.env.BENCH_DEEP ?? 1_000_000);
+const users = 10_000;
+const token = 'tms_bench-viewer-token';
+const viewer = `md5('bench-user-0')::uuid`;
+const engineName = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(machineLine(engineName, settings));
+
+const started = performance.now();
+let deepCursor = '';
+const scratch = await createScratchDatabase(async (conn) => {
+  await conn.exec(`
+    INSERT INTO users (id, email, username, nickname, sponsor_code, email_confirmed_at, created_at, updated_at)
+    SELECT md5('bench-user-' || i)::uuid, 'bench' || i || '@example.test', 'bench' || i, 'Bench ' || i,
+           'B' || lpad(i::text, 7, '0'), timestamptz '2026-01-01', timestamptz '2026-01-01', timestamptz '2026-01-01'
+    FROM generate_series(0, ${users - 1}) AS i;
+    INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
+    VALUES (gen_random_uuid(), ${viewer}, '${hashToken(token)}', now(), now(), now() + interval '30 days');`);
+  const notificationRows = (owner: string, count: number) => `
+    INSERT INTO notifications (id, owner_id, type, data, dedup_open, read_at, pushed_at, created_at)
+    SELECT gen_random_uuid(), ${owner}, 'user.level.up',
+           jsonb_build_object('level', i % 90 + 1, 'previousLevel', i % 90, 'experience', 50 * (i % 90 + 1) * (i % 90 + 2)),
+           false, CASE WHEN i % 4 = 0 THEN NULL ELSE timestamptz '2026-06-01' END, timestamptz '2026-06-01',
+           timestamptz '2026-01-01' + i * interval '1 second'
+    FROM generate_series(1, ${count}) AS i`;
+  await conn.exec(notificationRows(viewer, deep + 100));
+  await conn.exec(notificationRows(`md5('bench-user-' || (1 + i % ${users - 1}))::uuid`, 200_000));
+  const mediaRows = (owner: string, count: number) => `
+    INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
+                       describe_status, created_at, updated_at)
+    SELECT gen_random_uuid(), ${owner}, 'post', 'originals/bench/' || i, 'jpeg', 2000000, 4000, 3000, md5(i::text),
+           'skipped', timestamptz '2026-01-01' + i * interval '1 minute', timestamptz '2026-01-01'
+    FROM generate_series(1, ${count}) AS i`;
+  await conn.exec(mediaRows(viewer, 1000));
+  await conn.exec(mediaRows(`md5('bench-user-' || (1 + i % ${users - 1}))::uuid`, 50_000));
+  await conn.exec(`
+    INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
+    SELECT gen_random_uuid(), ${viewer}, id, 'like', created_at FROM media WHERE owner_id <> ${viewer} LIMIT 1000;
+    INSERT INTO bookmarks (id, user_id, media_id, created_at, updated_at)
+    SELECT gen_random_uuid(), ${viewer}, id, created_at, created_at FROM media WHERE owner_id <> ${viewer} LIMIT 1000;
+    INSERT INTO follows (follower_id, followee_id, created_at)
+    SELECT ${viewer}, md5('bench-user-' || i)::uuid, timestamptz '2026-01-01' + i * interval '1 minute'
+    FROM generate_series(1, 1000) AS i;
+    INSERT INTO follows (follower_id, followee_id, created_at)
+    SELECT md5('bench-user-' || i)::uuid, ${viewer}, timestamptz '2026-01-01' + i * interval '1 minute'
+    FROM generate_series(1001, 2000) AS i;`);
+  // As autovacuum would leave it: statistics, and the visibility map that index-only scans need.
+  await conn.exec('VACUUM ANALYZE');
+  const [row] = await conn.query<{ created_at: Date | string; id: string }>(
+    `SELECT created_at, id FROM notifications WHERE owner_id = ${viewer}
+     ORDER BY created_at DESC, id DESC OFFSET ${deep - 1} LIMIT 1`,
+  );
+  deepCursor = encodeCursor(notificationsKeyset.name, [new Date(row!.created_at), row!.id]);
+});
+console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+try {
+  const hello = await measureHelloWorld(settings);
+  const pgbench = scratch.url === null ? null : await measurePgbench(scratch.url, settings);
+  const server = await startServer(scratch.serverEnv);
+  const viewerId = (
+    await (await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).json()
+  ).data.id as string;
+  const headers = { authorization: `Bearer ${token}` };
+  // BENCH_ONLY=<text> measures only the scenarios whose title contains it (and ping), e.g. to profile one.
+  const only = process.env.BENCH_ONLY;
+  const get = async (scenario: string, path: string, authenticated = true): Promise<Row | null> =>
+    only && path !== '/api/ping' && !scenario.includes(only)
+      ? null
+      : { scenario, result: await measureLoad(`${server.url}${path}`, settings, authenticated ? { headers } : {}) };
+  // Warm-up (JIT, connection pool, prepared statements, session cache), not measured.
+  await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
+  await measureLoad(`${server.url}/api/users/me/notifications`, { ...settings, seconds: 2 }, { headers });
+  const ping = (await get('GET /api/ping (anchor)', '/api/ping', false))!;
+  const notifications = '/api/users/me/notifications';
+  const rows = [
+    ping,
+    await get('notifications, first page (20)', notifications),
+    await get(`notifications, page ${deep.toLocaleString('en-US')} rows deep`, `${notifications}?cursor=${deepCursor}`),
+    await get('notifications, unread only', `${notifications}?filter=unread`),
+    await get('notifications unread-count', `${notifications}/unread-count`),
+    await get('GET /api/auth/me', '/api/auth/me'),
+    await get('my media', '/api/users/me/media'),
+    await get("a user's media", `/api/users/${viewerId}/media`),
+    await get('my likes', '/api/users/me/likes'),
+    await get('my bookmarks', '/api/users/me/bookmarks'),
+    await get('whom I follow', '/api/users/me/following'),
+    await get('my followers', '/api/users/me/followers'),
+  ].filter((row): row is Row => row !== null);
+  const rss = server.rssMb();
+  await server.stop();
+  console.log(`\n${loadTable(rows, ping.result)}`);
+  console.log(
+    `\nanchors: node:http hello-world ${Math.round(hello.rps)} req/s (p99 ${hello.p99} ms); ` +
+      (pgbench === null
+        ? 'pgbench not run (PGlite or no binary)'
+        : pgbench.map((run) => `pgbench -S ${run.mode} ${Math.round(run.tps)} tps`).join(', ')),
+  );
+  console.log(
+    `server: first answer ${Math.round(server.firstAnswerMs)} ms after spawn; ${Math.round(rss)} MB resident after the run`,
+  );
+} finally {
+  await scratch.drop();
+}
