@@ -25,9 +25,25 @@ export interface ScratchDatabase {
 const withDatabase = (url: string, database: string) =>
   Object.assign(new URL(url), { pathname: `/${database}` }).toString();
 
-export async function createScratchDatabase(seed: (conn: RawConnection) => Promise<void>): Promise<ScratchDatabase> {
+export async function createScratchDatabase(
+  seed: (conn: RawConnection) => Promise<void>,
+  options: { migrate?: boolean } = {},
+): Promise<ScratchDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-bench-'));
+  if (options.migrate === false) {
+    // Empty: the server creates (PGlite) or migrates (PostgreSQL) it when it starts.
+    const url = serverUrl ? await createEmptyDatabase(serverUrl) : null;
+    return {
+      engine: serverUrl ? 'postgres' : 'pglite',
+      serverEnv: url ? { DATABASE_URL: url, DATA_DIR: dataDir } : { DATA_DIR: dataDir },
+      url,
+      drop: async () => {
+        if (serverUrl) await dropDatabase(serverUrl);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
   if (!serverUrl) {
     const database = await openPglite(join(dataDir, 'db'));
     await migrate(database);
@@ -40,12 +56,7 @@ export async function createScratchDatabase(seed: (conn: RawConnection) => Promi
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `tms_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = withDatabase(serverUrl, name);
+  const url = await createEmptyDatabase(serverUrl);
   const database = openPostgres(url, 2);
   await migrate(database);
   await database.withMigrationLock(seed);
@@ -55,9 +66,28 @@ export async function createScratchDatabase(seed: (conn: RawConnection) => Promi
     serverEnv: { DATABASE_URL: url, DATA_DIR: dataDir },
     url,
     drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await dropDatabase(serverUrl);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
+
+const scratchName = `tms_bench_${process.pid}`;
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function createEmptyDatabase(serverUrl: string): Promise<string> {
+  await dropDatabase(serverUrl);
+  await onServer(serverUrl, `CREATE DATABASE ${scratchName}`);
+  return withDatabase(serverUrl, scratchName);
+}
+
+const dropDatabase = (serverUrl: string) => onServer(serverUrl, `DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
