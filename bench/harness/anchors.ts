@@ -1,6 +1,6 @@
 /**
  * What every figure is compared with, measured in the same run: a bare node:http hello-world in its
- * own process, and PostgreSQL's own `pgbench -S` (select-only, simple and prepared protocol) when the
+ * own process, @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S` (select-only, simple and prepared protocol) when the
  * binary is there and the engine is PostgreSQL.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -11,17 +11,25 @@ import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 
 const run = promisify(execFile);
 
-export async function measureHelloWorld(settings: LoadSettings): Promise<LoadResult> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./hello-server.ts', import.meta.url))], {
+/** Runs an anchor server script of this folder in its own process and measures `path` on it. */
+async function measureAnchor(script: string, args: string[], path: string, settings: LoadSettings) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   try {
-    return await measureLoad(`http://127.0.0.1:${chunk.toString().trim()}/`, settings);
+    return await measureLoad(`http://127.0.0.1:${chunk.toString().trim()}${path}`, settings);
   } finally {
     child.kill('SIGTERM');
   }
 }
+
+export const measureHelloWorld = (settings: LoadSettings): Promise<LoadResult> =>
+  measureAnchor('./hello-server.ts', [], '/', settings);
+
+/** @fastify/static serving `file` (a path inside `root`). */
+export const measureStaticFile = (root: string, file: string, settings: LoadSettings): Promise<LoadResult> =>
+  measureAnchor('./static-server.ts', [root], `/static/${file}`, settings);
 
 export interface PgbenchResult {
   mode: 'simple' | 'prepared';

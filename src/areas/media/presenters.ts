@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { toHex } from '../../platform/http/ids.ts';
-import { Nullable, RelationshipSchema, ResourceSchema, Timestamp } from '../../platform/http/jsonapi.ts';
+import { Nullable, RelationshipSchema, ResourceSchema, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import { mediaVariantUrls } from './media-urls.ts';
 import type { MediaRow } from './tables.ts';
@@ -20,7 +20,7 @@ export const MediaSchema = ResourceSchema(
   'media',
   Type.Object({
     hex: Type.String({ description: '32 hex digits, the id without dashes' }),
-    kind: Type.Union([Type.Literal('post'), Type.Literal('avatar'), Type.Literal('cover')]),
+    kind: StringEnum(['post', 'avatar', 'cover']),
     description: Nullable(Type.String()),
     hashtags: Type.Array(Type.String()),
     width: Type.Integer(),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { Nullable, ResourceSchema, resource, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { FeedItem } from './feed-statements.ts';
@@ -10,12 +10,7 @@ import { renderNotification } from './render.ts';
 export const NotificationSchema = ResourceSchema(
   'notifications',
   Type.Object({
-    type: Type.Union([
-      Type.Literal('follow.received'),
-      Type.Literal('badge.earned'),
-      Type.Literal('user.level.up'),
-      Type.Literal('user.title.up'),
-    ]),
+    type: StringEnum(notificationKinds),
     title: Type.String({ description: 'Rendered at read time in `locale`' }),
     body: Type.String({ description: 'Rendered at read time in `locale`' }),
     locale: Type.String({ description: 'The locale the texts are rendered in (language-region)' }),

@@ -1,0 +1,74 @@
+/** The server (started by src/main.ts): read config, open the database, migrate, listen, start jobs; stop cleanly on SIGTERM/SIGINT. */
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { startCommandServer } from './cli/command-server.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createDeps } from './deps.ts';
+import { systemClock } from './platform/clock.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { openDatabase } from './platform/db/open-database.ts';
+import { MemoryRateLimitStore } from './platform/http/rate-limit.ts';
+import { RedisRateLimitStore } from './platform/http/redis-rate-limit-store.ts';
+import { stopAreas } from './services.ts';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`configuration error: ${error.problems.join('; ')}`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel });
+  const database = await openDatabase(config);
+  const applied = await migrate(database);
+  if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
+
+  const rateLimitStore = config.redisUrl
+    ? new RedisRateLimitStore(config.redisUrl)
+    : new MemoryRateLimitStore(systemClock);
+  const deps = createDeps(config, database, rateLimitStore, logger);
+  const { app, services } = await buildApp(deps, { loggerInstance: logger });
+  await app.listen({ host: config.host, port: config.port });
+  // pg-boss creates or migrates its schema in the background (seconds on PGlite): answer requests meanwhile.
+  services.platform.jobs
+    .start()
+    .catch((error) => logger.error({ event: 'jobs.startFailed', err: error }, 'job queue did not start'));
+  // With PGlite this process owns the files, so it runs operator commands for the CLI.
+  const commandServer =
+    database.engine === 'pglite'
+      ? await startCommandServer(config.dataDir, { config, ...services, database, via: 'server' }, app.log)
+      : null;
+  logger.info(
+    { event: 'server.started', engine: database.engine, url: config.publicUrl, node: process.version },
+    'ready',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ event: 'server.stopping', signal }, 'draining requests');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await app.close(); // stops accepting, waits for requests in flight
+    await services.platform.jobs.stop();
+    await stopAreas(services);
+    await commandServer?.stop();
+    await deps.rateLimitStore.close?.();
+    await deps.broadcast.close();
+    await database.close();
+    logger.info({ event: 'server.stopped' }, 'stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
