@@ -24,13 +24,16 @@ export interface AppDeps {
   broadcast: Broadcast;
 }
 
-/** The real outside world from the configuration: mail, media storage, push, on the system clock. */
-export function createDeps(
+/**
+ * The real outside world from the configuration: mail, media storage, push, broadcast, on the system
+ * clock. Clients of services that are not configured (S3, Redis) are not even loaded.
+ */
+export async function createDeps(
   config: Config,
   database: Database,
   rateLimitStore: RateLimitStore,
   logger: Logger,
-): AppDeps {
+): Promise<AppDeps> {
   return {
     config,
     database,
@@ -40,8 +43,8 @@ export function createDeps(
       logger,
     ),
     rateLimitStore,
-    storage: createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
+    storage: await createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
     push: createPushProvider(config.push, logger),
-    broadcast: createBroadcast(config, database, logger),
+    broadcast: await createBroadcast(config, database, logger),
   };
 }

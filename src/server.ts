@@ -8,7 +8,6 @@ import { systemClock } from './platform/clock.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
 import { MemoryRateLimitStore } from './platform/http/rate-limit.ts';
-import { RedisRateLimitStore } from './platform/http/redis-rate-limit-store.ts';
 import { stopAreas } from './services.ts';
 
 async function main() {
@@ -28,9 +27,9 @@ async function main() {
   if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
 
   const rateLimitStore = config.redisUrl
-    ? new RedisRateLimitStore(config.redisUrl)
+    ? new (await import('./platform/http/redis-rate-limit-store.ts')).RedisRateLimitStore(config.redisUrl)
     : new MemoryRateLimitStore(systemClock);
-  const deps = createDeps(config, database, rateLimitStore, logger);
+  const deps = await createDeps(config, database, rateLimitStore, logger);
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });
   // pg-boss creates or migrates its schema in the background (seconds on PGlite): answer requests meanwhile.

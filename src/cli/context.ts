@@ -7,8 +7,8 @@ import type { Database } from '../platform/db/database.ts';
 import { MemoryRateLimitStore } from '../platform/http/rate-limit.ts';
 import { createServices } from '../services.ts';
 
-export function cliServices(config: Config, database: Database) {
+export async function cliServices(config: Config, database: Database) {
   // Logs go to stderr so stdout carries only the command's result.
   const logger = pino({ level: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, pino.destination(2));
-  return createServices(createDeps(config, database, new MemoryRateLimitStore(systemClock), logger), logger);
+  return createServices(await createDeps(config, database, new MemoryRateLimitStore(systemClock), logger), logger);
 }

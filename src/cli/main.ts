@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     argv,
     async () => {
       const { database, via } = await openCliDatabase(config);
-      const services = cliServices(config, database);
+      const services = await cliServices(config, database);
       return {
         environment: { config, ...services, database, via },
         close: async () => {

@@ -190,8 +190,9 @@ describe('how the CLI reaches the data', () => {
     const { database, via } = await openCliDatabase(configFor(dataDir));
     try {
       assert.equal(via, 'pglite-files');
-      const services = cliServices(configFor(dataDir), database);
+      const services = await cliServices(configFor(dataDir), database);
       await services.areas.accounts.accounts.createAccount({ email: 'offline@example.test', password: strongPassword });
+      await services.platform.broadcast.close();
     } finally {
       await database.close();
     }
@@ -199,9 +200,9 @@ describe('how the CLI reaches the data', () => {
     const reopened = await openCliDatabase(configFor(dataDir));
     try {
       assert.equal(reopened.via, 'pglite-files');
-      const found = await cliServices(configFor(dataDir), reopened.database).areas.accounts.users.findByEmail(
-        'offline@example.test',
-      );
+      const services = await cliServices(configFor(dataDir), reopened.database);
+      const found = await services.areas.accounts.users.findByEmail('offline@example.test');
+      await services.platform.broadcast.close();
       assert.ok(found, 'the account persisted in DATA_DIR/db');
     } finally {
       await reopened.database.close();
@@ -216,12 +217,12 @@ describe('how the CLI reaches the data', () => {
       const { database, via } = await openCliDatabase(configFor(tempDir(), empty.url));
       try {
         assert.equal(via, 'postgres');
-        const user = await cliServices(configFor(tempDir(), empty.url), database).areas.accounts.accounts.createAccount(
-          {
-            email: 'pg@example.test',
-            password: strongPassword,
-          },
-        );
+        const services = await cliServices(configFor(tempDir(), empty.url), database);
+        const user = await services.areas.accounts.accounts.createAccount({
+          email: 'pg@example.test',
+          password: strongPassword,
+        });
+        await services.platform.broadcast.close();
         assert.ok(user.id);
       } finally {
         await database.close();

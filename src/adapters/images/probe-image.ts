@@ -1,6 +1,7 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { CorruptImageError, ImageTooLargeError, UnsupportedImageError } from './image-errors.ts';
 import { defaultMaxPixels, type ImageFormat } from './image-format.ts';
+import { loadSharp } from './load-sharp.ts';
 
 export interface ImageProbe {
   format: ImageFormat;
@@ -35,6 +36,7 @@ function hasKnownSignature(data: Buffer): boolean {
 export async function probeImage(data: Buffer, options: ProbeOptions = {}): Promise<ImageProbe> {
   const maxPixels = options.maxPixels ?? defaultMaxPixels;
   if (data.length === 0) throw new UnsupportedImageError('the file is empty');
+  const sharp = await loadSharp();
 
   let metadata: Metadata;
   try {

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { defaultMaxPixels } from './image-format.ts';
+import { loadSharp } from './load-sharp.ts';
 
 export type VariantFormat = 'jpeg' | 'webp' | 'avif' | 'png';
 export type VariantSize = 'thumb' | 'small' | 'large' | 'original';
@@ -46,6 +46,7 @@ export async function renderVariant(data: Buffer, request: VariantRequest): Prom
   // WebP cannot encode a side over 16383 px (and AVIF fails there too): such an 'original' is fitted.
   const encoderLimit = request.format === 'webp' || request.format === 'avif' ? maxWebpSide : null;
   const longestSide = variantLongestSide[request.size] ?? encoderLimit;
+  const sharp = await loadSharp();
   let pipeline = sharp(data, {
     limitInputPixels: request.maxPixels ?? defaultMaxPixels,
     failOn: 'warning',

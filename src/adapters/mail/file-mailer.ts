@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../../platform/clock.ts';
+import { loadNodemailer } from './load-nodemailer.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
 
 /** Development mailer: each message becomes a complete RFC 822 `.eml` file that any mail client opens. */
 export class FileMailer implements Mailer {
-  readonly #transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  #transport: Promise<Transporter> | null = null;
   readonly #mailDir: string;
   readonly #from: string;
   readonly #clock: Clock;
@@ -23,7 +24,10 @@ export class FileMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     const now = this.#clock.now();
-    const info = await this.#transport.sendMail({ from: this.#from, date: now, ...message });
+    this.#transport ??= loadNodemailer().then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
+    );
+    const info = await (await this.#transport).sendMail({ from: this.#from, date: now, ...message });
     const name = `${now.toISOString()}-${randomBytes(4).toString('hex')}.eml`;
     const file = join(this.#mailDir, name);
     const temporary = join(this.#mailDir, `.${name}.tmp`);

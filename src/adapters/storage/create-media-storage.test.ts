@@ -14,18 +14,20 @@ const s3 = {
 };
 
 describe('createMediaStorage', () => {
-  it('uses local files under the given root when S3 is not configured', () => {
-    const storage = createMediaStorage({ localRoot: '/var/lib/app/media', s3: null });
+  it('uses local files under the given root when S3 is not configured', async () => {
+    const storage = await createMediaStorage({ localRoot: '/var/lib/app/media', s3: null });
     assert.ok(storage instanceof LocalStorage);
     assert.equal(storage.root, '/var/lib/app/media');
   });
 
-  it('uses local files when the bucket name is empty', () => {
-    assert.ok(createMediaStorage({ localRoot: '/tmp/media', s3: { ...s3, bucket: '' } }) instanceof LocalStorage);
+  it('uses local files when the bucket name is empty', async () => {
+    assert.ok(
+      (await createMediaStorage({ localRoot: '/tmp/media', s3: { ...s3, bucket: '' } })) instanceof LocalStorage,
+    );
   });
 
-  it('uses S3 when a bucket is configured', () => {
-    const storage = createMediaStorage({ localRoot: '/tmp/media', s3 });
+  it('uses S3 when a bucket is configured', async () => {
+    const storage = await createMediaStorage({ localRoot: '/tmp/media', s3 });
     assert.ok(storage instanceof S3Storage);
     assert.equal(storage.bucket, 'travel-media');
     storage.destroy();

@@ -1,6 +1,6 @@
 import { LocalStorage } from './local-storage.ts';
 import type { MediaStorage } from './media-storage.ts';
-import { S3Storage, type S3StorageConfig } from './s3-storage.ts';
+import type { S3StorageConfig } from './s3-storage.ts';
 
 export interface MediaStorageConfig {
   /** Where LocalStorage keeps files, normally `join(DATA_DIR, 'media')`. */
@@ -9,8 +9,11 @@ export interface MediaStorageConfig {
   s3: S3StorageConfig | null;
 }
 
-/** S3 when a bucket is configured, local files otherwise. */
-export function createMediaStorage(config: MediaStorageConfig): MediaStorage {
-  if (config.s3 && config.s3.bucket !== '') return new S3Storage(config.s3);
+/** S3 when a bucket is configured (the AWS SDK is loaded only then), local files otherwise. */
+export async function createMediaStorage(config: MediaStorageConfig): Promise<MediaStorage> {
+  if (config.s3 && config.s3.bucket !== '') {
+    const { S3Storage } = await import('./s3-storage.ts');
+    return new S3Storage(config.s3);
+  }
   return new LocalStorage(config.localRoot);
 }

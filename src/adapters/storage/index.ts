@@ -2,7 +2,7 @@ export { assertWellFormedRange, type ByteRange, clampRange, RangeNotSatisfiableE
 export { createMediaStorage, type MediaStorageConfig } from './create-media-storage.ts';
 export { LocalStorage } from './local-storage.ts';
 export type { ListedObject, MediaStorage, StoredObjectInfo, StoredObjectStream } from './media-storage.ts';
-export { S3Storage, type S3StorageConfig } from './s3-storage.ts';
+export type { S3StorageConfig } from './s3-storage.ts';
 export {
   assertValidStorageKey,
   assertValidStoragePrefix,

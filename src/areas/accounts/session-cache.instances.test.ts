@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { openAnotherInstance, openTestDatabase, postgresUrlOf } from '../../../test/helpers/database.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { type Broadcast, LocalBroadcast, PostgresBroadcast, RedisBroadcast } from '../../adapters/broadcast/index.ts';
+import { type Broadcast, LocalBroadcast, PostgresBroadcast } from '../../adapters/broadcast/index.ts';
+import { RedisBroadcast } from '../../adapters/broadcast/redis-broadcast.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { isPostgres } from '../../platform/db/postgres-database.ts';
 

@@ -11,7 +11,8 @@ import { upload } from '../../../test/helpers/media-uploads.ts';
 import { startFakeS3Server } from '../../../test/support/fake-s3-server.ts';
 import { makeJpeg } from '../../../test/support/test-images.ts';
 import { readExif } from '../../adapters/images/index.ts';
-import { LocalStorage, type MediaStorage, S3Storage } from '../../adapters/storage/index.ts';
+import { LocalStorage, type MediaStorage } from '../../adapters/storage/index.ts';
+import { S3Storage } from '../../adapters/storage/s3-storage.ts';
 import { servableCacheTtlMs } from './media.service.ts';
 
 /** Any storage, with its writes counted, to see that a variant is rendered once. */

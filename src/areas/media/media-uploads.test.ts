@@ -6,7 +6,7 @@ import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
 import { startFakeS3Server } from '../../../test/support/fake-s3-server.ts';
 import { makeJpeg, makePng, makePngClaimingSize } from '../../../test/support/test-images.ts';
 import type { MediaStorage } from '../../adapters/storage/index.ts';
-import { S3Storage } from '../../adapters/storage/index.ts';
+import { S3Storage } from '../../adapters/storage/s3-storage.ts';
 import { EventBus } from '../../platform/events/domain-events.ts';
 import { MediaRepository } from './media.repository.ts';
 import { MediaUploadService } from './media-upload.service.ts';

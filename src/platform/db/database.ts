@@ -46,7 +46,7 @@ export interface Database {
    */
   withMigrationLock<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
   /** The same database as pg-boss's driver, sharing this pool (or PGlite's single session). */
-  jobsDatabase(): JobsDb;
+  jobsDatabase(): Promise<JobsDb>;
   close(): Promise<void>;
 }
 

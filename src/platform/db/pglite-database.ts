@@ -6,7 +6,6 @@ import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle } from 'drizzle-orm/pglite';
-import { fromPglite } from 'pg-boss';
 import { type Database, type Db, processLocks, type RawConnection } from './database.ts';
 
 /** The extensions our migrations create; PGlite must load them when it opens. */
@@ -57,7 +56,8 @@ export function pgliteDatabase(client: PGlite): Database & { client: PGlite } {
     db,
     client,
     withMigrationLock: (fn) => processLocks.run('migrations', () => fn(rawConnection(client))),
-    jobsDatabase: () => fromPglite(client),
+    // pg-boss's own PGlite adapter, loaded with pg-boss when the job queue starts.
+    jobsDatabase: async () => (await import('pg-boss')).fromPglite(client),
     close: async () => {
       if (!client.closed) await client.close();
     },

@@ -57,7 +57,7 @@ export function openPostgres(url: string, poolSize = 10, migrationUrl = url): Po
     pool,
     withMigrationLock: (fn) =>
       processLocks.run('migrations', () => withMigrationClient((client) => fn(rawConnection(client)))),
-    jobsDatabase: () => ({ executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }),
+    jobsDatabase: async () => ({ executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }),
     close: () => pool.end(),
   };
 }

@@ -9,7 +9,7 @@
  * process, for POST /admin/jobs/flush/{job}; an in-process mutex keeps one run per job per instance.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Database } from '../db/database.ts';
 import { KeyedMutex } from '../db/keyed-mutex.ts';
 
@@ -135,8 +135,10 @@ export class JobRunner {
   }
 
   async #start(options: JobQueueOptions): Promise<void> {
+    // Loaded here, after the server listens: nothing before the first job needs pg-boss's modules.
+    const { PgBoss } = await import('pg-boss');
     const boss = new PgBoss({
-      db: this.#database.jobsDatabase(),
+      db: await this.#database.jobsDatabase(),
       backend: this.#database.engine === 'pglite' ? 'pglite' : 'postgres',
       schema: jobsSchema,
       cronWorkerIntervalSeconds: options.cronIntervalSeconds,
