@@ -201,18 +201,22 @@ export function pageOf<T>(rows: T[], request: PageRequest, { keyOf }: Pick<Keyse
  */
 export function pageLinks(request: FastifyRequest, page: Page<unknown>): Links {
   const base = request.server.publicUrl;
-  const parsed = new URL(request.url, 'http://local');
-  const withParams = (set: Record<string, string | null>) => {
-    const copy = new URL(parsed.toString());
-    copy.searchParams.delete('cursor');
-    copy.searchParams.delete('before');
-    for (const [key, value] of Object.entries(set)) if (value !== null) copy.searchParams.set(key, value);
-    return `${base}${copy.pathname}${copy.search}`;
+  // Plain string work: parsing and re-serializing URL objects cost a quarter of a list request.
+  const queryAt = request.url.indexOf('?');
+  const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
+  const kept = query.split('&').filter((pair) => {
+    const name = pair.split('=', 1)[0];
+    return name !== '' && name !== 'cursor' && name !== 'before';
+  });
+  const withPosition = (position: string | null) => {
+    const pairs = position === null ? kept : [...kept, position];
+    return pairs.length === 0 ? `${base}${path}` : `${base}${path}?${pairs.join('&')}`;
   };
   return {
-    self: `${base}${parsed.pathname}${parsed.search}`,
-    first: withParams({}),
-    prev: page.prevCursor === null ? null : withParams({ before: page.prevCursor }),
-    next: page.nextCursor === null ? null : withParams({ cursor: page.nextCursor }),
+    self: `${base}${request.url}`,
+    first: withPosition(null),
+    prev: page.prevCursor === null ? null : withPosition(`before=${page.prevCursor}`),
+    next: page.nextCursor === null ? null : withPosition(`cursor=${page.nextCursor}`),
   };
 }
