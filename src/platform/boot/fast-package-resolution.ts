@@ -45,8 +45,14 @@ registerHooks({
     if (parent !== undefined && specifier.startsWith('.') && /\.m?js$/.test(specifier)) {
       const root = packageRoot(parent);
       const url = new URL(specifier, parent).href;
-      // Only within one package whose nearest package.json is its root's (no nested package.json).
-      if (root !== null && url.startsWith(root) && !url.slice(root.length).includes('node_modules/')) {
+      // Only within one package (not into a nested node_modules), and only for a file that is there:
+      // anything else gets Node's own resolution and its own errors.
+      if (
+        root !== null &&
+        url.startsWith(root) &&
+        !url.slice(root.length).includes('node_modules/') &&
+        existsSync(new URL(url))
+      ) {
         const format = specifier.endsWith('.mjs') ? 'module' : formatOf(new URL('.', url).href, root);
         return { url, format, shortCircuit: true };
       }
