@@ -3,11 +3,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
-/** One side of a follow: the other user's id and when the follow began. */
-export interface FollowRef {
-  userId: string;
+/** One side of a follow: the other user and when the follow began. */
+export interface FollowedUser {
+  user: UserRow;
   followedAt: Date;
 }
 
@@ -75,37 +76,40 @@ export class FollowsRepository extends Repository {
     return row?.total ?? 0;
   }
 
-  readonly #following = new PreparedPage<FollowRef>(
+  // Each list joins the listed users (accounts' read model): a page is one statement.
+  readonly #following = new PreparedPage<FollowedUser>(
     this.source,
     'follows.following',
     followingKeyset,
     (db, where, orderBy) =>
       db
-        .select({ userId: follows.followeeId, followedAt: follows.createdAt })
+        .select({ user: users, followedAt: follows.createdAt })
         .from(follows)
+        .innerJoin(users, eq(users.id, follows.followeeId))
         .where(and(eq(follows.followerId, sql.placeholder('userId')), where))
         .orderBy(...orderBy),
   );
 
-  readonly #followers = new PreparedPage<FollowRef>(
+  readonly #followers = new PreparedPage<FollowedUser>(
     this.source,
     'follows.followers',
     followersKeyset,
     (db, where, orderBy) =>
       db
-        .select({ userId: follows.followerId, followedAt: follows.createdAt })
+        .select({ user: users, followedAt: follows.createdAt })
         .from(follows)
+        .innerJoin(users, eq(users.id, follows.followerId))
         .where(and(eq(follows.followeeId, sql.placeholder('userId')), where))
         .orderBy(...orderBy),
   );
 
   /** Who `userId` follows, newest follow first. */
-  following(userId: string, page: PageRequest): Promise<FollowRef[]> {
+  following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     return this.#following.run(page, { userId });
   }
 
   /** Who follows `userId`, newest follow first. */
-  followers(userId: string, page: PageRequest): Promise<FollowRef[]> {
+  followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     return this.#followers.run(page, { userId });
   }
 }

@@ -11,13 +11,10 @@ import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import './events.ts';
-import type { FollowRef, FollowsRepository } from './follows.repository.ts';
+import type { FollowedUser, FollowsRepository } from './follows.repository.ts';
 
 /** A user on one side of a follow, and when the follow began. */
-export interface FollowedUser {
-  user: UserRow;
-  followedAt: Date;
-}
+export type { FollowedUser };
 
 export interface Relationship {
   userId: string;
@@ -89,20 +86,11 @@ export class FollowsService {
 
   async following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
-    return this.#withUsers(await this.repository.following(userId, page));
+    return this.repository.following(userId, page);
   }
 
   async followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
-    return this.#withUsers(await this.repository.followers(userId, page));
-  }
-
-  /** The users of a page of follows, read from accounts in one statement, in the page's order. */
-  async #withUsers(refs: FollowRef[]): Promise<FollowedUser[]> {
-    const users = await this.users.byIds(refs.map((ref) => ref.userId));
-    return refs.flatMap((ref) => {
-      const user = users.get(ref.userId);
-      return user ? [{ user, followedAt: ref.followedAt }] : [];
-    });
+    return this.repository.followers(userId, page);
   }
 }
