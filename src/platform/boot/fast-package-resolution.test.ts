@@ -35,9 +35,9 @@ write(
   JSON.stringify({ exports: { import: './esm/index.js', require: './cjs/index.js' } }),
 );
 write('node_modules/dual-pkg/esm/package.json', JSON.stringify({ type: 'module' }));
-write('node_modules/dual-pkg/esm/index.js', "import { name } from './name.js';\nexport const kind = `esm ${name}`;");
+write('node_modules/dual-pkg/esm/index.js', "import { name } from './name.js';\nexport const kind = 'esm ' + name;");
 write('node_modules/dual-pkg/esm/name.js', "export const name = 'dual';");
-write('node_modules/dual-pkg/cjs/index.js', "const { name } = require('./name.js');\nexports.kind = `cjs ${name}`;");
+write('node_modules/dual-pkg/cjs/index.js', "const { name } = require('./name.js');\nexports.kind = 'cjs ' + name;");
 write('node_modules/dual-pkg/cjs/name.js', "exports.name = 'dual';");
 // A package importing a file that does not exist.
 write('node_modules/broken-pkg/package.json', JSON.stringify({ type: 'module', exports: './index.js' }));
