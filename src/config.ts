@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string | null;
   /** A direct URL for migrations when DATABASE_URL goes through a pooler (PgBouncer in transaction mode). */
   databaseMigrationUrl: string | null;
+  /** Connections this instance keeps to PostgreSQL. */
+  databasePoolSize: number;
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(read.string('DATA_DIR', './var')),
     databaseUrl: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseMigrationUrl: read.url('DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: read.string('MAIL_FROM', 'Travel Media <no-reply@localhost>'),

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+const passedThrough = ['DATABASE_POOL_SIZE', 'SESSION_CACHE_SECONDS', 'REDIS_URL'];
+
 export interface ServerProcess {
   url: string;
   pid: number;
@@ -65,6 +67,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       PUBLIC_URL: url,
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'warn',
+      // Settings a run may vary, passed through from the benchmark's environment.
+      ...Object.fromEntries(passedThrough.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
