@@ -7,14 +7,14 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type MediaRow, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
+import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarks } from './tables.ts';
 
 /** Which bookmarks a list shows: all, those outside any collection, or those of one collection. */
 export type CollectionFilter = { kind: 'all' } | { kind: 'none' } | { kind: 'in'; collectionId: string };
 
 export interface BookmarkedMedia {
-  media: MediaRow;
+  media: ListedMedia;
   bookmark: BookmarkRow;
 }
 
@@ -92,7 +92,7 @@ export class BookmarksRepository extends Repository {
         bookmarksKeyset,
         (db, where, orderBy) =>
           db
-            .select({ media, bookmark: bookmarks })
+            .select({ media: listedMediaColumns, bookmark: bookmarks })
             .from(bookmarks)
             .innerJoin(media, eq(media.id, bookmarks.mediaId))
             .where(

@@ -4,6 +4,7 @@ import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { type Keyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { mediaFlags } from './media-flags.ts';
+import { type ListedMedia, listedMediaColumns } from './read-model.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
 export type NewMedia = typeof media.$inferInsert;
@@ -112,21 +113,25 @@ export class MediaRepository extends Repository {
 
   // ---- lists ----
 
-  readonly #ownPosts = new PreparedPage<MediaRow>(this.source, 'media.ownPosts', ownMediaKeyset, (db, where, orderBy) =>
-    db
-      .select()
-      .from(media)
-      .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, 'post'), where))
-      .orderBy(...orderBy),
+  readonly #ownPosts = new PreparedPage<ListedMedia>(
+    this.source,
+    'media.ownPosts',
+    ownMediaKeyset,
+    (db, where, orderBy) =>
+      db
+        .select(listedMediaColumns)
+        .from(media)
+        .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, 'post'), where))
+        .orderBy(...orderBy),
   );
 
-  readonly #publicPosts = new PreparedPage<MediaRow>(
+  readonly #publicPosts = new PreparedPage<ListedMedia>(
     this.source,
     'media.publicPosts',
     userMediaKeyset,
     (db, where, orderBy) =>
       db
-        .select()
+        .select(listedMediaColumns)
         .from(media)
         .where(
           and(
@@ -141,12 +146,12 @@ export class MediaRepository extends Repository {
   );
 
   /** The owner's posts, every state included. */
-  listOwnPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
+  listOwnPosts(ownerId: string, page: PageRequest): Promise<ListedMedia[]> {
     return this.#ownPosts.run(page, { ownerId });
   }
 
   /** A user's posts as the public sees them in lists: published and unflagged. */
-  listPublicPosts(ownerId: string, page: PageRequest): Promise<MediaRow[]> {
+  listPublicPosts(ownerId: string, page: PageRequest): Promise<ListedMedia[]> {
     return this.#publicPosts.run(page, { ownerId });
   }
 

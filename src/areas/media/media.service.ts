@@ -9,6 +9,7 @@ import type { UsersService } from '../accounts/users.service.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';
 import { type CounterDelta, type MediaRepository, ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { isPubliclyVisible } from './media-flags.ts';
+import type { ListedMedia } from './read-model.ts';
 import type { MediaRow } from './tables.ts';
 
 /**
@@ -90,11 +91,11 @@ export class MediaService {
     return row;
   }
 
-  async listOwnPosts(ownerId: string, page: PageRequest): Promise<Page<MediaRow>> {
+  async listOwnPosts(ownerId: string, page: PageRequest): Promise<Page<ListedMedia>> {
     return pageOf(await this.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
   }
 
-  async listPublicPosts(userId: string, page: PageRequest): Promise<Page<MediaRow>> {
+  async listPublicPosts(userId: string, page: PageRequest): Promise<Page<ListedMedia>> {
     if ((await this.users.find(userId)) === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
     return pageOf(await this.repository.listPublicPosts(userId, page), page, userMediaKeyset);
   }

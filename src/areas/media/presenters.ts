@@ -3,7 +3,7 @@ import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, RelationshipSchema, ResourceSchema, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import { mediaVariantUrls } from './media-urls.ts';
-import type { MediaRow } from './tables.ts';
+import type { ListedMedia } from './read-model.ts';
 
 const VariantUrlsSchema = Type.Object(
   {
@@ -52,7 +52,7 @@ export const OwnMediaSchema = ResourceSchema(
   'OwnMedia',
 );
 
-export function presentMedia(row: MediaRow, viewerId: string | null) {
+export function presentMedia(row: ListedMedia, viewerId: string | null) {
   const isOwner = viewerId !== null && viewerId === row.ownerId;
   const showPosition = row.latitude !== null && row.longitude !== null && (row.locationPublic || isOwner);
   return {
@@ -78,7 +78,7 @@ export function presentMedia(row: MediaRow, viewerId: string | null) {
   };
 }
 
-export function presentOwnMedia(row: MediaRow) {
+export function presentOwnMedia(row: ListedMedia) {
   const base = presentMedia(row, row.ownerId);
   return {
     ...base,

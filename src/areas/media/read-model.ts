@@ -13,6 +13,34 @@ export const mediaRows = media;
 export type { MediaRow };
 
 /**
+ * The columns a media list shows (presentMedia, presentOwnMedia): lists select these, not the whole
+ * row, so each row costs the database driver and the mapping 20 columns instead of 30.
+ */
+export const listedMediaColumns = {
+  id: media.id,
+  ownerId: media.ownerId,
+  kind: media.kind,
+  published: media.published,
+  flag: media.flag,
+  describeStatus: media.describeStatus,
+  description: media.description,
+  hashtags: media.hashtags,
+  originalFormat: media.originalFormat,
+  width: media.width,
+  height: media.height,
+  latitude: media.latitude,
+  longitude: media.longitude,
+  locationPublic: media.locationPublic,
+  takenAt: media.takenAt,
+  likesCount: media.likesCount,
+  dislikesCount: media.dislikesCount,
+  bookmarksCount: media.bookmarksCount,
+  commentsCount: media.commentsCount,
+  createdAt: media.createdAt,
+};
+export type ListedMedia = Pick<MediaRow, keyof typeof listedMediaColumns>;
+
+/**
  * The viewer: an id, null for nobody, or a placeholder of a prepared statement (filled with an id or
  * null: `owner_id = NULL` matches nothing, as no viewer should).
  */

@@ -12,7 +12,13 @@ import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
-import { type MediaRow, type MediaVisibility, mediaRows as media, mediaVisibility } from '../media/read-model.ts';
+import {
+  type ListedMedia,
+  listedMediaColumns,
+  type MediaVisibility,
+  mediaRows as media,
+  mediaVisibility,
+} from '../media/read-model.ts';
 import { mediaReactions, type ReactionRow, type ReactionType } from './tables.ts';
 
 /** What a PUT did: a new reaction, a like turned dislike (or back), or nothing (same type again). */
@@ -25,7 +31,7 @@ export interface ReactionWithCounts {
 }
 
 export interface ReactedMedia {
-  media: MediaRow;
+  media: ListedMedia;
   reactionId: string;
   reactedAt: Date;
 }
@@ -137,7 +143,11 @@ export class ReactionsRepository extends Repository {
             reactedMediaKeysets[type],
             (db, where, orderBy) =>
               db
-                .select({ media, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
+                .select({
+                  media: listedMediaColumns,
+                  reactionId: mediaReactions.id,
+                  reactedAt: mediaReactions.createdAt,
+                })
                 .from(mediaReactions)
                 .innerJoin(media, eq(media.id, mediaReactions.mediaId))
                 .where(
