@@ -1,18 +1,20 @@
 /** Broadcast within this process: the whole service when it runs on embedded PGlite (one process). */
 import type { Broadcast } from './broadcast.ts';
+import { Subscribers } from './subscribers.ts';
 
 export class LocalBroadcast implements Broadcast {
-  readonly #handlers = new Map<string, Array<(message: string) => void>>();
+  readonly #subscribers = new Subscribers();
 
   async publish(channel: string, message: string): Promise<void> {
-    for (const handler of this.#handlers.get(channel) ?? []) handler(message);
+    this.#subscribers.deliver(channel, message);
   }
 
-  subscribe(channel: string, onMessage: (message: string) => void): void {
-    this.#handlers.set(channel, [...(this.#handlers.get(channel) ?? []), onMessage]);
+  /** Never a gap: nothing stands between publisher and subscriber. */
+  subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): void {
+    this.#subscribers.add(channel, onMessage, onGap);
   }
 
   async close(): Promise<void> {
-    this.#handlers.clear();
+    this.#subscribers.clear();
   }
 }

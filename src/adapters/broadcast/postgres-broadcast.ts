@@ -7,11 +7,12 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Broadcast } from './broadcast.ts';
+import { Subscribers } from './subscribers.ts';
 
 const retryMs = { first: 500, max: 15_000 };
 
 export class PostgresBroadcast implements Broadcast {
-  readonly #handlers = new Map<string, { onMessage: (message: string) => void; onGap: () => void }[]>();
+  readonly #subscribers = new Subscribers();
   #listener: pg.Client | null = null;
   #closed = false;
   #retry: NodeJS.Timeout | null = null;
@@ -37,7 +38,7 @@ export class PostgresBroadcast implements Broadcast {
 
   subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): void {
     const name = this.prefix + channel;
-    this.#handlers.set(name, [...(this.#handlers.get(name) ?? []), { onMessage, onGap }]);
+    if (!this.#subscribers.add(name, onMessage, onGap)) return;
     if (this.#listener === null) void this.#connect(retryMs.first);
     else void this.#listener.query(`LISTEN ${pg.escapeIdentifier(name)}`).catch(() => {});
   }
@@ -59,14 +60,12 @@ export class PostgresBroadcast implements Broadcast {
       reconnect();
     });
     client.on('end', reconnect);
-    client.on('notification', ({ channel, payload }) => {
-      for (const handler of this.#handlers.get(channel) ?? []) handler.onMessage(payload ?? '');
-    });
+    client.on('notification', ({ channel, payload }) => this.#subscribers.deliver(channel, payload ?? ''));
     try {
       await client.connect();
-      for (const name of this.#handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(name)}`);
+      for (const name of this.#subscribers.channels) await client.query(`LISTEN ${pg.escapeIdentifier(name)}`);
       nextDelayMs = retryMs.first;
-      for (const handlers of this.#handlers.values()) for (const handler of handlers) handler.onGap();
+      this.#subscribers.gap();
     } catch (error) {
       this.logger.warn({ event: 'broadcast.listenerError', err: error }, 'broadcast listener cannot connect');
       client.end().catch(() => {});

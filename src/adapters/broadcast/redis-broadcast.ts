@@ -5,11 +5,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Broadcast } from './broadcast.ts';
+import { Subscribers } from './subscribers.ts';
 
 export class RedisBroadcast implements Broadcast {
   readonly #publisher: Redis;
   readonly #subscriber: Redis;
-  readonly #handlers = new Map<string, { onMessage: (message: string) => void; onGap: () => void }[]>();
+  readonly #subscribers = new Subscribers();
   private readonly prefix: string;
   private readonly logger: Logger;
 
@@ -21,12 +22,8 @@ export class RedisBroadcast implements Broadcast {
     for (const connection of [this.#publisher, this.#subscriber]) {
       connection.on('error', (error) => logger.warn({ event: 'broadcast.redisError', err: error }, 'redis broadcast'));
     }
-    this.#subscriber.on('message', (channel: string, message: string) => {
-      for (const handler of this.#handlers.get(channel) ?? []) handler.onMessage(message);
-    });
-    this.#subscriber.on('ready', () => {
-      for (const handlers of this.#handlers.values()) for (const handler of handlers) handler.onGap();
-    });
+    this.#subscriber.on('message', (channel: string, message: string) => this.#subscribers.deliver(channel, message));
+    this.#subscriber.on('ready', () => this.#subscribers.gap());
   }
 
   async publish(channel: string, message: string): Promise<void> {
@@ -39,7 +36,7 @@ export class RedisBroadcast implements Broadcast {
 
   subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): void {
     const name = this.prefix + channel;
-    this.#handlers.set(name, [...(this.#handlers.get(name) ?? []), { onMessage, onGap }]);
+    if (!this.#subscribers.add(name, onMessage, onGap)) return;
     this.#subscriber.subscribe(name).catch((error) => {
       this.logger.warn({ event: 'broadcast.subscribeFailed', channel, err: error }, 'broadcast subscription failed');
     });

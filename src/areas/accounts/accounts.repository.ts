@@ -38,6 +38,14 @@ export interface SessionRevocations {
 export class AccountsRepository extends Repository {
   private readonly revocations: SessionRevocations;
 
+  // Read on most authenticated screens (my profile, a user's page): prepared once.
+  readonly #userById = new PreparedRead<UserRow>(this.source, 'accounts.userById', (db) =>
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id'))),
+  );
+
   constructor(source: DbSource, revocations: SessionRevocations) {
     super(source);
     this.revocations = revocations;
@@ -47,20 +55,6 @@ export class AccountsRepository extends Repository {
     const [row] = await this.db.insert(users).values(user).returning();
     return row!;
   }
-
-  // Read on most authenticated screens (my profile, a user's page, the follow lists): prepared once.
-  readonly #userById = new PreparedRead<UserRow>(this.source, 'accounts.userById', (db) =>
-    db
-      .select()
-      .from(users)
-      .where(eq(users.id, sql.placeholder('id'))),
-  );
-  readonly #usersByIds = new PreparedRead<UserRow>(this.source, 'accounts.usersByIds', (db) =>
-    db
-      .select()
-      .from(users)
-      .where(sql`${users.id} = ANY(${sql.placeholder('ids')}::uuid[])`),
-  );
 
   async findUserById(id: string): Promise<UserRow | null> {
     const [row] = await this.#userById.run({ id });
@@ -74,11 +68,6 @@ export class AccountsRepository extends Repository {
   async lockUser(id: string): Promise<UserRow | null> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).for('no key update');
     return row ?? null;
-  }
-
-  async findUsersByIds(ids: string[]): Promise<UserRow[]> {
-    if (ids.length === 0) return [];
-    return this.#usersByIds.run({ ids });
   }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {

@@ -15,6 +15,7 @@
  * Unknown tokens are never cached (random tokens must not fill the memory).
  */
 import type { Broadcast } from '../../adapters/broadcast/index.ts';
+import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 
@@ -29,11 +30,9 @@ export interface CachedSession {
 const channel = 'sessions.revoked';
 
 export class SessionCache {
-  readonly #entries = new Map<string, { session: CachedSession; cachedUntil: number }>();
+  /** By token hash; null when SESSION_CACHE_SECONDS is 0. */
+  readonly #entries: TtlCache<string, CachedSession> | null;
   #generation = 0;
-  private readonly clock: Clock;
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
   private readonly broadcast: Broadcast;
   private readonly transactions: Transactions;
 
@@ -44,12 +43,13 @@ export class SessionCache {
     broadcast: Broadcast;
     transactions: Transactions;
   }) {
-    this.clock = options.clock;
-    this.ttlMs = options.ttlSeconds * 1000;
-    this.maxEntries = options.maxEntries ?? 50_000;
+    this.#entries =
+      options.ttlSeconds > 0
+        ? new TtlCache(options.clock, options.ttlSeconds * 1000, options.maxEntries ?? 50_000)
+        : null;
     this.broadcast = options.broadcast;
     this.transactions = options.transactions;
-    if (this.ttlMs > 0) {
+    if (this.#entries !== null) {
       this.broadcast.subscribe(
         channel,
         (userId) => this.#forgetUser(userId),
@@ -60,16 +60,11 @@ export class SessionCache {
 
   /** The session of a token hash: from memory while fresh, else from `load` (cached if nothing was revoked meanwhile). */
   async resolve(tokenHash: string, load: () => Promise<CachedSession | null>): Promise<CachedSession | null> {
-    const now = this.clock.now().getTime();
-    const entry = this.#entries.get(tokenHash);
-    if (entry !== undefined && entry.cachedUntil > now) return entry.session;
+    const cached = this.#entries?.get(tokenHash);
+    if (cached !== undefined) return cached;
     const generation = this.#generation;
     const session = await load();
-    if (session === null) {
-      this.#entries.delete(tokenHash);
-      return null;
-    }
-    if (this.ttlMs > 0 && generation === this.#generation) this.#remember(tokenHash, session, now);
+    if (session !== null && generation === this.#generation) this.#entries?.set(tokenHash, session);
     return session;
   }
 
@@ -80,32 +75,21 @@ export class SessionCache {
   revokeUser(userId: string): Promise<void> {
     return this.transactions.afterCommit(async () => {
       this.#forgetUser(userId);
-      if (this.ttlMs > 0) await this.broadcast.publish(channel, userId);
+      if (this.#entries !== null) await this.broadcast.publish(channel, userId);
     });
   }
 
   get size(): number {
-    return this.#entries.size;
-  }
-
-  #remember(tokenHash: string, session: CachedSession, now: number) {
-    this.#entries.delete(tokenHash);
-    if (this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(tokenHash, { session, cachedUntil: now + this.ttlMs });
+    return this.#entries?.size ?? 0;
   }
 
   #forgetUser(userId: string) {
     this.#generation += 1;
-    for (const [tokenHash, entry] of this.#entries) {
-      if (entry.session.userId === userId) this.#entries.delete(tokenHash);
-    }
+    this.#entries?.deleteWhere((session) => session.userId === userId);
   }
 
   #forgetAll() {
     this.#generation += 1;
-    this.#entries.clear();
+    this.#entries?.clear();
   }
 }

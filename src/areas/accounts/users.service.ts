@@ -41,12 +41,6 @@ export class UsersService {
     return this.repository.findUserByUsername(username);
   }
 
-  /** The users among `ids`, by id (unknown ids are absent). */
-  async byIds(ids: string[]): Promise<Map<string, UserRow>> {
-    const rows = await this.repository.findUsersByIds([...new Set(ids)]);
-    return new Map(rows.map((row) => [row.id, row]));
-  }
-
   /** Experience and level, which gamification computes; call with the user locked. */
   async setProgress(userId: string, experience: number, level: number): Promise<void> {
     await this.repository.updateUser(userId, { experience, level, updatedAt: this.clock.now() });

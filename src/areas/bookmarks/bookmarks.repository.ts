@@ -4,7 +4,7 @@
  * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { PreparedPage } from '../../platform/db/prepared-reads.ts';
+import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
@@ -78,36 +78,33 @@ export class BookmarksRepository extends Repository {
   }
 
   /** Per collection filter, the user's bookmarks on media they can open, as prepared pages. */
-  readonly #pages = Object.fromEntries(
-    (['all', 'none', 'in'] as const).map((kind) => {
-      const inCollection =
-        kind === 'none'
-          ? isNull(bookmarks.collectionId)
-          : kind === 'in'
-            ? eq(bookmarks.collectionId, sql.placeholder('collectionId'))
-            : undefined;
-      const page = new PreparedPage<BookmarkedMedia>(
-        this.source,
-        `bookmarks.list.${kind}`,
-        bookmarksKeyset,
-        (db, where, orderBy) =>
-          db
-            .select({ media: listedMediaColumns, bookmark: bookmarks })
-            .from(bookmarks)
-            .innerJoin(media, eq(media.id, bookmarks.mediaId))
-            .where(
-              and(
-                eq(bookmarks.userId, sql.placeholder('userId')),
-                inCollection,
-                mediaVisibleTo(sql.placeholder('userId')),
-                where,
-              ),
-            )
-            .orderBy(...orderBy),
-      );
-      return [kind, page];
-    }),
-  ) as Record<CollectionFilter['kind'], PreparedPage<BookmarkedMedia>>;
+  readonly #pages = byKey(['all', 'none', 'in'] as const, (kind) => {
+    const inCollection =
+      kind === 'none'
+        ? isNull(bookmarks.collectionId)
+        : kind === 'in'
+          ? eq(bookmarks.collectionId, sql.placeholder('collectionId'))
+          : undefined;
+    return new PreparedPage<BookmarkedMedia>(
+      this.source,
+      `bookmarks.list.${kind}`,
+      bookmarksKeyset,
+      (db, where, orderBy) =>
+        db
+          .select({ media: listedMediaColumns, bookmark: bookmarks })
+          .from(bookmarks)
+          .innerJoin(media, eq(media.id, bookmarks.mediaId))
+          .where(
+            and(
+              eq(bookmarks.userId, sql.placeholder('userId')),
+              inCollection,
+              mediaVisibleTo(sql.placeholder('userId')),
+              where,
+            ),
+          )
+          .orderBy(...orderBy),
+    );
+  });
 
   /** A user's bookmarks, newest first, with their media, among the media they can open. */
   list(userId: string, filter: CollectionFilter, page: PageRequest): Promise<BookmarkedMedia[]> {

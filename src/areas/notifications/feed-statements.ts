@@ -5,8 +5,10 @@
  * condition and the sort order are part of the text, so every plan uses the
  * (owner_id, created_at DESC, id DESC) index.
  */
+
+import { byKey } from '../../platform/db/prepared-reads.ts';
 import { statement } from '../../platform/db/statements.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { type PageRequest, pageDirections } from '../../platform/http/pagination.ts';
 import type { NotificationRow } from './tables.ts';
 
 /** What the feed shows of a row. */
@@ -40,10 +42,10 @@ function feedPage(direction: PageRequest['direction'], unreadOnly: boolean) {
   );
 }
 
-const directions = ['first', 'after', 'before'] as const;
-export const feedPageStatements = Object.fromEntries(
-  directions.map((direction) => [direction, { all: feedPage(direction, false), unread: feedPage(direction, true) }]),
-) as Record<PageRequest['direction'], { all: ReturnType<typeof feedPage>; unread: ReturnType<typeof feedPage> }>;
+export const feedPageStatements = byKey(pageDirections, (direction) => ({
+  all: feedPage(direction, false),
+  unread: feedPage(direction, true),
+}));
 
 export const unreadCountStatement = statement<{ unread: number }>(
   'notifications.unreadCount',

@@ -7,7 +7,7 @@
  * requests). Lists read media and users through their owners' read models.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { PreparedPage } from '../../platform/db/prepared-reads.ts';
+import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
@@ -131,39 +131,31 @@ export class ReactionsRepository extends Repository {
   }
 
   /** Per type and visibility rule: the media a user reacted to, as prepared pages. */
-  readonly #reactedMedia = Object.fromEntries(
-    (['like', 'dislike'] as const).map((type) => [
-      type,
-      Object.fromEntries(
-        (['visible', 'listed'] as const).map((rule) => [
-          rule,
-          new PreparedPage<ReactedMedia>(
-            this.source,
-            `reactions.media.${type}.${rule}`,
-            reactedMediaKeysets[type],
-            (db, where, orderBy) =>
-              db
-                .select({
-                  media: listedMediaColumns,
-                  reactionId: mediaReactions.id,
-                  reactedAt: mediaReactions.createdAt,
-                })
-                .from(mediaReactions)
-                .innerJoin(media, eq(media.id, mediaReactions.mediaId))
-                .where(
-                  and(
-                    eq(mediaReactions.userId, sql.placeholder('userId')),
-                    eq(mediaReactions.type, type),
-                    mediaVisibility[rule](sql.placeholder('viewerId')),
-                    where,
-                  ),
-                )
-                .orderBy(...orderBy),
-          ),
-        ]),
-      ),
-    ]),
-  ) as Record<ReactionType, Record<MediaVisibility, PreparedPage<ReactedMedia>>>;
+  readonly #reactedMedia = byKey(['like', 'dislike'] as const, (type) =>
+    byKey(
+      ['visible', 'listed'] as const,
+      (rule) =>
+        new PreparedPage<ReactedMedia>(
+          this.source,
+          `reactions.media.${type}.${rule}`,
+          reactedMediaKeysets[type],
+          (db, where, orderBy) =>
+            db
+              .select({ media: listedMediaColumns, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
+              .from(mediaReactions)
+              .innerJoin(media, eq(media.id, mediaReactions.mediaId))
+              .where(
+                and(
+                  eq(mediaReactions.userId, sql.placeholder('userId')),
+                  eq(mediaReactions.type, type),
+                  mediaVisibility[rule](sql.placeholder('viewerId')),
+                  where,
+                ),
+              )
+              .orderBy(...orderBy),
+        ),
+    ),
+  );
 
   /**
    * The media a user reacted to with `type`, newest reaction first, among those the rule lets the

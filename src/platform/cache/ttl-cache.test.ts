@@ -27,4 +27,17 @@ describe('TtlCache', () => {
     assert.equal(cache.get('a'), undefined, 'the oldest went');
     assert.deepEqual([cache.get('b'), cache.get('c')], [2, 3]);
   });
+
+  it('forgets the entries a predicate matches, or all of them', () => {
+    const cache = new TtlCache<string, { owner: string }>(new ManualClock(), 1000, 10);
+    cache.set('a', { owner: 'ana' });
+    cache.set('b', { owner: 'bo' });
+    cache.set('c', { owner: 'ana' });
+    cache.deleteWhere((value) => value.owner === 'ana');
+    assert.equal(cache.get('a'), undefined);
+    assert.equal(cache.get('c'), undefined);
+    assert.deepEqual(cache.get('b'), { owner: 'bo' });
+    cache.clear();
+    assert.equal(cache.size, 0);
+  });
 });

@@ -41,6 +41,15 @@ export class TtlCache<K, V> {
     this.#entries.delete(key);
   }
 
+  /** Forgets every entry whose value matches (a scan: for rare events, such as a revocation). */
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
   get size(): number {
     return this.#entries.size;
   }

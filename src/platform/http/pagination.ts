@@ -44,8 +44,10 @@ export const newestFirst = <Row extends { createdAt: Date; id: string }>(
     keyOf: (row) => [row.createdAt, row.id],
   });
 
+export const pageDirections = ['first', 'after', 'before'] as const;
+
 export interface PageRequest {
-  direction: 'first' | 'after' | 'before';
+  direction: (typeof pageDirections)[number];
   position: KeyValue[] | null;
   limit: number;
   /** The list's name, written into the cursors of its pages. */
