@@ -1,6 +1,7 @@
 /**
- * Reads of the hot paths as prepared statements: Drizzle builds the SQL text once, when the repository
- * is made, and on PostgreSQL each pooled connection plans it once (a named statement). Inside a
+ * Reads of the hot paths as prepared statements: Drizzle builds the SQL text once, at the first call
+ * (so making a repository touches no database), and on PostgreSQL each pooled connection plans it once
+ * (a named statement). Inside a
  * transaction a statement is prepared on that transaction instead, at each call.
  *
  * PreparedRead: one statement, its values named by placeholders.
@@ -28,7 +29,7 @@ interface Prepared<Row> {
 type Preparable<Row> = { prepare(name: string): Prepared<Row> };
 
 export class PreparedRead<Row> {
-  readonly #statement: Prepared<Row>;
+  #statement: Prepared<Row> | null = null;
   private readonly source: DbSource;
   private readonly name: string;
   private readonly build: (db: Db) => Preparable<Row>;
@@ -37,12 +38,12 @@ export class PreparedRead<Row> {
     this.source = source;
     this.name = name;
     this.build = build;
-    this.#statement = build(source.db).prepare(name);
   }
 
   run(values: Record<string, unknown>): Promise<Row[]> {
-    const statement = this.source.active ? this.build(this.source.db).prepare(this.name) : this.#statement;
-    return statement.execute(values);
+    if (this.source.active) return this.build(this.source.db).prepare(this.name).execute(values);
+    this.#statement ??= this.build(this.source.db).prepare(this.name);
+    return this.#statement.execute(values);
   }
 }
 
