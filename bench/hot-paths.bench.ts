@@ -16,6 +16,7 @@ import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { loadTable, machineLine, type Row } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
+import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
 
 const settings = loadSettings();
@@ -29,11 +30,7 @@ console.log(machineLine(engineName, settings));
 const started = performance.now();
 let deepCursor = '';
 const scratch = await createScratchDatabase(async (conn) => {
-  await conn.exec(`
-    INSERT INTO users (id, email, username, nickname, sponsor_code, email_confirmed_at, created_at, updated_at)
-    SELECT md5('bench-user-' || i)::uuid, 'bench' || i || '@example.test', 'bench' || i, 'Bench ' || i,
-           'B' || lpad(i::text, 7, '0'), timestamptz '2026-01-01', timestamptz '2026-01-01', timestamptz '2026-01-01'
-    FROM generate_series(0, ${users - 1}) AS i;
+  await conn.exec(`${benchUsersSql(users)}
     INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
     VALUES (gen_random_uuid(), ${viewer}, '${hashToken(token)}', now(), now(), now() + interval '30 days');`);
   const notificationRows = (owner: string, count: number) => `

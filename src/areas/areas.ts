@@ -6,16 +6,23 @@
 import type { AnyAreaModule } from '../platform/modules/area-module.ts';
 import { accountsArea } from './accounts/accounts.module.ts';
 import { bookmarksArea } from './bookmarks/bookmarks.module.ts';
+import { discoveryArea } from './discovery/discovery.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
+import { geographyArea } from './geography/geography.module.ts';
+import { hashtagsArea } from './hashtags/hashtags.module.ts';
 import { mediaArea } from './media/media.module.ts';
 import { notificationsArea } from './notifications/notifications.module.ts';
 import { reactionsArea } from './reactions/reactions.module.ts';
+import { searchArea } from './search/search.module.ts';
+import { socialFeedsArea } from './social-feeds/social-feeds.module.ts';
 import { systemArea } from './system/system.module.ts';
+import { topicsArea } from './topics/topics.module.ts';
 
 // biome-ignore format: one area a line
 export const areaModules: readonly AnyAreaModule[] = [
   systemArea,
+  geographyArea,
   accountsArea,
   notificationsArea,
   gamificationArea,
@@ -23,4 +30,9 @@ export const areaModules: readonly AnyAreaModule[] = [
   followsArea,
   reactionsArea,
   bookmarksArea,
+  hashtagsArea,
+  searchArea,
+  topicsArea,
+  socialFeedsArea,
+  discoveryArea,
 ];

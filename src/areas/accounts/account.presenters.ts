@@ -13,6 +13,12 @@ const settingsFields = {
   }),
   discoverable: Type.Boolean({ description: 'the account appears in GET /api/users/search (default true)' }),
   marketingEmails: Type.Boolean({ description: 'product news by e-mail (default false)' }),
+  birthCityId: Nullable(
+    Type.String({
+      format: 'uuid',
+      description: 'a city id of GET /api/cities (unknown: 422); null clears it (default null)',
+    }),
+  ),
 };
 
 export const SettingsSchema = ResourceSchema('userSettings', Type.Object(settingsFields));

@@ -271,6 +271,7 @@ describe('settings', () => {
       showReactionsPublicly: false,
       discoverable: true,
       marketingEmails: false,
+      birthCityId: null,
     });
 
     const patch = await t.request({
@@ -285,6 +286,7 @@ describe('settings', () => {
       showReactionsPublicly: false,
       discoverable: false,
       marketingEmails: true,
+      birthCityId: null,
     });
 
     const bad = await t.request({

@@ -19,7 +19,6 @@ import { SessionsService } from './sessions.service.ts';
 import { SettingsService } from './settings.service.ts';
 import { UserDirectoryRepository } from './user-directory.repository.ts';
 import { UserDirectoryService } from './user-directory.service.ts';
-import { userSearchRoutes } from './user-search.routes.ts';
 import { UsersService } from './users.service.ts';
 
 export interface AccountsServices {
@@ -43,8 +42,8 @@ declare module '../../platform/modules/area-module.ts' {
 
 export const accountsArea = defineArea({
   name: 'accounts',
-  needs: [],
-  create({ transactions, events, clock, config, mailer, logger, broadcast }) {
+  needs: ['geography'],
+  create({ transactions, events, clock, config, mailer, logger, broadcast }, { geography }) {
     const sessionCache = new SessionCache({ clock, ttlSeconds: config.sessionCacheSeconds, broadcast, transactions });
     const repository = new AccountsRepository(transactions, sessionCache);
     const sessions = new SessionsService(repository, sessionCache, clock, config.sessionTtlDays);
@@ -65,9 +64,9 @@ export const accountsArea = defineArea({
       sessions,
       sessionCache,
       mailFlows,
-      profile: new ProfileService(repository, clock),
+      profile: new ProfileService(repository, clock, transactions, events),
       passwords: new PasswordService(repository, clock),
-      settings: new SettingsService(repository, clock),
+      settings: new SettingsService(repository, clock, transactions, events, geography.geography),
       directory: new UserDirectoryService(new UserDirectoryRepository(transactions), repository),
       users: new UsersService(repository, clock),
     };
@@ -76,7 +75,6 @@ export const accountsArea = defineArea({
     authRoutes(app, services);
     mailFlowsRoutes(app, services);
     accountRoutes(app, services);
-    userSearchRoutes(app, services);
   },
   // Account mails are handed over in the background; a graceful stop waits for them.
   stop: ({ mailFlows }) => mailFlows.drain(),

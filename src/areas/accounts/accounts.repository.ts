@@ -5,6 +5,7 @@ import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { runStatement, statement } from '../../platform/db/statements.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { cityRows } from '../geography/read-model.ts';
 import type { CachedSession } from './session-cache.ts';
 import {
   type SessionRow,
@@ -17,6 +18,17 @@ import {
 } from './tables.ts';
 
 export type NewUser = typeof users.$inferInsert;
+
+/** The signed-in user with their birth city (name and country from geography's read model). */
+export interface UserWithBirthCity {
+  user: UserRow;
+  birthCity: BirthCity | null;
+}
+export interface BirthCity {
+  id: string;
+  name: string;
+  countryCode: string;
+}
 
 /** My live sessions, newest first. */
 export const sessionsKeyset = newestFirst<SessionRow>('sessions', sessions);
@@ -46,6 +58,15 @@ export class AccountsRepository extends Repository {
       .where(eq(users.id, sql.placeholder('id'))),
   );
 
+  // GET /api/auth/me: the user and their birth city in one statement.
+  readonly #userWithBirthCity = new PreparedRead<UserWithBirthCity>(this.source, 'accounts.userWithBirthCity', (db) =>
+    db
+      .select({ user: users, birthCity: { id: cityRows.id, name: cityRows.name, countryCode: cityRows.countryCode } })
+      .from(users)
+      .leftJoin(cityRows, sql`${cityRows.id} = (${users.settings} ->> 'birthCityId')::uuid`)
+      .where(eq(users.id, sql.placeholder('id'))),
+  );
+
   constructor(source: DbSource, revocations: SessionRevocations) {
     super(source);
     this.revocations = revocations;
@@ -54,6 +75,11 @@ export class AccountsRepository extends Repository {
   async insertUser(user: NewUser): Promise<UserRow> {
     const [row] = await this.db.insert(users).values(user).returning();
     return row!;
+  }
+
+  async findUserWithBirthCity(id: string): Promise<UserWithBirthCity | null> {
+    const [row] = await this.#userWithBirthCity.run({ id });
+    return row ?? null;
   }
 
   async findUserById(id: string): Promise<UserRow | null> {

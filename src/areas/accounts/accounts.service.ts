@@ -6,7 +6,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
-import type { AccountsRepository } from './accounts.repository.ts';
+import type { AccountsRepository, UserWithBirthCity } from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
 import type { ClientInfo, SessionsService } from './sessions.service.ts';
 import type { UserRow } from './tables.ts';
@@ -112,6 +112,13 @@ export class AccountsService {
     if (user.bannedAt !== null) throw new AppError('accountBanned');
     const { session, accessToken } = await this.sessions.create(user.id, client);
     return { user, session, accessToken };
+  }
+
+  /** The signed-in user (GET /api/auth/me), with the name and country of their birth city. */
+  async me(userId: string): Promise<UserWithBirthCity> {
+    const found = await this.repository.findUserWithBirthCity(userId);
+    if (found === null) throw new AppError('notFound');
+    return found;
   }
 
   async getUser(userId: string): Promise<UserRow> {

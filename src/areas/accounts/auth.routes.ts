@@ -96,7 +96,10 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
       summary: 'The signed-in user',
       errors: ['notFound'],
       success: { status: 200, schema: DocumentSchema(OwnUserSchema) },
-      handler: async ({ viewer }) => ({ data: presentOwnUser(await accounts.getUser(viewer.userId)) }),
+      handler: async ({ viewer }) => {
+        const { user, birthCity } = await accounts.me(viewer.userId);
+        return { data: presentOwnUser(user, birthCity) };
+      },
     }),
     route({
       method: 'GET',

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import type { BirthCity } from './accounts.repository.ts';
 import type { SessionRow, UserRow } from './tables.ts';
 
 const publicUserAttributes = {
@@ -28,6 +29,15 @@ export const OwnUserSchema = ResourceSchema(
     emailConfirmed: Type.Boolean(),
     sponsorCode: Type.String(),
     usernameChangedAt: Nullable(Timestamp),
+    birthCityId: Nullable(Type.String({ format: 'uuid', description: 'my birth city (settings), or null' })),
+    birthCity: Type.Optional(
+      Nullable(
+        Type.Object(
+          { id: Type.String({ format: 'uuid' }), name: Type.String(), countryCode: Type.String() },
+          { description: 'GET /api/auth/me only: my birth city with its name and ISO alpha-2 country' },
+        ),
+      ),
+    ),
   }),
   undefined,
   'OwnUser',
@@ -47,7 +57,8 @@ export function presentPublicUser(user: UserRow) {
   });
 }
 
-export function presentOwnUser(user: UserRow) {
+/** `birthCity` (the city's name and country) is given by GET /api/auth/me; other answers carry only the id. */
+export function presentOwnUser(user: UserRow, birthCity?: BirthCity | null) {
   const base = presentPublicUser(user);
   return {
     ...base,
@@ -57,6 +68,8 @@ export function presentOwnUser(user: UserRow) {
       emailConfirmed: user.emailConfirmedAt !== null,
       sponsorCode: user.sponsorCode,
       usernameChangedAt: formatNullableTimestamp(user.usernameChangedAt),
+      birthCityId: user.settings.birthCityId ?? null,
+      ...(birthCity === undefined ? {} : { birthCity }),
     },
   };
 }

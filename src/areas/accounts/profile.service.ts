@@ -1,5 +1,7 @@
 /** The caller's names: first username choice, username change (with a cool-down), nickname. */
 import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
@@ -13,10 +15,24 @@ export const usernameChangeCooldownDays = 30;
 export class ProfileService {
   private readonly repository: AccountsRepository;
   private readonly clock: Clock;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
 
-  constructor(repository: AccountsRepository, clock: Clock) {
+  constructor(repository: AccountsRepository, clock: Clock, transactions: Transactions, events: EventBus) {
     this.repository = repository;
     this.clock = clock;
+    this.transactions = transactions;
+    this.events = events;
+  }
+
+  /** Writes a name change and publishes `user.changed` in one transaction. */
+  #changeNames(userId: string, patch: Partial<UserRow>): Promise<UserRow> {
+    return this.transactions.run(async () => {
+      const updated = await this.repository.updateUser(userId, { ...patch, updatedAt: this.clock.now() });
+      if (updated === null) throw new AppError('notFound');
+      await this.events.publish('user.changed', { user: updated });
+      return updated;
+    });
   }
 
   async #user(userId: string): Promise<UserRow> {
@@ -30,9 +46,7 @@ export class ProfileService {
       throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
     }
     try {
-      const updated = await this.repository.updateUser(userId, { username, ...patch, updatedAt: this.clock.now() });
-      if (updated === null) throw new AppError('notFound');
-      return updated;
+      return await this.#changeNames(userId, { username, ...patch });
     } catch (error) {
       throw AccountsService.conflictFor(error) ?? error;
     }
@@ -70,9 +84,6 @@ export class ProfileService {
   }
 
   async setNickname(userId: string, nickname: string): Promise<UserRow> {
-    const trimmed = checkedNickname(nickname);
-    const updated = await this.repository.updateUser(userId, { nickname: trimmed, updatedAt: this.clock.now() });
-    if (updated === null) throw new AppError('notFound');
-    return updated;
+    return this.#changeNames(userId, { nickname: checkedNickname(nickname) });
   }
 }

@@ -18,6 +18,13 @@ export type { UserRow };
 export const showsReactionsPublicly = (settings: Partial<UserSettings>): boolean =>
   settings.showReactionsPublicly ?? defaultSettings.showReactionsPublicly;
 
+/** Users in good standing: neither banned nor erased. */
+export const activeUser = (): SQL => sql`(${users.bannedAt} IS NULL AND ${users.anonymizedAt} IS NULL)`;
+
+/** Users anyone may find by name (GET /api/users/search): active and discoverable (the default). */
+export const discoverableUser = (): SQL =>
+  sql`(${activeUser()} AND coalesce((${users.settings} ->> 'discoverable')::boolean, ${defaultSettings.discoverable}))`;
+
 /** The same rule in SQL, for lists that filter users before paginating; the viewer always sees their own. */
 export function reactionsShownTo(viewerId: string | null): SQL {
   const shown = sql`coalesce((${users.settings} ->> 'showReactionsPublicly')::boolean, ${defaultSettings.showReactionsPublicly})`;

@@ -1,6 +1,9 @@
 /** The caller's settings (stored overrides over defaults) and postal address. */
 import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
+import type { GeographyService } from '../geography/geography.service.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { checkedAddress } from './address-rules.ts';
 import type { PostalAddress, UserSettings } from './tables.ts';
@@ -11,6 +14,7 @@ export const defaultSettings: UserSettings = {
   showReactionsPublicly: false,
   discoverable: true,
   marketingEmails: false,
+  birthCityId: null,
 };
 
 export const settingsOf = (stored: Partial<UserSettings>): UserSettings => ({ ...defaultSettings, ...stored });
@@ -20,10 +24,22 @@ export type AddressPatch = Partial<{ [K in keyof PostalAddress]: PostalAddress[K
 export class SettingsService {
   private readonly repository: AccountsRepository;
   private readonly clock: Clock;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
+  private readonly geography: GeographyService;
 
-  constructor(repository: AccountsRepository, clock: Clock) {
+  constructor(
+    repository: AccountsRepository,
+    clock: Clock,
+    transactions: Transactions,
+    events: EventBus,
+    geography: GeographyService,
+  ) {
+    this.geography = geography;
     this.repository = repository;
     this.clock = clock;
+    this.transactions = transactions;
+    this.events = events;
   }
 
   async #user(userId: string) {
@@ -38,9 +54,29 @@ export class SettingsService {
 
   /** Applies every given key or none (the body is validated whole before this runs). */
   async updateSettings(userId: string, patch: Partial<UserSettings>): Promise<UserSettings> {
-    const row = await this.repository.mergeSettings(userId, patch, this.clock.now());
-    if (row === null) throw new AppError('notFound');
+    if (typeof patch.birthCityId === 'string')
+      patch = { ...patch, birthCityId: await this.#birthCity(patch.birthCityId) };
+    const row = await this.transactions.run(async () => {
+      const row = await this.repository.mergeSettings(userId, patch, this.clock.now());
+      if (row === null) throw new AppError('notFound');
+      await this.events.publish('user.changed', { user: row });
+      return row;
+    });
     return settingsOf(row.settings);
+  }
+
+  /** A known city's canonical id, or 422 pointing at birthCityId. */
+  async #birthCity(id: string): Promise<string> {
+    const city = await this.geography.cityById(id.toLowerCase());
+    if (city === null) {
+      throw new AppError('validationFailed', { source: { pointer: '/birthCityId' }, detail: 'no city has this id' });
+    }
+    return city.id;
+  }
+
+  /** The user's birth city id (GET /api/cities/{id}), or null: for other areas (recommendations, trending). */
+  async birthCityId(userId: string): Promise<string | null> {
+    return (await this.settings(userId)).birthCityId;
   }
 
   async address(userId: string): Promise<PostalAddress | null> {

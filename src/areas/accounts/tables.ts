@@ -10,6 +10,8 @@ export interface UserSettings {
   discoverable: boolean;
   /** Product news by e-mail. */
   marketingEmails: boolean;
+  /** The city the user was born in (geography's city id), checked when set; null when not given. */
+  birthCityId: string | null;
 }
 
 export interface PostalAddress {

@@ -1,4 +1,4 @@
-/** Finding other users: public name search and the caller's sponsorship list. */
+/** Finding other users: the caller's sponsorship list (name search lives in the search area). */
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
@@ -11,11 +11,6 @@ export class UserDirectoryService {
   constructor(directory: UserDirectoryRepository, accounts: AccountsRepository) {
     this.directory = directory;
     this.accounts = accounts;
-  }
-
-  /** Discoverable, active users matching `query` (already checked to be 1 to 50 characters). */
-  search(query: string, page: PageRequest) {
-    return this.directory.search(query, page);
   }
 
   async sponsorship(userId: string, page: PageRequest) {

@@ -5,5 +5,9 @@ declare module '../../platform/events/domain-events.ts' {
   interface DomainEvents {
     /** A post was published; `publishedCount`: the owner's published posts, this one included. */
     'media.published': { media: MediaRow; publishedCount: number };
+    /** What others see of a post changed: its description and hashtags, publication or flag. `media` is the row after. */
+    'media.changed': { media: MediaRow };
+    /** A media (post, avatar or cover) was deleted; `media` is the row as it was. */
+    'media.deleted': { media: MediaRow };
   }
 }

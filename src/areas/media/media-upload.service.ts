@@ -18,6 +18,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId, toHex } from '../../platform/http/ids.ts';
 import type { UsersService } from '../accounts/users.service.ts';
+import type { GeographyService } from '../geography/geography.service.ts';
 import './events.ts';
 import { extractHashtags } from './hashtags.ts';
 import { imageErrorToAppError } from './image-errors-to-http.ts';
@@ -40,6 +41,7 @@ export class MediaUploadService {
   private readonly users: UsersService;
   private readonly storage: MediaStorage;
   private readonly clock: Clock;
+  private readonly geography: GeographyService;
 
   constructor(
     transactions: Transactions,
@@ -48,7 +50,9 @@ export class MediaUploadService {
     users: UsersService,
     storage: MediaStorage,
     clock: Clock,
+    geography: GeographyService,
   ) {
+    this.geography = geography;
     this.transactions = transactions;
     this.events = events;
     this.repository = repository;
@@ -72,6 +76,8 @@ export class MediaUploadService {
     const key = originalKey(toHex(id), imageFileExtensions[probe.format]);
     const now = this.clock.now();
     const description = input.description?.trim() || null;
+    const positioned = exif.latitude !== null && exif.longitude !== null;
+    const place = positioned ? await this.geography.nearestCity(exif.latitude!, exif.longitude!) : null;
     const row = {
       id,
       ownerId,
@@ -90,9 +96,10 @@ export class MediaUploadService {
       longitude: exif.longitude,
       locationPublic: input.locationPublic ?? owner.settings.publishLocationByDefault ?? true,
       takenAt: exif.takenAt,
-      // Reverse geocoding waits for the geography tables (a later issue): city and country stay null.
-      cityId: null,
-      countryCode: null,
+      // The nearest city within geography's radius; none at sea (geocodedAt tells the backfill it was tried).
+      cityId: place?.id ?? null,
+      countryCode: place?.countryCode ?? null,
+      geocodedAt: positioned ? now : null,
       createdAt: now,
       updatedAt: now,
     };
@@ -140,7 +147,11 @@ export class MediaUploadService {
 
   /** Deletes a media (row, then files); null when it does not exist. */
   async deleteMedia(id: string): Promise<MediaRow | null> {
-    const row = await this.repository.delete(id);
+    const row = await this.transactions.run(async () => {
+      const deleted = await this.repository.delete(id);
+      if (deleted !== null) await this.events.publish('media.deleted', { media: deleted });
+      return deleted;
+    });
     if (row !== null) await deleteMediaFiles(this.storage, row).catch(() => undefined);
     return row;
   }

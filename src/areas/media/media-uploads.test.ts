@@ -341,7 +341,15 @@ for (const backend of ['local files', 'S3'] as const) {
       });
       const repository = new MediaRepository(transactions);
       const users = t.services.areas.accounts.users;
-      const failing = new MediaUploadService(transactions, events, repository, users, storage, t.clock);
+      const failing = new MediaUploadService(
+        transactions,
+        events,
+        repository,
+        users,
+        storage,
+        t.clock,
+        t.services.areas.geography.geography,
+      );
       const before = await storedKeys(storage);
       await assert.rejects(
         failing.upload(ada.id, 'post', { data: await makePng({ width: 12, height: 12 }) }),

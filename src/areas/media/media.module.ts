@@ -8,6 +8,9 @@ import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { describeQueueRoutes } from './admin/describe-queue.routes.ts';
 import { DescribeQueueService } from './admin/describe-queue.service.ts';
+import { GeoBackfillRepository } from './admin/geo-backfill.repository.ts';
+import { geoBackfillRoutes } from './admin/geo-backfill.routes.ts';
+import { GeoBackfillService } from './admin/geo-backfill.service.ts';
 import { mediaAdminRoutes } from './admin/media-admin.routes.ts';
 import { MediaAdminService } from './admin/media-admin.service.ts';
 import { MediaRepository } from './media.repository.ts';
@@ -23,6 +26,7 @@ export interface MediaServices {
   mediaVariants: MediaVariantService;
   describeQueue: DescribeQueueService;
   mediaAdmin: MediaAdminService;
+  geoBackfill: GeoBackfillService;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -33,20 +37,36 @@ declare module '../../platform/modules/area-module.ts' {
 
 export const mediaArea = defineArea({
   name: 'media',
-  needs: ['accounts'],
-  create({ transactions, events, audit, jobs, storage, clock }, { accounts }) {
+  needs: ['accounts', 'geography'],
+  create({ transactions, events, audit, jobs, storage, clock }, { accounts, geography }) {
     const repository = new MediaRepository(transactions);
-    const describeQueue = new DescribeQueueService(transactions, audit, repository, clock);
+    const describeQueue = new DescribeQueueService(transactions, audit, repository, clock, events);
     jobs.register('describe-queue', {
       schedule: everyMinutes(1),
       run: () => describeQueue.releaseExpiredClaims(),
     });
     return {
-      media: new MediaService(repository, accounts.users, clock),
-      mediaUploads: new MediaUploadService(transactions, events, repository, accounts.users, storage, clock),
+      media: new MediaService(repository, accounts.users, clock, transactions, events),
+      mediaUploads: new MediaUploadService(
+        transactions,
+        events,
+        repository,
+        accounts.users,
+        storage,
+        clock,
+        geography.geography,
+      ),
       mediaVariants: new MediaVariantService(storage, clock),
       describeQueue,
-      mediaAdmin: new MediaAdminService(transactions, audit, repository, storage, clock),
+      mediaAdmin: new MediaAdminService(transactions, audit, repository, storage, clock, events),
+      geoBackfill: new GeoBackfillService(
+        transactions,
+        audit,
+        new GeoBackfillRepository(transactions),
+        geography.geography,
+        clock,
+        events,
+      ),
     };
   },
   async routes(app, services) {
@@ -54,5 +74,6 @@ export const mediaArea = defineArea({
     mediaFilesRoutes(app, services);
     describeQueueRoutes(app, services);
     mediaAdminRoutes(app, services);
+    geoBackfillRoutes(app, services);
   },
 });

@@ -2,6 +2,8 @@
 
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
@@ -25,11 +27,21 @@ export class MediaService {
   private readonly repository: MediaRepository;
   private readonly users: UsersService;
   private readonly clock: Clock;
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
 
-  constructor(repository: MediaRepository, users: UsersService, clock: Clock) {
+  constructor(
+    repository: MediaRepository,
+    users: UsersService,
+    clock: Clock,
+    transactions: Transactions,
+    events: EventBus,
+  ) {
     this.repository = repository;
     this.users = users;
     this.clock = clock;
+    this.transactions = transactions;
+    this.events = events;
     this.#servable = new TtlCache(clock, servableCacheTtlMs, 10_000);
     repository.onRowChanged((id) => this.#servable.delete(id));
   }
@@ -107,24 +119,26 @@ export class MediaService {
   async setDescription(ownerId: string, id: string, description: string, hashtags?: string[]): Promise<MediaRow> {
     const row = await this.requireOwnPost(ownerId, id);
     const leavesQueue = row.describeStatus === 'pending' || row.describeStatus === 'claimed';
-    const updated = await this.repository.update(row.id, {
+    return this.#changeDescription(row.id, {
       description,
       descriptionLocale: null,
       hashtags: hashtags === undefined ? extractHashtags(description) : normaliseHashtags(hashtags),
       ...(leavesQueue ? { describeStatus: 'skipped' as const, claimedUntil: null } : {}),
-      updatedAt: this.clock.now(),
     });
-    return updated!;
   }
 
   /** Clears the description and its hashtags; the media does not re-enter the queue by itself. */
   async clearDescription(ownerId: string, id: string): Promise<void> {
     const row = await this.requireOwnPost(ownerId, id);
-    await this.repository.update(row.id, {
-      description: null,
-      descriptionLocale: null,
-      hashtags: [],
-      updatedAt: this.clock.now(),
+    await this.#changeDescription(row.id, { description: null, descriptionLocale: null, hashtags: [] });
+  }
+
+  /** Writes a description change and publishes `media.changed` in one transaction. */
+  #changeDescription(id: string, patch: Partial<MediaRow>): Promise<MediaRow> {
+    return this.transactions.run(async () => {
+      const updated = (await this.repository.update(id, { ...patch, updatedAt: this.clock.now() }))!;
+      await this.events.publish('media.changed', { media: updated });
+      return updated;
     });
   }
 }

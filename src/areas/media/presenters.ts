@@ -31,6 +31,12 @@ export const MediaSchema = ResourceSchema(
     bookmarksCount: Type.Integer(),
     commentsCount: Type.Integer(),
     position: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number() })),
+    place: Nullable(
+      Type.Object(
+        { cityId: Nullable(Type.String({ format: 'uuid' })), countryCode: Nullable(Type.String()) },
+        { description: 'the reverse-geocoded city (GET /api/cities/{id}) and country; null when position is' },
+      ),
+    ),
     takenAt: Nullable(Timestamp),
     createdAt: Timestamp,
   }),
@@ -71,6 +77,7 @@ export function presentMedia(row: ListedMedia, viewerId: string | null) {
       bookmarksCount: row.bookmarksCount,
       commentsCount: row.commentsCount,
       position: showPosition ? { latitude: row.latitude!, longitude: row.longitude! } : null,
+      place: showPosition ? { cityId: row.cityId, countryCode: row.countryCode } : null,
       takenAt: formatNullableTimestamp(row.takenAt),
       createdAt: formatTimestamp(row.createdAt),
     },

@@ -31,6 +31,8 @@ export const listedMediaColumns = {
   latitude: media.latitude,
   longitude: media.longitude,
   locationPublic: media.locationPublic,
+  cityId: media.cityId,
+  countryCode: media.countryCode,
   takenAt: media.takenAt,
   likesCount: media.likesCount,
   dislikesCount: media.dislikesCount,

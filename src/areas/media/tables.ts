@@ -29,6 +29,8 @@ export const media = pgTable('media', {
   takenAt: timestamptz('taken_at'),
   cityId: uuid('city_id'),
   countryCode: text('country_code'),
+  /** When the position was reverse-geocoded (city and country filled, or none found); null: not yet. */
+  geocodedAt: timestamptz('geocoded_at'),
   likesCount: integer('likes_count').notNull().default(0),
   dislikesCount: integer('dislikes_count').notNull().default(0),
   bookmarksCount: integer('bookmarks_count').notNull().default(0),

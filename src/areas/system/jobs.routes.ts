@@ -4,6 +4,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import { JobRunDocumentSchema } from '../../platform/jobs/job-run-schema.ts';
+import { jobNames } from '../../platform/jobs/jobs.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
 export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'audit'>) {
@@ -12,7 +13,7 @@ export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'a
       method: 'POST',
       path: '/admin/jobs/flush/{job}',
       auth: 'admin',
-      summary: 'Run a job now (notifications-push, describe-queue, search-index, stats)',
+      summary: `Run a job now (${jobNames.join(', ')})`,
       params: { job: Type.String({ description: 'The job name; an unknown one is 404 with the valid names in meta' }) },
       errors: ['notFound'],
       success: { status: 200, schema: JobRunDocumentSchema(Type.Object({}, { additionalProperties: true })) },

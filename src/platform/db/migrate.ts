@@ -2,27 +2,39 @@
  * Forward-only SQL migrations from `migrations/*.sql`, applied in file-name order at start-up under
  * the migrations lock (on a connection of its own), each file in its own transaction. Re-running is a no-op; a file edited after
  * it was applied stops start-up, since the database no longer matches the repository.
+ * A `migrations/NNNN_name.ts` file is a data migration: a module exporting `up(conn)`, run the same way
+ * (its checksum is that of the file's text), e.g. to load reference data from an npm package.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Database } from './database.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Database, RawConnection } from './database.ts';
 
 export const migrationsDir = fileURLToPath(new URL('../../../migrations/', import.meta.url));
 
 export interface MigrationFile {
   name: string;
+  /** The file's text (SQL, or the source of a `.ts` data migration). */
   sql: string;
   checksum: string;
+  /** A `.ts` data migration's path, imported to run its `up`. */
+  path?: string;
+}
+
+/** What a `.ts` migration exports. */
+export interface DataMigration {
+  up(conn: RawConnection): Promise<void>;
 }
 
 export function readMigrations(dir = migrationsDir): MigrationFile[] {
   return readdirSync(dir)
-    .filter((name) => name.endsWith('.sql'))
+    .filter((name) => name.endsWith('.sql') || name.endsWith('.ts'))
     .sort()
     .map((name) => {
-      const sql = readFileSync(`${dir}/${name}`, 'utf8');
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+      const path = `${dir}/${name}`;
+      const sql = readFileSync(path, 'utf8');
+      const checksum = createHash('sha256').update(sql).digest('hex');
+      return name.endsWith('.ts') ? { name, sql, checksum, path } : { name, sql, checksum };
     });
 }
 
@@ -52,8 +64,10 @@ export async function migrate(database: Database, files = readMigrations()): Pro
       if (known !== undefined) {
         throw new Error(`migration ${file.name} was changed after it was applied; add a new migration instead`);
       }
+      const data = file.path ? ((await import(pathToFileURL(file.path).href)) as DataMigration) : null;
       await conn.transaction(async (tx) => {
-        await tx.exec(file.sql);
+        if (data) await data.up(tx);
+        else await tx.exec(file.sql);
         await tx.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [file.name, file.checksum]);
       });
       done.push(file.name);

@@ -25,7 +25,15 @@ export const openApiTags = [
   { name: 'media', description: 'Uploads, media files and their variants, descriptions, lists' },
   { name: 'reactions', description: 'Likes and dislikes, and their lists' },
   { name: 'bookmarks', description: 'Bookmarks and bookmark collections' },
-  { name: 'admin', description: "The operators' API (ADMIN_API_TOKEN): moderation, description queue, jobs" },
+  { name: 'geography', description: 'Countries, UN M49 regions and subregions, and cities (GeoNames), with search' },
+  { name: 'discovery', description: 'Media by place: nearby, recommended around a centre, trending, and the map' },
+  { name: 'hashtags', description: 'Hashtag autocomplete, trends and related hashtags' },
+  { name: 'topics', description: 'The catalogue of travel topics and the ones I follow' },
+  { name: 'social-feeds', description: 'Shareable feeds: named selections of a user’s public media' },
+  {
+    name: 'admin',
+    description: "The operators' API (ADMIN_API_TOKEN): moderation, description queue, search index, jobs",
+  },
 ];
 
 const errorDocumentRef = { $ref: '#/components/schemas/ErrorDocument' };

@@ -14,7 +14,14 @@ import type { Database } from '../db/database.ts';
 import { KeyedMutex } from '../db/keyed-mutex.ts';
 
 /** Every job name of the contract; an area registers the handler of each as it lands. */
-export const jobNames = ['notifications-push', 'describe-queue', 'search-index', 'stats'] as const;
+export const jobNames = [
+  'notifications-push',
+  'describe-queue',
+  'search-index',
+  'stats',
+  'map-clusters',
+  'hashtags',
+] as const;
 export type JobName = (typeof jobNames)[number];
 
 export type JobReport = Record<string, unknown>;

@@ -7,6 +7,7 @@
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
+import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { toHex } from '../../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../../platform/http/pagination.ts';
@@ -24,12 +25,20 @@ export class DescribeQueueService {
   private readonly audit: AuditLog;
   private readonly repository: MediaRepository;
   private readonly clock: Clock;
+  private readonly events: EventBus;
 
-  constructor(transactions: Transactions, audit: AuditLog, repository: MediaRepository, clock: Clock) {
+  constructor(
+    transactions: Transactions,
+    audit: AuditLog,
+    repository: MediaRepository,
+    clock: Clock,
+    events: EventBus,
+  ) {
     this.transactions = transactions;
     this.audit = audit;
     this.repository = repository;
     this.clock = clock;
+    this.events = events;
   }
 
   /** Runs an admin action on one media and audits it in the same transaction. */
@@ -120,7 +129,10 @@ export class DescribeQueueService {
       hashtags: normaliseHashtags(input.hashtags ?? []),
       failReason: null,
     });
-    if (row !== null) return row;
+    if (row !== null) {
+      await this.events.publish('media.changed', { media: row });
+      return row;
+    }
     await this.requirePost(id, '/mediaId');
     throw new AppError('mediaNotClaimed', { source: { pointer: '/mediaId' } });
   }

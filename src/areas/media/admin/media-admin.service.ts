@@ -3,6 +3,7 @@ import type { MediaStorage } from '../../../adapters/storage/index.ts';
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
+import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../../platform/http/ids.ts';
 import type { MediaRepository } from '../media.repository.ts';
@@ -23,6 +24,7 @@ export class MediaAdminService {
   private readonly repository: MediaRepository;
   private readonly storage: MediaStorage;
   private readonly clock: Clock;
+  private readonly events: EventBus;
 
   constructor(
     transactions: Transactions,
@@ -30,12 +32,14 @@ export class MediaAdminService {
     repository: MediaRepository,
     storage: MediaStorage,
     clock: Clock,
+    events: EventBus,
   ) {
     this.transactions = transactions;
     this.audit = audit;
     this.repository = repository;
     this.storage = storage;
     this.clock = clock;
+    this.events = events;
   }
 
   /** Areas that keep a counter on media (reactions, bookmarks) say how to recount it from their rows. */
@@ -59,6 +63,7 @@ export class MediaAdminService {
     return this.transactions.run(async () => {
       await this.require(id);
       const row = (await this.repository.update(id, { published, updatedAt: this.clock.now() }))!;
+      await this.events.publish('media.changed', { media: row });
       await this.#audit('media.published', id, { published });
       return row;
     });
@@ -68,6 +73,7 @@ export class MediaAdminService {
     return this.transactions.run(async () => {
       await this.require(id);
       const row = (await this.repository.update(id, { flag, updatedAt: this.clock.now() }))!;
+      await this.events.publish('media.changed', { media: row });
       await this.#audit('media.flag', id, { flag });
       return row;
     });
@@ -91,6 +97,7 @@ export class MediaAdminService {
     const row = await this.transactions.run(async () => {
       const deleted = await this.repository.delete(id);
       if (deleted === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
+      await this.events.publish('media.deleted', { media: deleted });
       await this.#audit('media.delete', id, { ownerId: deleted.ownerId, kind: deleted.kind });
       return deleted;
     });

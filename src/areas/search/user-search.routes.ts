@@ -1,21 +1,21 @@
-/** Public user search: GET /api/users/search?q=. */
+/** Public user search: GET /api/users/search?q=, answered from the search index. */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
-import type { AccountsServices } from './accounts.module.ts';
-import { PublicUserSchema, presentPublicUser } from './presenters.ts';
-import { userSearchKeyset } from './user-directory.repository.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
+import type { SearchServices } from './search.module.ts';
+import { userSearchKeyset } from './user-search.repository.ts';
 
-export function userSearchRoutes(app: App, { directory }: AccountsServices) {
+export function userSearchRoutes(app: App, { userSearch }: SearchServices) {
   registerRoutes(app, 'users', [
     route({
       method: 'GET',
       path: '/api/users/search',
       auth: 'none',
-      summary: 'Find users by username or nickname: prefix and fuzzy match, best first',
+      summary: 'Find users by username or nickname: exact and prefix first, then full text, then fuzzy',
       query: { q: Type.String({ minLength: 1, maxLength: 50, description: '1 to 50 characters' }) },
       page: { keyset: userSearchKeyset, maxLimit: 50 },
       success: { status: 200, schema: CollectionSchema(PublicUserSchema, { q: Type.String() }) },
@@ -23,7 +23,7 @@ export function userSearchRoutes(app: App, { directory }: AccountsServices) {
         const q = query.q.trim();
         if (q === '')
           throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
-        const result = pageOf(await directory.search(q, page), page, userSearchKeyset);
+        const result = pageOf(await userSearch.search(q, page), page, userSearchKeyset);
         return {
           data: result.items.map((row) => presentPublicUser(row.user)),
           meta: { limit: page.limit, q },

@@ -1,0 +1,142 @@
+/**
+ * Discovery at scale: media placed around real cities, read by place, on the map, by trend and by
+ * hashtag, against GET /api/ping measured in the same run. The server runs in its own process (node
+ * src/main.ts), autocannon in another; on PostgreSQL the query plan of each scenario is printed too.
+ *
+ * Seed (generate_series, never the API): 10,000 users; BENCH_MEDIA media (default 1,000,000 on PostgreSQL, 100,000 on PGlite) spread
+ * evenly over the 1,000 most populous cities of the geography reference data, each within about 10 km
+ * of its city, with two hashtags of a pool of 300; 300,000 likes over the last week.
+ * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_MEDIA, BENCH_ONLY (a title's part).
+ */
+import { hashToken } from '../src/areas/accounts/secrets.ts';
+import { GeoMediaRepository, nearbyKeyset, trendingKeyset } from '../src/areas/discovery/geo-media.repository.ts';
+import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
+import { pageRequest } from '../src/platform/http/pagination.ts';
+import { loadSettings, measureLoad } from './harness/load.ts';
+import { capturePlans, scanLines } from './harness/query-plans.ts';
+import { loadTable, machineLine, type Row } from './harness/report.ts';
+import { createScratchDatabase } from './harness/scratch-database.ts';
+import { benchUsersSql } from './harness/seeds.ts';
+import { startServer } from './harness/server.ts';
+
+const settings = loadSettings();
+// A million on PostgreSQL; a tenth of that on the embedded engine, which holds it all in one process.
+const mediaCount = Number(process.env.BENCH_MEDIA ?? (process.env.DATABASE_URL ? 1_000_000 : 100_000));
+const users = 10_000;
+const cityCount = 1_000;
+const adminToken = 'bench-admin-token-0123456789';
+const engineName = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(machineLine(engineName, settings));
+
+// Where the scenarios look: Paris (among the seeded cities), and the country with most seeded cities.
+const paris = { latitude: 48.8534, longitude: 2.3488 };
+let busiestCountry = 'IN';
+
+const started = performance.now();
+const scratch = await createScratchDatabase(async (conn) => {
+  await conn.exec(`${benchUsersSql(users)}
+    CREATE TEMPORARY TABLE bench_cities AS
+      SELECT row_number() OVER (ORDER BY population DESC, id) - 1 AS n, latitude, longitude, country_code
+      FROM cities ORDER BY population DESC, id LIMIT ${cityCount};
+    CREATE TEMPORARY TABLE bench_tags AS
+      SELECT i AS n, 'tag' || i || (ARRAY['sun','sea','food','hike','city','snow'])[1 + i % 6] AS tag
+      FROM generate_series(0, 299) AS i;
+    INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
+                       describe_status, hashtags, latitude, longitude, country_code, likes_count, created_at, updated_at)
+    SELECT md5('bench-media-' || i)::uuid, md5('bench-user-' || (i % ${users}))::uuid, 'post', 'originals/bench/' || i,
+           'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
+           ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i * 7 + 3) % 300)],
+           c.latitude + (((i * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i * 104729) % 2001) - 1000) / 10000.0,
+           c.country_code, (i * 31) % 101,
+           timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01'
+    FROM generate_series(0, ${mediaCount - 1}) AS i
+    JOIN bench_cities c ON c.n = i % ${cityCount};
+    INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
+    SELECT gen_random_uuid(), md5('bench-user-' || (i % ${users}))::uuid, md5('bench-media-' || (i * 3))::uuid, 'like',
+           now() - (i % 600000) * interval '1 second'
+    FROM generate_series(0, ${Math.min(300_000, Math.floor(mediaCount / 3)) - 1}) AS i;
+    INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
+    VALUES (gen_random_uuid(), md5('bench-user-0')::uuid, '${hashToken('tms_bench-viewer-token')}', now(), now(), now() + interval '30 days');`);
+  await conn.exec('VACUUM ANALYZE');
+  const [row] = await conn.query<{ country_code: string }>(
+    'SELECT country_code FROM bench_cities GROUP BY country_code ORDER BY count(*) DESC LIMIT 1',
+  );
+  busiestCountry = row?.country_code ?? busiestCountry;
+});
+console.log(
+  `seeded ${mediaCount.toLocaleString('en-US')} media in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
+
+const cityBox = `south=${paris.latitude - 0.05}&west=${paris.longitude - 0.08}&north=${paris.latitude + 0.05}&east=${paris.longitude + 0.08}`;
+const worldBox = 'south=-85&west=-180&north=85&east=180';
+
+try {
+  const server = await startServer({ ...scratch.serverEnv, ADMIN_API_TOKEN: adminToken });
+  const flushed = await fetch(`${server.url}/admin/jobs/flush/map-clusters`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  console.log(`map-clusters: ${JSON.stringify((await flushed.json()).data.attributes.report)}`);
+  const only = process.env.BENCH_ONLY;
+  const get = async (scenario: string, path: string): Promise<Row | null> =>
+    only && path !== '/api/ping' && !scenario.includes(only)
+      ? null
+      : { scenario, result: await measureLoad(`${server.url}${path}`, settings) };
+  await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
+  await measureLoad(`${server.url}/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}`, {
+    ...settings,
+    seconds: 2,
+  });
+  const ping = (await get('GET /api/ping (anchor)', '/api/ping'))!;
+  const rows = [
+    ping,
+    await get(
+      'nearby, 5 km around Paris (20 items)',
+      `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
+    ),
+    await get('in-bounds, city zoom (Paris, zoom 13)', `/api/media/in-bounds?${cityBox}&zoom=13`),
+    await get('in-bounds, world zoom (zoom 1)', `/api/media/in-bounds?${worldBox}&zoom=1`),
+    await get(`trending in ${busiestCountry}, 7 days`, `/api/media/trending?country=${busiestCountry}`),
+    await get('hashtag autocomplete "tag1"', '/api/media/hashtags/autocomplete?q=tag1'),
+  ].filter((row): row is Row => row !== null);
+  const rss = server.rssMb();
+  await server.stop();
+  console.log(`\n${loadTable(rows, ping.result)}`);
+  console.log(`\nserver: ${Math.round(rss)} MB resident after the run`);
+
+  if (scratch.url !== null) {
+    const page = (keyset: Parameters<typeof pageRequest>[1]) => pageRequest({}, keyset);
+    const plans = await capturePlans(scratch.url, {
+      nearby: (tx) => new GeoMediaRepository(tx).nearby(paris, 5000, page(nearbyKeyset)),
+      'in-bounds, city zoom': async (tx) => {
+        const box = {
+          south: paris.latitude - 0.05,
+          west: paris.longitude - 0.08,
+          north: paris.latitude + 0.05,
+          east: paris.longitude + 0.08,
+        };
+        await new GeoMediaRepository(tx).inBox(box, 100);
+        await new MapCellsRepository(tx).clusterLive(box, 13);
+      },
+      'in-bounds, world zoom': async (tx) => {
+        const box = { south: -85, west: -180, north: 85, east: 180 };
+        await new GeoMediaRepository(tx).inBox(box, 100);
+        await new MapCellsRepository(tx).cellsIn(box, 1);
+      },
+      trending: (tx) =>
+        new GeoMediaRepository(tx).trending(
+          busiestCountry,
+          new Date(Date.now() - 7 * 86_400_000),
+          null,
+          page(trendingKeyset),
+        ),
+    });
+    console.log('\nquery plans (PostgreSQL): how each statement reads its rows');
+    for (const plan of plans) {
+      console.log(`- ${plan.scenario}: ${plan.statement}`);
+      for (const line of scanLines(plan.plan)) console.log(`    ${line}`);
+    }
+  }
+} finally {
+  await scratch.drop();
+}

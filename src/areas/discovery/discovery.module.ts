@@ -1,0 +1,46 @@
+/**
+ * Discovery: media by place (nearby, recommended around a centre, trending in a country) and the map
+ * (a box's media or its clusters). It reads media, their owners and likes through those areas'
+ * read models, the viewer's birth city through accounts and geography, their topics through topics.
+ * Job: map-clusters (rebuilds the map's precomputed clusters).
+ */
+import { everyMinutes } from '../../platform/jobs/jobs.ts';
+import { defineArea } from '../../platform/modules/area-module.ts';
+import { GeoMediaRepository } from './geo-media.repository.ts';
+import { geoMediaRoutes } from './geo-media.routes.ts';
+import { GeoMediaService, type ViewerProfile } from './geo-media.service.ts';
+import { MapCellsRepository } from './map-cells.repository.ts';
+
+export interface DiscoveryServices {
+  geoMedia: GeoMediaService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    discovery: DiscoveryServices;
+  }
+}
+
+/** How often the map's clusters are rebuilt (what a cluster's count may lag behind). */
+export const mapClustersEveryMinutes = 5;
+
+export const discoveryArea = defineArea({
+  name: 'discovery',
+  needs: ['accounts', 'geography', 'topics'],
+  create({ transactions, jobs, clock }, { accounts, geography, topics }) {
+    const viewers: ViewerProfile = {
+      birthCity: async (userId) => {
+        const cityId = await accounts.settings.birthCityId(userId);
+        return cityId === null ? null : geography.geography.cityById(cityId);
+      },
+      topicHashtags: (userId) => topics.topics.hashtagsOfUser(userId),
+    };
+    const cells = new MapCellsRepository(transactions);
+    jobs.register('map-clusters', {
+      schedule: everyMinutes(mapClustersEveryMinutes),
+      run: () => transactions.run(() => cells.rebuild(clock.now())),
+    });
+    return { geoMedia: new GeoMediaService(new GeoMediaRepository(transactions), cells, viewers, clock) };
+  },
+  routes: geoMediaRoutes,
+});

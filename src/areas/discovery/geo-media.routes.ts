@@ -1,0 +1,184 @@
+/** The geographic media routes: nearby, recommended nearby, trending in a country, and the map's box. */
+import { Type } from 'typebox';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { CollectionSchema } from '../../platform/http/jsonapi.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
+import { registerRoutes, route } from '../../platform/http/route.ts';
+import type { App } from '../../platform/http/types.ts';
+import { countryCodes } from '../accounts/country-codes.ts';
+import { MediaSchema, presentMedia } from '../media/presenters.ts';
+import type { DiscoveryServices } from './discovery.module.ts';
+import { boxQuery, checkedBox, Distance, Latitude, Longitude, Personalize, personalizes } from './geo-inputs.ts';
+import { nearbyKeyset, recommendedKeyset, trendingKeyset } from './geo-media.repository.ts';
+import { nearbyDistance, recommendedDistance, trendingWindow } from './geo-media.service.ts';
+import {
+  MapClusterSchema,
+  NearbyMediaSchema,
+  presentMapCluster,
+  presentNearbyMedia,
+  presentTrendingMedia,
+  TrendingMediaSchema,
+} from './presenters.ts';
+
+const mapLimit = { default: 100, max: 500 } as const;
+
+export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
+  registerRoutes(app, 'discovery', [
+    route({
+      method: 'GET',
+      path: '/api/media/nearby',
+      auth: 'optional',
+      summary: 'Media placed in public around a position, nearest first, each with its distance',
+      query: {
+        lat: Latitude('Latitude of the centre, degrees'),
+        lng: Longitude('Longitude of the centre, degrees'),
+        distance: Distance(nearbyDistance),
+      },
+      page: { keyset: nearbyKeyset },
+      success: { status: 200, schema: CollectionSchema(NearbyMediaSchema, { distance: Type.Number() }) },
+      handler: async ({ query, page, links }) => {
+        const rows = await geoMedia.nearby({ latitude: query.lat, longitude: query.lng }, query.distance, page);
+        const result = pageOf(rows, page, nearbyKeyset);
+        return {
+          data: result.items.map(presentNearbyMedia),
+          meta: { limit: page.limit, distance: query.distance },
+          links: links(result),
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/media/recommended/nearby',
+      auth: 'optional',
+      summary: "Most liked media around a position or the viewer's birth city, through the viewer's topics",
+      query: {
+        lat: Type.Optional(Latitude("Latitude of the centre (default: the viewer's birth city)")),
+        lng: Type.Optional(Longitude("Longitude of the centre (default: the viewer's birth city)")),
+        distance: Distance(recommendedDistance),
+        personalize: Personalize,
+      },
+      page: { keyset: recommendedKeyset },
+      errors: ['validationFailed'],
+      success: {
+        status: 200,
+        schema: CollectionSchema(NearbyMediaSchema, { distance: Type.Number(), personalized: Type.Boolean() }),
+      },
+      handler: async ({ viewer, query, page, links }) => {
+        const personalize = personalizes(query.personalize);
+        const rows = await geoMedia.recommended(
+          viewer?.userId ?? null,
+          { latitude: query.lat, longitude: query.lng, distance: query.distance, personalize },
+          page,
+        );
+        const result = pageOf(rows, page, recommendedKeyset);
+        return {
+          data: result.items.map(presentNearbyMedia),
+          meta: { limit: page.limit, distance: query.distance, personalized: personalize && viewer !== null },
+          links: links(result),
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/media/trending',
+      auth: 'optional',
+      summary: "Media of a country by likes over the last days (default country: the viewer's birth city's)",
+      query: {
+        country: Type.Optional(
+          Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code, any case' }),
+        ),
+        windowDays: Type.Integer({
+          minimum: 1,
+          maximum: trendingWindow.maxDays,
+          default: trendingWindow.defaultDays,
+          description: `Days of likes counted, 1 to ${trendingWindow.maxDays} (default ${trendingWindow.defaultDays})`,
+        }),
+        personalize: Personalize,
+      },
+      page: { keyset: trendingKeyset },
+      errors: ['validationFailed'],
+      success: {
+        status: 200,
+        schema: CollectionSchema(TrendingMediaSchema, {
+          country: Type.String(),
+          windowDays: Type.Integer(),
+          personalized: Type.Boolean(),
+        }),
+      },
+      handler: async ({ viewer, query, page, links }) => {
+        const country = query.country?.toUpperCase();
+        if (country !== undefined && !countryCodes.has(country)) {
+          throw new AppError('invalidQueryParameter', {
+            source: { parameter: 'country' },
+            detail: 'not an ISO 3166-1 alpha-2 country code',
+          });
+        }
+        const personalize = personalizes(query.personalize);
+        const { country: shown, rows } = await geoMedia.trending(
+          viewer?.userId ?? null,
+          { country, windowDays: query.windowDays, personalize },
+          page,
+        );
+        const result = pageOf(rows, page, trendingKeyset);
+        return {
+          data: result.items.map(presentTrendingMedia),
+          meta: {
+            limit: page.limit,
+            country: shown,
+            windowDays: query.windowDays,
+            personalized: personalize && viewer !== null,
+          },
+          links: links(result),
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/media/in-bounds',
+      auth: 'optional',
+      summary: 'What a map shows of a box: its media, or clusters when it holds more than the limit',
+      description:
+        'Answers `meta.mode` "media" with every media placed in public in the box (most liked first) when ' +
+        'there are at most `limit`, else "clusters": one `mapClusters` resource per non-empty cell of the ' +
+        "zoom's grid (cells of 45/2^zoom degrees), each with its count, the mean position of its media, " +
+        'its bounds and its most liked media (in `included`). Clusters at zoom 10 and below are ' +
+        'precomputed and refreshed by the map-clusters job (every 5 minutes); deeper zooms are counted live.',
+      query: {
+        ...boxQuery,
+        limit: Type.Integer({
+          minimum: 1,
+          maximum: mapLimit.max,
+          default: mapLimit.default,
+          description: `Most media answered before clusters are shown, 1 to ${mapLimit.max} (default ${mapLimit.default})`,
+        }),
+      },
+      success: {
+        status: 200,
+        schema: CollectionSchema(
+          Type.Union([MediaSchema, MapClusterSchema]),
+          {
+            mode: Type.Union([Type.Literal('media'), Type.Literal('clusters')]),
+            zoom: Type.Integer(),
+          },
+          MediaSchema,
+        ),
+      },
+      handler: async ({ query, request }) => {
+        const box = checkedBox({ south: query.south, west: query.west, north: query.north, east: query.east });
+        const answer = await geoMedia.inBox(box, query.zoom, query.limit);
+        const self = `${request.server.publicUrl}${request.url}`;
+        const meta = { limit: query.limit, mode: answer.mode, zoom: answer.zoom };
+        if (answer.mode === 'media') {
+          return { data: answer.media.map((row) => presentMedia(row, null)), meta, links: { self } };
+        }
+        const representatives = new Map(answer.representatives.map((row) => [row.id, row]));
+        return {
+          data: answer.cells.map((cell) => presentMapCluster(answer.zoom, cell, representatives)),
+          included: answer.representatives.map((row) => presentMedia(row, null)),
+          meta,
+          links: { self },
+        };
+      },
+    }),
+  ]);
+}

@@ -1,0 +1,109 @@
+/**
+ * All SQL of the map's clusters: reading the precomputed cells of a box, clustering a small box live,
+ * and rebuilding every level from the media placed in public (map-grid.ts gives the grid).
+ */
+import { and, between, eq, or, sql } from 'drizzle-orm';
+import { Repository } from '../../platform/db/repository.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import { userRows as users } from '../accounts/read-model.ts';
+import { mediaRows as media } from '../media/read-model.ts';
+import { boxFilter, placedInPublic } from './geo-media.repository.ts';
+import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
+import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
+
+export type MapCell = Omit<MapCellRow, 'zoom'>;
+
+/** The cell row and column of a media at a zoom, clamped so that 90° and 180° fall in the last cell. */
+const cellOf = (zoom: number) => {
+  const size = cellDegrees(zoom);
+  return {
+    cellY: sql<number>`least(floor((${media.latitude} + 90) / ${size})::int, ${2 ** (zoom + 2) - 1})`,
+    cellX: sql<number>`least(floor((${media.longitude} + 180) / ${size})::int, ${2 ** (zoom + 3) - 1})`,
+  };
+};
+
+export class MapCellsRepository extends Repository {
+  /** The precomputed cells of a box at a zoom (at most precomputedZoom). */
+  async cellsIn(box: Box, zoom: number): Promise<MapCell[]> {
+    const { rows, columns } = cellRanges(box, zoom);
+    const inColumns = or(...columns.map((range) => between(mapCells.cellX, range.from, range.to)));
+    return this.db
+      .select({
+        cellY: mapCells.cellY,
+        cellX: mapCells.cellX,
+        mediaCount: mapCells.mediaCount,
+        latitude: mapCells.latitude,
+        longitude: mapCells.longitude,
+        representativeId: mapCells.representativeId,
+        representativeLikes: mapCells.representativeLikes,
+      })
+      .from(mapCells)
+      .where(and(eq(mapCells.zoom, zoom), between(mapCells.cellY, rows.from, rows.to), inColumns));
+  }
+
+  /** The cells of a small box at a deep zoom, counted live from the media. */
+  async clusterLive(box: Box, zoom: number): Promise<MapCell[]> {
+    const { cellY, cellX } = cellOf(zoom);
+    return this.db
+      .select({
+        cellY,
+        cellX,
+        mediaCount: sql<number>`count(*)::int`,
+        latitude: sql<number>`avg(${media.latitude})`,
+        longitude: sql<number>`avg(${media.longitude})`,
+        representativeId: sql<string>`(array_agg(${media.id} ORDER BY ${media.likesCount} DESC, ${media.id} DESC))[1]`,
+        representativeLikes: sql<number>`max(${media.likesCount})`,
+      })
+      .from(media)
+      .innerJoin(users, and(eq(users.id, media.ownerId), sql`${users.bannedAt} IS NULL`))
+      .where(and(placedInPublic, boxFilter(box)))
+      .groupBy(sql`1`, sql`2`);
+  }
+
+  /**
+   * Rebuilds every level in one transaction (readers see the old cells until it commits): the
+   * deepest level from the media, each coarser one from the level below (a cell is four of those).
+   * A concurrent rebuild waits for this one (the table lock), then rebuilds again.
+   */
+  async rebuild(at: Date): Promise<{ media: number; cells: number }> {
+    await this.db.execute(sql`LOCK TABLE ${mapCells} IN EXCLUSIVE MODE`);
+    await this.db.delete(mapCells);
+    const { cellY, cellX } = cellOf(precomputedZoom);
+    await this.db.execute(sql`
+      INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude, longitude, representative_id, representative_likes)
+      SELECT ${precomputedZoom}, cell_y, cell_x, count(*)::int, avg(latitude), avg(longitude),
+             (array_agg(id ORDER BY likes_count DESC, id DESC))[1], max(likes_count)
+      FROM (
+        SELECT ${cellY} AS cell_y, ${cellX} AS cell_x, ${media.latitude} AS latitude, ${media.longitude} AS longitude,
+               ${media.id} AS id, ${media.likesCount} AS likes_count
+        FROM ${media} JOIN ${users} ON ${users.id} = ${media.ownerId} AND ${users.bannedAt} IS NULL
+        WHERE ${placedInPublic}
+      ) placed
+      GROUP BY cell_y, cell_x`);
+    for (let zoom = precomputedZoom - 1; zoom >= 0; zoom--) {
+      await this.db.execute(sql`
+        INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude, longitude, representative_id, representative_likes)
+        SELECT ${zoom}, cell_y / 2, cell_x / 2, sum(media_count)::int,
+               sum(latitude * media_count) / sum(media_count), sum(longitude * media_count) / sum(media_count),
+               (array_agg(representative_id ORDER BY representative_likes DESC, representative_id DESC))[1],
+               max(representative_likes)
+        FROM ${mapCells} WHERE zoom = ${zoom + 1}
+        GROUP BY cell_y / 2, cell_x / 2`);
+    }
+    const [totals] = await queryRows<{ media: number; cells: number }>(
+      this.db,
+      sql`SELECT coalesce(sum(media_count) FILTER (WHERE zoom = 0), 0)::int AS media, count(*)::int AS cells FROM ${mapCells}`,
+    );
+    const counts = totals ?? { media: 0, cells: 0 };
+    await this.db
+      .insert(mapCellsRebuilds)
+      .values({ id: true, rebuiltAt: at, mediaCount: counts.media })
+      .onConflictDoUpdate({ target: mapCellsRebuilds.id, set: { rebuiltAt: at, mediaCount: counts.media } });
+    return counts;
+  }
+
+  async lastRebuild(): Promise<{ rebuiltAt: Date; mediaCount: number } | null> {
+    const [row] = await this.db.select().from(mapCellsRebuilds);
+    return row ?? null;
+  }
+}

@@ -1,0 +1,70 @@
+/** Geographic lists' resources: media with their distance or window likes, and the map's clusters. */
+import { Type } from 'typebox';
+import { RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { MediaSchema, presentMedia } from '../media/presenters.ts';
+import type { ListedMedia } from '../media/read-model.ts';
+import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
+import type { MapCell } from './map-cells.repository.ts';
+import { cellBounds } from './map-grid.ts';
+
+export const NearbyMediaSchema = Type.Object(
+  {
+    ...MediaSchema.properties,
+    meta: Type.Object({ distance: Type.Integer({ description: 'Metres from the centre, rounded' }) }),
+  },
+  { title: 'NearbyMedia' },
+);
+
+export const TrendingMediaSchema = Type.Object(
+  {
+    ...MediaSchema.properties,
+    meta: Type.Object({ windowLikes: Type.Integer({ description: 'Likes received within the window' }) }),
+  },
+  { title: 'TrendingMedia' },
+);
+
+const PositionSchema = Type.Object({ latitude: Type.Number(), longitude: Type.Number() });
+const BoundsSchema = Type.Object({
+  south: Type.Number(),
+  west: Type.Number(),
+  north: Type.Number(),
+  east: Type.Number(),
+});
+
+/** A cell of the map's grid at the answer's zoom: how many media it holds and where they are. */
+export const MapClusterSchema = ResourceSchema(
+  'mapClusters',
+  Type.Object({
+    count: Type.Integer({ description: 'Media placed in public in this cell' }),
+    position: PositionSchema,
+    bounds: BoundsSchema,
+  }),
+  Type.Object({ representative: RelationshipSchema('media') }),
+  'MapCluster',
+);
+
+export const presentNearbyMedia = (row: DistancedMedia) => ({
+  ...presentMedia(row, null),
+  meta: { distance: Math.round(row.distance) },
+});
+
+export const presentTrendingMedia = (row: LikedMedia) => ({
+  ...presentMedia(row, null),
+  meta: { windowLikes: row.windowLikes },
+});
+
+export function presentMapCluster(zoom: number, cell: MapCell, representatives: ReadonlyMap<string, ListedMedia>) {
+  const representative = representatives.has(cell.representativeId) ? cell.representativeId : null;
+  return {
+    type: 'mapClusters' as const,
+    id: `${zoom}/${cell.cellY}/${cell.cellX}`,
+    attributes: {
+      count: cell.mediaCount,
+      position: { latitude: cell.latitude, longitude: cell.longitude },
+      bounds: cellBounds(zoom, cell.cellY, cell.cellX),
+    },
+    relationships: {
+      representative: { data: representative === null ? null : { type: 'media' as const, id: representative } },
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { boolean, doublePrecision, integer, pgTable, primaryKey, smallint, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../platform/db/columns.ts';
+
+/** The map's clusters, one row per non-empty grid cell of each precomputed zoom level (map-grid.ts). */
+export const mapCells = pgTable(
+  'map_cells',
+  {
+    zoom: smallint('zoom').notNull(),
+    cellY: integer('cell_y').notNull(),
+    cellX: integer('cell_x').notNull(),
+    mediaCount: integer('media_count').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    representativeId: uuid('representative_id').notNull(),
+    representativeLikes: integer('representative_likes').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.zoom, table.cellY, table.cellX] })],
+);
+export type MapCellRow = typeof mapCells.$inferSelect;
+
+/** A single row: when the cells were last rebuilt, and from how many media. */
+export const mapCellsRebuilds = pgTable('map_cells_rebuilds', {
+  id: boolean('id').primaryKey().default(true),
+  rebuiltAt: timestamptz('rebuilt_at').notNull(),
+  mediaCount: integer('media_count').notNull(),
+});

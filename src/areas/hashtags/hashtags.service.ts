@@ -1,0 +1,90 @@
+/** Hashtag discovery: suggestions, trending and related tags, read from the tables the rebuild keeps. */
+import { TtlCache } from '../../platform/cache/ttl-cache.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import { normaliseTagQuery } from './hashtag-query.ts';
+import type {
+  HashtagsRepository,
+  RebuildCounts,
+  RelatedRow,
+  SuggestionRow,
+  TrendingRow,
+} from './hashtags.repository.ts';
+
+/** Added to both windows' uses in the trending score, so a tag going from 0 to 1 use scores only 6/5. */
+export const trendingSmoothing = 5;
+
+/**
+ * Trending pages are kept a minute per instance: they aggregate up to 180 days of counts. A media
+ * event shows there within that minute; a run of the job clears this instance's copies.
+ */
+const trendingCacheMs = 60_000;
+
+export class HashtagsService {
+  readonly #transactions: Transactions;
+  readonly #repository: HashtagsRepository;
+  readonly #clock: Clock;
+  readonly #trending: TtlCache<string, Promise<TrendingRow[]>>;
+
+  constructor(transactions: Transactions, repository: HashtagsRepository, clock: Clock) {
+    this.#transactions = transactions;
+    this.#repository = repository;
+    this.#clock = clock;
+    this.#trending = new TtlCache(clock, trendingCacheMs, 1_000);
+  }
+
+  /** Tags starting with `q` (accents and case ignored), then tags similar to it, each group by uses. */
+  suggest(q: string, page: PageRequest): Promise<SuggestionRow[]> {
+    return this.#repository.suggestions(normaliseTagQuery(q, 'q'), page);
+  }
+
+  /** Tags growing in the last `windowDays` UTC days (today included) against the as many days before. */
+  trending(windowDays: number, page: PageRequest): Promise<TrendingRow[]> {
+    const today = this.#clock.now().toISOString().slice(0, 10);
+    const key = JSON.stringify([today, windowDays, page.direction, page.position, page.limit]);
+    const cached = this.#trending.get(key);
+    if (cached) return cached;
+    const rows = this.#repository.trending(today, windowDays, trendingSmoothing, page);
+    this.#trending.set(key, rows);
+    rows.catch(() => this.#trending.delete(key));
+    return rows;
+  }
+
+  /** Tags sharing listed posts with `tag`; an unknown tag has none. */
+  related(tag: string, page: PageRequest): Promise<RelatedRow[]> {
+    return this.#repository.related(normaliseTagQuery(tag, 'tag'), page);
+  }
+
+  /**
+   * After a media event: makes the counts hold the post as it is now (listed with its tags, or not
+   * at all), by taking out what they held of it and adding what it is. Reading the post again, not
+   * the event's copy, makes events that arrive out of order harmless.
+   */
+  resync(mediaId: string): Promise<void> {
+    return this.#transactions.run(async () => {
+      const counted = await this.#repository.lockCounted(mediaId);
+      const now = await this.#repository.listedPost(mediaId);
+      if (counted.day !== now.day || counted.tags.join(' ') !== now.tags.join(' ')) {
+        await this.#repository.count(counted, -1);
+        await this.#repository.count(now, 1);
+      }
+      await this.#repository.setCounted(mediaId, now);
+    });
+  }
+
+  /** The hashtags job: rebuilds the tables from media in one transaction (idempotent). */
+  async rebuild(): Promise<Record<'dailyUses' | 'totals' | 'pairs' | 'countedMedia', RebuildCounts>> {
+    const counts = await this.#transactions.run(async () => {
+      await this.#repository.allowLargeSorts();
+      return {
+        dailyUses: await this.#repository.rebuildDailyUses(),
+        totals: await this.#repository.rebuildTotals(),
+        pairs: await this.#repository.rebuildPairs(),
+        countedMedia: await this.#repository.rebuildCountedMedia(),
+      };
+    });
+    this.#trending.clear();
+    return counts;
+  }
+}

@@ -1,0 +1,35 @@
+/** POST /admin/media/backfill-geo: city and country for positioned media never geocoded (audited in the service). */
+import { Type } from 'typebox';
+import { newId } from '../../../platform/http/ids.ts';
+import { DocumentSchema, ResourceSchema, resource } from '../../../platform/http/jsonapi.ts';
+import { registerRoutes, route } from '../../../platform/http/route.ts';
+import type { App } from '../../../platform/http/types.ts';
+import type { MediaServices } from '../media.module.ts';
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+const GeoBackfillSchema = ResourceSchema(
+  'geoBackfillRuns',
+  Type.Object({
+    examined: count('positioned media never geocoded, looked at by this run'),
+    located: count('given the nearest city (within 25 km) and its country'),
+    notLocated: count('no city within 25 km (at sea or far from any town): left without a place, not retried'),
+    batches: count('batches committed, each in its own transaction'),
+  }),
+  undefined,
+  'GeoBackfillRun',
+);
+
+export function geoBackfillRoutes(app: App, { geoBackfill }: MediaServices) {
+  registerRoutes(app, 'admin', [
+    route({
+      method: 'POST',
+      path: '/admin/media/backfill-geo',
+      auth: 'admin',
+      summary:
+        'Reverse-geocode every positioned media never geocoded, in committed batches (resumable); a second run does nothing',
+      success: { status: 200, schema: DocumentSchema(GeoBackfillSchema) },
+      handler: async () => ({ data: resource('geoBackfillRuns', newId(), await geoBackfill.run()) }),
+    }),
+  ]);
+}

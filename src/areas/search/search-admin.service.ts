@@ -1,0 +1,54 @@
+/** The search index's back office: reindex one source or a whole kind, and the health report. Every call is audited. */
+import type { AuditLog } from '../../platform/audit/audit-log.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { SearchIndexService } from './search-index.service.ts';
+import type { SearchKind } from './tables.ts';
+
+export class SearchAdminService {
+  private readonly transactions: Transactions;
+  private readonly audit: AuditLog;
+  private readonly index: SearchIndexService;
+
+  constructor(transactions: Transactions, audit: AuditLog, index: SearchIndexService) {
+    this.transactions = transactions;
+    this.audit = audit;
+    this.index = index;
+  }
+
+  /** Refreshes one user's or media's document; 404 when the source does not exist (its document, if any, goes). */
+  async reindex(kind: SearchKind, id: string) {
+    const outcome = await this.transactions.run(async () => {
+      const outcome = await this.index.refresh(kind, id);
+      await this.audit.record({
+        actor: 'admin',
+        action: `search.reindex.${kind}`,
+        targetType: kind,
+        targetId: id,
+        payload: { ...outcome },
+      });
+      return outcome;
+    });
+    if (!outcome.exists) throw new AppError('notFound', { source: { parameter: 'hex' } });
+    return outcome;
+  }
+
+  /** Rebuilds a kind in batches (each its own transaction), then audits the counts. */
+  async reindexAll(kind: SearchKind) {
+    const report = await this.index.rebuild(kind);
+    await this.audit.record({
+      actor: 'admin',
+      action: `search.reindexAll.${kind}`,
+      targetType: 'searchIndex',
+      targetId: kind,
+      payload: { ...report },
+    });
+    return report;
+  }
+
+  async health() {
+    const health = await this.index.health();
+    await this.audit.record({ actor: 'admin', action: 'search.health', targetType: 'searchIndex' });
+    return health;
+  }
+}

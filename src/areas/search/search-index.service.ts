@@ -1,0 +1,170 @@
+/**
+ * Keeps the search index in step with its sources: one document refreshed on a write (the event
+ * subscribers), a kind rebuilt in batches (the admin reindex-all routes), stale and missing documents
+ * repaired (the search-index job). Every write is an idempotent upsert or delete computed from the
+ * source as the transaction sees it, so runs may overlap and a run may be repeated.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { IndexRepository, KindHealth } from './index.repository.ts';
+import type { SearchDocumentRow, SearchKind } from './tables.ts';
+
+export const searchKinds: readonly SearchKind[] = ['user', 'media'];
+export const defaultBatchSize = 500;
+
+export interface RebuildReport {
+  kind: SearchKind;
+  /** Source rows read (public or not). */
+  scanned: number;
+  /** Documents written (created or refreshed). */
+  indexed: number;
+  /** Documents removed: their source is gone or no longer public. */
+  removed: number;
+  batches: number;
+}
+
+export interface RepairReport {
+  kind: SearchKind;
+  /** Stale or missing documents written. */
+  indexed: number;
+  /** Documents of sources gone or no longer public, removed. */
+  removed: number;
+}
+
+export interface KindStatus extends KindHealth {
+  lastRebuildAt: Date | null;
+  lastRepairAt: Date | null;
+}
+
+export class SearchIndexService {
+  private readonly transactions: Transactions;
+  private readonly repository: IndexRepository;
+  private readonly clock: Clock;
+  private readonly logger: FastifyBaseLogger;
+  private readonly batchSize: number;
+
+  constructor(
+    transactions: Transactions,
+    repository: IndexRepository,
+    clock: Clock,
+    logger: FastifyBaseLogger,
+    batchSize = defaultBatchSize,
+  ) {
+    this.transactions = transactions;
+    this.repository = repository;
+    this.clock = clock;
+    this.logger = logger;
+    this.batchSize = batchSize;
+  }
+
+  /**
+   * Brings one source's document in line with the source (in the transaction in progress, if any):
+   * written when the source is public, removed otherwise. `changed` tells whether the indexed text or
+   * presence moved.
+   */
+  refresh(kind: SearchKind, id: string): Promise<{ indexed: boolean; changed: boolean; exists: boolean }> {
+    return this.transactions.run(async () => {
+      const before = await this.repository.find(kind, id);
+      await this.repository.upsert(kind, [id], this.clock.now());
+      await this.repository.removeNonPublic(kind, [id]);
+      const after = await this.repository.find(kind, id);
+      const exists = after !== null || (await this.repository.sourceExists(kind, id));
+      return { indexed: after !== null, changed: !sameText(before, after), exists };
+    });
+  }
+
+  /** The same without the report, for the event subscribers: two statements in the producer's transaction. */
+  async sync(kind: SearchKind, id: string): Promise<void> {
+    await this.repository.upsert(kind, [id], this.clock.now());
+    await this.repository.removeNonPublic(kind, [id]);
+  }
+
+  /** Refreshes the documents of every media of an owner (their standing decides whether those are public). */
+  async refreshMediaOf(ownerId: string): Promise<void> {
+    const ids = await this.repository.mediaIdsOf(ownerId);
+    for (let start = 0; start < ids.length; start += this.batchSize) {
+      const batch = ids.slice(start, start + this.batchSize);
+      await this.transactions.run(async () => {
+        await this.repository.upsert('media', batch, this.clock.now());
+        await this.repository.removeNonPublic('media', batch);
+      });
+    }
+  }
+
+  /** Rebuilds every document of a kind: sources in id order, a batch a transaction, then documents left by deleted sources. */
+  async rebuild(kind: SearchKind): Promise<RebuildReport> {
+    const report: RebuildReport = { kind, scanned: 0, indexed: 0, removed: 0, batches: 0 };
+    let after: string | null = null;
+    for (;;) {
+      const ids = await this.repository.sourceIds(kind, after, this.batchSize);
+      if (ids.length === 0) break;
+      await this.transactions.run(async () => {
+        report.indexed += await this.repository.upsert(kind, ids, this.clock.now());
+        report.removed += await this.repository.removeNonPublic(kind, ids);
+      });
+      report.scanned += ids.length;
+      report.batches += 1;
+      after = ids[ids.length - 1]!;
+      this.logger.info(
+        { event: 'search.rebuild.progress', ...report },
+        `search index: ${kind} batch ${report.batches}`,
+      );
+    }
+    report.removed += await this.#removeOrphans(kind);
+    await this.repository.recordRun(kind, 'rebuild', this.clock.now(), { ...report });
+    this.logger.info({ event: 'search.rebuild.done', ...report }, `search index: ${kind} rebuilt`);
+    return report;
+  }
+
+  /** The search-index job: writes stale and missing documents, removes those of sources gone or no longer public. */
+  async repair(): Promise<{ users: RepairReport; media: RepairReport }> {
+    const [users, media] = [await this.#repair('user'), await this.#repair('media')];
+    return { users, media };
+  }
+
+  async #repair(kind: SearchKind): Promise<RepairReport> {
+    const report: RepairReport = { kind, indexed: 0, removed: 0 };
+    let after: string | null = null;
+    for (;;) {
+      const ids = await this.repository.staleOrMissingIds(kind, after, this.batchSize);
+      if (ids.length === 0) break;
+      report.indexed += await this.repository.upsert(kind, ids, this.clock.now());
+      after = ids[ids.length - 1]!;
+    }
+    report.removed = await this.#removeOrphans(kind);
+    await this.repository.recordRun(kind, 'repair', this.clock.now(), { ...report });
+    if (report.indexed + report.removed > 0) {
+      this.logger.info({ event: 'search.repair.done', ...report }, `search index: ${kind} repaired`);
+    }
+    return report;
+  }
+
+  async #removeOrphans(kind: SearchKind): Promise<number> {
+    let removed = 0;
+    let after: string | null = null;
+    for (;;) {
+      const ids = await this.repository.orphanIds(kind, after, this.batchSize);
+      if (ids.length === 0) break;
+      removed += await this.repository.removeNonPublic(kind, ids);
+      after = ids[ids.length - 1]!;
+    }
+    return removed;
+  }
+
+  /** Documents against sources, per kind, with the last rebuild and repair. */
+  async health(): Promise<Record<SearchKind, KindStatus>> {
+    const runs = await this.repository.lastRuns();
+    const lastRun = (kind: SearchKind, run: 'rebuild' | 'repair') =>
+      runs.find((row) => row.kind === kind && row.run === run)?.finishedAt ?? null;
+    const status = async (kind: SearchKind): Promise<KindStatus> => ({
+      ...(await this.repository.health(kind)),
+      lastRebuildAt: lastRun(kind, 'rebuild'),
+      lastRepairAt: lastRun(kind, 'repair'),
+    });
+    return { user: await status('user'), media: await status('media') };
+  }
+}
+
+const sameText = (a: SearchDocumentRow | null, b: SearchDocumentRow | null) =>
+  a === null || b === null ? a === b : a.name === b.name && a.label === b.label && a.body === b.body;

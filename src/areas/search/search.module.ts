@@ -1,0 +1,46 @@
+/**
+ * Search: a derived index of users and media posts (search_documents), kept current on writes by the
+ * owners' events, rebuilt by the admin reindex routes and repaired by the search-index job.
+ * GET /api/users/search answers from it.
+ */
+import { everyMinutes } from '../../platform/jobs/jobs.ts';
+import { defineArea } from '../../platform/modules/area-module.ts';
+import { IndexRepository } from './index.repository.ts';
+import { searchAdminRoutes } from './search-admin.routes.ts';
+import { SearchAdminService } from './search-admin.service.ts';
+import { SearchIndexService } from './search-index.service.ts';
+import { subscribeToSources } from './subscriptions.ts';
+import { UserSearchRepository } from './user-search.repository.ts';
+import { userSearchRoutes } from './user-search.routes.ts';
+import { UserSearchService } from './user-search.service.ts';
+
+export interface SearchServices {
+  searchIndex: SearchIndexService;
+  searchAdmin: SearchAdminService;
+  userSearch: UserSearchService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    search: SearchServices;
+  }
+}
+
+export const searchArea = defineArea({
+  name: 'search',
+  needs: ['accounts', 'media'],
+  create({ transactions, events, audit, jobs, clock, logger }) {
+    const searchIndex = new SearchIndexService(transactions, new IndexRepository(transactions), clock, logger);
+    subscribeToSources(events, searchIndex);
+    jobs.register('search-index', { schedule: everyMinutes(15), run: () => searchIndex.repair() });
+    return {
+      searchIndex,
+      searchAdmin: new SearchAdminService(transactions, audit, searchIndex),
+      userSearch: new UserSearchService(new UserSearchRepository(transactions)),
+    };
+  },
+  routes(app, services) {
+    userSearchRoutes(app, services);
+    searchAdminRoutes(app, services);
+  },
+});

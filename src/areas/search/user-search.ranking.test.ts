@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { createUser } from '../../../test/helpers/factories.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import { UserSearchRepository } from './user-search.repository.ts';
+
+describe('GET /api/users/search: ranking, accents, typos, metacharacters', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+    await createUser(t, { username: 'jose_alvarez', nickname: 'José Álvarez' });
+    await createUser(t, { username: 'joselito', nickname: 'Joselito' });
+    await createUser(t, { username: 'maria_s', nickname: 'María José Sánchez' });
+    await createUser(t, { username: 'zoe', nickname: 'Zoë' });
+    await createUser(t, { username: 'a_b_c', nickname: 'Plain' });
+    await createUser(t, { username: 'axbxc', nickname: 'Other' });
+    await createUser(t, { username: 'back_slash', nickname: 'Slash \\ Mark' });
+  });
+  after(() => t.close());
+
+  const usernames = async (q: string) => {
+    const res = await t.request({ method: 'GET', url: `/api/users/search?q=${encodeURIComponent(q)}` });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username);
+  };
+
+  it('ranks username prefixes before a word of a nickname, whatever the accents and case', async () => {
+    for (const q of ['jose', 'JOSÉ', 'José']) {
+      const found = await usernames(q);
+      assert.deepEqual(found.slice(0, 2).sort(), ['jose_alvarez', 'joselito'], q);
+      assert.equal(found[2], 'maria_s', `${q}: a nickname word comes after the name prefixes`);
+      assert.equal(found.length, 3, q);
+    }
+  });
+
+  it('ranks an exact username or nickname first', async () => {
+    assert.deepEqual(await usernames('zoe'), ['zoe']);
+    assert.equal((await usernames('ZOË'))[0], 'zoe');
+    assert.equal((await usernames('joselito'))[0], 'joselito');
+  });
+
+  it('finds names with accents from unaccented queries and the reverse', async () => {
+    assert.deepEqual(await usernames('alvarez'), ['jose_alvarez']);
+    assert.deepEqual(await usernames('ÁLVAREZ'), ['jose_alvarez']);
+    assert.deepEqual(await usernames('sanchez'), ['maria_s']);
+    assert.deepEqual(await usernames('Sánchez'), ['maria_s']);
+  });
+
+  it('tolerates typos', async () => {
+    assert.deepEqual(await usernames('alvares'), ['jose_alvarez']);
+    assert.deepEqual(await usernames('sanches'), ['maria_s']);
+    assert.ok((await usernames('joselitto')).includes('joselito'));
+  });
+
+  it('treats %, _ and \\ as plain characters', async () => {
+    assert.deepEqual(await usernames('%'), []);
+    assert.deepEqual(await usernames('_'), []);
+    assert.deepEqual(await usernames('\\'), []);
+    assert.deepEqual(await usernames('a_b'), ['a_b_c'], 'the underscore is not a wildcard: axbxc stays out');
+    assert.ok(!(await usernames('a%c')).includes('axbxc'), 'the percent sign is not a wildcard');
+    assert.deepEqual(await usernames("'; drop table users; --"), []);
+  });
+
+  it('refuses an empty or over-long q with its parameter', async () => {
+    for (const query of ['q=', `q=${'x'.repeat(10_000)}`]) {
+      const res = await t.request({ method: 'GET', url: `/api/users/search?${query}` });
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json.errors[0].source.parameter, 'q');
+    }
+  });
+
+  it('reads the index through its indexes, never by scanning the table', async () => {
+    // Users enough for the planner to weigh its indexes as in production, indexed by a rebuild.
+    await t.deps.database.db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
+      SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
+      FROM (SELECT md5(i::text) AS n FROM generate_series(1, 5000) AS i) AS filler`);
+    const rebuild = await t.request({ method: 'POST', url: '/admin/users/reindex-all', token: adminToken });
+    assert.equal(rebuild.json.data.attributes.indexed, 5007);
+    await t.deps.database.db.execute(sql`ANALYZE search_documents`);
+    await t.deps.database.db.execute(sql`ANALYZE users`);
+
+    const repository = new UserSearchRepository(t.services.platform.transactions);
+    const page = { direction: 'first' as const, position: null, limit: 20, list: 'user-search' };
+    for (const q of ['jose', 'a_b', 'alvares', 'a', 'ab', 'é', 'a%', '_a', 'x\\']) {
+      const statement = repository.searchQuery(q, page).toSQL();
+      // Parameters inlined as literals: EXPLAIN of a parameterized statement needs them bound.
+      const inlined = statement.sql.replace(/\$(\d+)/g, (_, n) => literal(statement.params[Number(n) - 1]));
+      const plan = await t.services.platform.transactions.run(async () => {
+        const db = t.services.platform.transactions.db;
+        await db.execute(sql`SET LOCAL enable_seqscan = off`);
+        const rows = await queryRows<{ 'QUERY PLAN': string }>(db, sql.raw(`EXPLAIN ${inlined}`));
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      assert.doesNotMatch(plan, /Seq Scan/, `${q}:\n${plan}`);
+      assert.match(plan, /BitmapOr/, `${q}:\n${plan}`);
+      assert.doesNotMatch(plan, /search_documents_pkey/, `${q}: not every user document:\n${plan}`);
+      assert.match(plan, /Index Cond: \(id = search_documents\.source_id\)/, `${q}: users joined by key:\n${plan}`);
+    }
+  });
+});
+
+const literal = (value: unknown) =>
+  typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;

@@ -1,0 +1,21 @@
+/** Finding users by name, from the search index. */
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { UserSearchRepository } from './user-search.repository.ts';
+
+export class UserSearchService {
+  private readonly repository: UserSearchRepository;
+
+  constructor(repository: UserSearchRepository) {
+    this.repository = repository;
+  }
+
+  /**
+   * Discoverable, active users matching `query` (already checked to be 1 to 50 characters). Names are
+   * matched by their letters and digits: a query with neither (`%`, `_`, `\`) matches nobody, and is
+   * answered without a statement (no index could narrow it down).
+   */
+  async search(query: string, page: PageRequest) {
+    if (!/[\p{L}\p{N}]/u.test(query)) return [];
+    return this.repository.search(query, page);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * All SQL of social feeds. A feed's page is one statement: the feed row joined to its owner's media
+ * (media's read model, listed-for-the-public rule) through the owner's index, newest first, each
+ * criterion of the feed a condition that is true when the criterion is absent.
+ */
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import { type SocialFeedRow, socialFeedMedia, socialFeeds } from './tables.ts';
+
+/** A feed as its owner sees it: with its hand-picked media ids (empty for a feed by criteria). */
+export type OwnSocialFeed = SocialFeedRow & { mediaIds: string[] };
+
+export interface PublishedFeed {
+  feed: SocialFeedRow;
+  owner: UserRow;
+}
+
+/** The feeds of their owner, newest first. */
+export const ownFeedsKeyset = newestFirst<OwnSocialFeed>('own-social-feeds', socialFeeds);
+/** The media of a feed, newest first. */
+export const feedMediaKeyset = newestFirst<ListedMedia>('social-feed-media', media);
+
+// Written out in full: Drizzle leaves column names unqualified in select fields.
+const pickedIds = sql<
+  string[]
+>`ARRAY(SELECT p.media_id::text FROM social_feed_media AS p WHERE p.feed_id = social_feeds.id ORDER BY p.media_id)`;
+
+export class SocialFeedsRepository extends Repository {
+  async insert(row: SocialFeedRow, mediaIds: string[]): Promise<OwnSocialFeed> {
+    const [inserted] = await this.db.insert(socialFeeds).values(row).returning();
+    if (mediaIds.length > 0) {
+      await this.db.insert(socialFeedMedia).values(mediaIds.map((mediaId) => ({ feedId: row.id, mediaId })));
+    }
+    return { ...inserted!, mediaIds: [...mediaIds].sort() };
+  }
+
+  async countOfOwner(ownerId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(socialFeeds)
+      .where(eq(socialFeeds.ownerId, ownerId));
+    return row?.count ?? 0;
+  }
+
+  /** Which of `ids` are posts of `ownerId` (in any state). */
+  async ownPostIds(ownerId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: media.id })
+      .from(media)
+      .where(and(inArray(media.id, ids), eq(media.ownerId, ownerId), eq(media.kind, 'post')));
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Deletes one of the owner's feeds; false when the owner has no feed with this code. */
+  async delete(ownerId: string, code: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(socialFeeds)
+      .where(and(eq(socialFeeds.ownerId, ownerId), eq(socialFeeds.code, code)))
+      .returning({ id: socialFeeds.id });
+    return deleted.length > 0;
+  }
+
+  readonly #ofOwner = new PreparedPage<OwnSocialFeed>(
+    this.source,
+    'socialFeeds.ofOwner',
+    ownFeedsKeyset,
+    (db, where, orderBy) =>
+      db
+        .select({ ...getTableColumns(socialFeeds), mediaIds: pickedIds })
+        .from(socialFeeds)
+        .where(and(eq(socialFeeds.ownerId, sql.placeholder('ownerId')), where))
+        .orderBy(...orderBy),
+  );
+
+  /** A feed by code, with its owner, unless the owner is banned or their account erased. */
+  readonly #published = new PreparedRead(this.source, 'socialFeeds.published', (db) =>
+    db
+      .select({ feed: socialFeeds, owner: users })
+      .from(socialFeeds)
+      .innerJoin(users, eq(users.id, socialFeeds.ownerId))
+      .where(and(eq(socialFeeds.code, sql.placeholder('code')), isNull(users.bannedAt), isNull(users.anonymizedAt))),
+  );
+
+  readonly #media = new PreparedPage<ListedMedia>(
+    this.source,
+    'socialFeeds.media',
+    feedMediaKeyset,
+    (db, where, orderBy) =>
+      db
+        .select(listedMediaColumns)
+        .from(socialFeeds)
+        .innerJoin(media, eq(media.ownerId, socialFeeds.ownerId))
+        .where(
+          and(
+            eq(socialFeeds.id, sql.placeholder('feedId')),
+            mediaListedFor(null),
+            sql`(${socialFeeds.hashtags} IS NULL OR ${media.hashtags} && ${socialFeeds.hashtags})`,
+            sql`(${socialFeeds.countryCode} IS NULL OR (${media.locationPublic} AND ${media.countryCode} = ${socialFeeds.countryCode}))`,
+            sql`(${socialFeeds.cityId} IS NULL OR (${media.locationPublic} AND ${media.cityId} = ${socialFeeds.cityId}))`,
+            sql`(NOT ${socialFeeds.handPicked} OR EXISTS (SELECT 1 FROM social_feed_media AS p WHERE p.feed_id = ${socialFeeds.id} AND p.media_id = ${media.id}))`,
+            where,
+          ),
+        )
+        .orderBy(...orderBy),
+  );
+
+  listOfOwner(ownerId: string, page: PageRequest): Promise<OwnSocialFeed[]> {
+    return this.#ofOwner.run(page, { ownerId });
+  }
+
+  async findPublished(code: string): Promise<PublishedFeed | null> {
+    const [row] = await this.#published.run({ code });
+    return row ?? null;
+  }
+
+  /** One page of the feed's media: the owner's publicly listed posts that match the feed. */
+  media(feedId: string, page: PageRequest): Promise<ListedMedia[]> {
+    return this.#media.run(page, { feedId });
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Social feeds: a user's named, shareable selections over their own public media, each found by an
+ * unguessable code. At most feedLimits.maxFeedsPerUser feeds a user (409 conflict beyond); the
+ * hand-picked media must be the owner's posts. The public view hides a feed whose owner is banned
+ * or erased (404), and shows only the owner's publicly listed posts that match it.
+ */
+import type { Clock } from '../../platform/clock.ts';
+import { uniqueViolation } from '../../platform/db/errors.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
+import { newId, parseUuidOrHex } from '../../platform/http/ids.ts';
+import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import type { UsersService } from '../accounts/users.service.ts';
+import type { GeographyService } from '../geography/geography.service.ts';
+import type { ListedMedia } from '../media/read-model.ts';
+import { feedCodePattern, newFeedCode } from './feed-codes.ts';
+import { type FeedInput, feedLimits, readFeedSelection } from './feed-selection.ts';
+import {
+  feedMediaKeyset,
+  type OwnSocialFeed,
+  type PublishedFeed,
+  type SocialFeedsRepository,
+} from './social-feeds.repository.ts';
+
+/** The unique constraint on codes (a collision of 71 random bits: drawn again). */
+const codeConstraint = 'social_feeds_code_key';
+
+const feedNotFound = () => new AppError('notFound', { source: { parameter: 'code' }, detail: 'no such social feed' });
+
+export class SocialFeedsService {
+  private readonly transactions: Transactions;
+  private readonly repository: SocialFeedsRepository;
+  private readonly users: UsersService;
+  private readonly cities: Pick<GeographyService, 'cityById'>;
+  private readonly clock: Clock;
+
+  constructor(
+    transactions: Transactions,
+    repository: SocialFeedsRepository,
+    users: UsersService,
+    cities: Pick<GeographyService, 'cityById'>,
+    clock: Clock,
+  ) {
+    this.transactions = transactions;
+    this.repository = repository;
+    this.users = users;
+    this.cities = cities;
+    this.clock = clock;
+  }
+
+  /** The city must exist, and lie in the feed's country when both are given. */
+  async #checkCity(cityId: string, countryCode: string | null): Promise<AppError | null> {
+    const city = await this.cities.cityById(cityId);
+    if (city === null) {
+      return new AppError('validationFailed', { source: { pointer: '/cityId' }, detail: 'no such city' });
+    }
+    if (countryCode !== null && city.countryCode !== countryCode) {
+      return new AppError('validationFailed', {
+        source: { pointer: '/cityId' },
+        detail: `this city is in ${city.countryCode}, not in countryCode ${countryCode}`,
+        meta: { cityCountryCode: city.countryCode },
+      });
+    }
+    return null;
+  }
+
+  async create(ownerId: string, input: FeedInput): Promise<OwnSocialFeed> {
+    const { selection, errors } = readFeedSelection(input);
+    if (selection.cityId !== null) {
+      const cityError = await this.#checkCity(selection.cityId, selection.countryCode);
+      if (cityError !== null) errors.push(cityError);
+    }
+    if (selection.mediaIds !== null) {
+      const owned = await this.repository.ownPostIds(ownerId, selection.mediaIds);
+      (input.mediaIds ?? []).forEach((raw, index) => {
+        const id = parseUuidOrHex(raw);
+        if (id !== null && !owned.has(id)) {
+          errors.push(
+            new AppError('validationFailed', {
+              source: { pointer: `/mediaIds/${index}` },
+              detail: 'not one of your posts',
+              meta: { mediaId: raw },
+            }),
+          );
+        }
+      });
+    }
+    if (errors.length > 0) throw new AppErrors(422, errors);
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transactions.run(async () => {
+          await this.users.lock(ownerId);
+          if ((await this.repository.countOfOwner(ownerId)) >= feedLimits.maxFeedsPerUser) {
+            throw new AppError('conflict', {
+              detail: `you already have ${feedLimits.maxFeedsPerUser} social feeds, the most allowed: delete one first`,
+              meta: { maxFeeds: feedLimits.maxFeedsPerUser },
+            });
+          }
+          const { mediaIds, ...criteria } = selection;
+          return this.repository.insert(
+            {
+              id: newId(),
+              code: newFeedCode(),
+              ownerId,
+              ...criteria,
+              handPicked: mediaIds !== null,
+              createdAt: this.clock.now(),
+            },
+            mediaIds ?? [],
+          );
+        });
+      } catch (error) {
+        if (attempt < 3 && uniqueViolation(error) === codeConstraint) continue;
+        throw error;
+      }
+    }
+  }
+
+  listOfOwner(ownerId: string, page: PageRequest): Promise<OwnSocialFeed[]> {
+    return this.repository.listOfOwner(ownerId, page);
+  }
+
+  /** Deletes one of the owner's feeds; another user's code is as unknown as a made-up one (404). */
+  async delete(ownerId: string, code: string): Promise<void> {
+    if (!feedCodePattern.test(code) || !(await this.repository.delete(ownerId, code))) throw feedNotFound();
+  }
+
+  /** The public feed and one page of its media; 404 for an unknown or deleted feed, or a banned owner. */
+  async published(code: string, page: PageRequest): Promise<PublishedFeed & { media: Page<ListedMedia> }> {
+    const found = feedCodePattern.test(code) ? await this.repository.findPublished(code) : null;
+    if (found === null) throw feedNotFound();
+    const rows = await this.repository.media(found.feed.id, page);
+    return { ...found, media: pageOf(rows, page, feedMediaKeyset) };
+  }
+}
