@@ -9,8 +9,9 @@
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_MEDIA, BENCH_ONLY (a title's part).
  */
 import { hashToken } from '../src/areas/accounts/secrets.ts';
-import { GeoMediaRepository, nearbyKeyset, trendingKeyset } from '../src/areas/discovery/geo-media.repository.ts';
+import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
+import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
 import { pageRequest } from '../src/platform/http/pagination.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, scanLines } from './harness/query-plans.ts';
@@ -45,9 +46,9 @@ const scratch = await createScratchDatabase(async (conn) => {
                        describe_status, hashtags, latitude, longitude, country_code, likes_count, created_at, updated_at)
     SELECT md5('bench-media-' || i)::uuid, md5('bench-user-' || (i % ${users}))::uuid, 'post', 'originals/bench/' || i,
            'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
-           ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i * 7 + 3) % 300)],
-           c.latitude + (((i * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i * 104729) % 2001) - 1000) / 10000.0,
-           c.country_code, (i * 31) % 101,
+           ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300)],
+           c.latitude + (((i::bigint * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i::bigint * 104729) % 2001) - 1000) / 10000.0,
+           c.country_code, (i::bigint * 31) % 101,
            timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01'
     FROM generate_series(0, ${mediaCount - 1}) AS i
     JOIN bench_cities c ON c.n = i % ${cityCount};
@@ -67,16 +68,33 @@ console.log(
   `seeded ${mediaCount.toLocaleString('en-US')} media in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 
-const cityBox = `south=${paris.latitude - 0.05}&west=${paris.longitude - 0.08}&north=${paris.latitude + 0.05}&east=${paris.longitude + 0.08}`;
+/** What a 1024 × 700 map shows around Paris at a zoom (a view is about 360 / 2^zoom degrees wide). */
+const viewAt = (zoom: number) => {
+  const width = 360 / 2 ** zoom;
+  const height = width * 0.68;
+  return {
+    south: paris.latitude - height / 2,
+    west: paris.longitude - width / 2,
+    north: paris.latitude + height / 2,
+    east: paris.longitude + width / 2,
+  };
+};
+const boxQuery = (box: ReturnType<typeof viewAt>) =>
+  `south=${box.south}&west=${box.west}&north=${box.north}&east=${box.east}`;
 const worldBox = 'south=-85&west=-180&north=85&east=180';
 
 try {
   const server = await startServer({ ...scratch.serverEnv, ADMIN_API_TOKEN: adminToken });
-  const flushed = await fetch(`${server.url}/admin/jobs/flush/map-clusters`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
-  console.log(`map-clusters: ${JSON.stringify((await flushed.json()).data.attributes.report)}`);
+  // The derived tables the routes read, built as their jobs build them.
+  for (const job of ['map-clusters', 'hashtags']) {
+    const jobStarted = performance.now();
+    const flushed = await fetch(`${server.url}/admin/jobs/flush/${job}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const report = JSON.stringify((await flushed.json()).data.attributes.report);
+    console.log(`${job}: ${report} in ${((performance.now() - jobStarted) / 1000).toFixed(1)} s`);
+  }
   const only = process.env.BENCH_ONLY;
   const get = async (scenario: string, path: string): Promise<Row | null> =>
     only && path !== '/api/ping' && !scenario.includes(only)
@@ -94,7 +112,11 @@ try {
       'nearby, 5 km around Paris (20 items)',
       `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
     ),
-    await get('in-bounds, city zoom (Paris, zoom 13)', `/api/media/in-bounds?${cityBox}&zoom=13`),
+    await get('in-bounds, street view (Paris, zoom 14: media)', `/api/media/in-bounds?${boxQuery(viewAt(14))}&zoom=14`),
+    await get(
+      'in-bounds, city view (Paris, zoom 12: clusters)',
+      `/api/media/in-bounds?${boxQuery(viewAt(12))}&zoom=12`,
+    ),
     await get('in-bounds, world zoom (zoom 1)', `/api/media/in-bounds?${worldBox}&zoom=1`),
     await get(`trending in ${busiestCountry}, 7 days`, `/api/media/trending?country=${busiestCountry}`),
     await get('hashtag autocomplete "tag1"', '/api/media/hashtags/autocomplete?q=tag1'),
@@ -107,29 +129,22 @@ try {
   if (scratch.url !== null) {
     const page = (keyset: Parameters<typeof pageRequest>[1]) => pageRequest({}, keyset);
     const plans = await capturePlans(scratch.url, {
-      nearby: (tx) => new GeoMediaRepository(tx).nearby(paris, 5000, page(nearbyKeyset)),
-      'in-bounds, city zoom': async (tx) => {
-        const box = {
-          south: paris.latitude - 0.05,
-          west: paris.longitude - 0.08,
-          north: paris.latitude + 0.05,
-          east: paris.longitude + 0.08,
-        };
-        await new GeoMediaRepository(tx).inBox(box, 100);
-        await new MapCellsRepository(tx).clusterLive(box, 13);
+      nearby: (tx) => new NearbyRepository(tx).nearby(paris, 5000, page(nearbyKeyset)),
+      'in-bounds, city view': async (tx) => {
+        await new MapCellsRepository(tx).cellsIn(viewAt(12), 10);
+        await new MapCellsRepository(tx).clusterLive(viewAt(12), 12);
       },
       'in-bounds, world zoom': async (tx) => {
-        const box = { south: -85, west: -180, north: 85, east: 180 };
-        await new GeoMediaRepository(tx).inBox(box, 100);
-        await new MapCellsRepository(tx).cellsIn(box, 1);
+        const world = { south: -85, west: -180, north: 85, east: 180 };
+        const cells = await new MapCellsRepository(tx).cellsIn(world, 1);
+        await new GeoMediaRepository(tx).idsPlacedInPublic(cells.map((cell) => cell.representativeId));
+      },
+      'in-bounds, street view': async (tx) => {
+        await new MapCellsRepository(tx).cellsIn(viewAt(14), 10);
+        await new GeoMediaRepository(tx).inBox(viewAt(14), 100);
       },
       trending: (tx) =>
-        new GeoMediaRepository(tx).trending(
-          busiestCountry,
-          new Date(Date.now() - 7 * 86_400_000),
-          null,
-          page(trendingKeyset),
-        ),
+        new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
     });
     console.log('\nquery plans (PostgreSQL): how each statement reads its rows');
     for (const plan of plans) {

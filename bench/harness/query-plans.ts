@@ -17,10 +17,11 @@ export interface Plan {
 
 type Query = { text: string; values?: unknown[] };
 
-/** Runs `calls` with repositories built on a caught pool, then explains what they sent. */
+/** Runs the scenarios with repositories built on a caught pool, then explains what they sent. */
 export async function capturePlans(
   url: string,
   scenarios: Record<string, (transactions: Transactions) => Promise<unknown>>,
+  options: { analyze?: boolean } = {},
 ): Promise<Plan[]> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const sent: Query[] = [];
@@ -42,7 +43,8 @@ export async function capturePlans(
       await run(transactions);
       const statements = [...sent];
       for (const statement of statements) {
-        const explained = await query(`EXPLAIN ${statement.text}`, statement.values ?? []);
+        const explain = options.analyze ? 'EXPLAIN (ANALYZE, BUFFERS)' : 'EXPLAIN';
+        const explained = await query(`${explain} ${statement.text}`, statement.values ?? []);
         const plan = (explained as { rows: Array<{ 'QUERY PLAN': string }> }).rows.map((row) => row['QUERY PLAN']);
         plans.push({ scenario, statement: statement.text.replace(/\s+/g, ' ').slice(0, 120), plan });
       }

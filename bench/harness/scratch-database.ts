@@ -66,7 +66,9 @@ export async function createScratchDatabase(
     serverEnv: { DATABASE_URL: url, DATA_DIR: dataDir },
     url,
     drop: async () => {
-      await dropDatabase(serverUrl);
+      // BENCH_KEEP_DATABASE=1 keeps it, to read its plans with psql afterwards.
+      if (process.env.BENCH_KEEP_DATABASE) console.log(`kept the scratch database ${scratchName}`);
+      else await dropDatabase(serverUrl);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -10,6 +10,7 @@ import { GeoMediaRepository } from './geo-media.repository.ts';
 import { geoMediaRoutes } from './geo-media.routes.ts';
 import { GeoMediaService, type ViewerProfile } from './geo-media.service.ts';
 import { MapCellsRepository } from './map-cells.repository.ts';
+import { NearbyRepository } from './nearby.repository.ts';
 
 export interface DiscoveryServices {
   geoMedia: GeoMediaService;
@@ -40,7 +41,12 @@ export const discoveryArea = defineArea({
       schedule: everyMinutes(mapClustersEveryMinutes),
       run: () => transactions.run(() => cells.rebuild(clock.now())),
     });
-    return { geoMedia: new GeoMediaService(new GeoMediaRepository(transactions), cells, viewers, clock) };
+    const repositories = {
+      media: new GeoMediaRepository(transactions),
+      nearby: new NearbyRepository(transactions),
+      cells,
+    };
+    return { geoMedia: new GeoMediaService(repositories, viewers, clock) };
   },
   routes: geoMediaRoutes,
 });

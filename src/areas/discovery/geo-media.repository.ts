@@ -1,16 +1,16 @@
 /**
- * All SQL of the geographic media lists: nearby and recommended (around a centre, through the
- * media_earth_position GiST index), trending (likes in a window), and the media of a map box. Only
- * media placed in public count: published, unflagged posts with a public position, of owners who
- * are not banned.
+ * SQL of the geographic media lists but nearby (nearby.repository.ts): recommended around a centre
+ * (through the media_earth_position GiST index), trending (likes in a window), and the media of a
+ * map box. Only media placed in public count (geo-sql.ts).
  */
-import { and, eq, gte, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
-import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users } from '../accounts/read-model.ts';
-import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
+import { boxValues, distance, inBoxPlaceholders, ownerNotBanned, placedInPublic, withinDistance } from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
 
 export interface Centre {
@@ -21,30 +21,6 @@ export interface Centre {
 export type DistancedMedia = ListedMedia & { distance: number };
 export type LikedMedia = ListedMedia & { windowLikes: number };
 
-/** The one rule of every geographic list (the owner's ban is checked in the join). */
-export const placedInPublic: SQL = and(
-  mediaListedFor(null),
-  eq(media.locationPublic, true),
-  isNotNull(media.latitude),
-  isNotNull(media.longitude),
-)!;
-const ownerNotBanned = and(eq(users.id, media.ownerId), isNull(users.bannedAt))!;
-
-const centre = sql`ll_to_earth(${sql.placeholder('latitude')}, ${sql.placeholder('longitude')})`;
-const position = sql`ll_to_earth(${media.latitude}, ${media.longitude})`;
-/** Great-circle metres from the centre (earthdistance's sphere). */
-const distance = sql<number>`earth_distance(${centre}, ${position})`;
-/** Within `distance` metres: the box through the index, then the exact distance. */
-const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distance')}) @> ${position} AND ${distance} <= ${sql.placeholder('distance')}`;
-
-/** Nearest first: the key is the negated distance, so the shared newest-first keyset orders it. */
-export const nearbyKeyset = defineKeyset<DistancedMedia>({
-  name: 'media-nearby',
-  shape: ['number', 'uuid'],
-  columns: [sql`-${distance}`, media.id],
-  keyOf: (row) => [-row.distance, row.id],
-});
-
 /** Most liked first, then newest id: the recommended list around a centre. */
 export const recommendedKeyset = defineKeyset<DistancedMedia>({
   name: 'media-recommended',
@@ -53,11 +29,17 @@ export const recommendedKeyset = defineKeyset<DistancedMedia>({
   keyOf: (row) => [row.likesCount, row.id],
 });
 
-/** Most liked in the window first. */
+/** A media's place in a trending ranking: its likes within the window. */
+export interface RankedMedia {
+  id: string;
+  windowLikes: number;
+}
+
+/** Most liked in the window first, then by id (paged in memory over the ranking: trending-rankings.ts). */
 export const trendingKeyset = defineKeyset<LikedMedia>({
   name: 'media-trending',
   shape: ['int', 'uuid'],
-  columns: [sql`recent.likes`, media.id],
+  columns: [],
   keyOf: (row) => [row.windowLikes, row.id],
 });
 
@@ -66,19 +48,6 @@ const ofHashtags = (personalization: (typeof personalizations)[number]) =>
   personalization === 'hashtags' ? sql`${media.hashtags} && ${sql.placeholder('hashtags')}::text[]` : undefined;
 
 export class GeoMediaRepository extends Repository {
-  readonly #nearby = new PreparedPage<DistancedMedia>(
-    this.source,
-    'discovery.nearby',
-    nearbyKeyset,
-    (db, where, orderBy) =>
-      db
-        .select({ ...listedMediaColumns, distance })
-        .from(media)
-        .innerJoin(users, ownerNotBanned)
-        .where(and(placedInPublic, withinDistance, where))
-        .orderBy(...orderBy),
-  );
-
   readonly #recommended = byKey(
     personalizations,
     (personalization) =>
@@ -96,11 +65,6 @@ export class GeoMediaRepository extends Repository {
       ),
   );
 
-  /** Media within `distanceMetres` of the centre, nearest first (limit + 1 rows of the page). */
-  nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<DistancedMedia[]> {
-    return this.#nearby.run(page, { ...at, distance: distanceMetres });
-  }
-
   /** Media within `distanceMetres`, most liked first; with hashtags, only media carrying one of them. */
   recommended(
     at: Centre,
@@ -112,22 +76,25 @@ export class GeoMediaRepository extends Repository {
     return statement.run(page, { ...at, distance: distanceMetres, hashtags: hashtags ?? [] });
   }
 
-  /** Media of a country by likes received since `since`; with hashtags, only media carrying one of them. */
-  async trending(
+  /**
+   * The most liked media of a country since `since` (at most `max`), most likes first then id: what
+   * trending pages through (trending-rankings.ts keeps it a minute). With hashtags, only media
+   * carrying one of them.
+   */
+  async trendingRanking(
     countryCode: string,
     since: Date,
     hashtags: string[] | null,
-    page: PageRequest,
-  ): Promise<LikedMedia[]> {
+    max: number,
+  ): Promise<RankedMedia[]> {
     const recent = this.db
       .select({ mediaId: reactions.mediaId, likes: sql<number>`count(*)::int`.as('likes') })
       .from(reactions)
       .where(and(eq(reactions.type, 'like'), gte(reactions.createdAt, since)))
       .groupBy(reactions.mediaId)
       .as('recent');
-    const { where, orderBy } = keyset(trendingKeyset, page);
     return this.db
-      .select({ ...listedMediaColumns, windowLikes: sql<number>`recent.likes` })
+      .select({ id: media.id, windowLikes: sql<number>`recent.likes` })
       .from(recent)
       .innerJoin(media, eq(media.id, recent.mediaId))
       .innerJoin(users, ownerNotBanned)
@@ -136,11 +103,32 @@ export class GeoMediaRepository extends Repository {
           placedInPublic,
           eq(media.countryCode, countryCode),
           hashtags === null ? undefined : sql`${media.hashtags} && ${sql.param(hashtags)}::text[]`,
-          where,
         ),
       )
-      .orderBy(...orderBy)
-      .limit(page.limit + 1);
+      .orderBy(sql`recent.likes DESC`, desc(media.id))
+      .limit(max);
+  }
+
+  readonly #listedAmong = new PreparedRead<ListedMedia>(this.source, 'discovery.listedAmong', (db) =>
+    db
+      .select(listedMediaColumns)
+      .from(media)
+      .innerJoin(users, ownerNotBanned)
+      .where(and(placedInPublic, sql`${media.id} = ANY(${sql.placeholder('ids')}::uuid[])`)),
+  );
+
+  readonly #inBox = new PreparedRead<ListedMedia>(this.source, 'discovery.inBox', (db) =>
+    db
+      .select(listedMediaColumns)
+      .from(media)
+      .innerJoin(users, ownerNotBanned)
+      .where(and(placedInPublic, inBoxPlaceholders))
+      .limit(sql.placeholder('limit')),
+  );
+
+  /** The media among `ids` still placed in public, as lists show them (in no particular order). */
+  listedAmong(ids: string[]): Promise<ListedMedia[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.#listedAmong.run({ ids });
   }
 
   /**
@@ -148,32 +136,13 @@ export class GeoMediaRepository extends Repository {
    * caller then shows clusters). It reads at most limit + 1 rows of the position index.
    */
   async inBox(box: Box, limit: number): Promise<ListedMedia[] | null> {
-    const rows = await this.db
-      .select(listedMediaColumns)
-      .from(media)
-      .innerJoin(users, ownerNotBanned)
-      .where(and(placedInPublic, boxFilter(box)))
-      .limit(limit + 1);
+    const rows = await this.#inBox.run({ ...boxValues(box), limit: limit + 1 });
     if (rows.length > limit) return null;
     return rows.sort((a, b) => b.likesCount - a.likesCount || (a.id < b.id ? 1 : -1));
   }
 
-  /** The media among `ids` still placed in public (cluster representatives, read live). */
-  async placedInPublicAmong(ids: string[]): Promise<ListedMedia[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .select(listedMediaColumns)
-      .from(media)
-      .innerJoin(users, ownerNotBanned)
-      .where(and(placedInPublic, inArray(media.id, ids)));
+  /** Those of `ids` still placed in public (the clusters' representatives, read live). */
+  async idsPlacedInPublic(ids: string[]): Promise<string[]> {
+    return (await this.listedAmong(ids)).map((row) => row.id);
   }
-}
-
-/** Latitude between south and north; longitude between west and east, or around the antimeridian. */
-export function boxFilter(box: Box): SQL {
-  const longitude =
-    box.west > box.east
-      ? or(gte(media.longitude, box.west), lte(media.longitude, box.east))
-      : and(gte(media.longitude, box.west), lte(media.longitude, box.east));
-  return and(gte(media.latitude, box.south), lte(media.latitude, box.north), longitude)!;
 }

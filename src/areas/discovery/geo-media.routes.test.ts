@@ -95,6 +95,26 @@ describe('GET /api/media/nearby', () => {
       assert.ok(!ids(response).includes(left.id));
   });
 
+  it('pages through media at exactly the same spot without skipping or repeating one', async () => {
+    const spot = { latitude: -33.8568, longitude: 151.2153 };
+    const same = [];
+    for (let i = 0; i < 5; i++) same.push((await createMediaRow(t, owner.id, spot)).id);
+    const seen: string[] = [];
+    let url: string | null = `/api/media/nearby?lat=${spot.latitude}&lng=${spot.longitude}&distance=100&limit=2`;
+    while (url !== null) {
+      const response = await t.request({ method: 'GET', url });
+      assert.equal(response.statusCode, 200);
+      seen.push(...ids(response));
+      url = response.json.links.next?.replace('http://127.0.0.1:3000', '') ?? null;
+    }
+    assert.deepEqual(seen, [...same].sort());
+    const last = await t.request({
+      method: 'GET',
+      url: `/api/media/nearby?lat=${spot.latitude}&lng=${spot.longitude}&distance=100&limit=2&before=${encodeURIComponent('x')}`,
+    });
+    assert.equal(last.statusCode, 400);
+  });
+
   it('answers an empty page far from everything', async () => {
     const response = await t.request({ method: 'GET', url: '/api/media/nearby?lat=-75&lng=120' });
     assert.equal(response.statusCode, 200);
@@ -299,5 +319,18 @@ describe('GET /api/media/trending', () => {
     await updateMediaRow(t, second, { flag: 2 });
     const response = await t.request({ method: 'GET', url: '/api/media/trending?country=FR' });
     assert.deepEqual(ids(response), [first]);
+  });
+
+  it('keeps a ranking a minute: new likes count once it is made again', async () => {
+    const before = await t.request({ method: 'GET', url: '/api/media/trending?country=IT' });
+    assert.deepEqual(ids(before), [italian]);
+    const newcomer = (await createMediaRow(t, owner.id, { latitude: 45.46, longitude: 9.19, countryCode: 'IT' })).id;
+    await like(newcomer, owner);
+    await like(newcomer, viewer);
+    const cached = await t.request({ method: 'GET', url: '/api/media/trending?country=IT' });
+    assert.deepEqual(ids(cached), [italian]);
+    t.clock.advance(61_000);
+    const fresh = await t.request({ method: 'GET', url: '/api/media/trending?country=IT' });
+    assert.deepEqual(ids(fresh), [newcomer, italian]);
   });
 });

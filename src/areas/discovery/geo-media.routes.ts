@@ -9,8 +9,9 @@ import { countryCodes } from '../accounts/country-codes.ts';
 import { MediaSchema, presentMedia } from '../media/presenters.ts';
 import type { DiscoveryServices } from './discovery.module.ts';
 import { boxQuery, checkedBox, Distance, Latitude, Longitude, Personalize, personalizes } from './geo-inputs.ts';
-import { nearbyKeyset, recommendedKeyset, trendingKeyset } from './geo-media.repository.ts';
+import { recommendedKeyset, trendingKeyset } from './geo-media.repository.ts';
 import { nearbyDistance, recommendedDistance, trendingWindow } from './geo-media.service.ts';
+import { nearbyKeyset } from './nearby.repository.ts';
 import {
   MapClusterSchema,
   NearbyMediaSchema,
@@ -141,8 +142,9 @@ export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
         'Answers `meta.mode` "media" with every media placed in public in the box (most liked first) when ' +
         'there are at most `limit`, else "clusters": one `mapClusters` resource per non-empty cell of the ' +
         "zoom's grid (cells of 45/2^zoom degrees), each with its count, the mean position of its media, " +
-        'its bounds and its most liked media (in `included`). Clusters at zoom 10 and below are ' +
-        'precomputed and refreshed by the map-clusters job (every 5 minutes); deeper zooms are counted live.',
+        "its bounds, its most liked media (relationship `representative`) and that media's thumbnail. The " +
+        "zoom is at most one above the box's own (about 16 × 16 cells at most). Clusters at zoom 10 and " +
+        'below are precomputed and refreshed by the map-clusters job (every 5 minutes); deeper zooms are counted live.',
       query: {
         ...boxQuery,
         limit: Type.Integer({
@@ -154,14 +156,10 @@ export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
       },
       success: {
         status: 200,
-        schema: CollectionSchema(
-          Type.Union([MediaSchema, MapClusterSchema]),
-          {
-            mode: Type.Union([Type.Literal('media'), Type.Literal('clusters')]),
-            zoom: Type.Integer(),
-          },
-          MediaSchema,
-        ),
+        schema: CollectionSchema(Type.Union([MediaSchema, MapClusterSchema]), {
+          mode: Type.Union([Type.Literal('media'), Type.Literal('clusters')]),
+          zoom: Type.Integer(),
+        }),
       },
       handler: async ({ query, request }) => {
         const box = checkedBox({ south: query.south, west: query.west, north: query.north, east: query.east });
@@ -171,10 +169,8 @@ export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
         if (answer.mode === 'media') {
           return { data: answer.media.map((row) => presentMedia(row, null)), meta, links: { self } };
         }
-        const representatives = new Map(answer.representatives.map((row) => [row.id, row]));
         return {
-          data: answer.cells.map((cell) => presentMapCluster(answer.zoom, cell, representatives)),
-          included: answer.representatives.map((row) => presentMedia(row, null)),
+          data: answer.cells.map((cell) => presentMapCluster(answer.zoom, cell, answer.representatives)),
           meta,
           links: { self },
         };

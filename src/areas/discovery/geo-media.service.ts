@@ -10,6 +10,8 @@ import type { ListedMedia } from '../media/read-model.ts';
 import type { Centre, DistancedMedia, GeoMediaRepository, LikedMedia } from './geo-media.repository.ts';
 import type { MapCell, MapCellsRepository } from './map-cells.repository.ts';
 import { type Box, precomputedZoom, zoomForBox } from './map-grid.ts';
+import type { NearbyRepository } from './nearby.repository.ts';
+import { TrendingRankings } from './trending-rankings.ts';
 
 /** What discovery reads of other areas about a viewer. */
 export interface ViewerProfile {
@@ -25,23 +27,33 @@ export const trendingWindow = { defaultDays: 7, maxDays: 90 } as const;
 
 export type MapAnswer =
   | { mode: 'media'; zoom: number; media: ListedMedia[] }
-  | { mode: 'clusters'; zoom: number; cells: MapCell[]; representatives: ListedMedia[] };
+  /** `representatives`: the cells' representatives still placed in public (read live). */
+  | { mode: 'clusters'; zoom: number; cells: MapCell[]; representatives: ReadonlySet<string> };
 
 export class GeoMediaService {
   private readonly media: GeoMediaRepository;
+  private readonly nearbyMedia: NearbyRepository;
   private readonly cells: MapCellsRepository;
+  private readonly trendingRankings: TrendingRankings;
   private readonly viewers: ViewerProfile;
   private readonly clock: Clock;
 
-  constructor(media: GeoMediaRepository, cells: MapCellsRepository, viewers: ViewerProfile, clock: Clock) {
+  constructor(
+    repositories: { media: GeoMediaRepository; nearby: NearbyRepository; cells: MapCellsRepository },
+    viewers: ViewerProfile,
+    clock: Clock,
+  ) {
+    const { media, nearby, cells } = repositories;
     this.media = media;
+    this.nearbyMedia = nearby;
+    this.trendingRankings = new TrendingRankings(media, clock);
     this.cells = cells;
     this.viewers = viewers;
     this.clock = clock;
   }
 
   nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<DistancedMedia[]> {
-    return this.media.nearby(at, distanceMetres, page);
+    return this.nearbyMedia.nearby(at, distanceMetres, page);
   }
 
   async recommended(
@@ -67,20 +79,28 @@ export class GeoMediaService {
     }
     const since = new Date(this.clock.now().getTime() - request.windowDays * 86_400_000);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
-    return { country, rows: await this.media.trending(country, since, hashtags, page) };
+    const query = { country, since, windowDays: request.windowDays, hashtags };
+    return { country, rows: await this.trendingRankings.page(query, page) };
   }
 
-  /** Media when the box holds at most `limit` of them, else the clusters of the box's zoom. */
+  /**
+   * Media when the box holds at most `limit` of them, else the clusters of the box's zoom (without
+   * reading the media when the precomputed cells around the box count more than `limit`). The zoom is
+   * at most one above the box's own (zoomForBox), so an answer holds at most about 16 × 16 cells
+   * whatever the client asks: a world box at zoom 22 is not a million clusters.
+   */
   async inBox(box: Box, zoom: number | undefined, limit: number): Promise<MapAnswer> {
-    const shownZoom = zoom ?? zoomForBox(box);
-    const media = await this.media.inBox(box, limit);
+    const boxZoom = zoomForBox(box);
+    const shownZoom = Math.min(zoom ?? boxZoom, boxZoom + 1);
+    // Where the precomputed cells (of this zoom, or the deepest precomputed one) already count more
+    // than the limit, the box's media are not read at all.
+    const precomputed = await this.cells.cellsIn(box, Math.min(shownZoom, precomputedZoom));
+    const counted = precomputed.reduce((sum, cell) => sum + cell.mediaCount, 0);
+    const media = counted > limit ? null : await this.media.inBox(box, limit);
     if (media !== null) return { mode: 'media', zoom: shownZoom, media };
-    const cells =
-      shownZoom <= precomputedZoom
-        ? await this.cells.cellsIn(box, shownZoom)
-        : await this.cells.clusterLive(box, shownZoom);
-    const representatives = await this.media.placedInPublicAmong(cells.map((cell) => cell.representativeId));
-    return { mode: 'clusters', zoom: shownZoom, cells, representatives };
+    const cells = shownZoom <= precomputedZoom ? precomputed : await this.cells.clusterLive(box, shownZoom);
+    const shown = await this.media.idsPlacedInPublic(cells.map((cell) => cell.representativeId));
+    return { mode: 'clusters', zoom: shownZoom, cells, representatives: new Set(shown) };
   }
 
   async #birthCity(viewerId: string | null) {

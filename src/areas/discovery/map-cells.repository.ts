@@ -3,11 +3,12 @@
  * and rebuilding every level from the media placed in public (map-grid.ts gives the grid).
  */
 import { and, between, eq, or, sql } from 'drizzle-orm';
+import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { userRows as users } from '../accounts/read-model.ts';
 import { mediaRows as media } from '../media/read-model.ts';
-import { boxFilter, placedInPublic } from './geo-media.repository.ts';
+import { boxValues, inBoxPlaceholders, ownerNotBanned, placedInPublic } from './geo-sql.ts';
 import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
 import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
 
@@ -22,42 +23,75 @@ const cellOf = (zoom: number) => {
   };
 };
 
+const cellColumns = {
+  cellY: mapCells.cellY,
+  cellX: mapCells.cellX,
+  mediaCount: mapCells.mediaCount,
+  latitude: mapCells.latitude,
+  longitude: mapCells.longitude,
+  representativeId: mapCells.representativeId,
+  representativeLikes: mapCells.representativeLikes,
+};
+
 export class MapCellsRepository extends Repository {
-  /** The precomputed cells of a box at a zoom (at most precomputedZoom). */
-  async cellsIn(box: Box, zoom: number): Promise<MapCell[]> {
-    const { rows, columns } = cellRanges(box, zoom);
-    const inColumns = or(...columns.map((range) => between(mapCells.cellX, range.from, range.to)));
-    return this.db
-      .select({
-        cellY: mapCells.cellY,
-        cellX: mapCells.cellX,
-        mediaCount: mapCells.mediaCount,
-        latitude: mapCells.latitude,
-        longitude: mapCells.longitude,
-        representativeId: mapCells.representativeId,
-        representativeLikes: mapCells.representativeLikes,
-      })
+  readonly #cellsIn = new PreparedRead<MapCell>(this.source, 'discovery.cellsIn', (db) =>
+    db
+      .select(cellColumns)
       .from(mapCells)
-      .where(and(eq(mapCells.zoom, zoom), between(mapCells.cellY, rows.from, rows.to), inColumns));
+      .where(
+        and(
+          eq(mapCells.zoom, sql.placeholder('zoom')),
+          between(mapCells.cellY, sql.placeholder('rowFrom'), sql.placeholder('rowTo')),
+          or(
+            between(mapCells.cellX, sql.placeholder('columnFrom1'), sql.placeholder('columnTo1')),
+            between(mapCells.cellX, sql.placeholder('columnFrom2'), sql.placeholder('columnTo2')),
+          ),
+        ),
+      ),
+  );
+
+  /** One statement per deep zoom (its cell size is part of the grouping), made at its first use. */
+  readonly #clusterLive = new Map<number, PreparedRead<MapCell>>();
+
+  /** The precomputed cells of a box at a zoom (at most precomputedZoom). */
+  cellsIn(box: Box, zoom: number): Promise<MapCell[]> {
+    const { rows, columns } = cellRanges(box, zoom);
+    const [first, second = first] = columns;
+    return this.#cellsIn.run({
+      zoom,
+      rowFrom: rows.from,
+      rowTo: rows.to,
+      columnFrom1: first!.from,
+      columnTo1: first!.to,
+      columnFrom2: second!.from,
+      columnTo2: second!.to,
+    });
   }
 
   /** The cells of a small box at a deep zoom, counted live from the media. */
-  async clusterLive(box: Box, zoom: number): Promise<MapCell[]> {
-    const { cellY, cellX } = cellOf(zoom);
-    return this.db
-      .select({
-        cellY,
-        cellX,
-        mediaCount: sql<number>`count(*)::int`,
-        latitude: sql<number>`avg(${media.latitude})`,
-        longitude: sql<number>`avg(${media.longitude})`,
-        representativeId: sql<string>`(array_agg(${media.id} ORDER BY ${media.likesCount} DESC, ${media.id} DESC))[1]`,
-        representativeLikes: sql<number>`max(${media.likesCount})`,
-      })
-      .from(media)
-      .innerJoin(users, and(eq(users.id, media.ownerId), sql`${users.bannedAt} IS NULL`))
-      .where(and(placedInPublic, boxFilter(box)))
-      .groupBy(sql`1`, sql`2`);
+  clusterLive(box: Box, zoom: number): Promise<MapCell[]> {
+    let statement = this.#clusterLive.get(zoom);
+    if (statement === undefined) {
+      const { cellY, cellX } = cellOf(zoom);
+      statement = new PreparedRead<MapCell>(this.source, `discovery.clusterLive.${zoom}`, (db) =>
+        db
+          .select({
+            cellY,
+            cellX,
+            mediaCount: sql<number>`count(*)::int`,
+            latitude: sql<number>`avg(${media.latitude})`,
+            longitude: sql<number>`avg(${media.longitude})`,
+            representativeId: sql<string>`(array_agg(${media.id} ORDER BY ${media.likesCount} DESC, ${media.id} DESC))[1]`,
+            representativeLikes: sql<number>`max(${media.likesCount})`,
+          })
+          .from(media)
+          .innerJoin(users, ownerNotBanned)
+          .where(and(placedInPublic, inBoxPlaceholders))
+          .groupBy(sql`1`, sql`2`),
+      );
+      this.#clusterLive.set(zoom, statement);
+    }
+    return statement.run(boxValues(box));
   }
 
   /**

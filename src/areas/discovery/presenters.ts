@@ -1,8 +1,8 @@
 /** Geographic lists' resources: media with their distance or window likes, and the map's clusters. */
 import { Type } from 'typebox';
-import { RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { mediaVariantUrls } from '../media/media-urls.ts';
 import { MediaSchema, presentMedia } from '../media/presenters.ts';
-import type { ListedMedia } from '../media/read-model.ts';
 import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
 import type { MapCell } from './map-cells.repository.ts';
 import { cellBounds } from './map-grid.ts';
@@ -38,6 +38,9 @@ export const MapClusterSchema = ResourceSchema(
     count: Type.Integer({ description: 'Media placed in public in this cell' }),
     position: PositionSchema,
     bounds: BoundsSchema,
+    thumbnail: Nullable(
+      Type.String({ description: "Path of the representative's thumbnail (WebP), to draw on the map" }),
+    ),
   }),
   Type.Object({ representative: RelationshipSchema('media') }),
   'MapCluster',
@@ -53,7 +56,7 @@ export const presentTrendingMedia = (row: LikedMedia) => ({
   meta: { windowLikes: row.windowLikes },
 });
 
-export function presentMapCluster(zoom: number, cell: MapCell, representatives: ReadonlyMap<string, ListedMedia>) {
+export function presentMapCluster(zoom: number, cell: MapCell, representatives: ReadonlySet<string>) {
   const representative = representatives.has(cell.representativeId) ? cell.representativeId : null;
   return {
     type: 'mapClusters' as const,
@@ -62,6 +65,8 @@ export function presentMapCluster(zoom: number, cell: MapCell, representatives: 
       count: cell.mediaCount,
       position: { latitude: cell.latitude, longitude: cell.longitude },
       bounds: cellBounds(zoom, cell.cellY, cell.cellX),
+      thumbnail:
+        representative === null ? null : mediaVariantUrls({ id: representative, originalFormat: 'webp' }).thumb,
     },
     relationships: {
       representative: { data: representative === null ? null : { type: 'media' as const, id: representative } },

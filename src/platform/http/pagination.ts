@@ -28,6 +28,8 @@ export interface Keyset<Row> {
   shape: KeyPart[];
   columns: (AnyColumn | SQL)[];
   keyOf(row: Row): KeyValue[];
+  /** 'desc' (default): largest key first, as newest-first lists; 'asc': smallest first (nearest first). */
+  order?: 'asc' | 'desc';
 }
 
 export const defineKeyset = <Row>(keyset: Keyset<Row>): Keyset<Row> => keyset;
@@ -133,11 +135,12 @@ const parameterOf = (value: KeyValue) => (value instanceof Date ? value.toISOStr
 
 /** The WHERE fragment and ORDER BY of one direction, the position given as SQL values or placeholders. */
 function keysetClause(
-  columns: Keyset<unknown>['columns'],
+  { columns, order = 'desc' }: Pick<Keyset<unknown>, 'columns' | 'order'>,
   direction: PageRequest['direction'],
   position: SQL[] | null,
 ): { where: SQL | undefined; orderBy: SQL[] } {
-  const ascending = direction === 'before';
+  // A 'before' page reads the list backwards (pageOf turns it round).
+  const ascending = (direction === 'before') !== (order === 'asc');
   const orderBy = columns.map((column) => (ascending ? sql`${column} ASC` : sql`${column} DESC`));
   if (position === null) return { where: undefined, orderBy };
   const left = sql.join(columns, sql`, `);
@@ -147,26 +150,26 @@ function keysetClause(
 }
 
 /**
- * The WHERE fragment and ORDER BY for a descending key. Columns and values line up with the shape.
- * Rows come back newest first whatever the direction (the 'before' page is fetched ascending and
+ * The WHERE fragment and ORDER BY of a page. Columns and values line up with the shape. Rows come
+ * back in the list's order whatever the direction (the 'before' page is fetched the other way and
  * reversed by pageOf).
  */
 export function keyset(
-  { columns }: Pick<Keyset<unknown>, 'columns'>,
+  list: Pick<Keyset<unknown>, 'columns' | 'order'>,
   request: PageRequest,
 ): { where: SQL | undefined; orderBy: SQL[] } {
   const position = request.position?.map((value) => sql`${parameterOf(value)}`) ?? null;
-  return keysetClause(columns, request.direction, position);
+  return keysetClause(list, request.direction, position);
 }
 
 /** The same for a prepared statement: the position as placeholders position0, position1, … (see positionValues). */
 export function keysetTemplate(
-  { columns }: Pick<Keyset<unknown>, 'columns'>,
+  list: Pick<Keyset<unknown>, 'columns' | 'order'>,
   direction: PageRequest['direction'],
 ): { where: SQL | undefined; orderBy: SQL[] } {
   const position =
-    direction === 'first' ? null : columns.map((_, index) => sql`${sql.placeholder(`position${index}`)}`);
-  return keysetClause(columns, direction, position);
+    direction === 'first' ? null : list.columns.map((_, index) => sql`${sql.placeholder(`position${index}`)}`);
+  return keysetClause(list, direction, position);
 }
 
 /** The values of keysetTemplate's placeholders for a page request. */

@@ -1,0 +1,58 @@
+/**
+ * The SQL every geographic list shares: which media are placed in public, the owner's ban, and the
+ * distance from a centre given as placeholders (latitude, longitude, distance in metres).
+ */
+import { and, between, eq, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { userRows as users } from '../accounts/read-model.ts';
+import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import type { Box } from './map-grid.ts';
+
+/** The one rule of every geographic list (the owner's ban is checked in the join). */
+export const placedInPublic: SQL = and(
+  mediaListedFor(null),
+  eq(media.locationPublic, true),
+  isNotNull(media.latitude),
+  isNotNull(media.longitude),
+)!;
+export const ownerNotBanned = and(eq(users.id, media.ownerId), isNull(users.bannedAt))!;
+
+export const centre = sql`ll_to_earth(${sql.placeholder('latitude')}, ${sql.placeholder('longitude')})`;
+export const position = sql`ll_to_earth(${media.latitude}, ${media.longitude})`;
+/** Great-circle metres from the centre (earthdistance's sphere). */
+export const distance = sql<number>`earth_distance(${centre}, ${position})`;
+/** Within `distance` metres: the box through the index, then the exact distance. */
+export const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distance')}) @> ${position} AND ${distance} <= ${sql.placeholder('distance')}`;
+
+/**
+ * Within a box given as placeholders: latitude between south and north, longitude in one of two
+ * ranges (a box across the antimeridian is two; boxValues fills them), so one prepared statement
+ * serves every box.
+ */
+export const inBoxPlaceholders: SQL = and(
+  between(media.latitude, sql.placeholder('south'), sql.placeholder('north')),
+  or(
+    between(media.longitude, sql.placeholder('west1'), sql.placeholder('east1')),
+    between(media.longitude, sql.placeholder('west2'), sql.placeholder('east2')),
+  ),
+)!;
+
+export function boxValues(box: Box) {
+  const [first, second] =
+    box.west > box.east
+      ? [
+          { west: box.west, east: 180 },
+          { west: -180, east: box.east },
+        ]
+      : [
+          { west: box.west, east: box.east },
+          { west: box.west, east: box.east },
+        ];
+  return {
+    south: box.south,
+    north: box.north,
+    west1: first.west,
+    east1: first.east,
+    west2: second.west,
+    east2: second.east,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Media nearest a centre, in keyset pages. The first page and the pages after a cursor read the
+ * media_earth_position GiST index in distance order (a nearest-neighbour scan that stops after the
+ * page), which PostgreSQL does only when the order is the distance alone; the key also holds the id,
+ * so media at exactly the same distance are settled here (settleTies), as the keyset orders them.
+ */
+import { and, asc, desc, sql } from 'drizzle-orm';
+import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import {
+  defineKeyset,
+  keysetTemplate,
+  type PageRequest,
+  pageDirections,
+  positionValues,
+} from '../../platform/http/pagination.ts';
+import { userRows as users } from '../accounts/read-model.ts';
+import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
+import type { Centre, DistancedMedia } from './geo-media.repository.ts';
+import { centre, distance, ownerNotBanned, placedInPublic, position, withinDistance } from './geo-sql.ts';
+
+/** The straight-line (chord) distance through the earth: what the GiST index orders by, in metres. */
+const chord = sql<number>`${position} <-> ${centre}`;
+
+type NearbyRow = DistancedMedia & { chord: number };
+
+/** Nearest first, then by id. */
+export const nearbyKeyset = defineKeyset<NearbyRow>({
+  name: 'media-nearby',
+  shape: ['number', 'uuid'],
+  columns: [chord, media.id],
+  keyOf: (row) => [row.chord, row.id],
+  order: 'asc',
+});
+
+const byKeyOrder = (a: NearbyRow, b: NearbyRow) => a.chord - b.chord || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+export class NearbyRepository extends Repository {
+  readonly #pages = byKey(pageDirections, (direction) => {
+    const { where } = keysetTemplate(nearbyKeyset, direction);
+    // Backwards there is no nearest-neighbour scan: the rows closer than the cursor are sorted.
+    const orderBy = direction === 'before' ? [desc(chord), desc(media.id)] : [asc(chord)];
+    return new PreparedRead<NearbyRow>(this.source, `discovery.nearby.${direction}`, (db) =>
+      db
+        .select({ ...listedMediaColumns, distance, chord })
+        .from(media)
+        .innerJoin(users, ownerNotBanned)
+        .where(and(placedInPublic, withinDistance, where))
+        .orderBy(...orderBy)
+        .limit(sql.placeholder('limit')),
+    );
+  });
+
+  /** Every media at exactly `chord` from the centre after the cursor (the ties at a page's end). */
+  readonly #atChord = new PreparedRead<NearbyRow>(this.source, 'discovery.nearby.atChord', (db) =>
+    db
+      .select({ ...listedMediaColumns, distance, chord })
+      .from(media)
+      .innerJoin(users, ownerNotBanned)
+      .where(and(placedInPublic, withinDistance, sql`${chord} = ${sql.placeholder('chord')}`)),
+  );
+
+  /** Media within `distanceMetres` of the centre, nearest first (limit + 1 rows of the page). */
+  async nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<NearbyRow[]> {
+    const values = { ...at, distance: distanceMetres, ...positionValues(page), limit: page.limit + 1 };
+    const rows = await this.#pages[page.direction].run(values);
+    if (page.direction === 'before') return rows;
+    return this.#settleTies(rows, page, values);
+  }
+
+  /**
+   * The scan orders by distance alone: when the page's last rows tie on it, the whole tie group is
+   * read and ordered by id, so no media at that distance is skipped or shown twice across pages.
+   */
+  async #settleTies(rows: NearbyRow[], page: PageRequest, values: Record<string, unknown>): Promise<NearbyRow[]> {
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length <= page.limit || rows[rows.length - 2]?.chord !== last.chord) {
+      return rows.sort(byKeyOrder);
+    }
+    const tied = await this.#atChord.run({ ...values, chord: last.chord });
+    const after = page.position === null ? tied : tied.filter((row) => byKeyOrder(row, cursorRow(page)) > 0);
+    const closer = rows.filter((row) => row.chord < last.chord);
+    return [...closer, ...after].sort(byKeyOrder).slice(0, page.limit + 1);
+  }
+}
+
+const cursorRow = (page: PageRequest) =>
+  ({ chord: page.position![0] as number, id: page.position![1] as string }) as NearbyRow;
