@@ -137,7 +137,7 @@ try {
       'in-bounds, world zoom': async (tx) => {
         const world = { south: -85, west: -180, north: 85, east: 180 };
         const cells = await new MapCellsRepository(tx).cellsIn(world, 1);
-        await new GeoMediaRepository(tx).idsPlacedInPublic(cells.map((cell) => cell.representativeId));
+        await new GeoMediaRepository(tx).positionsPlacedInPublic(cells.map((cell) => cell.representativeId));
       },
       'in-bounds, street view': async (tx) => {
         await new MapCellsRepository(tx).cellsIn(viewAt(14), 10);

@@ -141,8 +141,9 @@ export class GeoMediaRepository extends Repository {
     return rows.sort((a, b) => b.likesCount - a.likesCount || (a.id < b.id ? 1 : -1));
   }
 
-  /** Those of `ids` still placed in public (the clusters' representatives, read live). */
-  async idsPlacedInPublic(ids: string[]): Promise<string[]> {
-    return (await this.listedAmong(ids)).map((row) => row.id);
+  /** Those of `ids` still placed in public, with their positions (the clusters' representatives, read live). */
+  async positionsPlacedInPublic(ids: string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
+    const rows = await this.listedAmong(ids);
+    return new Map(rows.map((row) => [row.id, { latitude: row.latitude!, longitude: row.longitude! }]));
   }
 }

@@ -27,8 +27,16 @@ export const trendingWindow = { defaultDays: 7, maxDays: 90 } as const;
 
 export type MapAnswer =
   | { mode: 'media'; zoom: number; media: ListedMedia[] }
-  /** `representatives`: the cells' representatives still placed in public (read live). */
-  | { mode: 'clusters'; zoom: number; cells: MapCell[]; representatives: ReadonlySet<string> };
+  /** `representatives`: the cells' representatives still placed in public, read live. */
+  | { mode: 'clusters'; zoom: number; cells: MapCell[]; representatives: ReadonlyMap<string, Centre> };
+
+/**
+ * A cluster is drawn at the mean position of its media when it holds at least this many (a blur of
+ * several public positions); a smaller one at its representative's own public position, and not at
+ * all once that media left public view. So a precomputed cell, a few minutes old at most, never places
+ * a media that is no longer public.
+ */
+export const clusterBlurCount = 5;
 
 export class GeoMediaService {
   private readonly media: GeoMediaRepository;
@@ -99,8 +107,11 @@ export class GeoMediaService {
     const media = counted > limit ? null : await this.media.inBox(box, limit);
     if (media !== null) return { mode: 'media', zoom: shownZoom, media };
     const cells = shownZoom <= precomputedZoom ? precomputed : await this.cells.clusterLive(box, shownZoom);
-    const shown = await this.media.idsPlacedInPublic(cells.map((cell) => cell.representativeId));
-    return { mode: 'clusters', zoom: shownZoom, cells, representatives: new Set(shown) };
+    const representatives = await this.media.positionsPlacedInPublic(cells.map((cell) => cell.representativeId));
+    const placeable = cells.filter(
+      (cell) => cell.mediaCount >= clusterBlurCount || representatives.has(cell.representativeId),
+    );
+    return { mode: 'clusters', zoom: shownZoom, cells: placeable, representatives };
   }
 
   async #birthCity(viewerId: string | null) {

@@ -111,7 +111,8 @@ describe('GET /api/media/in-bounds: clusters', () => {
     assert.equal(romeCluster.type, 'mapClusters');
     assert.equal(romeCluster.attributes.count, 4);
     assert.equal(madridCluster.attributes.count, 2);
-    assert.ok(Math.abs(romeCluster.attributes.position.latitude - 41.9015) < 0.001);
+    // Fewer than 5 media: drawn at the representative's own public position, not at their mean.
+    assert.deepEqual(romeCluster.attributes.position, rome);
     const { bounds } = romeCluster.attributes;
     assert.equal(bounds.north - bounds.south, 45 / 16);
     assert.ok(bounds.south <= rome.latitude && rome.latitude < bounds.north);
@@ -155,22 +156,39 @@ describe('GET /api/media/in-bounds: clusters', () => {
     assert.equal(total, 5);
   });
 
-  it('never shows a representative that left public view; the next rebuild drops it from the counts', async () => {
+  it('never places a media that left public view: a small cell whose representative left is not drawn until the next rebuild', async () => {
     await updateMediaRow(t, madridStar, { flag: 2 });
+    type Cluster = {
+      attributes: { count: number; position: { latitude: number; longitude: number } };
+      relationships: { representative: { data: { id: string } } };
+    };
+    const west = (response: { json: { data: Cluster[] } }) =>
+      response.json.data.filter((cluster) => cluster.attributes.position.longitude < 0);
     const stale = await inBounds('south=35&west=-10&north=45&east=20&zoom=4&limit=3');
-    const madridCluster = stale.json.data.find(
-      (cluster: { attributes: { position: { longitude: number } } }) => cluster.attributes.position.longitude < 0,
-    );
-    assert.equal(madridCluster.relationships.representative.data, null);
-    assert.equal(madridCluster.attributes.thumbnail, null);
+    assert.deepEqual(west(stale), []);
 
     await rebuildClusters();
     const fresh = await inBounds('south=35&west=-10&north=45&east=20&zoom=4&limit=3');
-    const rebuilt = fresh.json.data.find(
-      (cluster: { attributes: { position: { longitude: number } } }) => cluster.attributes.position.longitude < 0,
-    );
-    assert.equal(rebuilt.attributes.count, 1);
-    assert.notEqual(rebuilt.relationships.representative.data.id, madridStar);
+    const [rebuilt] = west(fresh);
+    assert.equal(rebuilt!.attributes.count, 1);
+    assert.notEqual(rebuilt!.relationships.representative.data.id, madridStar);
+    assert.equal(rebuilt!.attributes.position.latitude, madrid.latitude + 0.002);
+  });
+
+  it('draws a cell of 5 media or more at their mean position, whatever its representative', async () => {
+    const cairo = { latitude: 30.04, longitude: 31.23 };
+    for (let i = 0; i < 5; i++) {
+      await createMediaRow(t, owner.id, {
+        latitude: cairo.latitude + i * 0.01,
+        longitude: cairo.longitude,
+        likesCount: i,
+      });
+    }
+    await rebuildClusters();
+    const response = await inBounds('south=25&west=25&north=35&east=35&zoom=4&limit=1');
+    const [cluster] = response.json.data;
+    assert.equal(cluster.attributes.count, 5);
+    assert.ok(Math.abs(cluster.attributes.position.latitude - (cairo.latitude + 0.02)) < 1e-9);
   });
 
   it('clusters a box across the antimeridian from both sides', async () => {

@@ -51,14 +51,19 @@ export class NearbyRepository extends Repository {
     );
   });
 
-  /** Every media at exactly `chord` from the centre after the cursor (the ties at a page's end). */
-  readonly #atChord = new PreparedRead<NearbyRow>(this.source, 'discovery.nearby.atChord', (db) =>
-    db
-      .select({ ...listedMediaColumns, distance, chord })
-      .from(media)
-      .innerJoin(users, ownerNotBanned)
-      .where(and(placedInPublic, withinDistance, sql`${chord} = ${sql.placeholder('chord')}`)),
-  );
+  /** The first media (by id) at exactly `chord` from the centre, after the cursor: a page's tie group. */
+  readonly #atChord = byKey(['first', 'after'] as const, (direction) => {
+    const { where } = keysetTemplate(nearbyKeyset, direction);
+    return new PreparedRead<NearbyRow>(this.source, `discovery.nearby.atChord.${direction}`, (db) =>
+      db
+        .select({ ...listedMediaColumns, distance, chord })
+        .from(media)
+        .innerJoin(users, ownerNotBanned)
+        .where(and(placedInPublic, withinDistance, sql`${chord} = ${sql.placeholder('chord')}`, where))
+        .orderBy(asc(media.id))
+        .limit(sql.placeholder('limit')),
+    );
+  });
 
   /** Media within `distanceMetres` of the centre, nearest first (limit + 1 rows of the page). */
   async nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<NearbyRow[]> {
@@ -77,12 +82,12 @@ export class NearbyRepository extends Repository {
     if (last === undefined || rows.length <= page.limit || rows[rows.length - 2]?.chord !== last.chord) {
       return rows.sort(byKeyOrder);
     }
-    const tied = await this.#atChord.run({ ...values, chord: last.chord });
-    const after = page.position === null ? tied : tied.filter((row) => byKeyOrder(row, cursorRow(page)) > 0);
     const closer = rows.filter((row) => row.chord < last.chord);
-    return [...closer, ...after].sort(byKeyOrder).slice(0, page.limit + 1);
+    const tied = await this.#atChord[page.direction === 'first' ? 'first' : 'after'].run({
+      ...values,
+      chord: last.chord,
+      limit: page.limit + 1 - closer.length,
+    });
+    return [...closer.sort(byKeyOrder), ...tied];
   }
 }
-
-const cursorRow = (page: PageRequest) =>
-  ({ chord: page.position![0] as number, id: page.position![1] as string }) as NearbyRow;

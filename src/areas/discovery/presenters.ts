@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import { mediaVariantUrls } from '../media/media-urls.ts';
 import { MediaSchema, presentMedia } from '../media/presenters.ts';
-import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
+import type { Centre, DistancedMedia, LikedMedia } from './geo-media.repository.ts';
+import { clusterBlurCount } from './geo-media.service.ts';
 import type { MapCell } from './map-cells.repository.ts';
 import { cellBounds } from './map-grid.ts';
 
@@ -56,20 +57,25 @@ export const presentTrendingMedia = (row: LikedMedia) => ({
   meta: { windowLikes: row.windowLikes },
 });
 
-export function presentMapCluster(zoom: number, cell: MapCell, representatives: ReadonlySet<string>) {
-  const representative = representatives.has(cell.representativeId) ? cell.representativeId : null;
+export function presentMapCluster(zoom: number, cell: MapCell, representatives: ReadonlyMap<string, Centre>) {
+  const representative = representatives.get(cell.representativeId) ?? null;
+  const representativeId = representative === null ? null : cell.representativeId;
+  const position =
+    cell.mediaCount >= clusterBlurCount || representative === null
+      ? { latitude: cell.latitude, longitude: cell.longitude }
+      : representative;
   return {
     type: 'mapClusters' as const,
     id: `${zoom}/${cell.cellY}/${cell.cellX}`,
     attributes: {
       count: cell.mediaCount,
-      position: { latitude: cell.latitude, longitude: cell.longitude },
+      position,
       bounds: cellBounds(zoom, cell.cellY, cell.cellX),
       thumbnail:
-        representative === null ? null : mediaVariantUrls({ id: representative, originalFormat: 'webp' }).thumb,
+        representativeId === null ? null : mediaVariantUrls({ id: representativeId, originalFormat: 'webp' }).thumb,
     },
     relationships: {
-      representative: { data: representative === null ? null : { type: 'media' as const, id: representative } },
+      representative: { data: representativeId === null ? null : { type: 'media' as const, id: representativeId } },
     },
   };
 }

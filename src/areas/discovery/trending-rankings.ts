@@ -8,10 +8,11 @@
 
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { Slots } from '../../platform/concurrency/slots.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { GeoMediaRepository, LikedMedia, RankedMedia } from './geo-media.repository.ts';
 
-export const trendingRanking = { seconds: 60, size: 1000 } as const;
+export const trendingRanking = { seconds: 60, size: 1000, kept: 2000, computedAtOnce: 2 } as const;
 
 export interface TrendingQuery {
   country: string;
@@ -28,10 +29,12 @@ export class TrendingRankings {
   private readonly media: GeoMediaRepository;
   readonly #rankings: TtlCache<string, RankedMedia[]>;
   readonly #computing = new Map<string, Promise<RankedMedia[]>>();
+  /** Rankings computed at once on this instance: a client asking for many (country, window) pairs queues. */
+  readonly #computeSlots = new Slots(trendingRanking.computedAtOnce);
 
   constructor(media: GeoMediaRepository, clock: Clock) {
     this.media = media;
-    this.#rankings = new TtlCache(clock, trendingRanking.seconds * 1000, 500);
+    this.#rankings = new TtlCache(clock, trendingRanking.seconds * 1000, trendingRanking.kept);
   }
 
   /**
@@ -42,13 +45,15 @@ export class TrendingRankings {
     const entries = entriesOfPage(await this.#ranking(query), page);
     const wanted = page.limit + 1;
     const shown: LikedMedia[] = [];
-    for (let next = 0; shown.length < wanted && next < entries.length; ) {
-      const chunk = entries.slice(next, next + wanted - shown.length);
-      next += chunk.length;
+    // Fixed-size chunks: a page whose ranked media mostly left public view reads a few chunks, not one
+    // statement per media.
+    const chunkSize = Math.max(wanted, 50);
+    for (let next = 0; shown.length < wanted && next < entries.length; next += chunkSize) {
+      const chunk = entries.slice(next, next + chunkSize);
       const rows = new Map((await this.media.listedAmong(chunk.map((entry) => entry.id))).map((row) => [row.id, row]));
       for (const entry of chunk) {
         const row = rows.get(entry.id);
-        if (row !== undefined) shown.push({ ...row, windowLikes: entry.windowLikes });
+        if (row !== undefined && shown.length < wanted) shown.push({ ...row, windowLikes: entry.windowLikes });
       }
     }
     return shown;
@@ -60,8 +65,8 @@ export class TrendingRankings {
     if (cached !== undefined) return Promise.resolve(cached);
     let computing = this.#computing.get(key);
     if (computing === undefined) {
-      computing = this.media
-        .trendingRanking(query.country, query.since, query.hashtags, trendingRanking.size)
+      computing = this.#computeSlots
+        .run(() => this.media.trendingRanking(query.country, query.since, query.hashtags, trendingRanking.size))
         .then((ranking) => {
           this.#rankings.set(key, ranking);
           return ranking;

@@ -47,7 +47,10 @@ const mediaDescription = normalized(sql`coalesce(${media.description}, '')`);
 const cityName = sql`(SELECT ${cities.name} FROM ${cities} WHERE ${cities.id} = ${media.cityId})`;
 const countryNames = sql`(SELECT concat_ws(' ', ${countries.nameEn}, ${countries.nameFr}) FROM ${countries}
   WHERE ${countries.alpha2} = ${media.countryCode})`;
-const mediaPlace = normalized(sql`concat_ws(' ', ${media.countryCode}, ${cityName}, ${countryNames})`);
+// Only where the owner shows the position: a hidden position's city is not searchable either.
+const mediaPlace = normalized(
+  sql`CASE WHEN ${media.locationPublic} THEN concat_ws(' ', ${media.countryCode}, ${cityName}, ${countryNames}) ELSE '' END`,
+);
 
 const mediaSource: SourceSql = {
   from: sql`${media} JOIN ${users} ON ${eq(users.id, media.ownerId)}`,

@@ -63,6 +63,11 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
     assert.deepEqual(await usernames("'; drop table users; --"), []);
   });
 
+  it('treats the full-width ％ ＿ ＼, which unaccent folds into % _ \\, as plain characters too', async () => {
+    assert.ok(!(await usernames('a＿b')).includes('axbxc'), 'a full-width underscore is not a wildcard');
+    assert.ok(!(await usernames('a％c')).includes('axbxc'), 'a full-width percent sign is not a wildcard');
+  });
+
   it('refuses an empty or over-long q with its parameter', async () => {
     for (const query of ['q=', `q=${'x'.repeat(10_000)}`]) {
       const res = await t.request({ method: 'GET', url: `/api/users/search?${query}` });

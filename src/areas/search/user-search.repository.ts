@@ -11,9 +11,6 @@ import { discoverableUser, type UserRow, userRows as users } from '../accounts/r
 import { normalized } from './sources.ts';
 import { searchDocuments as doc } from './tables.ts';
 
-/** `%`, `_` and `\` are LIKE metacharacters; a query for "a_b" must match the underscore itself. */
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /** Search results, best score first; the score is the query's own expression, so it is given there. */
 export const userSearchKeyset = defineKeyset<{ score: number; user: UserRow }>({
   name: 'user-search',
@@ -46,7 +43,8 @@ export class UserSearchRepository extends Repository {
   /** The statement of search, unexecuted (its plan is checked in the tests). */
   searchQuery(query: string, page: PageRequest) {
     const q = normalized(query);
-    const prefix = sql`(${normalized(escapeLike(query))} || '%')`;
+    // Escaped once folded: unaccent turns full-width ％ ＿ ＼ into % _ \, which must not act as wildcards.
+    const prefix = sql`(replace(replace(replace(${q}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
     const tsq = prefixTsQuery(q);
     const score = sql<number>`round((case
         when ${doc.name} = ${q} then 5
