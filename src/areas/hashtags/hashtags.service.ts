@@ -1,6 +1,7 @@
 /** Hashtag discovery: suggestions, trending and related tags, read from the tables the rebuild keeps. */
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { Slots } from '../../platform/concurrency/slots.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { normaliseTagQuery } from './hashtag-query.ts';
@@ -34,18 +35,28 @@ export class HashtagsService {
     this.#trending = new TtlCache(clock, trendingCacheMs, 1_000);
   }
 
+  /** Trending computations at once on this instance. */
+  readonly #computeSlots = new Slots(2);
+
   /** Tags starting with `q` (accents and case ignored), then tags similar to it, each group by uses. */
   suggest(q: string, page: PageRequest): Promise<SuggestionRow[]> {
     return this.#repository.suggestions(normaliseTagQuery(q, 'q'), page);
   }
 
-  /** Tags growing in the last `windowDays` UTC days (today included) against the as many days before. */
+  /**
+   * Tags growing in the last `windowDays` UTC days (today included) against the as many days before.
+   * First pages are kept a minute; pages after a cursor (whose positions a client chooses) are not, and
+   * every computation waits for one of a few slots, so no client can keep the database busy with them.
+   */
   trending(windowDays: number, page: PageRequest): Promise<TrendingRow[]> {
     const today = this.#clock.now().toISOString().slice(0, 10);
-    const key = JSON.stringify([today, windowDays, page.direction, page.position, page.limit]);
+    const compute = () =>
+      this.#computeSlots.run(() => this.#repository.trending(today, windowDays, trendingSmoothing, page));
+    if (page.direction !== 'first') return compute();
+    const key = JSON.stringify([today, windowDays, page.limit]);
     const cached = this.#trending.get(key);
     if (cached) return cached;
-    const rows = this.#repository.trending(today, windowDays, trendingSmoothing, page);
+    const rows = compute();
     this.#trending.set(key, rows);
     rows.catch(() => this.#trending.delete(key));
     return rows;

@@ -5,7 +5,7 @@
  * or erased (404), and shows only the owner's publicly listed posts that match it.
  */
 import type { Clock } from '../../platform/clock.ts';
-import { uniqueViolation } from '../../platform/db/errors.ts';
+import { isForeignKeyViolation, uniqueViolation } from '../../platform/db/errors.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
 import { newId, parseUuidOrHex } from '../../platform/http/ids.ts';
@@ -112,6 +112,13 @@ export class SocialFeedsService {
         });
       } catch (error) {
         if (attempt < 3 && uniqueViolation(error) === codeConstraint) continue;
+        // A picked media deleted between the check above and the insert.
+        if (isForeignKeyViolation(error)) {
+          throw new AppError('validationFailed', {
+            source: { pointer: '/mediaIds' },
+            detail: 'a picked media no longer exists',
+          });
+        }
         throw error;
       }
     }
