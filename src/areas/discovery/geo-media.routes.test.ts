@@ -222,7 +222,7 @@ describe('GET /api/media/recommended/nearby', () => {
     for (const [query, parameter] of [
       ['personalize=yes', 'personalize'],
       ['distance=0', 'distance'],
-      ['distance=200001', 'distance'],
+      ['distance=100001', 'distance'],
     ] as const) {
       const response = await t.request({ method: 'GET', url: url(query) });
       assert.equal(response.statusCode, 400, query);

@@ -22,7 +22,7 @@ export interface ViewerProfile {
 }
 
 export const nearbyDistance = { defaultMetres: 5_000, maxMetres: 100_000 } as const;
-export const recommendedDistance = { defaultMetres: 50_000, maxMetres: 200_000 } as const;
+export const recommendedDistance = { defaultMetres: 25_000, maxMetres: 100_000 } as const;
 export const trendingWindow = { defaultDays: 7, maxDays: 90 } as const;
 
 export type MapAnswer =
