@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openTestDatabase } from '../../../test/helpers/database.ts';
 import type { Database } from './database.ts';
@@ -52,6 +55,44 @@ describe('migrations', () => {
       ['test_good'],
       'the failed migration left nothing behind',
     );
+  });
+
+  it('run a .ts data migration through its up(conn), in its transaction, rolled back whole when it throws', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tms-migrations-'));
+    try {
+      writeFileSync(
+        join(dir, '9996_test_data.ts'),
+        `export async function up(conn) {
+           await conn.exec('CREATE TABLE test_data (id int)');
+           await conn.query('INSERT INTO test_data VALUES ($1), ($2)', [1, 2]);
+         }`,
+      );
+      writeFileSync(
+        join(dir, '9997_test_data_bad.ts'),
+        `export async function up(conn) {
+           await conn.exec('CREATE TABLE test_data_bad (id int)');
+           throw new Error('the data could not be read');
+         }`,
+      );
+      const [data, bad] = readMigrations(dir);
+      assert.equal(data!.name, '9996_test_data.ts');
+      assert.deepEqual(await migrate(database, [...readMigrations(), data!]), ['9996_test_data.ts']);
+      assert.deepEqual(await migrate(database, [...readMigrations(), data!]), [], 'applied once');
+      await assert.rejects(migrate(database, [...readMigrations(), data!, bad!]), /the data could not be read/);
+      const rows = await database.withMigrationLock(async (conn) => ({
+        data: await conn.query<{ id: number }>('SELECT id FROM test_data ORDER BY id'),
+        bad: await conn.query<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'test_data_bad'",
+        ),
+      }));
+      assert.deepEqual(
+        rows.data.map((row) => row.id),
+        [1, 2],
+      );
+      assert.deepEqual(rows.bad, [], 'the failed data migration left nothing behind');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('run one at a time when started together', async () => {
