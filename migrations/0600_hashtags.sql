@@ -4,7 +4,7 @@
 CREATE TABLE hashtag_daily_uses (
   tag text NOT NULL,
   day date NOT NULL,
-  uses integer NOT NULL CHECK (uses > 0),
+  uses integer NOT NULL CHECK (uses >= 0),
   PRIMARY KEY (tag, day)
 );
 -- Trending reads two windows of days: an index-only range scan.
@@ -15,7 +15,7 @@ CREATE INDEX hashtag_daily_uses_day ON hashtag_daily_uses (day, tag) INCLUDE (us
 CREATE TABLE hashtag_uses (
   tag text PRIMARY KEY,
   folded text COLLATE "C" NOT NULL,
-  uses integer NOT NULL CHECK (uses > 0)
+  uses integer NOT NULL CHECK (uses >= 0)
 );
 CREATE INDEX hashtag_uses_folded ON hashtag_uses (folded);
 CREATE INDEX hashtag_uses_folded_trgm ON hashtag_uses USING gin (folded gin_trgm_ops);
@@ -24,7 +24,7 @@ CREATE INDEX hashtag_uses_folded_trgm ON hashtag_uses USING gin (folded gin_trgm
 CREATE TABLE hashtag_pairs (
   tag text NOT NULL,
   other text NOT NULL,
-  count integer NOT NULL CHECK (count > 0),
+  count integer NOT NULL CHECK (count >= 0),
   PRIMARY KEY (tag, other)
 );
 

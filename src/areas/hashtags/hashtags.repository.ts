@@ -225,19 +225,21 @@ export class HashtagsRepository extends Repository {
       );
       return;
     }
-    // A row at 1 goes; the others lose one (disjoint rows, so one statement each).
+    // Each row loses one, then rows at 0 go: the decrement re-reads a row another transaction changed
+    // (a DELETE ... WHERE uses <= 1 decided on its snapshot would leave two racing decrements at 1).
     await this.db.execute(
-      sql`WITH gone AS (DELETE FROM hashtag_daily_uses WHERE day = ${day}::date AND tag = ANY(${list}) AND uses <= 1)
-          UPDATE hashtag_daily_uses SET uses = uses - 1 WHERE day = ${day}::date AND tag = ANY(${list}) AND uses > 1`,
+      sql`UPDATE hashtag_daily_uses SET uses = uses - 1 WHERE day = ${day}::date AND tag = ANY(${list})`,
     );
     await this.db.execute(
-      sql`WITH gone AS (DELETE FROM hashtag_uses WHERE tag = ANY(${list}) AND uses <= 1)
-          UPDATE hashtag_uses SET uses = uses - 1 WHERE tag = ANY(${list}) AND uses > 1`,
+      sql`DELETE FROM hashtag_daily_uses WHERE day = ${day}::date AND tag = ANY(${list}) AND uses <= 0`,
+    );
+    await this.db.execute(sql`UPDATE hashtag_uses SET uses = uses - 1 WHERE tag = ANY(${list})`);
+    await this.db.execute(sql`DELETE FROM hashtag_uses WHERE tag = ANY(${list}) AND uses <= 0`);
+    await this.db.execute(
+      sql`UPDATE hashtag_pairs p SET count = p.count - 1 FROM (${pairs}) x WHERE p.tag = x.tag AND p.other = x.other`,
     );
     await this.db.execute(
-      sql`WITH gone AS (DELETE FROM hashtag_pairs p USING (${pairs}) x WHERE p.tag = x.tag AND p.other = x.other AND p.count <= 1)
-          UPDATE hashtag_pairs p SET count = p.count - 1 FROM (${pairs}) x
-          WHERE p.tag = x.tag AND p.other = x.other AND p.count > 1`,
+      sql`DELETE FROM hashtag_pairs p USING (${pairs}) x WHERE p.tag = x.tag AND p.other = x.other AND p.count <= 0`,
     );
   }
 

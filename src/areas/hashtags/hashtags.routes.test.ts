@@ -258,6 +258,28 @@ describe('hashtags', () => {
     });
   });
 
+  describe('deletions', () => {
+    it('two posts of one tag deleted together leave it uncounted, as a rebuild would', async () => {
+      const both = await posts(2, ['glacier', 'icefall']);
+      await flush();
+      assert.equal((await get('autocomplete?q=glacier')).json.data[0]?.attributes.uses, 2);
+      const deletions = await Promise.all(
+        both.map((media) =>
+          t.request({ method: 'DELETE', url: `/api/users/me/media/${media.id}`, token: owner.token }),
+        ),
+      );
+      assert.deepEqual(
+        deletions.map((response) => response.statusCode),
+        [204, 204],
+      );
+      assert.deepEqual(names(await get('autocomplete?q=glacier')), []);
+      assert.deepEqual((await get('related?tag=icefall')).json.data, []);
+      const report = await flush();
+      assert.deepEqual(report.totals, { removed: 0, written: 0 });
+      assert.deepEqual(report.pairs, { removed: 0, written: 0 });
+    });
+  });
+
   // Last: it moves the clock, and the other tests' posts are all before its windows.
   describe('trending', () => {
     const at = (iso: string) => ({ createdAt: new Date(iso) });
