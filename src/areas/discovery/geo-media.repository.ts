@@ -47,6 +47,9 @@ const personalizations = ['all', 'hashtags'] as const;
 const ofHashtags = (personalization: (typeof personalizations)[number]) =>
   personalization === 'hashtags' ? sql`${media.hashtags} && ${sql.placeholder('hashtags')}::text[]` : undefined;
 
+/** The media whose id is in the `ids` placeholder (an array). */
+const amongIds = sql`${media.id} = ANY(${sql.placeholder('ids')}::uuid[])`;
+
 export class GeoMediaRepository extends Repository {
   readonly #recommended = byKey(
     personalizations,
@@ -110,11 +113,18 @@ export class GeoMediaRepository extends Repository {
   }
 
   readonly #listedAmong = new PreparedRead<ListedMedia>(this.source, 'discovery.listedAmong', (db) =>
-    db
-      .select(listedMediaColumns)
-      .from(media)
-      .innerJoin(users, ownerNotBanned)
-      .where(and(placedInPublic, sql`${media.id} = ANY(${sql.placeholder('ids')}::uuid[])`)),
+    db.select(listedMediaColumns).from(media).innerJoin(users, ownerNotBanned).where(and(placedInPublic, amongIds)),
+  );
+
+  readonly #positionsAmong = new PreparedRead<Pick<ListedMedia, 'id' | 'latitude' | 'longitude'>>(
+    this.source,
+    'discovery.positionsAmong',
+    (db) =>
+      db
+        .select({ id: media.id, latitude: media.latitude, longitude: media.longitude })
+        .from(media)
+        .innerJoin(users, ownerNotBanned)
+        .where(and(placedInPublic, amongIds)),
   );
 
   readonly #inBox = new PreparedRead<ListedMedia>(this.source, 'discovery.inBox', (db) =>
@@ -142,8 +152,8 @@ export class GeoMediaRepository extends Repository {
   }
 
   /** Those of `ids` still placed in public, with their positions (the clusters' representatives, read live). */
-  async positionsPlacedInPublic(ids: string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
-    const rows = await this.listedAmong(ids);
+  async positionsPlacedInPublic(ids: string[]): Promise<Map<string, Centre>> {
+    const rows = ids.length === 0 ? [] : await this.#positionsAmong.run({ ids });
     return new Map(rows.map((row) => [row.id, { latitude: row.latitude!, longitude: row.longitude! }]));
   }
 }

@@ -1,5 +1,6 @@
 /** All SQL of geography: the reference lists, look-ups by code or id, name search and reverse geocoding. */
 import { type AnyColumn, and, asc, between, desc, eq, or, sql } from 'drizzle-orm';
+import { likePrefix } from '../../platform/db/like.ts';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
@@ -68,8 +69,7 @@ export interface NearbyCity {
 
 const fold = (column: AnyColumn) => sql`geo_fold(${column})`;
 /** The folded query as a LIKE prefix; the routes already refuse %, _ and \, this keeps it true whatever unaccent maps. */
-const prefixOf = (q: string) =>
-  sql`replace(replace(replace(geo_fold(${q}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+const prefixOf = (q: string) => likePrefix(sql`geo_fold(${q})`);
 /** Name matches: typo-tolerant (pg_trgm `%`) or a prefix, both served by the trigram indexes. */
 const nameMatches = (column: AnyColumn, q: string) =>
   sql`(${fold(column)} % geo_fold(${q}) OR ${fold(column)} LIKE ${prefixOf(q)})`;

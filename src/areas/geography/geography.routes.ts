@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
@@ -37,7 +38,6 @@ const searchQuerySchema = {
 };
 const m49Param = { code: Type.String({ pattern: '^[0-9]{1,3}$', description: 'UN M49 code, e.g. 150 or 002' }) };
 const countryCode = Type.String({ pattern: '^[A-Za-z]{2,3}$', description: 'ISO 3166-1 alpha-2 or alpha-3, any case' });
-const canonicalUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const searchAnswer = (request: FastifyRequest, data: unknown[], limit: number) => ({
   data,
@@ -247,7 +247,7 @@ export function geographyRoutes(app: App, { geography }: GeographyServices) {
       errors: ['invalidId', 'notFound'],
       success: { status: 200, schema: DocumentSchema(CitySchema) },
       handler: async ({ params }) => {
-        if (!canonicalUuid.test(params.id)) throw new AppError('invalidId', { source: { parameter: 'id' } });
+        if (!isLowercaseUuid(params.id)) throw new AppError('invalidId', { source: { parameter: 'id' } });
         return { data: presentCity(found(await geography.city(params.id))) };
       },
     }),

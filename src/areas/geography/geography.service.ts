@@ -2,6 +2,7 @@
  * The reference data (regions, subregions, countries, cities), name search, and reverse geocoding
  * for other areas: `nearestCity` (media at upload, the backfill, discovery) and `cityById`.
  */
+import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { GeographyRepository, NearbyCity, ParentFilter, Scored } from './geography.repository.ts';
 import { searchQuery } from './search-query.ts';
@@ -22,18 +23,7 @@ export interface GeoCity {
   longitude: number;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const geoCity = (row: CityRow): GeoCity => ({
-  id: row.id,
-  name: row.name,
-  asciiName: row.asciiName,
-  countryCode: row.countryCode,
-  adminCode: row.adminCode,
-  population: row.population,
-  latitude: row.latitude,
-  longitude: row.longitude,
-});
+const geoCity = ({ geonamesId: _, ...city }: CityRow): GeoCity => city;
 
 export class GeographyService {
   private readonly repository: GeographyRepository;
@@ -75,7 +65,7 @@ export class GeographyService {
   }
 
   city(id: string): Promise<CityRow | null> {
-    return uuidPattern.test(id) ? this.repository.city(id) : Promise.resolve(null);
+    return isLowercaseUuid(id) ? this.repository.city(id) : Promise.resolve(null);
   }
 
   searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {

@@ -5,6 +5,7 @@
  * the document goes).
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { likePrefix } from '../../platform/db/like.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { discoverableUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
@@ -43,8 +44,7 @@ export class UserSearchRepository extends Repository {
   /** The statement of search, unexecuted (its plan is checked in the tests). */
   searchQuery(query: string, page: PageRequest) {
     const q = normalized(query);
-    // Escaped once folded: unaccent turns full-width ％ ＿ ＼ into % _ \, which must not act as wildcards.
-    const prefix = sql`(replace(replace(replace(${q}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
+    const prefix = likePrefix(q);
     const tsq = prefixTsQuery(q);
     const score = sql<number>`round((case
         when ${doc.name} = ${q} then 5

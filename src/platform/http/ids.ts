@@ -23,4 +23,7 @@ export function isCanonicalUuid(value: string): boolean {
   return canonical.test(value);
 }
 
+/** Exactly the canonical form: lowercase 8-4-4-4-12 (what ids that accept no other spelling take). */
+export const isLowercaseUuid = (value: string): boolean => canonical.test(value) && value === value.toLowerCase();
+
 export const toHex = (uuid: string): string => uuid.replaceAll('-', '').toLowerCase();

@@ -7,6 +7,7 @@ import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from './error-catalogue.ts';
+import { isLowercaseUuid } from './ids.ts';
 import type { Links } from './jsonapi.ts';
 
 export type KeyPart = 'timestamp' | 'uuid' | 'int' | 'number' | 'string';
@@ -71,8 +72,6 @@ export function encodeCursor(list: string, values: KeyValue[]): string {
   return Buffer.from(JSON.stringify([list, ...plain])).toString('base64url');
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 function decodePart(kind: KeyPart, value: unknown): KeyValue | undefined {
   switch (kind) {
     case 'timestamp': {
@@ -84,7 +83,7 @@ function decodePart(kind: KeyPart, value: unknown): KeyValue | undefined {
       return date.toISOString() === value && year >= 1 && year <= 9999 ? date : undefined;
     }
     case 'uuid':
-      return typeof value === 'string' && uuidPattern.test(value) ? value : undefined;
+      return typeof value === 'string' && isLowercaseUuid(value) ? value : undefined;
     case 'int':
       return Number.isSafeInteger(value) ? (value as number) : undefined;
     case 'number':
