@@ -7,11 +7,11 @@
  * BENCH_SECONDS (10), BENCH_CONNECTIONS (32).
  */
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { hashToken } from '../src/areas/accounts/secrets.ts';
 import { variantKey } from '../src/areas/media/media-storage-keys.ts';
 import { measureStaticFile } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
+import { noisyPhoto } from './harness/photos.ts';
 import { loadTable, machineLine } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { rssMbOf, startServer } from './harness/server.ts';
@@ -43,19 +43,9 @@ const scratch = await createScratchDatabase(async (conn) => {
     VALUES (gen_random_uuid(), md5('bench-uploader')::uuid, '${hashToken(token)}', now(), now(), now() + interval '1 day');`);
 });
 try {
-  // Noise compresses like a detailed photo (a few MB), unlike a smooth gradient.
-  const photo = await sharp({
-    create: {
-      width: 4000,
-      height: 3000,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-  const server = await startServer(scratch.serverEnv);
+  const photo = await noisyPhoto();
+  // The first-render figure waits for the render itself, not for 503 variantNotReady after 2 s.
+  const server = await startServer({ ...scratch.serverEnv, MEDIA_RENDER_WAIT_MS: '60000' });
   const idle = server.rssMb();
   console.log(
     `input: 4000x3000 JPEG, ${(photo.length / 1024 / 1024).toFixed(1)} MB; server idle at ${Math.round(idle)} MB`,

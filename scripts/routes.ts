@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import type { AppDeps } from '../src/deps.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import type { Database } from '../src/platform/db/database.ts';
-import { MemoryRateLimitStore } from '../src/platform/http/rate-limit.ts';
+import { MemoryRateLimitStore } from '../src/platform/http/memory-rate-limit-store.ts';
 
 // Route registration never touches the database or sends mail; these fail loudly if that changes.
 const offline = (what: string) =>

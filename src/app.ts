@@ -6,14 +6,18 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fast
 import { areaModules } from './areas/areas.ts';
 import type { AppDeps } from './deps.ts';
 import { registerAuth } from './platform/http/auth.ts';
+import { handleClientError } from './platform/http/client-errors.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
+import { registerCors } from './platform/http/cors.ts';
 import { registerErrorHandling, sendFrameworkError } from './platform/http/error-handler.ts';
 import { registerNulGuard } from './platform/http/nul-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import type { App, RouteAuth } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { defaultLocale, negotiateLocale } from './platform/i18n/i18n.ts';
+import { registerMaintenance } from './platform/maintenance/maintenance-hook.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface RegisteredRoute {
@@ -37,6 +41,9 @@ export async function buildApp(
   options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
 ): Promise<BuiltApp> {
   const { config } = deps;
+  // A request's headers and body must arrive within REQUEST_TIMEOUT_SECONDS (408, then the connection
+  // closes), its headers within 20 s of that; Node checks running requests every few seconds.
+  const requestTimeout = config.requestTimeoutSeconds * 1000;
   const app = Fastify({
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
@@ -45,6 +52,13 @@ export async function buildApp(
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: sendFrameworkError,
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 20_000),
+      connectionsCheckingInterval: Math.min(5_000, Math.max(100, requestTimeout / 4)),
+    },
+    clientErrorHandler: handleClientError,
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('publicUrl', config.publicUrl);
@@ -62,8 +76,12 @@ export async function buildApp(
   app.addHook('onRequest', async (request) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
   });
+  // Before anything that may refuse a request, so a refusal still reaches the allowed origin's script.
+  await registerCors(app, config.corsOrigins);
   registerErrorHandling(app);
+  registerMaintenance(app, services.platform.maintenance);
   registerContentTypes(app);
+  registerSecurityHeaders(app);
   registerNulGuard(app);
   registerAuth(app, { adminToken: config.adminApiToken, sessions: services.areas.accounts.sessions });
   registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });

@@ -75,4 +75,39 @@ describe('configuration', () => {
       forcePathStyle: true,
     });
   });
+
+  it('reads the request timeout, the media quota, CORS origins and the ETag secret', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.requestTimeoutSeconds, 120);
+    assert.equal(defaults.mediaQuotaBytes, 2048 * 1024 * 1024);
+    assert.deepEqual(defaults.corsOrigins, [], 'CORS is off by default');
+    assert.equal(defaults.mediaEtagSecret, null);
+    const set = loadConfig({
+      REQUEST_TIMEOUT_SECONDS: '30',
+      MEDIA_QUOTA_MB: '0',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      MEDIA_ETAG_SECRET: 'sixteen-chars-or-more',
+    });
+    assert.equal(set.requestTimeoutSeconds, 30);
+    assert.equal(set.mediaQuotaBytes, null, '0 means no quota');
+    assert.deepEqual(set.corsOrigins, ['https://app.example.com', 'http://localhost:5173']);
+    assert.equal(set.mediaEtagSecret, 'sixteen-chars-or-more');
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, ['*']);
+    try {
+      loadConfig({
+        REQUEST_TIMEOUT_SECONDS: '0',
+        MEDIA_QUOTA_MB: '-1',
+        CORS_ORIGINS: 'https://app.example.com/path,app.example.com',
+        MEDIA_ETAG_SECRET: 'short',
+      });
+      assert.fail('expected a ConfigError');
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      const text = error.problems.join('\n');
+      for (const name of ['REQUEST_TIMEOUT_SECONDS', 'MEDIA_QUOTA_MB', 'CORS_ORIGINS', 'MEDIA_ETAG_SECRET']) {
+        assert.match(text, new RegExp(name), `${name} not reported`);
+      }
+      assert.match(text, /https:\/\/app\.example\.com\/path/);
+    }
+  });
 });

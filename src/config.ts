@@ -2,6 +2,7 @@
  * Environment -> typed, validated configuration. Every bad variable is collected and reported in one
  * message, and start-up is refused (see ConfigError).
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export type AppEnv = 'development' | 'production' | 'test';
@@ -30,6 +31,20 @@ export interface Config {
   sessionCacheSeconds: number;
   notificationDigestIntervalMinutes: number;
   notificationDedupWindowMinutes: number;
+  /** Image renders at once (MEDIA_RENDER_CONCURRENCY); the rest queue (src/areas/media/render-queue.ts). */
+  mediaRenderConcurrency: number;
+  /** How long a request for a variant not rendered yet waits for it before 503 variantNotReady. */
+  mediaRenderWaitMs: number;
+  /** Renders one IP may ask for a minute (variants not rendered yet; stored files are not counted). */
+  mediaRenderRateLimit: number;
+  /** A request (headers and body) must arrive within this time, else 408 and the connection closes. */
+  requestTimeoutSeconds: number;
+  /** Bytes of originals one user may keep (posts, avatar and cover together); null: no limit. */
+  mediaQuotaBytes: number | null;
+  /** Browser origins allowed to call the API cross-origin (CORS); empty: CORS off. `*` allows any. */
+  corsOrigins: string[];
+  /** Key of the media ETags (HMAC); null: generated once and kept in DATA_DIR/secrets. */
+  mediaEtagSecret: string | null;
   push: { provider: 'log' | 'onesignal'; oneSignal: { appId: string; apiKey: string; apiUrl: string } | null };
   s3: {
     endpoint: string | null;
@@ -175,14 +190,62 @@ export function loadConfig(env: Env = process.env): Config {
       1440,
     ),
     notificationDedupWindowMinutes: read.integer('NOTIFICATION_DEDUP_WINDOW_MINUTES', 5, 0, 10080),
+    mediaRenderConcurrency: read.integer('MEDIA_RENDER_CONCURRENCY', defaultRenderConcurrency(), 1, 64),
+    // Tests wait long by default (their renders run beside other test files); the 503 path has its own test.
+    mediaRenderWaitMs: read.integer('MEDIA_RENDER_WAIT_MS', appEnv === 'test' ? 60_000 : 2_000, 0, 60_000),
+    mediaRenderRateLimit: read.integer('MEDIA_RENDER_RATE_LIMIT', 60, 1, 100_000),
+    requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 120, 1, 3600),
+    mediaQuotaBytes: megabytesOrUnlimited(read.integer('MEDIA_QUOTA_MB', 2048, 0, 1_000_000_000)),
+    corsOrigins: corsOriginsOf(read.optional('CORS_ORIGINS'), read.problems),
+    mediaEtagSecret: read.optional('MEDIA_ETAG_SECRET'),
     push: { provider: pushProvider, oneSignal },
     s3,
   };
   if (config.adminApiToken !== null && config.adminApiToken.length < 16) {
     read.problems.push('ADMIN_API_TOKEN must be at least 16 characters');
   }
+  if (config.mediaEtagSecret !== null && config.mediaEtagSecret.length < 16) {
+    read.problems.push('MEDIA_ETAG_SECRET must be at least 16 characters');
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/** MEDIA_QUOTA_MB: 0 means no quota. */
+const megabytesOrUnlimited = (megabytes: number) => (megabytes === 0 ? null : megabytes * 1024 * 1024);
+
+/** CORS_ORIGINS: `*`, or comma-separated origins (`https://app.example.com`, no path). */
+function corsOriginsOf(raw: string | null, problems: string[]): string[] {
+  if (raw === null) return [];
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (origins.includes('*')) return ['*'];
+  const invalid = origins.filter((origin) => {
+    try {
+      const url = new URL(origin);
+      return !['http:', 'https:'].includes(url.protocol) || url.origin !== origin;
+    } catch {
+      return true;
+    }
+  });
+  if (invalid.length > 0) {
+    problems.push(
+      `CORS_ORIGINS must be * or comma-separated origins such as https://app.example.com (got "${invalid.join('", "')}")`,
+    );
+  }
+  return origins;
+}
+
+/**
+ * Below the core count and below the libuv pool: every render holds a thread of the pool that file
+ * reads, DNS and argon2 share (UV_THREADPOOL_SIZE, 4 by default), so at least two stay free for them,
+ * and one core stays free for the event loop.
+ */
+function defaultRenderConcurrency(): number {
+  const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  return Math.max(1, Math.min(availableParallelism() - 1, pool - 2));
 }
 
 /** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of proxy addresses. */

@@ -7,7 +7,7 @@ import { createDeps } from './deps.ts';
 import { systemClock } from './platform/clock.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
-import { MemoryRateLimitStore } from './platform/http/rate-limit.ts';
+import { MemoryRateLimitStore } from './platform/http/memory-rate-limit-store.ts';
 import { stopAreas } from './services.ts';
 
 async function main() {

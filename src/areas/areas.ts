@@ -6,6 +6,7 @@
 import type { AnyAreaModule } from '../platform/modules/area-module.ts';
 import { accountsArea } from './accounts/accounts.module.ts';
 import { bookmarksArea } from './bookmarks/bookmarks.module.ts';
+import { commentsArea } from './comments/comments.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
@@ -14,10 +15,12 @@ import { hashtagsArea } from './hashtags/hashtags.module.ts';
 import { mediaArea } from './media/media.module.ts';
 import { notificationsArea } from './notifications/notifications.module.ts';
 import { reactionsArea } from './reactions/reactions.module.ts';
+import { reportsArea } from './reports/reports.module.ts';
 import { searchArea } from './search/search.module.ts';
 import { socialFeedsArea } from './social-feeds/social-feeds.module.ts';
 import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
+import { userAdminArea } from './user-admin/user-admin.module.ts';
 
 // biome-ignore format: one area a line
 export const areaModules: readonly AnyAreaModule[] = [
@@ -30,9 +33,12 @@ export const areaModules: readonly AnyAreaModule[] = [
   followsArea,
   reactionsArea,
   bookmarksArea,
+  commentsArea,
+  reportsArea,
   hashtagsArea,
   searchArea,
   topicsArea,
   socialFeedsArea,
   discoveryArea,
+  userAdminArea,
 ];

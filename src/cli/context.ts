@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { createDeps } from '../deps.ts';
 import { systemClock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database.ts';
-import { MemoryRateLimitStore } from '../platform/http/rate-limit.ts';
+import { MemoryRateLimitStore } from '../platform/http/memory-rate-limit-store.ts';
 import { createServices } from '../services.ts';
 
 export async function cliServices(config: Config, database: Database) {

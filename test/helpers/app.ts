@@ -16,7 +16,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppDeps } from '../../src/deps.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/database.ts';
-import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.ts';
+import { MemoryRateLimitStore } from '../../src/platform/http/memory-rate-limit-store.ts';
 import type { App } from '../../src/platform/http/types.ts';
 import type { Services } from '../../src/services.ts';
 import { openTestDatabase } from './database.ts';

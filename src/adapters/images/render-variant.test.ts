@@ -5,7 +5,13 @@ import sharp from 'sharp';
 import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
 import { probeImage } from './probe-image.ts';
 import { readExif } from './read-exif.ts';
-import { renderVariant, type VariantFormat, variantLongestSide } from './render-variant.ts';
+import {
+  maxVariantPixels,
+  renderVariant,
+  type VariantFormat,
+  variantDimensions,
+  variantLongestSide,
+} from './render-variant.ts';
 
 const formats: VariantFormat[] = ['jpeg', 'webp', 'avif', 'png'];
 
@@ -91,5 +97,31 @@ describe('renderVariant', () => {
     const { data: pixels, info } = await sharp(data).raw().toBuffer({ resolveWithObject: true });
     const rightEdge = (10 * info.width + 39) * info.channels;
     assert.ok(pixels[rightEdge]! > 245 && pixels[rightEdge + 1]! > 245 && pixels[rightEdge + 2]! > 245);
+  });
+});
+
+describe('the pixel bounds of expensive variants', () => {
+  it('bounds every format in pixels: AVIF to 2048 x 2048, the others to 4096 x 4096', () => {
+    assert.equal(maxVariantPixels.avif, 2048 * 2048);
+    const huge = { width: 7000, height: 7000 };
+    assert.deepEqual(variantDimensions(huge, 'avif', 'original'), { width: 2048, height: 2048 });
+    assert.deepEqual(variantDimensions(huge, 'webp', 'original'), { width: 4096, height: 4096 });
+    assert.deepEqual(variantDimensions(huge, 'png', 'large'), { width: 2048, height: 2048 });
+    assert.deepEqual(variantDimensions(huge, 'avif', 'thumb'), { width: 320, height: 320 });
+    const photo = { width: 4000, height: 3000 };
+    const avif = variantDimensions(photo, 'avif', 'original');
+    assert.ok(avif.width * avif.height <= maxVariantPixels.avif * 1.001, 'a 12 MP photo in AVIF is scaled down');
+    assert.equal(Math.round((avif.width / avif.height) * 100), 133, 'keeping its aspect ratio');
+    assert.deepEqual(variantDimensions(photo, 'jpeg', 'original'), photo, 'a 12 MP JPEG keeps its dimensions');
+  });
+
+  it('renders a 7000 x 7000 one-colour PNG (a small upload) in AVIF at the bounded size', async () => {
+    const bomb = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
+    const variant = await renderVariant(bomb, { format: 'avif', size: 'original' });
+    assert.deepEqual([variant.width, variant.height], [2048, 2048]);
+    const metadata = await sharp(variant.data).metadata();
+    assert.deepEqual([metadata.width, metadata.height], [2048, 2048]);
   });
 });

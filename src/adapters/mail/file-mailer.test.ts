@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -58,5 +58,19 @@ describe('file mailer', () => {
       lines.map((line) => [line.event, line.file]),
       files.map((file) => ['mail.written', join(mailDir, file)]),
     );
+  });
+
+  it('writes mails (sign-in tokens inside) readable by the service user only: 0600 files in a 0700 folder', async () => {
+    const mailDir = join(root, 'private', 'mail');
+    // A folder left open by an earlier version is narrowed as well.
+    await mkdir(mailDir, { recursive: true, mode: 0o755 });
+    const mailer = createMailer(
+      { smtpUrl: null, mailDir, from: 'Travel <no-reply@travel.test>' },
+      memoryLogger().logger,
+    );
+    await mailer.send({ to: 'zoe@example.test', subject: 'Reset', text: 'token', html: '<p>token</p>' });
+    const [file] = await readdir(mailDir);
+    assert.equal((await stat(join(mailDir, file!))).mode & 0o777, 0o600);
+    assert.equal((await stat(mailDir)).mode & 0o777, 0o700);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -7,7 +7,10 @@ import { type Clock, systemClock } from '../../platform/clock.ts';
 import { loadNodemailer } from './load-nodemailer.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
 
-/** Development mailer: each message becomes a complete RFC 822 `.eml` file that any mail client opens. */
+/**
+ * Development mailer: each message becomes a complete RFC 822 `.eml` file that any mail client opens.
+ * Mails carry sign-in tokens, so the files are 0600 in a 0700 folder: readable by the service's user only.
+ */
 export class FileMailer implements Mailer {
   #transport: Promise<Transporter> | null = null;
   readonly #mailDir: string;
@@ -31,9 +34,11 @@ export class FileMailer implements Mailer {
     const name = `${now.toISOString()}-${randomBytes(4).toString('hex')}.eml`;
     const file = join(this.#mailDir, name);
     const temporary = join(this.#mailDir, `.${name}.tmp`);
-    await mkdir(this.#mailDir, { recursive: true });
+    // A folder made before (by an older version, or by hand) is narrowed too.
+    await mkdir(this.#mailDir, { recursive: true, mode: 0o700 });
+    await chmod(this.#mailDir, 0o700);
     // Whoever watches the directory never sees a half-written .eml.
-    await writeFile(temporary, info.message as Buffer, { flag: 'wx' });
+    await writeFile(temporary, info.message as Buffer, { flag: 'wx', mode: 0o600 });
     await rename(temporary, file);
     this.#logger.info(
       { event: 'mail.written', to: message.to, subject: message.subject, file },

@@ -1,17 +1,23 @@
 /**
  * Accounts: registration, sign-in, sessions, the mailed flows, profiles, settings, the user directory,
- * and `users` (the owner API of the users table for every other area). Operator command: users:create.
+ * `users` (the owner API of the users table for every other area), and `moderation` (verified badge,
+ * bans, erasure: the admin routes live in user-admin). Job: bans. Operator command: users:create.
  */
+import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { accountRoutes } from './account.routes.ts';
 import { AccountsRepository } from './accounts.repository.ts';
 import { AccountsService } from './accounts.service.ts';
+import { AccountsStatsRepository } from './accounts-stats.repository.ts';
 import { authRoutes } from './auth.routes.ts';
 import { usersCreateCommand } from './users-create.command.ts';
 import './events.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { mailFlowsRoutes } from './mail-flows.routes.ts';
 import { MailFlowsService } from './mail-flows.service.ts';
 import { MailTokens } from './mail-tokens.ts';
+import { ModerationRepository } from './moderation.repository.ts';
+import { ModerationService } from './moderation.service.ts';
 import { PasswordService } from './password.service.ts';
 import { ProfileService } from './profile.service.ts';
 import { SessionCache } from './session-cache.ts';
@@ -32,6 +38,8 @@ export interface AccountsServices {
   settings: SettingsService;
   directory: UserDirectoryService;
   users: UsersService;
+  /** Operators' side: verified badge, bans (and their end), erasure. */
+  moderation: ModerationService;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -43,8 +51,15 @@ declare module '../../platform/modules/area-module.ts' {
 export const accountsArea = defineArea({
   name: 'accounts',
   needs: ['geography'],
-  create({ transactions, events, clock, config, mailer, logger, broadcast }, { geography }) {
+  create(
+    { transactions, events, audit, jobs, clock, config, mailer, logger, broadcast, caches, stats, rateLimitStore },
+    { geography },
+  ) {
     const sessionCache = new SessionCache({ clock, ttlSeconds: config.sessionCacheSeconds, broadcast, transactions });
+    caches.register('accounts.sessions', sessionCache);
+    const accountStats = new AccountsStatsRepository(transactions);
+    stats.register('users', (since) => accountStats.users(since));
+    stats.register('sessions', (since) => accountStats.sessions(since));
     const repository = new AccountsRepository(transactions, sessionCache);
     const sessions = new SessionsService(repository, sessionCache, clock, config.sessionTtlDays);
     const mailFlows = new MailFlowsService(
@@ -56,11 +71,29 @@ export const accountsArea = defineArea({
       config.publicUrl,
       logger,
     );
+    const moderation = new ModerationService({
+      transactions,
+      events,
+      audit,
+      accounts: repository,
+      repository: new ModerationRepository(transactions),
+      clock,
+    });
+    // Bans whose `until` has passed are lifted through the same path as an operator's unban.
+    jobs.register('bans', { schedule: everyMinutes(1), run: () => moderation.liftEndedBans() });
     events.subscribe('user.registered', 'afterCommit', 'accounts.confirmationMail', ({ user, locale }) =>
       mailFlows.sendConfirmation(user, locale),
     );
     return {
-      accounts: new AccountsService(repository, sessions, clock, transactions, events),
+      accounts: new AccountsService(
+        repository,
+        sessions,
+        clock,
+        transactions,
+        events,
+        moderation,
+        new LoginThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits }),
+      ),
       sessions,
       sessionCache,
       mailFlows,
@@ -69,6 +102,7 @@ export const accountsArea = defineArea({
       settings: new SettingsService(repository, clock, transactions, events, geography.geography),
       directory: new UserDirectoryService(new UserDirectoryRepository(transactions), repository),
       users: new UsersService(repository, clock),
+      moderation,
     };
   },
   routes(app, services) {

@@ -118,6 +118,35 @@ export class AccountsRepository extends Repository {
     return row ?? null;
   }
 
+  /** The first username, in one conditional write: null unless the account had none (parallel choices let one through). */
+  async setFirstUsername(id: string, username: string, at: Date): Promise<UserRow | null> {
+    const [row] = await this.db
+      .update(users)
+      .set({ username, updatedAt: at })
+      .where(and(eq(users.id, id), isNull(users.username)))
+      .returning();
+    return row ?? null;
+  }
+
+  /**
+   * A username change, in one conditional write: null unless the account has a username that was
+   * never changed or last changed at or before `changedBy` (parallel changes let one through).
+   */
+  async changeUsername(id: string, username: string, at: Date, changedBy: Date): Promise<UserRow | null> {
+    const [row] = await this.db
+      .update(users)
+      .set({ username, usernameChangedAt: at, updatedAt: at })
+      .where(
+        and(
+          eq(users.id, id),
+          sql`${users.username} IS NOT NULL`,
+          sql`(${users.usernameChangedAt} IS NULL OR ${users.usernameChangedAt} <= ${changedBy.toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
   /** Overlays the given settings on the stored ones in one statement. */
   async mergeSettings(id: string, patch: Partial<UserSettings>, updatedAt: Date): Promise<UserRow | null> {
     const [row] = await this.db
@@ -202,6 +231,15 @@ export class AccountsRepository extends Repository {
       .update(userTokens)
       .set({ usedAt: at })
       .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
+  }
+
+  /** How many tokens of a purpose were issued to the user since `since` (mails sent). */
+  async countTokensSince(userId: string, purpose: TokenPurpose, since: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(userTokens)
+      .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), gt(userTokens.createdAt, since)));
+    return row?.count ?? 0;
   }
 
   async latestToken(userId: string, purpose: TokenPurpose) {

@@ -7,6 +7,8 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
 import type { AccountsRepository, UserWithBirthCity } from './accounts.repository.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import type { ModerationService } from './moderation.service.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
 import type { ClientInfo, SessionsService } from './sessions.service.ts';
 import type { UserRow } from './tables.ts';
@@ -26,6 +28,8 @@ export class AccountsService {
   private readonly clock: Clock;
   private readonly transactions: Transactions;
   private readonly events: EventBus;
+  private readonly moderation: ModerationService;
+  private readonly throttle: LoginThrottle;
 
   constructor(
     repository: AccountsRepository,
@@ -33,7 +37,11 @@ export class AccountsService {
     clock: Clock,
     transactions: Transactions,
     events: EventBus,
+    moderation: ModerationService,
+    throttle: LoginThrottle,
   ) {
+    this.throttle = throttle;
+    this.moderation = moderation;
     this.repository = repository;
     this.sessions = sessions;
     this.clock = clock;
@@ -98,18 +106,31 @@ export class AccountsService {
     }
   }
 
-  /** `login` is an e-mail or a username. Unknown account and wrong password answer the same. */
+  /**
+   * `login` is an e-mail or a username. Unknown account, wrong password and a banned account's right
+   * password answer the same 401 (no password oracle), and all three count as failures of the
+   * lockout (login-throttle.ts), keyed on the account whatever spelling named it.
+   */
   async login(login: string, password: string, client: ClientInfo) {
     const trimmed = login.trim();
     const user = trimmed.includes('@')
       ? await this.repository.findUserByEmail(trimmed)
       : await this.repository.findUserByUsername(trimmed);
-    if (user === null || user.anonymizedAt !== null) {
+    const known = user !== null && user.anonymizedAt === null;
+    const bucket = known ? user.id : `name:${trimmed.toLowerCase()}`;
+    await this.throttle.check(bucket, client.ip);
+    const refuse = async () => {
+      await this.throttle.fail(bucket, client.ip);
+      return new AppError('invalidCredentials');
+    };
+    if (!known) {
       await verifyPassword(await decoyPasswordHash(), password);
-      throw new AppError('invalidCredentials');
+      throw await refuse();
     }
-    if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('invalidCredentials');
-    if (user.bannedAt !== null) throw new AppError('accountBanned');
+    if (!(await verifyPassword(user.passwordHash, password))) throw await refuse();
+    // A ban whose end has passed is lifted here (as the bans job would); a ban in force answers like
+    // a wrong password: only a session opened before the ban learns of it (403 accountBanned).
+    if (!(await this.moderation.liftIfEnded(user))) throw await refuse();
     const { session, accessToken } = await this.sessions.create(user.id, client);
     return { user, session, accessToken };
   }

@@ -149,18 +149,21 @@ describe('registration and login', () => {
     assert.deepEqual(wrong.json, unknown.json);
   });
 
-  it('refuses a banned account at login and on user routes', async () => {
+  it("answers a banned account's right password exactly like a wrong one (no password oracle)", async () => {
     const user = await createUser(t);
     await updateUserRow(t, user.id, { bannedAt: t.clock.now() });
-    const login = await t.request({
-      method: 'POST',
-      url: '/api/auth/login',
-      body: { email: user.email, password: strongPassword },
-    });
-    assert.equal(login.statusCode, 403);
-    assert.equal(login.json.errors[0].code, 'accountBanned');
+    const attempt = (password: string) =>
+      t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password } });
+    const right = await attempt(strongPassword);
+    const wrong = await attempt('wrong password 1');
+    assert.equal(right.statusCode, 401);
+    assert.equal(right.json.errors[0].code, 'invalidCredentials');
+    assert.deepEqual(right.json, wrong.json);
+    assert.equal(right.headers['www-authenticate'], wrong.headers['www-authenticate']);
+    // A session that still exists learns of the ban.
     const me = await t.request({ method: 'GET', url: '/api/auth/me', token: user.token });
     assert.equal(me.statusCode, 403);
+    assert.equal(me.json.errors[0].code, 'accountBanned');
   });
 });
 

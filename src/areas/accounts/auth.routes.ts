@@ -1,4 +1,5 @@
 /** Registration, login and sessions: /api/auth/*. */
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
@@ -39,6 +40,9 @@ function loginNameOf(body: { email?: string; login?: string }): string {
   return given[0]!;
 }
 
+/** An answer that carries an access token must not be kept by any cache. */
+const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
+
 export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
   registerRoutes(app, 'auth', [
     route({
@@ -59,7 +63,8 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
       ),
       errors: ['weakPassword', 'emailTaken', 'usernameTaken'],
       success: { status: 201, schema: NewSessionDocumentSchema },
-      handler: async ({ body, request, locale }) => {
+      handler: async ({ body, request, reply, locale }) => {
+        noStore(reply);
         const { user, session, accessToken } = await accounts.register(body, clientInfo(request), locale);
         return presentNewSession(session, accessToken, user);
       },
@@ -69,18 +74,17 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
       path: '/api/auth/login',
       auth: 'none',
       summary: 'Sign in with an e-mail or a username and a password',
-      rateLimit: [
-        perIp('login', 30, 900),
-        perBodyField('login', 'email', 10, 900),
-        perBodyField('login', 'login', 10, 900),
-      ],
+      // All requests per IP here; failed sign-ins per (account, IP) and per account in the service
+      // (login-throttle.ts), so a stranger's failures never lock the owner out.
+      rateLimit: [perIp('login', 30, 900)],
       body: Type.Object(
         { email: Type.Optional(LoginName), login: Type.Optional(LoginName), password: Password },
         { additionalProperties: false, description: 'exactly one of `email` and `login` (an e-mail or a username)' },
       ),
-      errors: ['invalidCredentials', 'accountBanned'],
+      errors: ['invalidCredentials'],
       success: { status: 200, schema: NewSessionDocumentSchema },
-      handler: async ({ body, request }) => {
+      handler: async ({ body, request, reply }) => {
+        noStore(reply);
         const { user, session, accessToken } = await accounts.login(
           loginNameOf(body),
           body.password,

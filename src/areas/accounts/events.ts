@@ -11,5 +11,20 @@ declare module '../../platform/events/domain-events.ts' {
      * erasure writes publish it too when they land. `user` is the row after the change.
      */
     'user.changed': { user: UserRow };
+    /**
+     * An operator banned the user (PUT /admin/users/{hex}/ban, or a report's action), or lifted the ban
+     * (unban, or its `until` passed). Published in the transaction of the change, after `user.changed`;
+     * areas that show the user's content (media, comments) hide it or bring it back in that transaction.
+     * Each is published on the transition only: a ban changing the reason or end of a ban in force, or
+     * an unban of a user not banned, publishes nothing (accounts.moderation, moderation.service.ts).
+     */
+    'user.banned': { userId: string };
+    'user.unbanned': { userId: string };
+    /**
+     * The account was erased for good (POST /admin/users/{hex}/anonymize), in the transaction of the
+     * erasure: areas erase or replace what they keep of it (frozen names in notifications, mentions).
+     * `formerUsername` is never stored anywhere; `username` is the anonymous name that replaced it.
+     */
+    'user.anonymized': { userId: string; formerUsername: string | null; username: string };
   }
 }

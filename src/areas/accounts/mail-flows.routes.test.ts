@@ -197,7 +197,12 @@ describe('e-mailed tokens and requests', () => {
   });
   after(() => t.close());
 
-  const lastToken = (email: string, kind: 'confirm' | 'reset') => tokenIn(t.mail.last(email)!.text, kind);
+  // Mail requests are answered first and worked after the answer: wait for that work before reading mail.
+  const mailsHandedOver = () => t.services.areas.accounts.mailFlows.drain();
+  const lastToken = async (email: string, kind: 'confirm' | 'reset') => {
+    await mailsHandedOver();
+    return tokenIn(t.mail.last(email)!.text, kind);
+  };
 
   it('answers 422 invalidToken to an unknown token and 422 with a pointer to a missing one', async () => {
     for (const url of ['/api/auth/confirm-email', '/api/auth/reset-password']) {
@@ -213,7 +218,7 @@ describe('e-mailed tokens and requests', () => {
       assert.equal(missing.statusCode, 422);
       assert.ok(missing.json.errors.some((e: any) => e.code === 'validationFailed' && e.source.pointer === '/token'));
     }
-    const confirmToken = lastToken((await createUser(t)).email, 'confirm');
+    const confirmToken = await lastToken((await createUser(t)).email, 'confirm');
     const wrongPurpose = await t.request({
       method: 'POST',
       url: '/api/auth/reset-password',
@@ -224,9 +229,9 @@ describe('e-mailed tokens and requests', () => {
 
   it('answers 410 tokenExpired after 48 hours (confirmation) and 1 hour (reset)', async () => {
     const user = await createUser(t);
-    const confirmToken = lastToken(user.email, 'confirm');
+    const confirmToken = await lastToken(user.email, 'confirm');
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-    const resetToken = lastToken(user.email, 'reset');
+    const resetToken = await lastToken(user.email, 'reset');
     t.clock.advanceMinutes(59);
     const early = await t.request({
       method: 'POST',
@@ -250,7 +255,7 @@ describe('e-mailed tokens and requests', () => {
     const stillOk = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: confirmToken } });
     assert.equal(stillOk.statusCode, 204, 'a confirmation link works for 48 hours');
     const other = await createUser(t);
-    const otherToken = lastToken(other.email, 'confirm');
+    const otherToken = await lastToken(other.email, 'confirm');
     t.clock.advanceMinutes(48 * 60 + 1);
     const expired = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: otherToken } });
     assert.equal(expired.statusCode, 410);
@@ -264,7 +269,7 @@ describe('e-mailed tokens and requests', () => {
   it('refuses a weak new password without spending the reset token', async () => {
     const user = await createUser(t);
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-    const token = lastToken(user.email, 'reset');
+    const token = await lastToken(user.email, 'reset');
     const weak = await t.request({
       method: 'POST',
       url: '/api/auth/reset-password',
@@ -292,7 +297,7 @@ describe('e-mailed tokens and requests', () => {
     await t.request({
       method: 'POST',
       url: '/api/auth/confirm-email',
-      body: { token: lastToken(confirmed.email, 'confirm') },
+      body: { token: await lastToken(confirmed.email, 'confirm') },
     });
     const count = t.mail.sent.length;
 
@@ -315,17 +320,19 @@ describe('e-mailed tokens and requests', () => {
       assert.equal(res.statusCode, 202);
       assert.equal(res.body, '');
     }
+    await mailsHandedOver();
     assert.equal(t.mail.sent.length, count, 'no mail for an unknown or already confirmed address');
 
-    const firstToken = lastToken(user.email, 'confirm');
+    const firstToken = await lastToken(user.email, 'confirm');
     const resend = await t.request({
       method: 'POST',
       url: '/api/auth/resend-confirmation',
       body: { email: user.email },
     });
     assert.equal(resend.statusCode, 202);
+    await mailsHandedOver();
     assert.equal(t.mail.sent.length, count + 1);
-    const newToken = lastToken(user.email, 'confirm');
+    const newToken = await lastToken(user.email, 'confirm');
     assert.notEqual(newToken, firstToken);
     const old = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: firstToken } });
     assert.equal(old.json.errors[0].code, 'tokenUsed', 'only the newest link works');
@@ -341,6 +348,7 @@ describe('e-mailed tokens and requests', () => {
       (await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: banned.email } })).statusCode,
       202,
     );
+    await mailsHandedOver();
     assert.equal(t.mail.sent.length, before, 'a banned account gets no reset mail');
 
     const invalid = await t.request({
@@ -356,9 +364,9 @@ describe('e-mailed tokens and requests', () => {
     for (const change of [{ bannedAt: t.clock.now() }, { anonymizedAt: t.clock.now() }]) {
       const user = await createUser(t);
       await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-      const reset = lastToken(user.email, 'reset');
+      const reset = await lastToken(user.email, 'reset');
       await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: user.email } });
-      const confirm = lastToken(user.email, 'confirm');
+      const confirm = await lastToken(user.email, 'confirm');
       await updateUserRow(t, user.id, change);
       const resetAfter = await t.request({
         method: 'POST',
@@ -380,9 +388,9 @@ describe('e-mailed tokens and requests', () => {
   it('a newer reset mail voids the older link', async () => {
     const user = await createUser(t);
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-    const first = lastToken(user.email, 'reset');
+    const first = await lastToken(user.email, 'reset');
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-    const second = lastToken(user.email, 'reset');
+    const second = await lastToken(user.email, 'reset');
     const old = await t.request({
       method: 'POST',
       url: '/api/auth/reset-password',

@@ -1,6 +1,6 @@
 /** E-mail confirmation and password reset: /api/auth/confirm-email, resend-confirmation, forgot-password, reset-password. */
 import { Type } from 'typebox';
-import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
+import { perBodyField, perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { AccountsServices } from './accounts.module.ts';
@@ -14,8 +14,25 @@ const Token = Type.String({
   maxLength: 200,
   description: 'the token from the e-mail (also in its link)',
 });
-/** Mail-sending routes: per IP and per address, so nobody floods an inbox or probes accounts. */
-const mailLimits = (name: string) => [perIp(name, 20, 3600), perBodyField(name, 'email', 5, 3600)];
+/**
+ * Mail-sending routes: per IP; per (address, IP), so one client cannot exhaust an address; and a
+ * higher per-address ceiling across IPs. A stranger's requests cannot block the owner's recovery: the
+ * mails themselves are capped per account (mailsPerHour in mail-flows.service.ts) and the newest one
+ * sent always holds a working link.
+ */
+const mailLimits = (name: string, addressRule = perBodyField(name, 'email', 30, 3600)): RateLimitRule[] => [
+  perIp(name, 20, 3600),
+  {
+    name: `${name}:address-ip`,
+    max: 5,
+    windowSeconds: 3600,
+    key: (request) => {
+      const address = addressRule.key(request);
+      return address === null ? null : `${request.ip}|${address}`;
+    },
+  },
+  addressRule,
+];
 const tokenErrors = ['invalidToken', 'tokenUsed', 'tokenExpired'] as const;
 
 export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {

@@ -16,6 +16,12 @@ import { hashPassword, isStrongEnough } from './secrets.ts';
 import type { UserRow } from './tables.ts';
 
 const displayName = (user: UserRow) => user.nickname ?? user.username ?? null;
+/**
+ * Mails of one kind sent to one account in an hour, at most (docs/api.md). Requests past it send
+ * nothing and void nothing: the newest link sent still works, so nobody can flood an inbox or, by
+ * asking again and again, keep the owner from recovering the account.
+ */
+export const mailsPerHour = 5;
 /** Accounts that may receive account mail at all. */
 const canReceiveMail = (user: UserRow | null): user is UserRow =>
   user !== null && user.anonymizedAt === null && user.bannedAt === null;
@@ -63,24 +69,57 @@ export class MailFlowsService {
     this.#inFlight.add(sending);
   }
 
-  /** Waits for the mails still being handed over (a graceful stop calls it, so none is dropped). */
-  async drain(): Promise<void> {
-    await Promise.allSettled([...this.#inFlight]);
+  /**
+   * Runs the per-account part of a mail request after the answer: looking the account up, writing
+   * its token and handing the mail over take longer for an account that exists, so the answer
+   * (the same 202 for every address) must not wait for them. Failures are logged.
+   */
+  #afterAnswer(kind: string, work: () => Promise<void>): void {
+    const running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch((error: unknown) => {
+        this.logger.error({ event: 'mail.requestFailed', kind, err: error }, 'could not prepare an account e-mail');
+      })
+      .finally(() => this.#inFlight.delete(running));
+    this.#inFlight.add(running);
   }
 
-  /** Sends a fresh confirmation link (earlier ones stop working). */
+  /** Waits for the mails still being handed over (a graceful stop calls it, so none is dropped). */
+  async drain(): Promise<void> {
+    // Work done after an answer may hand a mail over in turn: wait until nothing is left.
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /**
+   * A new token of this kind for the account (earlier ones stop working), or null when `mailsPerHour`
+   * were issued in the last hour: counted under the user's lock, so parallel requests cannot pass it.
+   */
+  #issueCapped(userId: string, purpose: 'confirm-email' | 'reset-password'): Promise<string | null> {
+    return this.transactions.run(async () => {
+      if ((await this.repository.lockUser(userId)) === null) return null;
+      const since = new Date(this.clock.now().getTime() - 3_600_000);
+      if ((await this.repository.countTokensSince(userId, purpose, since)) >= mailsPerHour) return null;
+      return this.tokens.issue(this.repository, userId, purpose);
+    });
+  }
+
+  /** Sends a fresh confirmation link (earlier ones stop working), unless the hourly cap is reached. */
   async sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
-    const token = await this.tokens.issue(this.repository, user.id, 'confirm-email');
+    const token = await this.#issueCapped(user.id, 'confirm-email');
+    if (token === null) return;
     this.#send(
       tokenMail('confirmEmail', { locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
       'confirm-email',
     );
   }
 
+  /** Answers at once; the mail, if the address has an unconfirmed account, is prepared after the answer. */
   async resendConfirmation(email: string, locale: Locale): Promise<void> {
-    const user = await this.repository.findUserByEmail(email.trim());
-    if (!canReceiveMail(user) || user.emailConfirmedAt !== null) return;
-    await this.sendConfirmation(user, locale);
+    this.#afterAnswer('confirm-email', async () => {
+      const user = await this.repository.findUserByEmail(email.trim());
+      if (!canReceiveMail(user) || user.emailConfirmedAt !== null) return;
+      await this.sendConfirmation(user, locale);
+    });
   }
 
   async confirmEmail(token: string): Promise<void> {
@@ -97,14 +136,24 @@ export class MailFlowsService {
     });
   }
 
+  /** Answers at once; the reset mail, if the address has an account, is prepared after the answer. */
   async forgotPassword(email: string, locale: Locale): Promise<void> {
-    const user = await this.repository.findUserByEmail(email.trim());
-    if (!canReceiveMail(user)) return;
-    const token = await this.tokens.issue(this.repository, user.id, 'reset-password');
-    this.#send(
-      tokenMail('resetPassword', { locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
-      'reset-password',
-    );
+    this.#afterAnswer('reset-password', async () => {
+      const user = await this.repository.findUserByEmail(email.trim());
+      if (!canReceiveMail(user)) return;
+      const token = await this.#issueCapped(user.id, 'reset-password');
+      if (token === null) return;
+      this.#send(
+        tokenMail('resetPassword', {
+          locale,
+          to: user.email,
+          name: displayName(user),
+          token,
+          publicUrl: this.publicUrl,
+        }),
+        'reset-password',
+      );
+    });
   }
 
   /**

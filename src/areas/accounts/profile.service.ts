@@ -12,6 +12,22 @@ import { checkedNickname, isReservedUsername } from './usernames.ts';
 /** A username may change once in this many days (docs/api.md); the first choice does not count. */
 export const usernameChangeCooldownDays = 30;
 
+const usernameAlreadySet = (user: UserRow) =>
+  new AppError('usernameAlreadySet', { source: { pointer: '/username' }, meta: { username: user.username } });
+
+/** 422 usernameChangeTooSoon with the time a change is allowed again, or null when it is allowed now. */
+function usernameChangeTooSoon(user: UserRow, now: Date): AppError | null {
+  if (user.usernameChangedAt === null) return null;
+  const availableAt = new Date(user.usernameChangedAt.getTime() + usernameChangeCooldownDays * 86_400_000);
+  if (availableAt.getTime() <= now.getTime()) return null;
+  const at = formatTimestamp(availableAt);
+  return new AppError('usernameChangeTooSoon', {
+    source: { pointer: '/username' },
+    meta: { availableAt: at },
+    values: { availableAt: at },
+  });
+}
+
 export class ProfileService {
   private readonly repository: AccountsRepository;
   private readonly clock: Clock;
@@ -41,46 +57,72 @@ export class ProfileService {
     return user;
   }
 
-  async #setUsername(userId: string, username: string, patch: { usernameChangedAt?: Date }): Promise<UserRow> {
+  /**
+   * Writes a username with `write` (one conditional statement) and publishes `user.changed`; when the
+   * condition fails (a parallel request got there first), `refusal` says why from the row as it is now.
+   */
+  async #setUsername(
+    userId: string,
+    username: string,
+    write: () => Promise<UserRow | null>,
+    refusal: (user: UserRow) => UserRow | AppError,
+  ): Promise<UserRow> {
     if (isReservedUsername(username)) {
       throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
     }
     try {
-      return await this.#changeNames(userId, { username, ...patch });
+      return await this.transactions.run(async () => {
+        const updated = await write();
+        if (updated === null) {
+          const outcome = refusal(await this.#user(userId));
+          if (outcome instanceof AppError) throw outcome;
+          return outcome;
+        }
+        await this.events.publish('user.changed', { user: updated });
+        return updated;
+      });
     } catch (error) {
       throw AccountsService.conflictFor(error) ?? error;
     }
   }
 
   async chooseUsername(userId: string, username: string): Promise<UserRow> {
-    const user = await this.#user(userId);
-    if (user.username !== null) {
-      throw new AppError('usernameAlreadySet', { source: { pointer: '/username' }, meta: { username: user.username } });
-    }
-    return this.#setUsername(userId, username, {});
+    return this.#setUsername(
+      userId,
+      username,
+      () => this.repository.setFirstUsername(userId, username, this.clock.now()),
+      (user) => usernameAlreadySet(user),
+    );
   }
 
   async changeUsername(userId: string, username: string): Promise<UserRow> {
     const user = await this.#user(userId);
+    // Checked first so the common refusals cost no write; the conditional write below decides races.
+    const early = this.#changeRefusal(user, username);
+    if (early !== null) {
+      if (early instanceof AppError) throw early;
+      return early;
+    }
+    const now = this.clock.now();
+    const changedBy = new Date(now.getTime() - usernameChangeCooldownDays * 86_400_000);
+    return this.#setUsername(
+      userId,
+      username,
+      () => this.repository.changeUsername(userId, username, now, changedBy),
+      (current) => this.#changeRefusal(current, username) ?? new AppError('conflict'),
+    );
+  }
+
+  /** Why a change cannot be written now (an error), the row itself for a no-op, or null: go ahead. */
+  #changeRefusal(user: UserRow, username: string): UserRow | AppError | null {
     if (user.username === null) {
-      throw new AppError('usernameRequired', {
+      return new AppError('usernameRequired', {
         source: { pointer: '/username' },
         detail: 'choose a first username with POST /api/users/me/username',
       });
     }
     if (user.username === username) return user;
-    if (user.usernameChangedAt !== null) {
-      const availableAt = new Date(user.usernameChangedAt.getTime() + usernameChangeCooldownDays * 86_400_000);
-      if (availableAt.getTime() > this.clock.now().getTime()) {
-        const at = formatTimestamp(availableAt);
-        throw new AppError('usernameChangeTooSoon', {
-          source: { pointer: '/username' },
-          meta: { availableAt: at },
-          values: { availableAt: at },
-        });
-      }
-    }
-    return this.#setUsername(userId, username, { usernameChangedAt: this.clock.now() });
+    return user.usernameChangedAt === null ? null : usernameChangeTooSoon(user, this.clock.now());
   }
 
   async setNickname(userId: string, nickname: string): Promise<UserRow> {

@@ -83,6 +83,11 @@ export class SessionCache {
     return this.#entries?.size ?? 0;
   }
 
+  /** Forgets every cached session on this instance (POST /admin/cache/purge). */
+  clear(): void {
+    this.#forgetAll();
+  }
+
   #forgetUser(userId: string) {
     this.#generation += 1;
     this.#entries?.deleteWhere((session) => session.userId === userId);

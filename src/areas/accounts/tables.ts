@@ -42,6 +42,8 @@ export const users = pgTable('users', {
   verifiedAt: timestamptz('verified_at'),
   bannedAt: timestamptz('banned_at'),
   banReason: text('ban_reason'),
+  /** When the ban ends by itself (the bans job lifts it); null: until an operator lifts it. */
+  bannedUntil: timestamptz('banned_until'),
   anonymizedAt: timestamptz('anonymized_at'),
   deletionRequestedAt: timestamptz('deletion_requested_at'),
   avatarMediaId: uuid('avatar_media_id'),

@@ -1,6 +1,8 @@
 /** Username and nickname rules, shared by registration and the account routes. */
+
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { visibleText } from '../../platform/text/visible-text.ts';
 
 export const usernamePattern = '^(?=.{3,30}$)[A-Za-z0-9_]+(?:\\.[A-Za-z0-9_]+)*$';
 
@@ -17,14 +19,19 @@ export const NicknameSchema = Type.String({
   description: `display name, 1 to ${nicknameMaxLength} characters once trimmed`,
 });
 
-/** The nickname as stored: trimmed, 1 to 50 characters (counted as the user sees them), else 422. */
+/**
+ * The nickname as stored: NFC-normalized, controls and bidi controls removed, trimmed, 1 to 50
+ * characters (counted as the user sees them) with at least one visible character, else 422.
+ */
 export function checkedNickname(value: string, pointer = '/nickname'): string {
-  const trimmed = value.trim();
-  if (trimmed === '') throw new AppError('validationFailed', { source: { pointer }, detail: 'must not be blank' });
-  if ([...trimmed].length > nicknameMaxLength) {
+  const visible = visibleText(value);
+  if (visible === null) {
+    throw new AppError('validationFailed', { source: { pointer }, detail: 'must hold at least one visible character' });
+  }
+  if ([...visible].length > nicknameMaxLength) {
     throw new AppError('validationFailed', { source: { pointer }, detail: `at most ${nicknameMaxLength} characters` });
   }
-  return trimmed;
+  return visible;
 }
 
 /** Names that would be confusing as @handles or collide with routes. */

@@ -24,6 +24,14 @@ export class CollectionsRepository extends Repository {
     return { ...inserted!, bookmarksCount: 0 };
   }
 
+  async countOfUser(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(bookmarkCollections)
+      .where(eq(bookmarkCollections.userId, userId));
+    return row?.count ?? 0;
+  }
+
   async find(userId: string, id: string): Promise<CollectionWithCount | null> {
     const [row] = await this.db
       .select(withCount)

@@ -104,6 +104,49 @@ describe('bookmark collections', () => {
     assert.equal(list.json.data.filter((item: any) => item.attributes.name.toLowerCase() === 'mountains').length, 1);
   });
 
+  it('normalizes names to NFC, so one name typed two ways is one name', async () => {
+    const user = await createUser(t);
+    const composed = await create(user, 'Caf\u00e9 crawl');
+    assert.equal(composed.statusCode, 201);
+    const decomposed = await create(user, 'CAFE\u0301 CRAWL');
+    assert.equal(decomposed.statusCode, 409);
+    assert.equal(decomposed.json.errors[0].code, 'collectionNameTaken');
+    const other = await create(user, 'Cre\u0300me de la cre\u0300me');
+    assert.equal(other.statusCode, 201);
+    assert.equal(other.json.data.attributes.name, 'Cr\u00e8me de la cr\u00e8me', 'stored composed');
+  });
+
+  it('limits a user to 100 collections (409 collectionLimitReached), exactly under parallel creations', async () => {
+    const user = await createUser(t);
+    for (let i = 0; i < 95; i++) assert.equal((await create(user, `Trip ${i}`)).statusCode, 201);
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => create(user, `Race ${i}`)));
+    assert.deepEqual(racing.map((res) => res.statusCode).sort(), [201, 201, 201, 201, 201, 409, 409, 409, 409, 409]);
+    const refused = racing.find((res) => res.statusCode === 409)!;
+    assert.equal(refused.json.errors[0].code, 'collectionLimitReached');
+    assert.equal(refused.json.errors[0].meta.limit, 100);
+    let count = 0;
+    let url: string | null = `${collectionsUrl}?limit=100`;
+    while (url !== null) {
+      const page = await t.request({ method: 'GET', url, token: user.token });
+      count += page.json.data.length;
+      url =
+        page.json.links.next === null
+          ? null
+          : new URL(page.json.links.next).pathname + new URL(page.json.links.next).search;
+    }
+    assert.equal(count, 100);
+    // Deleting one makes room for one.
+    const first = await t.request({ method: 'GET', url: `${collectionsUrl}?limit=1`, token: user.token });
+    const removed = await t.request({
+      method: 'DELETE',
+      url: `${collectionsUrl}/${first.json.data[0].id}`,
+      token: user.token,
+    });
+    assert.equal(removed.statusCode, 204);
+    assert.equal((await create(user, 'One more')).statusCode, 201);
+    assert.equal((await create(user, 'One too many')).statusCode, 409);
+  });
+
   it('refuses invalid names with 422 and a pointer, writing nothing', async () => {
     const before = (await t.request({ method: 'GET', url: `${collectionsUrl}?limit=100`, token: me.token })).json.data
       .length;

@@ -43,7 +43,7 @@ export function collectionsRoutes(app: App, { bookmarkCollections: collections }
       auth: 'user',
       summary: 'Create a bookmark collection',
       body: NameBody,
-      errors: ['collectionNameTaken'],
+      errors: ['collectionNameTaken', 'collectionLimitReached'],
       success: { status: 201, schema: OneCollection },
       handler: async ({ viewer, body }) => ({
         data: presentCollection(await collections.create(viewer.userId, body.name)),

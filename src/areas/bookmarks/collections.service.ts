@@ -1,16 +1,26 @@
-/** The rules of bookmark collections: names 1 to 60 characters, unique per user whatever their case. */
+/**
+ * The rules of bookmark collections: names NFC-normalized, 1 to 60 characters, unique per user
+ * whatever their case; at most `collectionsPerUser` collections per user.
+ */
 import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { UsersService } from '../accounts/users.service.ts';
 import { type CollectionsRepository, type CollectionWithCount, collectionNameIndex } from './collections.repository.ts';
 
 export const collectionNameMaxLength = 60;
+/** How many collections one user may have (docs/api.md); the next is 409 collectionLimitReached. */
+export const collectionsPerUser = 100;
 
-/** Trims the name; blank names are refused like any invalid field. */
+/**
+ * NFC-normalizes and trims the name (so "é" typed either way is one name, and uniqueness holds);
+ * blank names are refused like any invalid field.
+ */
 function normalizeName(raw: string): string {
-  const name = raw.trim();
+  const name = raw.normalize('NFC').trim();
   if (name.length === 0 || name.length > collectionNameMaxLength) {
     throw new AppError('validationFailed', {
       source: { pointer: '/name' },
@@ -37,17 +47,31 @@ async function refusingTakenName<T>(name: string, write: () => Promise<T>): Prom
 export class CollectionsService {
   private readonly repository: CollectionsRepository;
   private readonly clock: Clock;
+  private readonly transactions: Transactions;
+  private readonly users: UsersService;
 
-  constructor(repository: CollectionsRepository, clock: Clock) {
+  constructor(repository: CollectionsRepository, clock: Clock, transactions: Transactions, users: UsersService) {
     this.repository = repository;
     this.clock = clock;
+    this.transactions = transactions;
+    this.users = users;
   }
 
+  /** Counted under the user's lock, so parallel creations cannot pass the limit. */
   create(userId: string, rawName: string): Promise<CollectionWithCount> {
     const name = normalizeName(rawName);
-    const now = this.clock.now();
     return refusingTakenName(name, () =>
-      this.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now }),
+      this.transactions.run(async () => {
+        if ((await this.users.lock(userId)) === null) throw new AppError('notFound');
+        if ((await this.repository.countOfUser(userId)) >= collectionsPerUser) {
+          throw new AppError('collectionLimitReached', {
+            meta: { limit: collectionsPerUser },
+            values: { limit: collectionsPerUser },
+          });
+        }
+        const now = this.clock.now();
+        return this.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now });
+      }),
     );
   }
 

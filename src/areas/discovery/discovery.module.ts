@@ -28,7 +28,7 @@ export const mapClustersEveryMinutes = 5;
 export const discoveryArea = defineArea({
   name: 'discovery',
   needs: ['accounts', 'geography', 'topics'],
-  create({ transactions, jobs, clock }, { accounts, geography, topics }) {
+  create({ transactions, jobs, clock, caches }, { accounts, geography, topics }) {
     const viewers: ViewerProfile = {
       birthCity: async (userId) => {
         const cityId = await accounts.settings.birthCityId(userId);
@@ -46,7 +46,9 @@ export const discoveryArea = defineArea({
       nearby: new NearbyRepository(transactions),
       cells,
     };
-    return { geoMedia: new GeoMediaService(repositories, viewers, clock) };
+    const geoMedia = new GeoMediaService(repositories, viewers, clock);
+    caches.register('discovery.trending', geoMedia.trendingCache);
+    return { geoMedia };
   },
   routes: geoMediaRoutes,
 });

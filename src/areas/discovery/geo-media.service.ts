@@ -60,6 +60,11 @@ export class GeoMediaService {
     this.clock = clock;
   }
 
+  /** The trending rankings kept in memory, for the cache registry (POST /admin/cache/purge). */
+  get trendingCache() {
+    return this.trendingRankings.cache;
+  }
+
   nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<DistancedMedia[]> {
     return this.nearbyMedia.nearby(at, distanceMetres, page);
   }

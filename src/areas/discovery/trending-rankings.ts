@@ -6,6 +6,7 @@
  * left public view since is never shown.
  */
 
+import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Slots } from '../../platform/concurrency/slots.ts';
@@ -35,6 +36,11 @@ export class TrendingRankings {
   constructor(media: GeoMediaRepository, clock: Clock) {
     this.media = media;
     this.#rankings = new TtlCache(clock, trendingRanking.seconds * 1000, trendingRanking.kept);
+  }
+
+  /** The rankings kept in memory, for the cache registry (POST /admin/cache/purge). */
+  get cache(): Purgeable {
+    return this.#rankings;
   }
 
   /**

@@ -76,6 +76,14 @@ export class FollowsRepository extends Repository {
     return row?.total ?? 0;
   }
 
+  async followingCount(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(follows)
+      .where(eq(follows.followerId, userId));
+    return row?.total ?? 0;
+  }
+
   // Each list joins the listed users (accounts' read model): a page is one statement.
   readonly #following = new PreparedPage<FollowedUser>(
     this.source,

@@ -84,6 +84,15 @@ export class FollowsService {
     return { userId, following: following?.createdAt ?? null, followedBy: followedBy?.createdAt ?? null };
   }
 
+  /** How many follow the user and how many they follow (rows as they are, whoever is on the other side). */
+  async counts(userId: string): Promise<{ followers: number; following: number }> {
+    const [followers, following] = await Promise.all([
+      this.repository.followersCount(userId),
+      this.repository.followingCount(userId),
+    ]);
+    return { followers, following };
+  }
+
   async following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
     return this.repository.following(userId, page);

@@ -7,7 +7,7 @@ import { badgesAwardCommand } from './badges-award.command.ts';
 import { GamificationRepository } from './gamification.repository.ts';
 import { gamificationRoutes } from './gamification.routes.ts';
 import { GamificationService } from './gamification.service.ts';
-import { subscribeRewards } from './rewards.ts';
+import { dailyExperienceCeilings, subscribeRewards, takeBackWithinHours } from './rewards.ts';
 import { xpAwardCommand } from './xp-award.command.ts';
 
 export interface GamificationServices {
@@ -30,6 +30,7 @@ export const gamificationArea = defineArea({
       accounts.users,
       notifications.dispatcher,
       clock,
+      { dailyCeilings: dailyExperienceCeilings, takeBackWithinHours },
     );
     subscribeRewards(events, gamification);
     return { gamification };

@@ -1,8 +1,16 @@
 /** All SQL of gamification: the badge and title catalogues and users' badges (experience and level live on users, through accounts). */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type BadgeRow, badges, type TitleRow, titles, userBadges } from './tables.ts';
+import {
+  type BadgeRow,
+  badges,
+  type ExperienceAwardRow,
+  experienceAwards,
+  type TitleRow,
+  titles,
+  userBadges,
+} from './tables.ts';
 
 export interface EarnedBadgeRow {
   badge: BadgeRow;
@@ -92,5 +100,44 @@ export class GamificationRepository extends Repository {
       .orderBy(...orderBy)
       .limit(page.limit + 1);
     return rows;
+  }
+
+  // ---- the ledger of capped and revocable experience ----
+
+  async recordAward(row: ExperienceAwardRow): Promise<void> {
+    await this.db.insert(experienceAwards).values(row);
+  }
+
+  /** What the user was awarded for `reason` since `since` (take-backs not deducted: a ceiling counts grants). */
+  async awardedSince(userId: string, reason: string, since: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ total: sql<number>`coalesce(sum(${experienceAwards.amount}), 0)::int` })
+      .from(experienceAwards)
+      .where(
+        and(
+          eq(experienceAwards.userId, userId),
+          eq(experienceAwards.reason, reason),
+          gte(experienceAwards.awardedAt, since),
+          gt(experienceAwards.amount, 0),
+        ),
+      );
+    return row?.total ?? 0;
+  }
+
+  /** What a subject still holds for the user (awards minus take-backs) and when it was first awarded. */
+  async subjectBalance(userId: string, subjectId: string): Promise<{ net: number; firstAwardedAt: Date | null }> {
+    const [row] = await this.db
+      .select({
+        net: sql<number>`coalesce(sum(${experienceAwards.amount}), 0)::int`,
+        firstAwardedAt: sql<
+          string | null
+        >`min(${experienceAwards.awardedAt}) FILTER (WHERE ${experienceAwards.amount} > 0)`,
+      })
+      .from(experienceAwards)
+      .where(and(eq(experienceAwards.userId, userId), eq(experienceAwards.subjectId, subjectId)));
+    return {
+      net: row?.net ?? 0,
+      firstAwardedAt: row?.firstAwardedAt == null ? null : new Date(row.firstAwardedAt),
+    };
   }
 }

@@ -6,6 +6,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { defaultLocale, hasMessage, translate } from '../../platform/i18n/i18n.ts';
 import type { UsersService } from '../accounts/users.service.ts';
@@ -16,6 +17,8 @@ import { levelForExperience, titleBucketOf, titleBucketSize } from './level-curv
 import type { BadgeRow, TitleRow } from './tables.ts';
 
 export interface ExperienceAward {
+  /** What was added: the amount asked, or less when the reason's daily ceiling cut it (0 at the ceiling). */
+  granted: number;
   experience: number;
   previousLevel: number;
   level: number;
@@ -33,6 +36,19 @@ export interface BadgeAward {
 
 export const badgeMaxLevel = (badge: BadgeRow) => badge.thresholds.length;
 
+/** Ties an award to what earned it (a post), so that undoing it soon after takes the award back. */
+export interface AwardSubject {
+  subjectId?: string;
+}
+
+/** The rules of experience: daily ceilings per reason (XP per user per UTC day), and the take-back window. */
+export interface ExperienceLimits {
+  dailyCeilings: ReadonlyMap<string, number>;
+  takeBackWithinHours: number;
+}
+
+const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+
 /** The title a level holds: the highest active title whose bucket is not above the level's. */
 export function titleForLevel(level: number, activeTitles: TitleRow[]): TitleRow | null {
   const bucket = titleBucketOf(level);
@@ -45,6 +61,7 @@ export class GamificationService {
   private readonly users: UsersService;
   private readonly dispatcher: NotificationDispatcher;
   private readonly clock: Clock;
+  private readonly limits: ExperienceLimits;
 
   constructor(
     transactions: Transactions,
@@ -52,7 +69,9 @@ export class GamificationService {
     users: UsersService,
     dispatcher: NotificationDispatcher,
     clock: Clock,
+    limits: ExperienceLimits,
   ) {
+    this.limits = limits;
     this.transactions = transactions;
     this.repository = repository;
     this.users = users;
@@ -60,8 +79,18 @@ export class GamificationService {
     this.clock = clock;
   }
 
-  /** Adds experience in the transaction in progress (or a new one): the user is locked first, then notified. */
-  async awardExperience(userId: string, amount: number, reason: string): Promise<ExperienceAward> {
+  /**
+   * Adds experience in the transaction in progress (or a new one): the user is locked first, then
+   * notified. A reason with a daily ceiling adds at most what is left of it today (counted in the
+   * ledger under the user's lock, so parallel awards cannot pass it); an award with a subject is
+   * written to the ledger so `takeBack` can return it.
+   */
+  async awardExperience(
+    userId: string,
+    amount: number,
+    reason: string,
+    { subjectId }: AwardSubject = {},
+  ): Promise<ExperienceAward> {
     if (!Number.isSafeInteger(amount) || amount < 1) {
       throw new AppError('validationFailed', {
         detail: 'amount must be a positive integer',
@@ -71,7 +100,32 @@ export class GamificationService {
     return this.transactions.run(async () => {
       const user = await this.users.lock(userId);
       if (user === null) throw new AppError('notFound', { detail: 'unknown user' });
-      const experience = user.experience + amount;
+      const now = this.clock.now();
+      const ceiling = this.limits.dailyCeilings.get(reason);
+      const usedToday =
+        ceiling === undefined ? 0 : await this.repository.awardedSince(userId, reason, startOfUtcDay(now));
+      const granted = ceiling === undefined ? amount : Math.max(0, Math.min(amount, ceiling - usedToday));
+      if (granted === 0) {
+        return {
+          granted,
+          experience: user.experience,
+          previousLevel: user.level,
+          level: user.level,
+          titlesReached: [],
+          reason,
+        };
+      }
+      if (ceiling !== undefined || subjectId !== undefined) {
+        await this.repository.recordAward({
+          id: newId(),
+          userId,
+          reason,
+          subjectId: subjectId ?? null,
+          amount: granted,
+          awardedAt: now,
+        });
+      }
+      const experience = user.experience + granted;
       const previousLevel = user.level;
       const level = Math.max(previousLevel, levelForExperience(experience));
       await this.users.setProgress(userId, experience, level);
@@ -84,7 +138,26 @@ export class GamificationService {
         );
       }
       const titlesReached = await this.#titlesCrossed(userId, previousLevel, level);
-      return { experience, previousLevel, level, titlesReached, reason };
+      return { granted, experience, previousLevel, level, titlesReached, reason };
+    });
+  }
+
+  /**
+   * Takes back what a subject earned (a post's publish reward and the badge rewards it brought) when
+   * it is undone within `takeBackWithinHours` of the award: experience goes down by that much (never
+   * below 0); the level and badge levels stay (they never go down). Returns what was taken back.
+   */
+  async takeBack(userId: string, subjectId: string, reason: string): Promise<number> {
+    return this.transactions.run(async () => {
+      const user = await this.users.lock(userId);
+      if (user === null) return 0;
+      const { net, firstAwardedAt } = await this.repository.subjectBalance(userId, subjectId);
+      const now = this.clock.now();
+      if (net <= 0 || firstAwardedAt === null) return 0;
+      if (now.getTime() - firstAwardedAt.getTime() >= this.limits.takeBackWithinHours * 3_600_000) return 0;
+      await this.repository.recordAward({ id: newId(), userId, reason, subjectId, amount: -net, awardedAt: now });
+      await this.users.setProgress(userId, Math.max(0, user.experience - net), user.level);
+      return net;
     });
   }
 
@@ -119,7 +192,7 @@ export class GamificationService {
   }
 
   /** Raises a badge to `level` (never lowers it): one badge.earned per level crossed, plus their xpReward. */
-  awardBadgeLevel(userId: string, slug: string, level: number): Promise<BadgeAward> {
+  awardBadgeLevel(userId: string, slug: string, level: number, subject: AwardSubject = {}): Promise<BadgeAward> {
     return this.transactions.run(async () => {
       const repository = this.repository;
       const badge = await repository.badgeBySlug(slug);
@@ -154,27 +227,32 @@ export class GamificationService {
           dedupKeys.badgeEarned(badge.id, reached),
         );
       }
-      const experience = reward > 0 ? await this.awardExperience(userId, reward, `badge.${slug}`) : null;
+      const experience = reward > 0 ? await this.awardExperience(userId, reward, `badge.${slug}`, subject) : null;
       return { badgeSlug: slug, previousLevel, level, experience };
     });
   }
 
   /** A metric's new value for a user (followers, photosPublished…): raises every active badge measuring it. */
-  async recordMetric(userId: string, metric: string, value: number): Promise<BadgeAward[]> {
+  async recordMetric(userId: string, metric: string, value: number, subject: AwardSubject = {}): Promise<BadgeAward[]> {
     const awards: BadgeAward[] = [];
     for (const badge of await this.repository.badgesMeasuring(metric)) {
-      const award = await this.recordBadgeProgress(userId, badge.slug, value);
+      const award = await this.recordBadgeProgress(userId, badge.slug, value, subject);
       if (award !== null) awards.push(award);
     }
     return awards;
   }
 
   /** For counters (followers, photos published...): awards the badge level that `value` reaches, if higher. */
-  async recordBadgeProgress(userId: string, slug: string, value: number): Promise<BadgeAward | null> {
+  async recordBadgeProgress(
+    userId: string,
+    slug: string,
+    value: number,
+    subject: AwardSubject = {},
+  ): Promise<BadgeAward | null> {
     const badge = await this.repository.badgeBySlug(slug);
     if (badge === null) return null;
     const level = badge.thresholds.filter((threshold) => value >= threshold).length;
-    return level === 0 ? null : this.awardBadgeLevel(userId, slug, level);
+    return level === 0 ? null : this.awardBadgeLevel(userId, slug, level, subject);
   }
 
   listBadges(page: PageRequest) {

@@ -14,7 +14,23 @@ export const experienceFor = {
   likeReceived: 2,
   /** To the photographer, for each published post. */
   mediaPublished: 10,
+  /** To the author of each comment on someone else's media (each comment once; none on one's own media). */
+  commentWritten: 1,
 } as const;
+
+/**
+ * The most experience one user earns from each reason in one UTC day (docs/api.md): past it, the
+ * action still happens but earns nothing more that day. Badge rewards have none (each level pays once).
+ */
+export const dailyExperienceCeilings: ReadonlyMap<string, number> = new Map([
+  ['follow.received', 200],
+  ['reaction.likeReceived', 200],
+  ['media.published', 100],
+  ['comment.written', 20],
+]);
+
+/** A post deleted within this many hours of its publication takes back what publishing it earned. */
+export const takeBackWithinHours = 24;
 
 export function subscribeRewards(events: EventBus, gamification: GamificationService): void {
   events.subscribe('follow.created', 'inTransaction', 'gamification.followRewards', async (follow) => {
@@ -35,11 +51,22 @@ export function subscribeRewards(events: EventBus, gamification: GamificationSer
     'inTransaction',
     'gamification.publishRewards',
     async ({ media, publishedCount }) => {
-      await gamification.awardExperience(media.ownerId, experienceFor.mediaPublished, 'media.published');
-      await gamification.recordMetric(media.ownerId, 'photosPublished', publishedCount);
+      const subject = { subjectId: media.id };
+      await gamification.awardExperience(media.ownerId, experienceFor.mediaPublished, 'media.published', subject);
+      await gamification.recordMetric(media.ownerId, 'photosPublished', publishedCount, subject);
     },
   );
+  // Publishing then deleting must not farm experience: a post deleted soon after gives back what it earned.
+  events.subscribe('media.deleted', 'inTransaction', 'gamification.publishTakeBack', async ({ media }) => {
+    if (media.kind === 'post') await gamification.takeBack(media.ownerId, media.id, 'media.deleted');
+  });
   events.subscribe('bookmark.created', 'inTransaction', 'gamification.curatorProgress', ({ userId, bookmarksSaved }) =>
     gamification.recordMetric(userId, 'bookmarksSaved', bookmarksSaved).then(() => undefined),
   );
+  events.subscribe('comment.created', 'inTransaction', 'gamification.commentRewards', async (comment) => {
+    if (comment.authorId !== comment.mediaOwnerId) {
+      await gamification.awardExperience(comment.authorId, experienceFor.commentWritten, 'comment.written');
+    }
+    await gamification.recordMetric(comment.authorId, 'commentsWritten', comment.commentsWritten);
+  });
 }

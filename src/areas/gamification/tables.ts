@@ -33,3 +33,14 @@ export const titles = pgTable('titles', {
   active: boolean('active').notNull(),
 });
 export type TitleRow = typeof titles.$inferSelect;
+
+/** Awards that a daily ceiling counts or a take-back may return (migration 0150); `amount` < 0 for a take-back. */
+export const experienceAwards = pgTable('experience_awards', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  reason: text('reason').notNull(),
+  subjectId: uuid('subject_id'),
+  amount: integer('amount').notNull(),
+  awardedAt: timestamptz('awarded_at').notNull(),
+});
+export type ExperienceAwardRow = typeof experienceAwards.$inferSelect;

@@ -23,8 +23,9 @@ declare module '../../platform/modules/area-module.ts' {
 export const hashtagsArea = defineArea({
   name: 'hashtags',
   needs: [],
-  create({ transactions, events, jobs, clock }) {
+  create({ transactions, events, jobs, clock, caches }) {
     const hashtags = new HashtagsService(transactions, new HashtagsRepository(transactions), clock);
+    caches.register('hashtags.trending', hashtags.cache);
     jobs.register('hashtags', { schedule: everyMinutes(5), run: () => hashtags.rebuild() });
     // After the commit: a failure is logged and the next run of the job repairs the counts.
     for (const event of ['media.published', 'media.changed', 'media.deleted'] as const) {

@@ -1,4 +1,5 @@
 /** Hashtag discovery: suggestions, trending and related tags, read from the tables the rebuild keeps. */
+import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Slots } from '../../platform/concurrency/slots.ts';
@@ -33,6 +34,11 @@ export class HashtagsService {
     this.#repository = repository;
     this.#clock = clock;
     this.#trending = new TtlCache(clock, trendingCacheMs, 1_000);
+  }
+
+  /** The trending pages kept in memory, for the cache registry (POST /admin/cache/purge). */
+  get cache(): Purgeable {
+    return this.#trending;
   }
 
   /** Trending computations at once on this instance. */

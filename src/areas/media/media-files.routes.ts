@@ -8,13 +8,14 @@ import type { App } from '../../platform/http/types.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
 import type { MediaServices } from './media.module.ts';
 
-const formatOfExtension: Record<string, VariantFormat> = {
-  jpg: 'jpeg',
-  jpeg: 'jpeg',
-  webp: 'webp',
-  avif: 'avif',
-  png: 'png',
-};
+/** A Map, not an object: the extension comes from the URL, and `.__proto__` must find nothing. */
+const formatOfExtension = new Map<string, VariantFormat>([
+  ['jpg', 'jpeg'],
+  ['jpeg', 'jpeg'],
+  ['webp', 'webp'],
+  ['avif', 'avif'],
+  ['png', 'png'],
+]);
 const cacheControl = 'public, max-age=31536000, immutable';
 
 /** True when If-None-Match names this ETag (or `*`); weak comparison, as RFC 9110 asks for it. */
@@ -30,7 +31,8 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
       method: 'GET',
       path: '/media/{hex}.{ext}',
       auth: 'none',
-      summary: 'A media file: ext picks the format (jpg, webp, avif, png), size the variant; EXIF stripped',
+      summary:
+        'A media file: ext picks the format (jpg, webp, avif, png), size the variant; EXIF stripped. A variant not rendered yet is 503 variantNotReady with Retry-After if not ready within a short wait',
       params: {
         hex: Type.String({ description: 'The media id: 32 hex digits or UUID' }),
         ext: Type.String({ description: 'jpg, jpeg, webp, avif or png' }),
@@ -38,11 +40,12 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
       query: {
         size: Type.Optional(
           Type.Union([Type.Literal('thumb'), Type.Literal('small'), Type.Literal('large'), Type.Literal('original')], {
-            description: 'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions',
+            description:
+              'Longest side: thumb 320, small 1080, large 2048 px; original (default) keeps the dimensions, up to 2048 x 2048 px in AVIF and 4096 x 4096 px in the other formats',
           }),
         ),
       },
-      errors: ['notFound', 'rangeNotSatisfiable'],
+      errors: ['notFound', 'rangeNotSatisfiable', 'variantNotReady'],
       success: {
         status: 200,
         mediaType: 'image/*',
@@ -52,7 +55,7 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
       handler: async ({ params, query, request, reply }) => {
         const { hex, ext } = params;
         const id = parseUuidOrHex(hex);
-        const format = formatOfExtension[ext.toLowerCase()];
+        const format = formatOfExtension.get(ext.toLowerCase());
         if (id === null || format === undefined) throw new AppError('notFound');
         const size: VariantSize = query.size ?? 'original';
         const row = await media.findServableMedia(id);
@@ -62,7 +65,18 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
         const validators = { ETag: etag, 'Cache-Control': cacheControl };
         if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers(validators).send();
 
-        const variant = await mediaVariants.ensure(row, size, format);
+        // The client closing the connection (not the answer ending) gives up its hold on a queued render.
+        const closed = new AbortController();
+        const onClose = () => {
+          if (!reply.raw.writableFinished) closed.abort();
+        };
+        reply.raw.once('close', onClose);
+        let variant: Awaited<ReturnType<typeof mediaVariants.ensure>>;
+        try {
+          variant = await mediaVariants.ensure(row, size, format, { ip: request.ip, closed: closed.signal });
+        } finally {
+          reply.raw.off('close', onClose);
+        }
         if (variant === null) throw new AppError('notFound');
         const fileSize = variant.info.size;
         const ifRange = request.headers['if-range'] as string | undefined;

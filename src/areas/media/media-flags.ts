@@ -1,6 +1,6 @@
 /**
- * Moderation flags (PUT /admin/media/{hex}/flag). The owner always sees their own media; the flag
- * decides what everyone else sees. Documented in docs/api.md, Media administration.
+ * Moderation flags (PUT /admin/media/{hex}/flag). The owner always sees their own media; the flag,
+ * and a ban of the owner (PUT /admin/users/{hex}/ban), decide what everyone else sees. Documented in docs/api.md, Media administration.
  */
 export const mediaFlags = {
   /** Nothing to say: shown wherever it is published. */
@@ -13,10 +13,18 @@ export const mediaFlags = {
 
 export const maxMediaFlag = mediaFlags.hidden;
 
+/** What the rules read of a media row. */
+export interface VisibilityFields {
+  published: boolean;
+  flag: number;
+  /** The owner is banned: their media answer 404 to others and leave public lists until the ban ends. */
+  ownerBanned: boolean;
+}
+
 /** Whether a viewer other than the owner may see the media at all. */
-export const isPubliclyVisible = (row: { published: boolean; flag: number }) =>
-  row.published && row.flag < mediaFlags.hidden;
+export const isPubliclyVisible = (row: VisibilityFields) =>
+  row.published && row.flag < mediaFlags.hidden && !row.ownerBanned;
 
 /** Whether the media may appear in public lists (a user's media, feeds, discovery). */
-export const isPubliclyListed = (row: { published: boolean; flag: number }) =>
-  row.published && row.flag < mediaFlags.sensitive;
+export const isPubliclyListed = (row: VisibilityFields) =>
+  row.published && row.flag < mediaFlags.sensitive && !row.ownerBanned;

@@ -3,6 +3,11 @@
  * the row written. The file is written first and removed again if the row cannot be, so a failed
  * upload leaves neither. An avatar or cover replaces the previous one: its row goes in the same
  * transaction, its files right after.
+ *
+ * What is stored is the image's own data: bytes after its end (after a JPEG's end marker, say) are
+ * dropped before anything else (image-data-end.ts), so hash, size and quota count the image alone.
+ * A user's originals together stay within MEDIA_QUOTA_MB (413 mediaQuotaExceeded), checked under the
+ * owner's lock so parallel uploads cannot pass it together.
  */
 import {
   imageContentTypes,
@@ -10,6 +15,7 @@ import {
   probeImage,
   readExif,
   sha256Hex,
+  withoutTrailingBytes,
 } from '../../adapters/images/index.ts';
 import type { MediaStorage } from '../../adapters/storage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -42,6 +48,8 @@ export class MediaUploadService {
   private readonly storage: MediaStorage;
   private readonly clock: Clock;
   private readonly geography: GeographyService;
+  /** Bytes of originals one user may keep; null: no quota. */
+  private readonly quotaBytes: number | null;
 
   constructor(
     transactions: Transactions,
@@ -51,8 +59,10 @@ export class MediaUploadService {
     storage: MediaStorage,
     clock: Clock,
     geography: GeographyService,
+    quotaBytes: number | null,
   ) {
     this.geography = geography;
+    this.quotaBytes = quotaBytes;
     this.transactions = transactions;
     this.events = events;
     this.repository = repository;
@@ -65,10 +75,11 @@ export class MediaUploadService {
     if (input.data.length === 0) {
       throw new AppError('fileMissing', { source: { pointer: '/file' }, detail: 'the file is empty' });
     }
-    const probe = await probeImage(input.data).catch((error) => {
+    const data = withoutTrailingBytes(input.data);
+    const probe = await probeImage(data).catch((error) => {
       throw imageErrorToAppError(error);
     });
-    const exif = await readExif(input.data);
+    const exif = await readExif(data);
     const owner = await this.users.find(ownerId);
     if (owner === null) throw new AppError('notFound');
 
@@ -88,10 +99,10 @@ export class MediaUploadService {
       hashtags: description === null ? [] : extractHashtags(description),
       originalKey: key,
       originalFormat: probe.format,
-      byteSize: input.data.length,
+      byteSize: data.length,
       width: probe.width,
       height: probe.height,
-      contentHash: sha256Hex(input.data),
+      contentHash: sha256Hex(data),
       latitude: exif.latitude,
       longitude: exif.longitude,
       locationPublic: input.locationPublic ?? owner.settings.publishLocationByDefault ?? true,
@@ -104,7 +115,10 @@ export class MediaUploadService {
       updatedAt: now,
     };
 
-    await this.storage.put(key, input.data, imageContentTypes[probe.format]);
+    // A post is checked first without the lock, so a user over the quota costs no write to storage;
+    // every upload is checked under the lock below (an avatar or cover once the one it replaces is gone).
+    if (kind === 'post') await this.checkQuota(ownerId, data.length);
+    await this.storage.put(key, data, imageContentTypes[probe.format]);
     let replaced: MediaRow[] = [];
     let inserted: MediaRow;
     try {
@@ -115,6 +129,7 @@ export class MediaUploadService {
           replaced = await this.repository.profileImagesForUpdate(ownerId, kind);
           for (const previous of replaced) await this.repository.delete(previous.id);
         }
+        await this.checkQuota(ownerId, row.byteSize);
         const created = await this.repository.insert(row);
         if (kind !== 'post') await this.users.setProfileImage(ownerId, kind, created.id);
         if (kind === 'post' && created.published) {
@@ -130,6 +145,19 @@ export class MediaUploadService {
     // The rows are gone; a file left behind by a failure here is removed by cleanup-orphan-files.
     for (const previous of replaced) await deleteMediaFiles(this.storage, previous).catch(() => undefined);
     return inserted;
+  }
+
+  /** 413 mediaQuotaExceeded when the user's originals and this file would pass the quota. */
+  private async checkQuota(ownerId: string, fileBytes: number): Promise<void> {
+    if (this.quotaBytes === null) return;
+    const usedBytes = await this.repository.storedBytesOf(ownerId);
+    if (usedBytes + fileBytes <= this.quotaBytes) return;
+    throw new AppError('mediaQuotaExceeded', {
+      source: { pointer: '/file' },
+      detail: `${usedBytes} bytes stored, ${fileBytes} more would pass the quota of ${this.quotaBytes}`,
+      values: { quotaMegabytes: Math.floor(this.quotaBytes / 1024 / 1024) },
+      meta: { quotaBytes: this.quotaBytes, usedBytes, fileBytes },
+    });
   }
 
   /** Removes the avatar or cover; false when there was none. */

@@ -349,6 +349,7 @@ for (const backend of ['local files', 'S3'] as const) {
         storage,
         t.clock,
         t.services.areas.geography.geography,
+        null,
       );
       const before = await storedKeys(storage);
       await assert.rejects(

@@ -1,11 +1,14 @@
 /**
  * Media: uploads, files and variants, lists, descriptions, and media's back office (moderation, the
  * description queue, the orphan-file sweep) under admin/. A published post publishes `media.published`.
- * Job: describe-queue. Areas that keep a counter on media register how to recount it
+ * Jobs: describe-queue, media-variants (the common variants of new uploads, media-variants.job.ts).
+ * Areas that keep a counter on media register how to recount it
  * (`mediaAdmin.addCounterSource`) and move it through `media.adjustCounters`.
  */
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
+import '../accounts/events.ts';
 import { describeQueueRoutes } from './admin/describe-queue.routes.ts';
 import { DescribeQueueService } from './admin/describe-queue.service.ts';
 import { GeoBackfillRepository } from './admin/geo-backfill.repository.ts';
@@ -17,8 +20,13 @@ import { MediaRepository } from './media.repository.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { MediaService } from './media.service.ts';
 import { mediaFilesRoutes } from './media-files.routes.ts';
+import { MediaStatsRepository } from './media-stats.repository.ts';
 import { MediaUploadService } from './media-upload.service.ts';
+import { MediaVariantsJob } from './media-variants.job.ts';
+import { MediaVariantsRepository } from './media-variants.repository.ts';
 import { MediaVariantService } from './media-variants.ts';
+import { defaultMaxQueuedRenders, RenderQueue } from './render-queue.ts';
+import { RenderRateLimit } from './render-rate-limit.ts';
 
 export interface MediaServices {
   media: MediaService;
@@ -38,15 +46,55 @@ declare module '../../platform/modules/area-module.ts' {
 export const mediaArea = defineArea({
   name: 'media',
   needs: ['accounts', 'geography'],
-  create({ transactions, events, audit, jobs, storage, clock }, { accounts, geography }) {
+  create(
+    { transactions, events, audit, jobs, storage, clock, caches, stats, config, rateLimitStore, logger },
+    { accounts, geography },
+  ) {
     const repository = new MediaRepository(transactions);
     const describeQueue = new DescribeQueueService(transactions, audit, repository, clock, events);
     jobs.register('describe-queue', {
       schedule: everyMinutes(1),
       run: () => describeQueue.releaseExpiredClaims(),
     });
+    const mediaAdmin = new MediaAdminService(transactions, audit, repository, storage, clock, events);
+    // A banned owner's media leave public lists and answer 404 to others until the ban ends (media-flags.ts).
+    events.subscribe('user.banned', 'inTransaction', 'media.hideBannedOwner', async ({ userId }) => {
+      await repository.setOwnerBanned(userId, true);
+    });
+    events.subscribe('user.unbanned', 'inTransaction', 'media.showUnbannedOwner', async ({ userId }) => {
+      await repository.setOwnerBanned(userId, false);
+    });
+    // An erased account's media go with it: rows now, files after the commit.
+    events.subscribe('user.anonymized', 'inTransaction', 'media.deleteErasedOwner', async ({ userId }) => {
+      await mediaAdmin.deleteAllOf(userId);
+    });
+    const mediaService = new MediaService(repository, accounts.users, clock, transactions, events);
+    const mediaVariants = new MediaVariantService(
+      storage,
+      clock,
+      {
+        queue: new RenderQueue({ concurrency: config.mediaRenderConcurrency, maxQueued: defaultMaxQueuedRenders }),
+        waitMs: config.mediaRenderWaitMs,
+        rateLimit: new RenderRateLimit({
+          store: rateLimitStore,
+          clock,
+          enabled: config.rateLimits,
+          maxPerMinute: config.mediaRenderRateLimit,
+        }),
+      },
+      lazyServerSecret(config.dataDir, 'media-etag', config.mediaEtagSecret),
+    );
+    const variantsJob = new MediaVariantsJob(new MediaVariantsRepository(transactions), mediaVariants, clock, logger);
+    jobs.register('media-variants', { schedule: everyMinutes(1), run: () => variantsJob.run() });
+    // A new post gets its common variants within seconds (the job's poll) rather than at the next minute.
+    events.subscribe('media.published', 'afterCommit', 'media.renderVariants', () => jobs.enqueue('media-variants'));
+    caches.register('media.servable', mediaService.cache);
+    caches.register('media.variants', mediaVariants.cache);
+    const mediaStats = new MediaStatsRepository(transactions);
+    stats.register('media', (since) => mediaStats.posts(since));
+    stats.registerBacklog('media.describePending', () => repository.countQueue(['pending']));
     return {
-      media: new MediaService(repository, accounts.users, clock, transactions, events),
+      media: mediaService,
       mediaUploads: new MediaUploadService(
         transactions,
         events,
@@ -55,10 +103,11 @@ export const mediaArea = defineArea({
         storage,
         clock,
         geography.geography,
+        config.mediaQuotaBytes,
       ),
-      mediaVariants: new MediaVariantService(storage, clock),
+      mediaVariants,
       describeQueue,
-      mediaAdmin: new MediaAdminService(transactions, audit, repository, storage, clock, events),
+      mediaAdmin,
       geoBackfill: new GeoBackfillService(
         transactions,
         audit,

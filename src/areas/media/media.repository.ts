@@ -14,6 +14,7 @@ export interface CounterDelta {
   likes?: number;
   dislikes?: number;
   bookmarks?: number;
+  comments?: number;
 }
 
 const newestMedia = (name: string): Keyset<MediaRow> => newestFirst<MediaRow>(name, media);
@@ -71,6 +72,24 @@ export class MediaRepository extends Repository {
     return row ?? null;
   }
 
+  /** Hides (or shows again) every media of an owner as their ban starts (or ends). */
+  async setOwnerBanned(ownerId: string, banned: boolean): Promise<number> {
+    const rows = await this.db
+      .update(media)
+      .set({ ownerBanned: banned })
+      .where(and(eq(media.ownerId, ownerId), sql`${media.ownerBanned} IS DISTINCT FROM ${banned}`))
+      .returning({ id: media.id });
+    for (const row of rows) this.#changed(row.id);
+    return rows.length;
+  }
+
+  /** Deletes every media of an owner (posts, avatars, covers); returns the deleted rows. */
+  async deleteAllOfOwner(ownerId: string): Promise<MediaRow[]> {
+    const rows = await this.db.delete(media).where(eq(media.ownerId, ownerId)).returning();
+    for (const row of rows) this.#changed(row.id);
+    return rows;
+  }
+
   /** Moves a media's counters by the given amounts (call with the row locked, see lockRow). */
   async adjustCounters(id: string, delta: CounterDelta): Promise<void> {
     await this.db
@@ -79,6 +98,7 @@ export class MediaRepository extends Repository {
         likesCount: sql`${media.likesCount} + ${delta.likes ?? 0}`,
         dislikesCount: sql`${media.dislikesCount} + ${delta.dislikes ?? 0}`,
         bookmarksCount: sql`${media.bookmarksCount} + ${delta.bookmarks ?? 0}`,
+        commentsCount: sql`${media.commentsCount} + ${delta.comments ?? 0}`,
       })
       .where(eq(media.id, id));
     this.#changed(id);
@@ -139,6 +159,7 @@ export class MediaRepository extends Repository {
             eq(media.kind, 'post'),
             eq(media.published, true),
             lte(media.flag, mediaFlags.none),
+            eq(media.ownerBanned, false),
             where,
           ),
         )
@@ -150,9 +171,18 @@ export class MediaRepository extends Repository {
     return this.#ownPosts.run(page, { ownerId });
   }
 
-  /** A user's posts as the public sees them in lists: published and unflagged. */
+  /** A user's posts as the public sees them in lists: published, unflagged, of an owner not banned. */
   listPublicPosts(ownerId: string, page: PageRequest): Promise<ListedMedia[]> {
     return this.#publicPosts.run(page, { ownerId });
+  }
+
+  /** Every post of the owner, whatever its state (the operators' view). */
+  async countPosts(ownerId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(media)
+      .where(and(eq(media.ownerId, ownerId), eq(media.kind, 'post')));
+    return row?.count ?? 0;
   }
 
   async countPublishedPosts(ownerId: string): Promise<number> {
@@ -161,6 +191,15 @@ export class MediaRepository extends Repository {
       .from(media)
       .where(and(eq(media.ownerId, ownerId), eq(media.kind, 'post'), eq(media.published, true)));
     return row?.count ?? 0;
+  }
+
+  /** Bytes of the originals a user keeps (every kind, every state): what the storage quota counts. */
+  async storedBytesOf(ownerId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ bytes: sql<string | number>`coalesce(sum(${media.byteSize}), 0)::bigint` })
+      .from(media)
+      .where(eq(media.ownerId, ownerId));
+    return Number(row?.bytes ?? 0);
   }
 
   // ---- the description queue ----

@@ -36,6 +36,7 @@ const uploadErrors = [
   'fileMissing',
   'fileTooLarge',
   'imageTooLarge',
+  'mediaQuotaExceeded',
   'unsupportedImage',
   'corruptImage',
   'notFound',

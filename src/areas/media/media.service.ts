@@ -1,5 +1,6 @@
 /** The rules of media reading and editing: who sees what, lists, descriptions. */
 
+import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
@@ -46,6 +47,11 @@ export class MediaService {
     repository.onRowChanged((id) => this.#servable.delete(id));
   }
 
+  /** The servable rows kept in memory, for the cache registry (POST /admin/cache/purge). */
+  get cache(): Purgeable {
+    return this.#servable;
+  }
+
   /**
    * The shared read API for other areas (reactions, bookmarks, comments): a media post by UUID or
    * 32-hex id, or null when it does not exist or the viewer may not see it. Visible means published
@@ -84,6 +90,11 @@ export class MediaService {
   /** Likes received by all of a user's media (crowd-pleaser badge). */
   likesReceivedBy(ownerId: string): Promise<number> {
     return this.repository.likesReceivedBy(ownerId);
+  }
+
+  /** How many posts the owner has, whatever their state (the operators' view of a user). */
+  countPostsOf(ownerId: string): Promise<number> {
+    return this.repository.countPosts(ownerId);
   }
 
   /** Any media (post, avatar or cover) the public may see, for serving its files. */

@@ -22,6 +22,7 @@ export const listedMediaColumns = {
   kind: media.kind,
   published: media.published,
   flag: media.flag,
+  ownerBanned: media.ownerBanned,
   describeStatus: media.describeStatus,
   description: media.description,
   hashtags: media.hashtags,
@@ -50,19 +51,31 @@ export type ViewerRef = string | null | Placeholder;
 
 const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 
-/** Media the viewer may open: published and not hidden, or their own (the rule of findVisibleMedia). */
+/**
+ * Media the viewer may open: published, not hidden and of an owner not banned, or their own (the rule
+ * of findVisibleMedia).
+ */
 export function mediaVisibleTo(viewerId: ViewerRef): SQL {
   return and(
     eq(media.kind, 'post'),
-    or(and(eq(media.published, true), lt(media.flag, mediaFlags.hidden)), ownedBy(viewerId)),
+    or(
+      and(eq(media.published, true), lt(media.flag, mediaFlags.hidden), eq(media.ownerBanned, false)),
+      ownedBy(viewerId),
+    ),
   )!;
 }
 
-/** Media that may appear in a public list shown to the viewer: published and not flagged, or their own. */
+/**
+ * Media that may appear in a public list shown to the viewer: published, not flagged and of an owner
+ * not banned, or their own.
+ */
 export function mediaListedFor(viewerId: ViewerRef): SQL {
   return and(
     eq(media.kind, 'post'),
-    or(and(eq(media.published, true), lt(media.flag, mediaFlags.sensitive)), ownedBy(viewerId)),
+    or(
+      and(eq(media.published, true), lt(media.flag, mediaFlags.sensitive), eq(media.ownerBanned, false)),
+      ownedBy(viewerId),
+    ),
   )!;
 }
 

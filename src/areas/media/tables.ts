@@ -10,6 +10,8 @@ export const media = pgTable('media', {
   kind: text('kind').$type<MediaKind>().notNull(),
   published: boolean('published').notNull().default(true),
   flag: smallint('flag').notNull().default(0),
+  /** The owner is banned (kept by media on user.banned / user.unbanned): hidden as a hidden flag hides. */
+  ownerBanned: boolean('owner_banned').notNull().default(false),
   describeStatus: text('describe_status').$type<DescribeStatus>().notNull().default('pending'),
   claimedUntil: timestamptz('claimed_until'),
   describeAttempts: integer('describe_attempts').notNull().default(0),
@@ -31,6 +33,8 @@ export const media = pgTable('media', {
   countryCode: text('country_code'),
   /** When the position was reverse-geocoded (city and country filled, or none found); null: not yet. */
   geocodedAt: timestamptz('geocoded_at'),
+  /** When the media-variants job rendered the common variants; null: queued for it (media-variants.job.ts). */
+  variantsRenderedAt: timestamptz('variants_rendered_at'),
   likesCount: integer('likes_count').notNull().default(0),
   dislikesCount: integer('dislikes_count').notNull().default(0),
   bookmarksCount: integer('bookmarks_count').notNull().default(0),

@@ -4,6 +4,7 @@
  * (badge.earned, user.level.up, user.title.up) through the dispatcher, since it knows their data.
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
+import '../accounts/events.ts';
 import { displayNameOf } from '../accounts/users.service.ts';
 import { dedupKeys } from './kinds.ts';
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
@@ -20,6 +21,15 @@ export function subscribeAnnouncements(events: EventBus, dispatcher: Notificatio
         { actorId: follower.id, actorUsername: follower.username, actorDisplayName: displayNameOf(follower) },
         dedupKeys.followReceived(follower.id),
       );
+    },
+  );
+  // An erased account's name frozen in follow notifications becomes its anonymous name.
+  events.subscribe(
+    'user.anonymized',
+    'inTransaction',
+    'notifications.renameErasedActor',
+    async ({ userId, username }) => {
+      await dispatcher.renameActor(userId, username, username);
     },
   );
 }

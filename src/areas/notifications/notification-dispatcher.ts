@@ -80,4 +80,9 @@ export class NotificationDispatcher {
     }
     throw new Error(`notification dedup for ${dedupKey} did not settle after ${maxAttempts} attempts`);
   }
+
+  /** Replaces the name frozen in notifications naming this actor (an erased account's anonymous name). */
+  renameActor(actorId: string, username: string, displayName: string): Promise<void> {
+    return this.repository.renameActor(actorId, username, displayName);
+  }
 }

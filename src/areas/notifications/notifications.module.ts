@@ -9,6 +9,7 @@ import { NotificationDispatcher } from './notification-dispatcher.ts';
 import { NotificationsRepository } from './notifications.repository.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { NotificationsService } from './notifications.service.ts';
+import { NotificationsStatsRepository } from './notifications-stats.repository.ts';
 import { PushFlush } from './push-flush.ts';
 
 export interface NotificationsServices {
@@ -26,8 +27,11 @@ declare module '../../platform/modules/area-module.ts' {
 export const notificationsArea = defineArea({
   name: 'notifications',
   needs: ['accounts'],
-  create({ transactions, events, clock, config, push, logger, jobs }, { accounts }) {
+  create({ transactions, events, clock, config, push, logger, jobs, stats }, { accounts }) {
     const repository = new NotificationsRepository(transactions);
+    const notificationStats = new NotificationsStatsRepository(transactions);
+    stats.register('notifications', (since) => notificationStats.notifications(since));
+    stats.registerBacklog('notifications.pushWaiting', () => notificationStats.waitingForPush());
     const pushFlush = new PushFlush(repository, push, clock, logger);
     jobs.register('notifications-push', {
       schedule: everyMinutes(config.notificationDigestIntervalMinutes),

@@ -69,6 +69,17 @@ export class NotificationsRepository extends Repository {
     return rows[0]?.id ?? null;
   }
 
+  /**
+   * Rewrites the actor's frozen name in every notification naming them (follow.received). Rare (an
+   * erasure), so it scans the table rather than keep an index on data->>'actorId'.
+   */
+  async renameActor(actorId: string, username: string, displayName: string): Promise<void> {
+    await this.db.execute(sql`
+      UPDATE notifications
+      SET data = data || jsonb_build_object('actorUsername', ${username}::text, 'actorDisplayName', ${displayName}::text)
+      WHERE type = 'follow.received' AND data ->> 'actorId' = ${actorId}`);
+  }
+
   // ---- feed ----
 
   /**

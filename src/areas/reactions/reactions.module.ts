@@ -3,6 +3,7 @@ import { defineArea } from '../../platform/modules/area-module.ts';
 import { ReactionsRepository } from './reactions.repository.ts';
 import { reactionsRoutes } from './reactions.routes.ts';
 import { ReactionsService } from './reactions.service.ts';
+import { ReactionsStatsRepository } from './reactions-stats.repository.ts';
 
 export interface ReactionsServices {
   reactions: ReactionsService;
@@ -17,8 +18,10 @@ declare module '../../platform/modules/area-module.ts' {
 export const reactionsArea = defineArea({
   name: 'reactions',
   needs: ['accounts', 'media'],
-  create({ transactions, events, clock }, { accounts, media }) {
+  create({ transactions, events, clock, stats }, { accounts, media }) {
     const repository = new ReactionsRepository(transactions);
+    const reactionStats = new ReactionsStatsRepository(transactions);
+    stats.register('reactions', (since) => reactionStats.reactions(since));
     media.mediaAdmin.addCounterSource(async (mediaId) => {
       const { likes, dislikes } = await repository.countsOf(mediaId);
       return { likesCount: likes, dislikesCount: dislikes };

@@ -16,6 +16,10 @@ export function subscribeToSources(events: EventBus, index: SearchIndexService):
     // A ban or an erasure takes the user's media out of the index too.
     if (user.bannedAt !== null || user.anonymizedAt !== null) await index.refreshMediaOf(user.id);
   });
+  // A lifted ban brings the user's media back into the index.
+  events.subscribe('user.unbanned', 'inTransaction', 'search.restoreMediaOfUser', async ({ userId }) => {
+    await index.refreshMediaOf(userId);
+  });
   events.subscribe('media.published', 'inTransaction', 'search.indexNewMedia', async ({ media }) => {
     await index.sync('media', media.id);
   });

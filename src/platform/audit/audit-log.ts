@@ -3,12 +3,13 @@
  * platform; an area's service records its admin action here in the same transaction as the change
  * (the row joins the transaction in progress), so an action is audited if and only if it happened.
  */
-import { desc } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { Clock } from '../clock.ts';
 import { timestamptz } from '../db/columns.ts';
 import type { DbSource } from '../db/database.ts';
 import { newId } from '../http/ids.ts';
+import { keyset, newestFirst, type PageRequest } from '../http/pagination.ts';
 
 export const auditLog = pgTable('audit_log', {
   id: uuid('id').primaryKey(),
@@ -19,6 +20,22 @@ export const auditLog = pgTable('audit_log', {
   payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
   createdAt: timestamptz('created_at').notNull(),
 });
+
+export type AuditRow = typeof auditLog.$inferSelect;
+
+/** GET /admin/audit, newest first (the index audit_log_created; the filters have theirs, 0002_operations). */
+export const auditKeyset = newestFirst<AuditRow>('audit', auditLog);
+
+export interface AuditFilter {
+  /** An exact action, or a prefix when it ends with a dot ("media."). */
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  /** Entries at or after this time. */
+  since?: Date;
+  /** Entries strictly before this time. */
+  until?: Date;
+}
 
 export interface AuditEntry {
   /** 'admin' for the admin token, or 'cli', or a user id. */
@@ -56,8 +73,32 @@ export class AuditLog {
     });
   }
 
-  /** Newest first; used by tests now and by GET /admin/audit later. */
+  /** Newest first (tests read the latest entries through it). */
   recent(limit = 50) {
     return this.db.select().from(auditLog).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit);
+  }
+
+  /** limit + 1 entries of a page of GET /admin/audit. */
+  list(filter: AuditFilter, page: PageRequest): Promise<AuditRow[]> {
+    const { where, orderBy } = keyset(auditKeyset, page);
+    const conditions: (SQL | undefined)[] = [
+      filter.action === undefined
+        ? undefined
+        : filter.action.endsWith('.')
+          ? // A byte-wise range (what text_pattern_ops indexes): "media." up to "media/", excluded.
+            sql`${auditLog.action} ~>=~ ${filter.action} AND ${auditLog.action} ~<~ ${`${filter.action.slice(0, -1)}/`}`
+          : eq(auditLog.action, filter.action),
+      filter.targetType === undefined ? undefined : eq(auditLog.targetType, filter.targetType),
+      filter.targetId === undefined ? undefined : eq(auditLog.targetId, filter.targetId),
+      filter.since === undefined ? undefined : gte(auditLog.createdAt, filter.since),
+      filter.until === undefined ? undefined : lt(auditLog.createdAt, filter.until),
+      where,
+    ];
+    return this.db
+      .select()
+      .from(auditLog)
+      .where(and(...conditions))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
   }
 }

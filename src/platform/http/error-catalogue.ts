@@ -23,6 +23,7 @@ export const errorCatalogue = {
   // 409
   emailTaken: 409,
   collectionNameTaken: 409,
+  collectionLimitReached: 409,
   usernameTaken: 409,
   usernameAlreadySet: 409,
   alreadyFollowing: 409,
@@ -30,14 +31,20 @@ export const errorCatalogue = {
   mediaAlreadyClaimed: 409,
   mediaNotClaimed: 409,
   mediaNotInQueue: 409,
+  alreadyReported: 409,
+  reportAlreadyResolved: 409,
   // 410
   tokenExpired: 410,
+  // 408 / 431 (answered by the HTTP server itself, see client-errors.ts)
+  requestTimeout: 408,
+  headersTooLarge: 431,
   // 413 / 415
   payloadTooLarge: 413,
   uriTooLong: 414,
   unsupportedMediaType: 415,
   fileTooLarge: 413,
   imageTooLarge: 413,
+  mediaQuotaExceeded: 413,
   unsupportedImage: 415,
   rangeNotSatisfiable: 416,
   // 422
@@ -52,9 +59,14 @@ export const errorCatalogue = {
   cannotFollowSelf: 422,
   fileMissing: 422,
   corruptImage: 422,
+  cannotReportSelf: 422,
+  actionNotApplicable: 422,
+  invalidParentComment: 422,
+  parentCommentDeleted: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,
+  variantNotReady: 503,
   internal: 500,
 } as const satisfies Record<string, number>;
 
@@ -101,10 +113,13 @@ export class AppError extends Error {
 export class AppErrors extends Error {
   readonly status: number;
   readonly errors: AppError[];
+  /** The error document's root `meta` (e.g. how many errors were left out). */
+  readonly meta: Record<string, unknown> | undefined;
 
-  constructor(status: number, errors: AppError[]) {
+  constructor(status: number, errors: AppError[], meta?: Record<string, unknown>) {
     super(errors.map((error) => error.code).join(', '));
     this.status = status;
     this.errors = errors;
+    this.meta = meta;
   }
 }

@@ -8,7 +8,15 @@ import { negotiateLocale, translate } from '../i18n/i18n.ts';
 import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
 import { nulCharacter } from './nul-guard.ts';
+import { htmlFrameHeaders, referrerPolicy } from './security-headers.ts';
 import type { App } from './types.ts';
+import { hasAtMostValues, maxValuesForAllErrors } from './validation.ts';
+
+/**
+ * At most this many errors in one answer: the rest are counted in the document's `meta`, so a small
+ * request with thousands of faults cannot get a large answer.
+ */
+export const maxErrorsShown = 20;
 
 interface AjvError {
   instancePath: string;
@@ -44,7 +52,7 @@ function collapseUnions(errors: AjvError[]): AjvError[] {
   });
 }
 
-function validationErrors(error: FastifyError): AppErrors {
+function validationErrors(error: FastifyError, request: FastifyRequest): AppErrors {
   const context = (error as FastifyError & { validationContext?: string }).validationContext;
   const ajvErrors = collapseUnions((error.validation ?? []) as AjvError[]);
   const inBody = context === 'body';
@@ -67,7 +75,9 @@ function validationErrors(error: FastifyError): AppErrors {
       return new AppError(code, { detail, source, meta: { keyword: ajvError.keyword } });
     })
     .filter((item): item is AppError => item !== null);
-  return new AppErrors(status, errors);
+  // A large body is checked up to its first error only (validation.ts): say so, rather than a count.
+  const stoppedEarly = inBody && !hasAtMostValues(request.body, maxValuesForAllErrors);
+  return new AppErrors(status, errors, stoppedEarly ? { validationStoppedEarly: true } : undefined);
 }
 
 /** Maps framework errors (parsing, limits, content types) to our codes. */
@@ -127,10 +137,20 @@ function wantsHtml(request: FastifyRequest): boolean {
   return accept.includes('text/html') || !accept.includes('json');
 }
 
-export function sendErrors(request: FastifyRequest, reply: FastifyReply, status: number, errors: AppError[]) {
-  for (const error of errors)
+export function sendErrors(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  errors: AppError[],
+  rootMeta?: Record<string, unknown>,
+) {
+  let meta = rootMeta;
+  const omitted = errors.length - maxErrorsShown;
+  if (omitted > 0) meta = { ...meta, errorsOmitted: omitted, maxErrorsShown };
+  const shown = omitted > 0 ? errors.slice(0, maxErrorsShown) : errors;
+  for (const error of shown)
     for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
-  const objects = errors.map((error) => toErrorObject(error, request));
+  const objects = shown.map((error) => toErrorObject(error, request));
   if (wantsHtml(request)) {
     const first = objects[0];
     const title = escapeHtml(first?.title ?? 'Error');
@@ -141,28 +161,32 @@ export function sendErrors(request: FastifyRequest, reply: FastifyReply, status:
         `<!doctype html><html lang="${request.locale.slice(0, 2)}"><head><meta charset="utf-8"><title>${status} ${title}</title></head><body><main><h1>${status}</h1><p>${title}</p></main></body></html>`,
       );
   }
-  return reply.status(status).type(jsonApiMediaType).send({ errors: objects });
+  return reply
+    .status(status)
+    .type(jsonApiMediaType)
+    .send(meta === undefined ? { errors: objects } : { errors: objects, meta });
 }
 
 /** For Fastify's `frameworkErrors` option: URL errors found before routing, in our document shape. */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   // No hook has run for such a request, so its locale is negotiated here.
   request.locale = negotiateLocale(request.headers['accept-language']);
-  reply.header('X-Content-Type-Options', 'nosniff');
+  // Nor does onSend: the headers every answer carries are set here (security-headers.ts).
+  reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', referrerPolicy).headers(htmlFrameHeaders);
   const mapped = frameworkError(error);
   return sendErrors(request, reply, mapped.status, [mapped]);
 }
 
 export function registerErrorHandling(app: App) {
   app.setErrorHandler((error: FastifyError | AppError | AppErrors, request, reply) => {
-    if (error instanceof AppErrors) return sendErrors(request, reply, error.status, error.errors);
+    if (error instanceof AppErrors) return sendErrors(request, reply, error.status, error.errors, error.meta);
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendErrors(request, reply, error.status, [error]);
     }
     if ((error as FastifyError).validation) {
-      const grouped = validationErrors(error as FastifyError);
-      return sendErrors(request, reply, grouped.status, grouped.errors);
+      const grouped = validationErrors(error as FastifyError, request);
+      return sendErrors(request, reply, grouped.status, grouped.errors, grouped.meta);
     }
     const mapped = frameworkError(error as FastifyError);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');

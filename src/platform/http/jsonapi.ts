@@ -138,6 +138,19 @@ export const ErrorDocumentSchema = Type.Object(
         ),
         meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
       }),
+      { description: 'At most 20 errors; `meta.errorsOmitted` counts the rest' },
+    ),
+    meta: Type.Optional(
+      Type.Object(
+        {
+          errorsOmitted: Type.Optional(Type.Integer({ description: 'errors found but not listed' })),
+          maxErrorsShown: Type.Optional(Type.Integer()),
+          validationStoppedEarly: Type.Optional(
+            Type.Boolean({ description: 'a large body was checked up to its first error only' }),
+          ),
+        },
+        { additionalProperties: true },
+      ),
     ),
   },
   { title: 'ErrorDocument' },

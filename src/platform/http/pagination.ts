@@ -10,6 +10,7 @@ import { AppError } from './error-catalogue.ts';
 import { isLowercaseUuid } from './ids.ts';
 import type { Links } from './jsonapi.ts';
 
+/** A cursor's parts: 'int' is a PostgreSQL integer (int4), 'number' a double. */
 export type KeyPart = 'timestamp' | 'uuid' | 'int' | 'number' | 'string';
 export type KeyValue = Date | string | number;
 
@@ -85,7 +86,10 @@ function decodePart(kind: KeyPart, value: unknown): KeyValue | undefined {
     case 'uuid':
       return typeof value === 'string' && isLowercaseUuid(value) ? value : undefined;
     case 'int':
-      return Number.isSafeInteger(value) ? (value as number) : undefined;
+      // The columns behind an 'int' part are PostgreSQL integers: a value they cannot hold is a bad cursor.
+      return Number.isInteger(value) && (value as number) >= -2_147_483_648 && (value as number) <= 2_147_483_647
+        ? (value as number)
+        : undefined;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     case 'string':

@@ -1,10 +1,15 @@
 /**
  * Fixed-window rate limits. Every /api and /admin route gets a default per-IP limit; routes may
  * declare their own rules in `config.rateLimit` (e.g. per IP and per account on login). Counters live
- * in memory, or in Redis when REDIS_URL is set so that every instance shares them.
- * Answers carry X-RateLimit-Limit / -Remaining / -Reset; a refusal is 429 with Retry-After.
+ * in memory (memory-rate-limit-store.ts, bounded), or in Redis when REDIS_URL is set so that every
+ * instance shares them. Answers carry X-RateLimit-Limit / -Remaining / -Reset; a refusal is 429 with
+ * Retry-After.
+ *
+ * Limits are counted once the body is parsed and before it is validated, so a request that fails
+ * validation still counts. The rules of a route are counted in their declared order (per IP first)
+ * and the first refusal stops the count: a request refused for its IP creates no per-account counter.
  */
-import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { AppError } from './error-catalogue.ts';
 import type { App } from './types.ts';
@@ -21,35 +26,9 @@ export interface RateLimitRule {
 export interface RateLimitStore {
   /** Counts one hit and returns the count in the current window and when it resets. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** The count of a live window without counting a hit (null when none runs), e.g. login failures. */
+  peek(key: string): Promise<{ count: number; resetAt: number } | null>;
   close?(): Promise<void>;
-}
-
-export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #windows = new Map<string, { count: number; resetAt: number }>();
-  #lastSweep = 0;
-  private readonly clock: Clock;
-
-  constructor(clock: Clock) {
-    this.clock = clock;
-  }
-
-  async hit(key: string, windowMs: number) {
-    const now = this.clock.now().getTime();
-    if (now - this.#lastSweep > 60_000) this.#sweep(now);
-    const current = this.#windows.get(key);
-    if (!current || current.resetAt <= now) {
-      const fresh = { count: 1, resetAt: now + windowMs };
-      this.#windows.set(key, fresh);
-      return fresh;
-    }
-    current.count += 1;
-    return current;
-  }
-
-  #sweep(now: number) {
-    this.#lastSweep = now;
-    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
-  }
 }
 
 export const perIp = (name: string, max: number, windowSeconds: number): RateLimitRule => ({
@@ -70,6 +49,14 @@ export const perBodyField = (name: string, field: string, max: number, windowSec
   },
 });
 
+/** A rule keyed by the signed-in user (routes with auth 'user'; skipped for anonymous requests). */
+export const perUser = (name: string, max: number, windowSeconds: number): RateLimitRule => ({
+  name: `${name}:user`,
+  max,
+  windowSeconds,
+  key: (request) => request.viewer?.userId ?? null,
+});
+
 export const defaultApiRule = perIp('api', 600, 60);
 
 export function registerRateLimits(app: App, options: { enabled: boolean; store: RateLimitStore; clock: Clock }) {
@@ -78,7 +65,7 @@ export function registerRateLimits(app: App, options: { enabled: boolean; store:
     return;
   }
   const hookFor =
-    (rules: RateLimitRule[]): preHandlerHookHandler =>
+    (rules: RateLimitRule[]): preValidationHookHandler =>
     async (request, reply) => {
       let tightest: { rule: RateLimitRule; count: number; resetAt: number } | null = null;
       for (const rule of rules) {
@@ -87,6 +74,7 @@ export function registerRateLimits(app: App, options: { enabled: boolean; store:
         const { count, resetAt } = await options.store.hit(`${rule.name}:${subject}`, rule.windowSeconds * 1000);
         const remaining = rule.max - count;
         if (tightest === null || remaining < tightest.rule.max - tightest.count) tightest = { rule, count, resetAt };
+        if (count > rule.max) break;
       }
       if (tightest === null) return;
       const now = options.clock.now().getTime();
@@ -107,7 +95,11 @@ export function registerRateLimits(app: App, options: { enabled: boolean; store:
     const isApi = route.url.startsWith('/api') || route.url.startsWith('/admin');
     const rules = route.config?.rateLimit ?? (isApi ? [defaultApiRule] : []);
     if (rules.length === 0) return;
-    const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
-    route.preHandler = [hookFor(rules), ...existing];
+    const existing = route.preValidation
+      ? Array.isArray(route.preValidation)
+        ? route.preValidation
+        : [route.preValidation]
+      : [];
+    route.preValidation = [hookFor(rules), ...existing];
   });
 }

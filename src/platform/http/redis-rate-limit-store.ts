@@ -19,6 +19,14 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
   }
 
+  async peek(key: string) {
+    const redisKey = `${this.prefix}${key}`;
+    const results = await this.#redis.multi().get(redisKey).pttl(redisKey).exec();
+    const count = Number(results?.[0]?.[1] ?? 0);
+    const ttl = Number(results?.[1]?.[1] ?? -2);
+    return count > 0 && ttl > 0 ? { count, resetAt: Date.now() + ttl } : null;
+  }
+
   async close() {
     await this.#redis.quit();
   }

@@ -18,6 +18,7 @@
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import type { Locale } from '../i18n/i18n.ts';
+import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
 import { parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
@@ -117,6 +118,7 @@ export function route<
 export function implicitErrors(spec: AnyRoute): ErrorCode[] {
   // Any request may carry a body of a type no route reads (415) or ask for a type we do not send (406).
   const codes: ErrorCode[] = ['badRequest', 'notAcceptable', 'unsupportedMediaType', 'rateLimited', 'internal'];
+  if (closedDuringMaintenance(spec.path)) codes.push('maintenance');
   if (spec.auth === 'user' || spec.auth === 'admin') codes.push('unauthenticated');
   if (spec.auth === 'user') codes.push('accountBanned');
   const params = Object.values(spec.params ?? {}) as ParamSpec[];

@@ -21,6 +21,8 @@ export const jobNames = [
   'stats',
   'map-clusters',
   'hashtags',
+  'bans',
+  'media-variants',
 ] as const;
 export type JobName = (typeof jobNames)[number];
 
@@ -115,6 +117,19 @@ export class JobRunner {
     return outcome.ran ? { job: name, ran: true, report: outcome.value } : { job: name, ran: false, reason: 'busy' };
   }
 
+  /**
+   * Files a run of the job on the queue now, for a write that gives it work (an upload gives
+   * media-variants some), rather than waiting for its schedule; nothing when the queue does not run
+   * in this process (tests that do not start it, the CLI): the schedule then picks the work up.
+   */
+  async enqueue(name: JobName): Promise<void> {
+    this.#definition(name);
+    const boss = this.#boss;
+    if (boss === null || this.#starting === null) return;
+    await this.#starting;
+    await boss.send(name, null);
+  }
+
   /** The queue's handler: waits for an on-demand run in progress rather than skipping its slot. */
   async #runQueued(name: JobName): Promise<JobReport> {
     const job = this.#definition(name);
@@ -187,6 +202,25 @@ export class JobRunner {
   /** The pg-boss instance once started (tests read job states through it). */
   get queue(): PgBoss | null {
     return this.#boss;
+  }
+
+  /**
+   * Queued and active jobs per registered job name, as pg-boss last counted them (its monitor
+   * refreshes the counts), for GET /admin/stats; null when the queue does not run in this process.
+   */
+  async depths(): Promise<Record<string, { queued: number; active: number }> | null> {
+    const starting = this.#starting;
+    if (starting === null || this.#boss === null) return null;
+    try {
+      await starting;
+      const queues = await this.#boss.getQueues(this.names());
+      return Object.fromEntries(
+        queues.map((queue) => [queue.name, { queued: queue.queuedCount, active: queue.activeCount }]),
+      );
+    } catch (error) {
+      this.#logger.warn({ event: 'jobs.depthsFailed', err: error }, 'queue depths not read');
+      return null;
+    }
   }
 
   /** Stops the workers, waiting for runs in progress, and pg-boss. */

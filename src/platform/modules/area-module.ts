@@ -14,10 +14,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CliCommand } from '../../cli/command.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
+import type { CacheRegistry } from '../cache/cache-registry.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
 import type { App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
+import type { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
+import type { Stats } from '../stats/stats.ts';
 
 // biome-ignore lint/suspicious/noEmptyInterface: each area adds its services (declaration merging)
 export interface AreaServices {}
@@ -30,6 +33,11 @@ export interface Platform extends AppDeps {
   events: EventBus;
   jobs: JobRunner;
   audit: AuditLog;
+  /** In-process caches by name, for POST /admin/cache/purge: an owner registers each TtlCache it makes. */
+  caches: CacheRegistry;
+  /** Counters for GET /admin/stats: an area registers a provider per kind of row it owns. */
+  stats: Stats;
+  maintenance: MaintenanceMode;
 }
 
 export interface AreaModule<Name extends AreaName, Needs extends AreaName> {

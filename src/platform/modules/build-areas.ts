@@ -2,9 +2,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { AuditLog } from '../audit/audit-log.ts';
+import { CacheRegistry } from '../cache/cache-registry.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { JobRunner } from '../jobs/jobs.ts';
+import { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
+import { Stats } from '../stats/stats.ts';
 import type { AnyAreaModule, AreaServices, Platform } from './area-module.ts';
 
 export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platform {
@@ -14,13 +17,21 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platfor
   const events = new EventBus(transactions, (error, event, subscriber) =>
     logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),
   );
+  const jobs = new JobRunner(deps.database, logger);
+  const audit = new AuditLog(transactions, deps.clock);
+  const caches = new CacheRegistry(deps.broadcast, logger);
+  const stats = new Stats(deps.clock, () => jobs.depths());
+  caches.register('stats', stats.cache);
   return {
     ...deps,
     logger,
     transactions,
     events,
-    jobs: new JobRunner(deps.database, logger),
-    audit: new AuditLog(transactions, deps.clock),
+    jobs,
+    audit,
+    caches,
+    stats,
+    maintenance: new MaintenanceMode(transactions, audit, deps.clock, logger),
   };
 }
 

@@ -84,7 +84,7 @@ export class MediaAdminService {
     // The media row is locked as reactions and bookmarks lock it, so none commits between count and write.
     const row = await this.transactions.run(async () => {
       await this.repository.lockRow(id);
-      const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0 };
+      const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0, commentsCount: 0 };
       for (const source of this.#counterSources) Object.assign(counted, await source(id));
       const updated = (await this.repository.update(id, { ...counted, updatedAt: this.clock.now() }))!;
       await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
@@ -104,6 +104,21 @@ export class MediaAdminService {
     // The row is gone; a file left behind by a failure here is removed by cleanup-orphan-files.
     await deleteMediaFiles(this.storage, row).catch(() => undefined);
     return row;
+  }
+
+  /**
+   * Deletes every media of an owner (an erased account), rows in the transaction in progress and
+   * files once it commits (a file left behind by a failure is removed by cleanup-orphan-files).
+   */
+  async deleteAllOf(ownerId: string): Promise<number> {
+    return this.transactions.run(async () => {
+      const rows = await this.repository.deleteAllOfOwner(ownerId);
+      for (const row of rows) await this.events.publish('media.deleted', { media: row });
+      await this.transactions.afterCommit(async () => {
+        for (const row of rows) await deleteMediaFiles(this.storage, row).catch(() => undefined);
+      });
+      return rows.length;
+    });
   }
 
   /** Deletes stored files whose media row is gone and that are older than the grace period. */
@@ -156,4 +171,4 @@ const countersOf = (row: MediaRow): Counters => ({
   bookmarksCount: row.bookmarksCount,
   commentsCount: row.commentsCount,
 });
-type Recounted = Omit<Counters, 'commentsCount'>;
+type Recounted = Counters;

@@ -1,0 +1,52 @@
+/**
+ * Comments: comments on media posts, replies to them (two levels deep), edits, soft deletion, and
+ * media's comments counter. A new comment publishes `comment.created` (gamification rewards it). It
+ * follows accounts' `user.banned` / `user.unbanned` (a banned author's comments leave public threads)
+ * and `user.anonymized` (an erased author's comments become placeholders, mentions are renamed).
+ */
+import { defineArea } from '../../platform/modules/area-module.ts';
+import '../accounts/events.ts';
+import { CommentsRepository } from './comments.repository.ts';
+import { commentsRoutes } from './comments.routes.ts';
+import { CommentsService } from './comments.service.ts';
+
+export interface CommentsServices {
+  comments: CommentsService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    comments: CommentsServices;
+  }
+}
+
+export const commentsArea = defineArea({
+  name: 'comments',
+  needs: ['accounts', 'media'],
+  create({ transactions, events, clock, stats }, { accounts, media }) {
+    const comments = new CommentsService(
+      transactions,
+      events,
+      new CommentsRepository(transactions),
+      media.media,
+      accounts.users,
+      clock,
+    );
+    media.mediaAdmin.addCounterSource(async (mediaId) => ({ commentsCount: await comments.visibleCountOf(mediaId) }));
+    stats.register('comments', (since) => comments.stats(since));
+    events.subscribe('user.banned', 'inTransaction', 'comments.hideBannedAuthor', ({ userId }) =>
+      comments.setAuthorBanned(userId, true),
+    );
+    events.subscribe('user.unbanned', 'inTransaction', 'comments.showUnbannedAuthor', ({ userId }) =>
+      comments.setAuthorBanned(userId, false),
+    );
+    events.subscribe(
+      'user.anonymized',
+      'inTransaction',
+      'comments.eraseAuthor',
+      ({ userId, formerUsername, username }) => comments.eraseAuthor(userId, formerUsername, username),
+    );
+    return { comments };
+  },
+  routes: commentsRoutes,
+});

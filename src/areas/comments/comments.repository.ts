@@ -1,0 +1,283 @@
+/**
+ * All SQL of comments. Writers lock the media row first (MediaService.lockForCounters, in their
+ * transaction) and move media.comments_count by what their conditional updates really changed, so the
+ * counter follows the visible comments exactly (not deleted, author not banned).
+ *
+ * What a thread shows: a visible comment, or a placeholder for a deleted or hidden one that still has
+ * a visible reply below it (depth is at most 2, so a top-level comment's descendants are the rows
+ * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
+ */
+import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { PreparedPage } from '../../platform/db/prepared-reads.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { type CommentRow, comments, type DeletedBy } from './tables.ts';
+
+/** A comment as lists show it: its row, its author, and how many direct replies are shown under it. */
+export interface ListedComment {
+  comment: CommentRow;
+  author: UserRow;
+  repliesCount: number;
+}
+
+/** Visible: not deleted, author not banned. */
+const visible = (alias: string) => sql.raw(`(${alias}.deleted_at IS NULL AND NOT ${alias}.author_banned)`);
+
+/** Shown in a thread: visible, or a placeholder with a visible descendant. */
+const shown = sql`(${comments.deletedAt} IS NULL AND NOT ${comments.authorBanned}
+  OR EXISTS (SELECT 1 FROM comments d WHERE (d.root_id = ${comments.id} OR d.parent_id = ${comments.id}) AND ${visible('d')}))`;
+
+/** Direct replies shown under the comment (a reply's descendants are its direct replies). */
+const repliesCount = sql<number>`(SELECT count(*)::int FROM comments r WHERE r.parent_id = ${comments.id}
+  AND (${visible('r')} OR EXISTS (SELECT 1 FROM comments d WHERE d.parent_id = r.id AND ${visible('d')})))`;
+
+const listedColumns = { comment: comments, author: users, repliesCount };
+
+/** Comments in reading order: oldest first (a conversation reads downwards). */
+const oldestFirst = (name: string): Keyset<ListedComment> =>
+  defineKeyset<ListedComment>({
+    name,
+    shape: ['timestamp', 'uuid'],
+    columns: [comments.createdAt, comments.id],
+    keyOf: (row) => [row.comment.createdAt, row.comment.id],
+    order: 'asc',
+  });
+
+export const topLevelKeyset = oldestFirst('comments');
+export const repliesKeyset = oldestFirst('comment-replies');
+
+export type NewComment = Pick<
+  CommentRow,
+  'id' | 'mediaId' | 'authorId' | 'parentId' | 'rootId' | 'depth' | 'body' | 'mentions' | 'hashtags' | 'createdAt'
+>;
+
+export class CommentsRepository extends Repository {
+  readonly #topLevel = new PreparedPage<ListedComment>(
+    this.source,
+    'comments.topLevel',
+    topLevelKeyset,
+    (db, where, orderBy) =>
+      db
+        .select(listedColumns)
+        .from(comments)
+        .innerJoin(users, eq(users.id, comments.authorId))
+        .where(and(eq(comments.mediaId, sql.placeholder('mediaId')), eq(comments.depth, 0), shown, where))
+        .orderBy(...orderBy),
+  );
+
+  /** The top-level comments of a media shown in its thread, oldest first. */
+  listTopLevel(mediaId: string, page: PageRequest): Promise<ListedComment[]> {
+    return this.#topLevel.run(page, { mediaId });
+  }
+
+  /** The direct replies of a comment shown in its thread, oldest first. */
+  async listReplies(parentId: string, page: PageRequest): Promise<ListedComment[]> {
+    const { where, orderBy } = keyset(repliesKeyset, page);
+    return this.db
+      .select(listedColumns)
+      .from(comments)
+      .innerJoin(users, eq(users.id, comments.authorId))
+      .where(and(eq(comments.parentId, parentId), shown, where))
+      .orderBy(...orderBy)
+      .limit(page.limit + 1);
+  }
+
+  /**
+   * A whole thread in reading order: the top-level comment, then each reply followed by its own
+   * replies, at most `limit` rows.
+   */
+  async listThread(rootId: string, limit: number): Promise<ListedComment[]> {
+    // The reply a row hangs under (itself at depth 1, its parent at depth 2) orders the branches.
+    const branch = sql`(SELECT b.created_at FROM comments b WHERE b.id = CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END)`;
+    const branchId = sql`CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END`;
+    return this.db
+      .select(listedColumns)
+      .from(comments)
+      .innerJoin(users, eq(users.id, comments.authorId))
+      .where(and(sql`(${comments.id} = ${rootId} OR ${comments.rootId} = ${rootId})`, shown))
+      .orderBy(
+        sql`(${comments.depth} > 0) ASC`,
+        sql`${branch} ASC`,
+        sql`${branchId} ASC`,
+        asc(comments.depth),
+        asc(comments.createdAt),
+        asc(comments.id),
+      )
+      .limit(limit);
+  }
+
+  /** One comment as lists show it, when it is shown in its thread. */
+  async findShown(id: string): Promise<ListedComment | null> {
+    const [row] = await this.db
+      .select(listedColumns)
+      .from(comments)
+      .innerJoin(users, eq(users.id, comments.authorId))
+      .where(and(eq(comments.id, id), shown));
+    return row ?? null;
+  }
+
+  /** One comment as lists show it, whatever its state. */
+  async findListed(id: string): Promise<ListedComment | null> {
+    const [row] = await this.db
+      .select(listedColumns)
+      .from(comments)
+      .innerJoin(users, eq(users.id, comments.authorId))
+      .where(eq(comments.id, id));
+    return row ?? null;
+  }
+
+  async find(id: string): Promise<CommentRow | null> {
+    const [row] = await this.db.select().from(comments).where(eq(comments.id, id));
+    return row ?? null;
+  }
+
+  async insert(row: NewComment): Promise<CommentRow> {
+    const [inserted] = await this.db.insert(comments).values(row).returning();
+    return inserted!;
+  }
+
+  /** Edits a live comment of the author; null when there is none (missing, deleted, someone else's). */
+  async edit(
+    id: string,
+    authorId: string,
+    patch: Pick<CommentRow, 'body' | 'mentions' | 'hashtags' | 'editedAt'>,
+  ): Promise<CommentRow | null> {
+    const [row] = await this.db
+      .update(comments)
+      .set(patch)
+      .where(and(eq(comments.id, id), eq(comments.authorId, authorId), isNull(comments.deletedAt)))
+      .returning();
+    return row ?? null;
+  }
+
+  /**
+   * Turns a live comment into a placeholder (call with its media locked). The row before the change
+   * tells whether it was visible; null when it was already deleted.
+   */
+  async softDelete(id: string, by: DeletedBy, at: Date): Promise<{ wasVisible: boolean } | null> {
+    const [row] = await queryRows<{ was_visible: boolean }>(
+      this.db,
+      sql`UPDATE comments SET body = NULL, mentions = '{}', hashtags = '{}', deleted_at = ${at.toISOString()}, deleted_by = ${by}
+          WHERE id = ${id} AND deleted_at IS NULL
+          RETURNING NOT author_banned AS was_visible`,
+    );
+    return row === undefined ? null : { wasVisible: row.was_visible };
+  }
+
+  /** The media holding comments of the author whose `author_banned` differs from `banned`, in id order. */
+  async mediaToFlip(authorId: string, banned: boolean): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ mediaId: comments.mediaId })
+      .from(comments)
+      .where(and(eq(comments.authorId, authorId), sql`${comments.authorBanned} <> ${banned}`))
+      .orderBy(asc(comments.mediaId));
+    return rows.map((row) => row.mediaId);
+  }
+
+  /**
+   * Marks the author's comments on the given (locked) media banned or not; how many live comments
+   * changed on each media.
+   */
+  async setAuthorBanned(authorId: string, mediaIds: string[], banned: boolean): Promise<Map<string, number>> {
+    if (mediaIds.length === 0) return new Map();
+    const rows = await this.db
+      .update(comments)
+      .set({ authorBanned: banned })
+      .where(
+        and(
+          eq(comments.authorId, authorId),
+          inArray(comments.mediaId, mediaIds),
+          sql`${comments.authorBanned} <> ${banned}`,
+        ),
+      )
+      .returning({ mediaId: comments.mediaId, deletedAt: comments.deletedAt });
+    return countPerMedia(rows.filter((row) => row.deletedAt === null));
+  }
+
+  /** The media holding live comments of the author, in id order. */
+  async mediaWithLiveComments(authorId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ mediaId: comments.mediaId })
+      .from(comments)
+      .where(and(eq(comments.authorId, authorId), isNull(comments.deletedAt)))
+      .orderBy(asc(comments.mediaId));
+    return rows.map((row) => row.mediaId);
+  }
+
+  /** Erases the author's live comments on the given (locked) media; how many visible ones each lost. */
+  async eraseAuthor(authorId: string, mediaIds: string[], at: Date): Promise<Map<string, number>> {
+    if (mediaIds.length === 0) return new Map();
+    const rows = await queryRows<{ media_id: string; was_visible: boolean }>(
+      this.db,
+      sql`UPDATE comments SET body = NULL, mentions = '{}', hashtags = '{}', deleted_at = ${at.toISOString()}, deleted_by = 'erasure'
+          WHERE author_id = ${authorId} AND deleted_at IS NULL AND media_id IN (${sql.join(
+            mediaIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+          RETURNING media_id, NOT author_banned AS was_visible`,
+    );
+    return countPerMedia(rows.filter((row) => row.was_visible).map((row) => ({ mediaId: row.media_id })));
+  }
+
+  /** Live comments mentioning the user: their ids and bodies. */
+  async mentioning(userId: string): Promise<Array<{ id: string; body: string }>> {
+    const rows = await this.db
+      .select({ id: comments.id, body: comments.body })
+      .from(comments)
+      .where(and(sql`${comments.mentions} @> ARRAY[${userId}]::uuid[]`, isNull(comments.deletedAt)));
+    return rows.filter((row): row is { id: string; body: string } => row.body !== null);
+  }
+
+  async setBody(id: string, body: string): Promise<void> {
+    await this.db.update(comments).set({ body }).where(eq(comments.id, id));
+  }
+
+  /** Visible comments of a media, counted from the rows (the admin recount). */
+  async visibleCountOf(mediaId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(comments)
+      .where(and(eq(comments.mediaId, mediaId), isNull(comments.deletedAt), eq(comments.authorBanned, false)));
+    return row?.count ?? 0;
+  }
+
+  /** The author's comments that are not deleted (the storyteller badge's metric). */
+  async writtenBy(authorId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(comments)
+      .where(and(eq(comments.authorId, authorId), isNull(comments.deletedAt)));
+    return row?.count ?? 0;
+  }
+
+  /** Comments written in total and since each date (deleted ones included: they were written). */
+  async stats(since: { day: Date; week: Date; month: Date }) {
+    const [row] = await this.db
+      .select({
+        total: sql<number>`count(*)::int`,
+        day: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.day)})::int`,
+        week: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.week)})::int`,
+        month: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.month)})::int`,
+      })
+      .from(comments);
+    return { total: row?.total ?? 0, day: row?.day ?? 0, week: row?.week ?? 0, month: row?.month ?? 0 };
+  }
+
+  /** Current usernames of users, for the mentions a page shows. */
+  async usernames(ids: string[]): Promise<Map<string, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(inArray(users.id, ids));
+    return new Map(rows.map((row) => [row.id, row.username]));
+  }
+}
+
+function countPerMedia(rows: Array<{ mediaId: string }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { mediaId } of rows) counts.set(mediaId, (counts.get(mediaId) ?? 0) + 1);
+  return counts;
+}

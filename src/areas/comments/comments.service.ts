@@ -1,0 +1,323 @@
+/**
+ * The rules of comments: who may read, write, edit and delete them, the depth of threads, and
+ * media.comments_count, which counts visible comments (not deleted, author not banned) exactly: every
+ * writer locks the media row (MediaService.lockForCounters) and moves the counter by what its
+ * conditional update really changed.
+ */
+import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { isLowercaseUuid, newId, parseUuidOrHex } from '../../platform/http/ids.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import { renameMention } from '../accounts/mentions.ts';
+import type { UsersService } from '../accounts/users.service.ts';
+import type { MediaService } from '../media/media.service.ts';
+import type { MediaRow } from '../media/read-model.ts';
+import { checkedBody, extractMentions, hashtagsOf } from './comment-text.ts';
+import type { CommentsRepository, ListedComment } from './comments.repository.ts';
+import './events.ts';
+import type { CommentRow, DeletedBy } from './tables.ts';
+
+/** The deepest level: 0 top level, 1 reply, 2 reply to a reply (a reply to that joins its parent). */
+export const maxDepth = 2;
+/** Comments a thread answer holds at most; a longer thread is read further through /replies. */
+export const threadCap = 500;
+
+const mediaNotFound = () =>
+  new AppError('notFound', { source: { parameter: 'mediaId' }, detail: 'no such media, or not visible to you' });
+const commentNotFound = (detail = 'no such comment, or not visible to you') =>
+  new AppError('notFound', { source: { parameter: 'commentId' }, detail });
+
+/** A page of comments with the current usernames of the users they mention. */
+export interface CommentsView {
+  rows: ListedComment[];
+  usernames: Map<string, string | null>;
+}
+
+export class CommentsService {
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
+  private readonly repository: CommentsRepository;
+  private readonly media: MediaService;
+  private readonly users: UsersService;
+  private readonly clock: Clock;
+
+  constructor(
+    transactions: Transactions,
+    events: EventBus,
+    repository: CommentsRepository,
+    media: MediaService,
+    users: UsersService,
+    clock: Clock,
+  ) {
+    this.transactions = transactions;
+    this.events = events;
+    this.repository = repository;
+    this.media = media;
+    this.users = users;
+    this.clock = clock;
+  }
+
+  // For the reports area (and moderation) ------------------------------------------------------------
+
+  /** A live comment the viewer can see (for a report of it); null when missing, deleted or not visible. */
+  async findReportable(
+    commentId: string,
+    viewerId: string,
+  ): Promise<{ id: string; mediaId: string; authorId: string } | null> {
+    const row = await this.#find(commentId);
+    if (row === null || row.deletedAt !== null || row.authorBanned) return null;
+    if ((await this.media.findVisibleMedia(row.mediaId, viewerId)) === null) return null;
+    return { id: row.id, mediaId: row.mediaId, authorId: row.authorId };
+  }
+
+  /** A comment in any state, for moderators. */
+  async findForModeration(commentId: string): Promise<{
+    id: string;
+    mediaId: string;
+    authorId: string | null;
+    body: string | null;
+    deleted: boolean;
+    authorBanned: boolean;
+    createdAt: Date;
+  } | null> {
+    const row = await this.#find(commentId);
+    if (row === null) return null;
+    return {
+      id: row.id,
+      mediaId: row.mediaId,
+      authorId: row.authorId,
+      body: row.body,
+      deleted: row.deletedAt !== null,
+      authorBanned: row.authorBanned,
+      createdAt: row.createdAt,
+    };
+  }
+
+  /** Deletes a comment as a moderator (in the caller's transaction); false when missing or already deleted. */
+  async removeAsModerator(commentId: string): Promise<boolean> {
+    const row = await this.#find(commentId);
+    if (row === null) return false;
+    return this.#softDelete(row, 'moderator');
+  }
+
+  /** Comments written in total and since each date. */
+  stats(since: {
+    day: Date;
+    week: Date;
+    month: Date;
+  }): Promise<{ total: number; day: number; week: number; month: number }> {
+    return this.repository.stats(since);
+  }
+
+  // Reading -----------------------------------------------------------------------------------------
+
+  /** The top-level comments of a media the viewer can see, oldest first. */
+  async listTopLevel(mediaId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
+    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    if (target === null) throw mediaNotFound();
+    return this.#view(await this.repository.listTopLevel(target.id, page));
+  }
+
+  /** The direct replies of a comment shown in its thread, oldest first. */
+  async listReplies(commentId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
+    const comment = await this.#requireShown(commentId, viewerId);
+    return this.#view(await this.repository.listReplies(comment.comment.id, page));
+  }
+
+  /** The thread around a comment, in reading order, at most threadCap comments. */
+  async thread(commentId: string, viewerId: string | null): Promise<CommentsView & { truncated: boolean }> {
+    const { comment } = await this.#requireShown(commentId, viewerId);
+    const rows = await this.repository.listThread(comment.rootId ?? comment.id, threadCap + 1);
+    return { ...(await this.#view(rows.slice(0, threadCap))), truncated: rows.length > threadCap };
+  }
+
+  // Writing -----------------------------------------------------------------------------------------
+
+  /** Comments a media the viewer can see, at top level or in reply to one of its live comments. */
+  async create(
+    viewerId: string,
+    mediaId: string,
+    input: { body: string; parentId?: string | undefined },
+  ): Promise<CommentsView> {
+    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    if (target === null) throw mediaNotFound();
+    const body = checkedBody(input.body);
+    const parentId = input.parentId === undefined ? null : parseUuidOrHex(input.parentId);
+    if (input.parentId !== undefined && parentId === null) {
+      throw new AppError('validationFailed', { source: { pointer: '/parentId' }, detail: 'must be a comment id' });
+    }
+    const mentions = await this.#resolveMentions(body);
+    const id = newId();
+    await this.transactions.run(async () => {
+      // Lock order: the author, then the media (a ban locks the user before its media).
+      const author = await this.users.lock(viewerId);
+      if (author === null || author.bannedAt !== null) throw new AppError('accountBanned');
+      if (!(await this.media.lockForCounters(target.id))) throw mediaNotFound();
+      const place = parentId === null ? null : await this.#placeUnder(parentId, target);
+      await this.repository.insert({
+        id,
+        mediaId: target.id,
+        authorId: viewerId,
+        parentId: place?.parentId ?? null,
+        rootId: place?.rootId ?? null,
+        depth: place?.depth ?? 0,
+        body,
+        mentions,
+        hashtags: hashtagsOf(body),
+        createdAt: this.clock.now(),
+      });
+      await this.media.adjustCounters(target.id, { comments: 1 });
+      await this.events.publish('comment.created', {
+        commentId: id,
+        mediaId: target.id,
+        mediaOwnerId: target.ownerId,
+        authorId: viewerId,
+        parentAuthorId: place?.answeredAuthorId ?? null,
+        mentions,
+        commentsWritten: await this.repository.writtenBy(viewerId),
+      });
+    });
+    return this.#one(id);
+  }
+
+  /** The author edits their live comment; anyone else's, or a deleted one, is 404. */
+  async edit(viewerId: string, commentId: string, rawBody: string): Promise<CommentsView> {
+    const row = await this.#find(commentId);
+    if (row === null || row.authorId !== viewerId || row.deletedAt !== null) {
+      throw commentNotFound('no such comment of yours');
+    }
+    if ((await this.media.findVisibleMedia(row.mediaId, viewerId)) === null) throw commentNotFound();
+    const body = checkedBody(rawBody);
+    const mentions = await this.#resolveMentions(body);
+    const edited = await this.repository.edit(row.id, viewerId, {
+      body,
+      mentions,
+      hashtags: hashtagsOf(body),
+      editedAt: this.clock.now(),
+    });
+    if (edited === null) throw commentNotFound('no such comment of yours');
+    return this.#one(row.id);
+  }
+
+  /** The author, or the media's owner, deletes a live comment: it stays as a placeholder. */
+  async remove(viewerId: string, commentId: string): Promise<void> {
+    const row = await this.#find(commentId);
+    if (row === null || row.deletedAt !== null) throw commentNotFound();
+    const target = await this.media.findVisibleMedia(row.mediaId, viewerId);
+    if (target === null) throw commentNotFound();
+    const by: DeletedBy | null =
+      row.authorId === viewerId ? 'author' : target.ownerId === viewerId ? 'mediaOwner' : null;
+    if (by === null) throw commentNotFound('no such comment of yours or on your media');
+    if (!(await this.#softDelete(row, by))) throw commentNotFound();
+  }
+
+  // What accounts' events change --------------------------------------------------------------------
+
+  /** A ban hides the user's comments (an unban brings them back); counts move on each media. */
+  async setAuthorBanned(userId: string, banned: boolean): Promise<void> {
+    await this.transactions.run(async () => {
+      const mediaIds = await this.repository.mediaToFlip(userId, banned);
+      for (const mediaId of mediaIds) await this.media.lockForCounters(mediaId);
+      const changed = await this.repository.setAuthorBanned(userId, mediaIds, banned);
+      for (const [mediaId, count] of changed) {
+        await this.media.adjustCounters(mediaId, { comments: banned ? -count : count });
+      }
+    });
+  }
+
+  /**
+   * An erased account: its comments become deleted placeholders, and `@formerUsername` in other
+   * comments becomes `@username`, so no comment keeps the former name.
+   */
+  async eraseAuthor(userId: string, formerUsername: string | null, username: string): Promise<void> {
+    await this.transactions.run(async () => {
+      const mediaIds = await this.repository.mediaWithLiveComments(userId);
+      for (const mediaId of mediaIds) await this.media.lockForCounters(mediaId);
+      const lost = await this.repository.eraseAuthor(userId, mediaIds, this.clock.now());
+      for (const [mediaId, count] of lost) await this.media.adjustCounters(mediaId, { comments: -count });
+      if (formerUsername === null) return;
+      for (const { id, body } of await this.repository.mentioning(userId)) {
+        const renamed = renameMention(body, formerUsername, username);
+        if (renamed !== body) await this.repository.setBody(id, renamed);
+      }
+    });
+  }
+
+  /** Recount source for the admin recount of media counters. */
+  visibleCountOf(mediaId: string): Promise<number> {
+    return this.repository.visibleCountOf(mediaId);
+  }
+
+  /** The author's comments that are not deleted (the operators' view of a user, GET /admin/users/{hex}). */
+  writtenBy(authorId: string): Promise<number> {
+    return this.repository.writtenBy(authorId);
+  }
+
+  // Helpers -----------------------------------------------------------------------------------------
+
+  #find(commentId: string): Promise<CommentRow | null> {
+    const id = commentId.toLowerCase();
+    return isLowercaseUuid(id) ? this.repository.find(id) : Promise.resolve(null);
+  }
+
+  /** A comment shown in its thread, on a media the viewer can see; else 404. */
+  async #requireShown(commentId: string, viewerId: string | null): Promise<ListedComment> {
+    const listed = await this.repository.findShown(commentId);
+    if (listed === null) throw commentNotFound();
+    if ((await this.media.findVisibleMedia(listed.comment.mediaId, viewerId)) === null) throw commentNotFound();
+    return listed;
+  }
+
+  /**
+   * Where a reply goes: under a live comment of the same media; a reply to a comment at the deepest
+   * level joins that comment's parent, so threads never go deeper than maxDepth.
+   */
+  async #placeUnder(parentId: string, target: MediaRow) {
+    const parent = await this.repository.find(parentId);
+    if (parent === null || parent.mediaId !== target.id) {
+      throw new AppError('invalidParentComment', { source: { pointer: '/parentId' } });
+    }
+    if (parent.deletedAt !== null || parent.authorBanned) {
+      throw new AppError('parentCommentDeleted', { source: { pointer: '/parentId' } });
+    }
+    const answeredAuthorId = parent.authorId;
+    if (parent.depth >= maxDepth) {
+      return { parentId: parent.parentId, rootId: parent.rootId, depth: maxDepth, answeredAuthorId };
+    }
+    return { parentId: parent.id, rootId: parent.rootId ?? parent.id, depth: parent.depth + 1, answeredAuthorId };
+  }
+
+  /** Soft-deletes with the media locked, moving its counter when a visible comment goes. */
+  #softDelete(row: CommentRow, by: DeletedBy): Promise<boolean> {
+    return this.transactions.run(async () => {
+      if (!(await this.media.lockForCounters(row.mediaId))) return false;
+      const deleted = await this.repository.softDelete(row.id, by, this.clock.now());
+      if (deleted === null) return false;
+      if (deleted.wasVisible) await this.media.adjustCounters(row.mediaId, { comments: -1 });
+      return true;
+    });
+  }
+
+  /** The users an @name designates, as ids; unknown and erased names stay plain text. */
+  async #resolveMentions(body: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (const name of extractMentions(body)) {
+      const user = await this.users.findByUsername(name);
+      if (user !== null && user.anonymizedAt === null && !ids.includes(user.id)) ids.push(user.id);
+    }
+    return ids;
+  }
+
+  async #one(id: string): Promise<CommentsView> {
+    const row = await this.repository.findListed(id);
+    if (row === null) throw commentNotFound();
+    return this.#view([row]);
+  }
+
+  async #view(rows: ListedComment[]): Promise<CommentsView> {
+    const ids = new Set(rows.flatMap((row) => row.comment.mentions));
+    return { rows, usernames: await this.repository.usernames([...ids]) };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Reports: users report media, users and comments; operators list them, look at one with its target's
+ * current state, and resolve it (actioned or dismissed), hiding the media, deleting the comment or
+ * banning the user in the same transaction. The reporter is mailed the outcome after the commit.
+ * Other areas read `reports.countAgainst` (user administration) and `reports.stats` (statistics).
+ */
+import { defineArea } from '../../platform/modules/area-module.ts';
+import { reportHandlingRoutes } from './admin/report-handling.routes.ts';
+import { ReportHandlingService } from './admin/report-handling.service.ts';
+import { OutcomeMails } from './outcome-mails.ts';
+import { ReportsRepository } from './reports.repository.ts';
+import { reportsRoutes } from './reports.routes.ts';
+import { ReportsService } from './reports.service.ts';
+
+export interface ReportsServices {
+  reports: ReportsService;
+  /** The operators' side: list, detail, resolution. */
+  reportHandling: ReportHandlingService;
+  /** Outcome mails still being handed over (a graceful stop waits for them). */
+  outcomeMails: OutcomeMails;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    reports: ReportsServices;
+  }
+}
+
+export const reportsArea = defineArea({
+  name: 'reports',
+  needs: ['accounts', 'media', 'comments'],
+  create({ transactions, events, audit, clock, mailer, logger, stats }, { accounts, media, comments }) {
+    const repository = new ReportsRepository(transactions);
+    const outcomeMails = new OutcomeMails(accounts.users, mailer, logger);
+    const reports = new ReportsService(repository, media.media, accounts.users, comments.comments, clock);
+    stats.register('reports', (since) => reports.stats(since));
+    events.subscribe(
+      'user.anonymized',
+      'inTransaction',
+      'reports.eraseFormerUsername',
+      ({ formerUsername, username }) =>
+        formerUsername === null ? Promise.resolve() : reports.eraseFormerUsername(formerUsername, username),
+    );
+    return {
+      reports,
+      reportHandling: new ReportHandlingService(
+        transactions,
+        audit,
+        repository,
+        { mediaAdmin: media.mediaAdmin, comments: comments.comments, bans: accounts.moderation },
+        outcomeMails,
+        clock,
+      ),
+      outcomeMails,
+    };
+  },
+  routes(app, services) {
+    reportsRoutes(app, services);
+    reportHandlingRoutes(app, services);
+  },
+  stop: ({ outcomeMails }) => outcomeMails.drain(),
+});

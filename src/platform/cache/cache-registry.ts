@@ -1,0 +1,90 @@
+/**
+ * The in-process caches of this instance by name, for POST /admin/cache/purge. Each owner registers
+ * its cache once (`platform.caches.register('media.servable', cache)`); a purge empties the named
+ * caches here and tells every other instance through the platform broadcast (Redis pub/sub, else
+ * PostgreSQL NOTIFY, else in-process), which empty theirs on receipt. Delivery is at most once: an
+ * instance that misses the message keeps its entries until their TTL ends, as after any change.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Broadcast } from '../../adapters/broadcast/index.ts';
+
+/** What a purge needs of a cache: TtlCache, the session cache and the stats snapshot have it. */
+export interface Purgeable {
+  readonly size: number;
+  clear(): void;
+}
+
+export interface Purged {
+  name: string;
+  /** Entries this instance held when it emptied the cache. */
+  entries: number;
+}
+
+const channel = 'caches.purge';
+
+export class CacheRegistry {
+  readonly #caches = new Map<string, Purgeable>();
+  /** Tells this instance's own messages apart: it purged already when it sent them. */
+  readonly #instance = randomUUID();
+  private readonly broadcast: Broadcast;
+  private readonly logger: FastifyBaseLogger;
+
+  constructor(broadcast: Broadcast, logger: FastifyBaseLogger) {
+    this.broadcast = broadcast;
+    this.logger = logger;
+    broadcast.subscribe(
+      channel,
+      (message) => this.#received(message),
+      () => {},
+    );
+  }
+
+  register(name: string, cache: Purgeable): void {
+    if (this.#caches.has(name)) throw new Error(`cache ${name} is registered twice`);
+    this.#caches.set(name, cache);
+  }
+
+  /** The registered names, sorted. */
+  names(): string[] {
+    return [...this.#caches.keys()].sort();
+  }
+
+  /** What a scope may be: a cache's name, or its area (the part before the first dot). */
+  scopes(): string[] {
+    const areas = this.names().flatMap((name) => (name.includes('.') ? [name.split('.')[0]!] : []));
+    return [...new Set([...this.names(), ...areas])].sort();
+  }
+
+  /** The caches a scope names (all of them for null); empty for an unknown scope. */
+  matching(scope: string | null): string[] {
+    return this.names().filter((name) => scope === null || name === scope || name.startsWith(`${scope}.`));
+  }
+
+  /** Empties the caches of a scope here and, through the broadcast, on every other instance. */
+  async purge(scope: string | null): Promise<Purged[]> {
+    const purged = this.#clear(scope);
+    await this.broadcast.publish(channel, JSON.stringify({ from: this.#instance, scope }));
+    return purged;
+  }
+
+  #clear(scope: string | null): Purged[] {
+    return this.matching(scope).map((name) => {
+      const cache = this.#caches.get(name)!;
+      const entries = cache.size;
+      cache.clear();
+      return { name, entries };
+    });
+  }
+
+  #received(message: string) {
+    try {
+      const { from, scope } = JSON.parse(message) as { from: string; scope: string | null };
+      if (from === this.#instance) return;
+      const purged = this.#clear(scope);
+      this.logger.info({ event: 'caches.purged', scope, purged }, 'caches purged by another instance');
+    } catch (error) {
+      this.logger.warn({ event: 'caches.badPurgeMessage', err: error }, 'unreadable purge message');
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * While maintenance mode is on, every request it closes (see maintenance-paths.ts) answers 503
+ * `maintenance` with `Retry-After`, before authentication and rate limits: a JSON:API error with the
+ * title in the negotiated locale and the operator's message as its detail, or the HTML error page
+ * when the client asks for HTML.
+ */
+import { AppError } from '../http/error-catalogue.ts';
+import type { App } from '../http/types.ts';
+import type { MaintenanceMode } from './maintenance-mode.ts';
+import { closedDuringMaintenance } from './maintenance-paths.ts';
+
+export function registerMaintenance(app: App, maintenance: MaintenanceMode) {
+  maintenance.watch();
+  app.addHook('onClose', async () => maintenance.unwatch());
+  app.addHook('onRequest', async (request) => {
+    if (!closedDuringMaintenance(request.url.split('?')[0] ?? '')) return;
+    const state = await maintenance.current();
+    if (!state.enabled) return;
+    throw new AppError('maintenance', {
+      headers: { 'Retry-After': String(state.retryAfterSeconds) },
+      ...(state.message !== null ? { detail: state.message } : {}),
+      meta: { retryAfterSeconds: state.retryAfterSeconds },
+    });
+  });
+}
