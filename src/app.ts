@@ -10,6 +10,7 @@ import { handleClientError } from './platform/http/client-errors.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
 import { registerCors } from './platform/http/cors.ts';
 import { registerErrorHandling, sendFrameworkError } from './platform/http/error-handler.ts';
+import { registerFormBodies } from './platform/http/form-bodies.ts';
 import { registerNulGuard } from './platform/http/nul-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
@@ -81,6 +82,7 @@ export async function buildApp(
   registerErrorHandling(app);
   registerMaintenance(app, services.platform.maintenance);
   registerContentTypes(app);
+  registerFormBodies(app);
   registerSecurityHeaders(app);
   registerNulGuard(app);
   registerAuth(app, { adminToken: config.adminApiToken, sessions: services.areas.accounts.sessions });

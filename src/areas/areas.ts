@@ -6,13 +6,16 @@
 import type { AnyAreaModule } from '../platform/modules/area-module.ts';
 import { accountsArea } from './accounts/accounts.module.ts';
 import { bookmarksArea } from './bookmarks/bookmarks.module.ts';
+import { catalogueArea } from './catalogue/catalogue.module.ts';
 import { commentsArea } from './comments/comments.module.ts';
+import { couponsArea } from './coupons/coupons.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
 import { geographyArea } from './geography/geography.module.ts';
 import { hashtagsArea } from './hashtags/hashtags.module.ts';
 import { mediaArea } from './media/media.module.ts';
+import { newsletterArea } from './newsletter/newsletter.module.ts';
 import { notificationsArea } from './notifications/notifications.module.ts';
 import { reactionsArea } from './reactions/reactions.module.ts';
 import { reportsArea } from './reports/reports.module.ts';
@@ -20,12 +23,14 @@ import { searchArea } from './search/search.module.ts';
 import { socialFeedsArea } from './social-feeds/social-feeds.module.ts';
 import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
+import { trackingArea } from './tracking/tracking.module.ts';
 import { userAdminArea } from './user-admin/user-admin.module.ts';
 
 // biome-ignore format: one area a line
 export const areaModules: readonly AnyAreaModule[] = [
   systemArea,
   geographyArea,
+  catalogueArea,
   accountsArea,
   notificationsArea,
   gamificationArea,
@@ -41,4 +46,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   socialFeedsArea,
   discoveryArea,
   userAdminArea,
+  newsletterArea,
+  couponsArea,
+  trackingArea,
 ];

@@ -18,14 +18,20 @@ export function runOnServer(dataDir: string, argv: string[], output: CommandOutp
     let buffer = '';
     socket.on('connect', () => {
       connected = true;
-      socket.write(`${JSON.stringify({ argv })}\n`);
+      socket.write(`${JSON.stringify({ argv, cwd: process.cwd(), progress: output.progress !== undefined })}\n`);
     });
     socket.on('data', (chunk) => {
       buffer += chunk.toString('utf8');
       let end = buffer.indexOf('\n');
       while (end !== -1) {
-        const message = JSON.parse(buffer.slice(0, end)) as { out?: string; err?: string; exit?: number };
+        const message = JSON.parse(buffer.slice(0, end)) as {
+          out?: string;
+          err?: string;
+          progress?: string;
+          exit?: number;
+        };
         buffer = buffer.slice(end + 1);
+        if (message.progress !== undefined) output.progress?.(message.progress);
         if (message.out !== undefined) output.print(message.out);
         if (message.err !== undefined) output.printError(message.err);
         if (message.exit !== undefined) exit = message.exit;

@@ -5,18 +5,26 @@
  * transactions of this process. (Serving the wire protocol instead would let the server's queries
  * run inside a CLI client's open transaction.)
  *
- * Protocol, one JSON object a line: the CLI sends {"argv":[...]}; the server answers any number of
- * {"out":"line"} and {"err":"line"}, then {"exit":N}.
+ * Protocol, one JSON object a line: the CLI sends {"argv":[...],"cwd":"/its/directory","progress":bool}
+ * (cwd and progress optional: relative paths start in cwd; progress asks for {"progress":"line"} status
+ * lines, for a terminal); the server answers any number of {"out":"line"}, {"err":"line"} and
+ * {"progress":"line"}, then {"exit":N}.
  */
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type CommandEnvironment, executeCommand } from './execute.ts';
 
 export const commandSocketPath = (dataDir: string) => join(dataDir, 'cli.sock');
 
-function readRequest(socket: Socket): Promise<string[]> {
+interface CommandRequest {
+  argv: string[];
+  cwd?: string;
+  progress?: boolean;
+}
+
+function readRequest(socket: Socket): Promise<CommandRequest> {
   return new Promise((resolve, reject) => {
     let buffer = '';
     const onData = (chunk: Buffer) => {
@@ -28,11 +36,14 @@ function readRequest(socket: Socket): Promise<string[]> {
       }
       socket.off('data', onData);
       try {
-        const request = JSON.parse(buffer.slice(0, end)) as { argv?: unknown };
+        const request = JSON.parse(buffer.slice(0, end)) as { argv?: unknown; cwd?: unknown; progress?: unknown };
         if (!Array.isArray(request.argv) || !request.argv.every((arg) => typeof arg === 'string')) {
           throw new Error('argv must be an array of strings');
         }
-        resolve(request.argv);
+        if (request.cwd !== undefined && (typeof request.cwd !== 'string' || !isAbsolute(request.cwd))) {
+          throw new Error('cwd must be an absolute path');
+        }
+        resolve({ argv: request.argv, cwd: request.cwd as string | undefined, progress: request.progress === true });
       } catch (error) {
         reject(error);
       }
@@ -54,11 +65,16 @@ export async function startCommandServer(
   const server = createServer((socket) => {
     const send = (message: object) => socket.writable && socket.write(`${JSON.stringify(message)}\n`);
     const handled = readRequest(socket)
-      .then(async (argv) => {
+      .then(async ({ argv, cwd, progress }) => {
         logger.info({ event: 'cli.command', argv: argv.slice(0, 1) }, `operator command ${argv[0] ?? 'help'}`);
-        const exit = await executeCommand(argv, async () => ({ environment, close: async () => {} }), {
+        const open = async () => ({
+          environment: { ...environment, cwd: cwd ?? environment.cwd },
+          close: async () => {},
+        });
+        const exit = await executeCommand(argv, open, {
           print: (line) => send({ out: line }),
           printError: (line) => send({ err: line }),
+          progress: progress ? (line) => send({ progress: line }) : undefined,
         });
         send({ exit });
       })

@@ -18,6 +18,10 @@ export interface CliContext {
   commands: readonly CliCommand[];
   /** Prints one line of the command's result on stdout. */
   print(line: string): void;
+  /** Where relative paths in the arguments start: the operator's directory, also when the server runs the command. */
+  cwd?: string;
+  /** Shows a transient status line (a progress bar) on the operator's terminal; absent when stderr is not one. */
+  progress?(line: string): void;
 }
 
 export interface CliCommand {

@@ -9,11 +9,13 @@ import { defaultLocale, translate } from '../platform/i18n/i18n.ts';
 import { type CliContext, CliError } from './command.ts';
 import { commands } from './registry.ts';
 
-export type CommandEnvironment = Omit<CliContext, 'commands' | 'print'>;
+export type CommandEnvironment = Omit<CliContext, 'commands' | 'print' | 'progress'>;
 
 export interface CommandOutput {
   print(line: string): void;
   printError(line: string): void;
+  /** A transient status line, only where the operator sees a terminal. */
+  progress?(line: string): void;
 }
 
 /** One line for an error: a coded domain error with its title, detail and field, or the message. */
@@ -58,7 +60,7 @@ export async function executeCommand(
     }
     const { environment, close } = await open();
     try {
-      await command.run({ ...environment, commands, print: output.print }, args);
+      await command.run({ ...environment, commands, print: output.print, progress: output.progress }, args);
     } finally {
       await close();
     }

@@ -12,9 +12,27 @@ import { openCliDatabase } from './connect.ts';
 import { cliServices } from './context.ts';
 import { type CommandOutput, describeError, executeCommand } from './execute.ts';
 
+// A progress line is redrawn in place on stderr, and erased before any other output.
+let progressShown = false;
+const clearProgress = () => {
+  if (progressShown) process.stderr.write('\r\x1b[K');
+  progressShown = false;
+};
 const output: CommandOutput = {
-  print: (line) => process.stdout.write(`${line}\n`),
-  printError: (line) => process.stderr.write(`${line}\n`),
+  print: (line) => {
+    clearProgress();
+    process.stdout.write(`${line}\n`);
+  },
+  printError: (line) => {
+    clearProgress();
+    process.stderr.write(`${line}\n`);
+  },
+  progress: process.stderr.isTTY
+    ? (line) => {
+        process.stderr.write(`\r\x1b[K${line}`);
+        progressShown = true;
+      }
+    : undefined,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -29,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
       const { database, via } = await openCliDatabase(config);
       const services = await cliServices(config, database);
       return {
-        environment: { config, ...services, database, via },
+        environment: { config, ...services, database, via, cwd: process.cwd() },
         close: async () => {
           await services.platform.broadcast.close();
           await database.close();
@@ -41,7 +59,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    clearProgress();
+    process.exit(code);
+  },
   (error: unknown) => {
     output.printError(`error: ${describeError(error)}`);
     process.exit(1);

@@ -251,6 +251,6 @@ describe('the CLI as a process', () => {
     const unknown = await cli(['users:explode']);
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr.trim().split('\n').length, 1);
-    assert.match(unknown.stderr, /^error: unknown command "users:explode"; commands: help, users:create/);
+    assert.match(unknown.stderr, /^error: unknown command "users:explode"; commands: help, (.+, )?users:create/);
   });
 });

@@ -4,6 +4,8 @@ export interface MailMessage {
   /** Plain-text alternative. */
   text: string;
   html: string;
+  /** Extra headers (e.g. List-Unsubscribe); nodemailer writes them as given. */
+  headers?: Record<string, string>;
 }
 
 /** Sends one rendered e-mail. Rejects when the message could not be handed over. */

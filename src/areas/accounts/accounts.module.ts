@@ -70,6 +70,7 @@ export const accountsArea = defineArea({
       clock,
       config.publicUrl,
       logger,
+      events,
     );
     const moderation = new ModerationService({
       transactions,

@@ -20,6 +20,8 @@ export interface Registration {
   username?: string;
   nickname?: string;
   sponsorCode?: string;
+  /** Redeemed in the registration's transaction by the coupons area (through `user.registered`). */
+  couponCode?: string;
 }
 
 export class AccountsService {
@@ -63,7 +65,7 @@ export class AccountsService {
     return this.transactions.run(async () => {
       const user = await this.createAccount(input);
       const { session, accessToken } = await this.sessions.create(user.id, client);
-      await this.events.publish('user.registered', { user, locale });
+      await this.events.publish('user.registered', { user, locale, couponCode: input.couponCode });
       return { user, session, accessToken };
     });
   }

@@ -58,10 +58,13 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
           username: Type.Optional(UsernameSchema),
           nickname: Type.Optional(NicknameSchema),
           sponsorCode: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+          couponCode: Type.Optional(
+            Type.String({ pattern: '^[A-Za-z0-9-]{3,32}$', description: 'A coupon to redeem with the account' }),
+          ),
         },
         { additionalProperties: false },
       ),
-      errors: ['weakPassword', 'emailTaken', 'usernameTaken'],
+      errors: ['weakPassword', 'emailTaken', 'usernameTaken', 'couponInvalid', 'couponExhausted'],
       success: { status: 201, schema: NewSessionDocumentSchema },
       handler: async ({ body, request, reply, locale }) => {
         noStore(reply);

@@ -4,8 +4,18 @@ import type { UserRow } from './tables.ts';
 
 declare module '../../platform/events/domain-events.ts' {
   interface DomainEvents {
-    /** A person registered (not an operator-created account); `locale` is the request's. */
-    'user.registered': { user: UserRow; locale: Locale };
+    /**
+     * A person registered (not an operator-created account); `locale` is the request's. `couponCode` is
+     * the code given at registration, redeemed by the coupons area in this transaction (a refused code
+     * fails the registration).
+     */
+    'user.registered': { user: UserRow; locale: Locale; couponCode?: string };
+    /**
+     * The account's e-mail address became confirmed (a confirmation link, or a password reset, which
+     * proves it too), published once per account, in that transaction, under the user's lock.
+     * `sponsoredBy` is the sponsor whose code the account registered with (gamification rewards them).
+     */
+    'user.emailConfirmed': { userId: string; sponsoredBy: string | null };
     /**
      * What others see of a user changed: username, nickname or settings (discoverable). The ban and
      * erasure writes publish it too when they land. `user` is the row after the change.

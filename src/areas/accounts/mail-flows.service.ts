@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
@@ -36,6 +37,7 @@ export class MailFlowsService {
   private readonly clock: Clock;
   private readonly publicUrl: string;
   private readonly logger: FastifyBaseLogger;
+  private readonly events: EventBus;
 
   constructor(
     transactions: Transactions,
@@ -45,7 +47,9 @@ export class MailFlowsService {
     clock: Clock,
     publicUrl: string,
     logger: FastifyBaseLogger,
+    events: EventBus,
   ) {
+    this.events = events;
     this.transactions = transactions;
     this.repository = repository;
     this.tokens = tokens;
@@ -126,12 +130,14 @@ export class MailFlowsService {
     await this.transactions.run(async () => {
       const found = await this.tokens.check(this.repository, token, 'confirm-email');
       await this.tokens.spend(this.repository, found);
-      const user = await this.repository.findUserById(found.userId);
+      // Locked, so that of a confirmation and a reset at once only one sees the address unconfirmed.
+      const user = await this.repository.lockUser(found.userId);
       // A link mailed before a ban or an erasure no longer works.
       if (!canReceiveMail(user)) throw new AppError('invalidToken', { source: { pointer: '/token' } });
       if (user.emailConfirmedAt === null) {
         const now = this.clock.now();
         await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
+        await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: user.sponsoredBy });
       }
     });
   }
@@ -166,7 +172,7 @@ export class MailFlowsService {
     const passwordHash = await hashPassword(password);
     await this.transactions.run(async () => {
       await this.tokens.spend(this.repository, found);
-      const user = await this.repository.findUserById(found.userId);
+      const user = await this.repository.lockUser(found.userId);
       // A link mailed before a ban or an erasure no longer works.
       if (!canReceiveMail(user)) throw new AppError('invalidToken', { source: { pointer: '/token' } });
       const now = this.clock.now();
@@ -175,6 +181,9 @@ export class MailFlowsService {
         emailConfirmedAt: user.emailConfirmedAt ?? now,
         updatedAt: now,
       });
+      if (user.emailConfirmedAt === null) {
+        await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: user.sponsoredBy });
+      }
       await this.repository.useAllTokens(user.id, 'reset-password', now);
       await this.repository.deleteSessionsOfUser(user.id);
     });

@@ -255,6 +255,12 @@ export class GamificationService {
     return level === 0 ? null : this.awardBadgeLevel(userId, slug, level, subject);
   }
 
+  /** The last level of a badge, or null when no badge has this slug (coupons check their rewards with it). */
+  async badgeLastLevel(slug: string): Promise<number | null> {
+    const badge = await this.repository.badgeBySlug(slug);
+    return badge === null ? null : badgeMaxLevel(badge);
+  }
+
   listBadges(page: PageRequest) {
     return this.repository.listBadges(page);
   }

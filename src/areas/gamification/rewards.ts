@@ -16,6 +16,11 @@ export const experienceFor = {
   mediaPublished: 10,
   /** To the author of each comment on someone else's media (each comment once; none on one's own media). */
   commentWritten: 1,
+  /**
+   * To a sponsor, once per account registered with their code, when that account confirms its e-mail
+   * (no badge measures sponsorship yet, so this is experience only).
+   */
+  sponsoredAccountConfirmed: 50,
 } as const;
 
 /**
@@ -68,5 +73,14 @@ export function subscribeRewards(events: EventBus, gamification: GamificationSer
       await gamification.awardExperience(comment.authorId, experienceFor.commentWritten, 'comment.written');
     }
     await gamification.recordMetric(comment.authorId, 'commentsWritten', comment.commentsWritten);
+  });
+  // Published once per account (accounts confirms under the user's lock), so the sponsor earns once.
+  events.subscribe('user.emailConfirmed', 'inTransaction', 'gamification.sponsorshipRewards', async (confirmed) => {
+    if (confirmed.sponsoredBy === null) return;
+    await gamification.awardExperience(
+      confirmed.sponsoredBy,
+      experienceFor.sponsoredAccountConfirmed,
+      'sponsorship.confirmed',
+    );
   });
 }

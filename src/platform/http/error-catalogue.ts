@@ -33,8 +33,12 @@ export const errorCatalogue = {
   mediaNotInQueue: 409,
   alreadyReported: 409,
   reportAlreadyResolved: 409,
+  couponCodeTaken: 409,
+  couponAlreadyRedeemed: 409,
+  couponExhausted: 409,
   // 410
   tokenExpired: 410,
+  offerGone: 410,
   // 408 / 431 (answered by the HTTP server itself, see client-errors.ts)
   requestTimeout: 408,
   headersTooLarge: 431,
@@ -63,6 +67,9 @@ export const errorCatalogue = {
   actionNotApplicable: 422,
   invalidParentComment: 422,
   parentCommentDeleted: 422,
+  currencyMismatch: 422,
+  outsideAttributionWindow: 422,
+  couponInvalid: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,

@@ -50,7 +50,8 @@ export interface PageSpec {
 }
 
 export interface Success {
-  status: 200 | 201 | 202 | 204 | 206;
+  /** 302: a redirect (the handler sends it, Location included; e.g. GET /go/offer/{id}). */
+  status: 200 | 201 | 202 | 204 | 206 | 302;
   /** The body's schema (JSON:API documents); none for 204 or binary bodies. */
   schema?: TSchema;
   /** Default application/vnd.api+json; binary routes name theirs. */
@@ -86,6 +87,8 @@ export interface RouteSpec<
   auth: A;
   summary: string;
   description?: string;
+  /** Defaults to operationIdOf(method, path); set it where two paths would give the same one. */
+  operationId?: string;
   /** Defaults to the area's tag given to registerRoutes. */
   tags?: string[];
   params?: P;
@@ -94,6 +97,8 @@ export interface RouteSpec<
   body?: B;
   /** A multipart/form-data body, parsed by the handler; documented with this schema. */
   multipart?: TSchema;
+  /** Also read the body from an HTML form (application/x-www-form-urlencoded), validated by `body`. */
+  formBody?: boolean;
   /** Codes this route answers beyond those every route of its kind can (implicitErrors). */
   errors?: ErrorCode[];
   success: Success;
@@ -200,11 +205,12 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
         errors,
         success: spec.success,
         multipart: spec.multipart,
+        ...(spec.formBody ? { formBody: true } : {}),
         ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
       },
       ...(spec.preValidation ? { preValidation: spec.preValidation } : {}),
       schema: {
-        operationId: operationIdOf(spec.method, spec.path),
+        operationId: spec.operationId ?? operationIdOf(spec.method, spec.path),
         tags: spec.tags ?? [tag],
         summary: spec.summary,
         ...(spec.description ? { description: spec.description } : {}),

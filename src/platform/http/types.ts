@@ -47,6 +47,8 @@ declare module 'fastify' {
     success?: Success;
     /** The schema of a multipart/form-data body, for OpenAPI. */
     multipart?: TSchema;
+    /** The route also reads application/x-www-form-urlencoded bodies (HTML forms; form-bodies.ts). */
+    formBody?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in user on `user` routes (always set there) and `optional` routes (when a token was sent). */

@@ -1,0 +1,40 @@
+/** Brands: the public list and look-ups, and saving one (imports, tests). */
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { BrandsRepository, BrandWrite } from './brands.repository.ts';
+import type { BrandRow } from './tables.ts';
+import { httpUrlProblem, localizedTextProblem } from './validation.ts';
+import { invalid } from './write-checks.ts';
+
+export class BrandsService {
+  readonly #brands: BrandsRepository;
+  readonly #clock: Clock;
+
+  constructor(brands: BrandsRepository, clock: Clock) {
+    this.#brands = brands;
+    this.#clock = clock;
+  }
+
+  list(page: PageRequest): Promise<BrandRow[]> {
+    return this.#brands.list(page);
+  }
+
+  async get(id: string): Promise<BrandRow> {
+    const row = await this.#brands.findById(id);
+    if (row === null) throw new AppError('notFound', { detail: 'No brand has this id' });
+    return row;
+  }
+
+  findByIds(ids: string[]): Promise<BrandRow[]> {
+    return this.#brands.findByIds([...new Set(ids)]);
+  }
+
+  /** Creates or updates (by external id) a brand; a bad field is 422 validationFailed naming it. */
+  async save(input: BrandWrite): Promise<{ row: BrandRow; created: boolean }> {
+    invalid('/name', input.name.trim() === '' ? 'is blank' : null);
+    if (input.website) invalid('/website', httpUrlProblem(input.website));
+    invalid('/description', localizedTextProblem(input.description ?? {}, false));
+    return this.#brands.upsert(input, this.#clock.now());
+  }
+}

@@ -1,0 +1,75 @@
+/** Establishments: the public list, search and page, and saving one (imports, tests). */
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { BrandsService } from './brands.service.ts';
+import type {
+  EstablishmentFilter,
+  EstablishmentsRepository,
+  EstablishmentWrite,
+  ListedEstablishment,
+} from './establishments.repository.ts';
+import type { ListedOffer, OffersRepository } from './offers.repository.ts';
+import type { BrandRow, EstablishmentRow } from './tables.ts';
+import { httpUrlProblem, kindProblem, labelsProblem, localizedTextProblem } from './validation.ts';
+import { invalid } from './write-checks.ts';
+
+/** How many live offers an establishment's page includes (newest first); GET /api/offers lists them all. */
+export const establishmentOffersShown = 50;
+
+export interface EstablishmentPage {
+  establishment: ListedEstablishment;
+  brand: BrandRow | null;
+  offers: ListedOffer[];
+}
+
+export class EstablishmentsService {
+  readonly #establishments: EstablishmentsRepository;
+  readonly #offers: OffersRepository;
+  readonly #brands: BrandsService;
+  readonly #clock: Clock;
+
+  constructor(establishments: EstablishmentsRepository, offers: OffersRepository, brands: BrandsService, clock: Clock) {
+    this.#establishments = establishments;
+    this.#offers = offers;
+    this.#brands = brands;
+    this.#clock = clock;
+  }
+
+  list(filter: EstablishmentFilter, page: PageRequest): Promise<ListedEstablishment[]> {
+    return this.#establishments.list(filter, page);
+  }
+
+  search(q: string, limit: number): Promise<ListedEstablishment[]> {
+    return this.#establishments.search(q, limit);
+  }
+
+  /** An active establishment with its brand and its live offers; an unknown or inactive one is 404. */
+  async get(id: string): Promise<EstablishmentPage> {
+    const establishment = await this.#establishments.findById(id);
+    if (establishment === null || !establishment.active) {
+      throw new AppError('notFound', { detail: 'No establishment has this id' });
+    }
+    const [brand] = establishment.brandId === null ? [] : await this.#brands.findByIds([establishment.brandId]);
+    const offers = await this.#offers.liveOfEstablishment(id, this.#clock.now(), establishmentOffersShown);
+    return { establishment, brand: brand ?? null, offers };
+  }
+
+  /** Creates or updates (by external id) an establishment; a bad field is 422 validationFailed naming it. */
+  async save(input: EstablishmentWrite): Promise<{ row: EstablishmentRow; created: boolean }> {
+    invalid('/name', input.name.trim() === '' ? 'is blank' : null);
+    invalid('/kind', kindProblem(input.kind));
+    invalid('/labels', labelsProblem(input.labels ?? []));
+    invalid('/countryCode', /^[A-Z]{2}$/.test(input.countryCode) ? null : 'must be an ISO 3166-1 alpha-2 code');
+    if (input.website) invalid('/website', httpUrlProblem(input.website));
+    invalid('/description', localizedTextProblem(input.description ?? {}, false));
+    const placed = input.latitude != null && input.longitude != null;
+    if (placed) {
+      invalid('/latitude', Math.abs(input.latitude as number) <= 90 ? null : 'must be from -90 to 90');
+      invalid('/longitude', Math.abs(input.longitude as number) <= 180 ? null : 'must be from -180 to 180');
+    } else {
+      invalid('/latitude', (input.latitude == null) === (input.longitude == null) ? null : 'comes with a longitude');
+    }
+    return this.#establishments.upsert(input, this.#clock.now());
+  }
+}

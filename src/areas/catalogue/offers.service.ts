@@ -1,0 +1,87 @@
+/** Offers: the public list, search and page (live offers), what click tracking reads, and saving one. */
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { ListedOffer, OfferFilter, OffersRepository, OfferWrite } from './offers.repository.ts';
+import type { OfferRow } from './tables.ts';
+import {
+  commissionRateProblem,
+  currencyProblem,
+  httpUrlProblem,
+  localizedTextProblem,
+  priceProblem,
+} from './validation.ts';
+import { invalid } from './write-checks.ts';
+
+/** What click tracking and conversions need of an offer (area `tracking`). */
+export interface TrackedOffer {
+  id: string;
+  partnerUrl: string;
+  commissionRateBps: number;
+  currency: string;
+  establishmentId: string | null;
+  brandId: string | null;
+  /** Active, inside its validity window now (the injected clock) and its establishment active. */
+  live: boolean;
+}
+
+export class OffersService {
+  readonly #offers: OffersRepository;
+  readonly #clock: Clock;
+
+  constructor(offers: OffersRepository, clock: Clock) {
+    this.#offers = offers;
+    this.#clock = clock;
+  }
+
+  list(filter: OfferFilter, page: PageRequest): Promise<ListedOffer[]> {
+    return this.#offers.listLive(filter, this.#clock.now(), page);
+  }
+
+  search(q: string, limit: number): Promise<ListedOffer[]> {
+    return this.#offers.searchLive(q, this.#clock.now(), limit);
+  }
+
+  /**
+   * A live offer. An unknown id is 404; an expired, not yet valid or inactive offer is 410 offerGone,
+   * its meta naming the establishment (or brand) to point the reader to.
+   */
+  async get(id: string): Promise<ListedOffer> {
+    const offer = await this.#offers.findById(id, this.#clock.now());
+    if (offer === null) throw new AppError('notFound', { detail: 'No offer has this id' });
+    if (!offer.live) {
+      throw new AppError('offerGone', {
+        detail: 'This offer is not available now',
+        meta: { establishmentId: offer.establishmentId, brandId: offer.brandId },
+      });
+    }
+    return offer;
+  }
+
+  /** The offer for a click or a conversion, live or not (the caller decides); null when unknown. */
+  async findForTracking(id: string): Promise<TrackedOffer | null> {
+    const offer = await this.#offers.findById(id, this.#clock.now());
+    if (offer === null) return null;
+    const { partnerUrl, commissionRateBps, currency, establishmentId, brandId, live } = offer;
+    return { id: offer.id, partnerUrl, commissionRateBps, currency, establishmentId, brandId, live };
+  }
+
+  /** Creates or updates (by external id) an offer; a bad field is 422 validationFailed naming it. */
+  async save(input: OfferWrite): Promise<{ row: OfferRow; created: boolean }> {
+    invalid('/title', localizedTextProblem(input.title, true));
+    invalid('/description', localizedTextProblem(input.description ?? {}, false));
+    invalid('/establishmentId', input.establishmentId || input.brandId ? null : 'or brandId is required');
+    invalid('/currency', currencyProblem(input.currency));
+    invalid('/commissionRateBps', commissionRateProblem(input.commissionRateBps));
+    invalid('/partnerUrl', httpUrlProblem(input.partnerUrl));
+    if (input.priceMin != null) invalid('/priceMin', priceProblem(input.priceMin));
+    if (input.priceMax != null) invalid('/priceMax', priceProblem(input.priceMax));
+    if (input.priceMin != null && input.priceMax != null) {
+      invalid('/priceMax', input.priceMin <= input.priceMax ? null : 'is below priceMin');
+    }
+    if (input.validFrom && input.validUntil) {
+      invalid('/validUntil', input.validFrom < input.validUntil ? null : 'is not after validFrom');
+    }
+    return this.#offers.upsert(input, this.#clock.now());
+  }
+}

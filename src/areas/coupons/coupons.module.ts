@@ -1,0 +1,46 @@
+/**
+ * Coupons: codes operators create (POST /admin/coupons) that users redeem once each for experience or
+ * badge levels, through POST /api/users/me/coupons or at registration (`couponCode` in
+ * `user.registered`, redeemed in the registration's transaction: a bad code fails the registration).
+ */
+import { defineArea } from '../../platform/modules/area-module.ts';
+import { CouponsRepository } from './coupons.repository.ts';
+import { couponsRoutes } from './coupons.routes.ts';
+import { CouponsService } from './coupons.service.ts';
+
+export interface CouponsServices {
+  coupons: CouponsService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    coupons: CouponsServices;
+  }
+}
+
+export const couponsArea = defineArea({
+  name: 'coupons',
+  needs: ['accounts', 'gamification'],
+  create({ transactions, events, audit, clock, stats }, { accounts, gamification }) {
+    const repository = new CouponsRepository(transactions);
+    const coupons = new CouponsService(
+      transactions,
+      repository,
+      accounts.users,
+      gamification.gamification,
+      audit,
+      clock,
+    );
+    stats.register('couponRedemptions', (since) => repository.stats(since));
+    events.subscribe(
+      'user.registered',
+      'inTransaction',
+      'coupons.redeemAtRegistration',
+      async ({ user, couponCode }) => {
+        if (couponCode !== undefined) await coupons.redeem(user.id, couponCode, '/couponCode');
+      },
+    );
+    return { coupons };
+  },
+  routes: couponsRoutes,
+});
