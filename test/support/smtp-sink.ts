@@ -12,8 +12,13 @@
  * RFC 2047 encoded words, nested multipart bodies, quoted-printable and base64, any charset
  * TextDecoder knows. It is enough for what nodemailer writes, not for arbitrary mail.
  */
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
+import { createMailer, type Mailer } from '../../src/adapters/mail/index.ts';
 
 export interface ParsedMail {
   /** Lower-case header names; unfolded, decoded values; the first one when a header repeats. */
@@ -40,6 +45,14 @@ export interface SmtpSink {
   waitForMessage(predicate?: (message: SinkMessage) => boolean, timeoutMs?: number): Promise<SinkMessage>;
   clear(): void;
   close(): Promise<void>;
+}
+
+/** The service's real SMTP mailer, pointed at `smtpUrl` (a sink's, or a closed port's). */
+export function smtpMailer(smtpUrl: string): Mailer {
+  return createMailer(
+    { smtpUrl, mailDir: mkdtempSync(join(tmpdir(), 'tms-mail-')), from: 'Travel Media <no-reply@example.test>' },
+    pino({ level: 'silent' }),
+  );
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import pino from 'pino';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword, updateUserRow } from '../../../test/helpers/factories.ts';
-import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink.ts';
-import { createMailer } from '../../adapters/mail/index.ts';
+import { type SmtpSink, smtpMailer, startSmtpSink } from '../../../test/support/smtp-sink.ts';
 
 const tokenIn = (text: string, kind: 'confirm' | 'reset') => {
   const match = new RegExp(`/login\\?${kind}=([A-Za-z0-9_-]+)`).exec(text);
@@ -20,14 +15,7 @@ describe('account mail through a real SMTP server', () => {
   let sink: SmtpSink;
   before(async () => {
     sink = await startSmtpSink();
-    const mailer = createMailer(
-      {
-        smtpUrl: sink.url,
-        mailDir: mkdtempSync(join(tmpdir(), 'tms-mail-')),
-        from: 'Travel Media <no-reply@example.test>',
-      },
-      pino({ level: 'silent' }),
-    );
+    const mailer = smtpMailer(sink.url);
     t = await createTestApp({ deps: { mailer } });
   });
   after(async () => {
@@ -153,10 +141,7 @@ describe('account mail through a real SMTP server', () => {
     const down = await startSmtpSink();
     const url = down.url;
     await down.close();
-    const failing = createMailer(
-      { smtpUrl: url, mailDir: mkdtempSync(join(tmpdir(), 'tms-mail-')), from: 'Travel Media <no-reply@example.test>' },
-      pino({ level: 'silent' }),
-    );
+    const failing = smtpMailer(url);
     const broken = await createTestApp({ deps: { mailer: failing } });
     try {
       const register = await broken.request({

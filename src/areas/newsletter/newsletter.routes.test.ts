@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import pino from 'pino';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
-import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink.ts';
-import { createMailer } from '../../adapters/mail/index.ts';
+import { type SmtpSink, smtpMailer, startSmtpSink } from '../../../test/support/smtp-sink.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -28,14 +23,7 @@ describe('newsletter through a real SMTP server', () => {
   let sink: SmtpSink;
   before(async () => {
     sink = await startSmtpSink();
-    const mailer = createMailer(
-      {
-        smtpUrl: sink.url,
-        mailDir: mkdtempSync(join(tmpdir(), 'tms-mail-')),
-        from: 'Travel Media <no-reply@example.test>',
-      },
-      pino({ level: 'silent' }),
-    );
+    const mailer = smtpMailer(sink.url);
     t = await createTestApp({ deps: { mailer } });
   });
   after(async () => {
