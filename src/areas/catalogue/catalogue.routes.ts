@@ -71,7 +71,13 @@ function nearOf({ lat, lng, radiusKm }: NearQuery): EstablishmentFilter['near'] 
     const missing = lat === undefined ? 'lat' : 'lng';
     throw new AppError('invalidQueryParameter', { source: { parameter: missing }, detail: 'lat and lng go together' });
   }
-  return { latitude: lat, longitude: lng, radiusMetres: (radiusKm ?? nearRadiusKm.default) * 1000 };
+  // Rounded to 7 decimals (about 1 cm): a denormal such as 5e-324 would underflow in ll_to_earth.
+  const rounded = (degrees: number) => Math.round(degrees * 1e7) / 1e7;
+  return {
+    latitude: rounded(lat),
+    longitude: rounded(lng),
+    radiusMetres: (radiusKm ?? nearRadiusKm.default) * 1000,
+  };
 }
 
 export function catalogueRoutes(app: App, { establishments, offers, brands }: CatalogueServices) {
@@ -91,7 +97,7 @@ export function catalogueRoutes(app: App, { establishments, offers, brands }: Ca
         lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Centre longitude (with lat)' })),
         radiusKm: Type.Optional(
           Type.Number({
-            exclusiveMinimum: 0,
+            minimum: 0.001,
             maximum: nearRadiusKm.max,
             description: `With lat/lng: how far, in km (default ${nearRadiusKm.default}, at most ${nearRadiusKm.max})`,
           }),

@@ -18,7 +18,8 @@ import { checkedRewards, rewardIds } from './reward-catalogue.ts';
 import type { CouponRow, StoredReward } from './tables.ts';
 
 /** Codes are typed by people: 3 to 32 letters, digits and dashes, case-insensitive (kept upper-case). */
-export const couponCodePattern = '^[A-Za-z0-9-]{3,32}$';
+/** 3 to 32 letters, digits and dashes, with at least one letter or digit. */
+export const couponCodePattern = '^(?=.*[A-Za-z0-9])[A-Za-z0-9-]{3,32}$';
 export const normalizeCode = (code: string) => code.trim().toUpperCase();
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

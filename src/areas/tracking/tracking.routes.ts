@@ -219,8 +219,8 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
         targetId: Type.String({ description: 'UUID (users and media: or 32 hex digits)' }),
       },
       query: {
-        from: Type.Optional(Type.String({ description: 'RFC 3339, inclusive' })),
-        to: Type.Optional(Type.String({ description: 'RFC 3339, exclusive' })),
+        from: Type.Optional(Type.String({ format: 'date-time', description: 'RFC 3339, inclusive' })),
+        to: Type.Optional(Type.String({ format: 'date-time', description: 'RFC 3339, exclusive' })),
       },
       errors: ['notFound', 'invalidId'],
       success: { status: 200, schema: DocumentSchema(TargetReportSchema) },
