@@ -4,6 +4,7 @@
  * `check` answers the row as stored, or the first reason it is refused. References (a city by name,
  * an establishment or a brand by external id) are resolved later, against the database.
  */
+import { parseClientTime } from '../../../platform/http/time.ts';
 import { visibleText } from '../../../platform/text/visible-text.ts';
 import type { LocalizedText } from '../tables.ts';
 import {
@@ -187,9 +188,8 @@ function time(row: Row, field: string): Date | null {
   const shape = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
   if (typeof value !== 'string' || !shape.test(value))
     return refuse(field, 'must be an RFC 3339 time with an offset, or a date (YYYY-MM-DD)');
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) refuse(field, 'is not a valid time');
-  return date;
+  // The shared rule: a year a PostgreSQL timestamp cannot hold (0000, or 10000 once in UTC) is refused too.
+  return parseClientTime(value) ?? refuse(field, 'is not a valid time between the years 1 and 9999');
 }
 
 const countryShape = /^[A-Za-z]{2}$/;
