@@ -76,6 +76,30 @@ describe('configuration', () => {
     });
   });
 
+  it("reads the explorer's tile server, refusing anything but an http(s) {z}/{x}/{y} template", () => {
+    assert.equal(loadConfig({}).mapTileUrl, null);
+    const set = loadConfig({
+      MAP_TILE_URL: 'https://{s}.tile.example/{z}/{x}/{y}{r}.png',
+      MAP_TILE_ATTRIBUTION: '© Example',
+    });
+    assert.equal(set.mapTileUrl, 'https://{s}.tile.example/{z}/{x}/{y}{r}.png');
+    assert.equal(set.mapTileAttribution, '© Example');
+    for (const bad of [
+      'https://tile.example/{z}/{x}.png',
+      'ftp://tile.example/{z}/{x}/{y}.png',
+      'tiles/{z}/{x}/{y}',
+      'https://maps{s}.tile.example/{z}/{x}/{y}.png',
+      'https://{s}-tiles.example/{z}/{x}/{y}.png',
+    ]) {
+      assert.throws(
+        () => loadConfig({ MAP_TILE_URL: bad }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.problems.some((problem) => problem.startsWith('MAP_TILE_URL')),
+        bad,
+      );
+    }
+  });
+
   it('reads the request timeout, the media quota, CORS origins and the ETag secret', () => {
     const defaults = loadConfig({});
     assert.equal(defaults.requestTimeoutSeconds, 120);

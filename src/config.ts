@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   logLevel: string;
   sessionTtlDays: number;
+  /** Days between a confirmed account deletion and its erasure (signing in meanwhile cancels it). */
+  accountDeletionGraceDays: number;
   /** How long an instance may answer from its memory for a session; 0 reads every session from the database. */
   sessionCacheSeconds: number;
   notificationDigestIntervalMinutes: number;
@@ -45,7 +47,16 @@ export interface Config {
   corsOrigins: string[];
   /** Key of the media ETags (HMAC); null: generated once and kept in DATA_DIR/secrets. */
   mediaEtagSecret: string | null;
+  /**
+   * The explorer's base layer: a tile server URL template (`https://tile.example/{z}/{x}/{y}.png`,
+   * optional `{s}` and `{r}`), or null for the offline map drawn from Natural Earth shapes.
+   */
+  mapTileUrl: string | null;
+  /** The tile server's required attribution (text), shown on the map with MAP_TILE_URL. */
+  mapTileAttribution: string | null;
   push: { provider: 'log' | 'onesignal'; oneSignal: { appId: string; apiKey: string; apiUrl: string } | null };
+  /** Sign-in with an identity provider (src/areas/identities); a provider without a client id is off. */
+  identityProviders: IdentityProvidersConfig;
   s3: {
     endpoint: string | null;
     region: string;
@@ -54,6 +65,23 @@ export interface Config {
     secretAccessKey: string;
     forcePathStyle: boolean;
   } | null;
+}
+
+/** An OpenID Connect provider whose ID tokens are JWTs checked against its JWKS (Google, Apple). */
+export interface OidcProviderConfig {
+  /** The accepted `aud` values: our client ids (web, iOS, Android...). */
+  clientIds: string[];
+  /** The accepted `iss` values. */
+  issuers: string[];
+  jwksUrl: string;
+}
+
+export interface IdentityProvidersConfig {
+  /** The bound of every call to a provider (JWKS, Graph API); past it the sign-in answers 502. */
+  timeoutMs: number;
+  google: OidcProviderConfig | null;
+  apple: OidcProviderConfig | null;
+  facebook: { appId: string; appSecret: string; graphUrl: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
       appEnv === 'test' ? 'silent' : 'info',
     ),
     sessionTtlDays: read.integer('SESSION_TTL_DAYS', 30, 1, 365),
+    accountDeletionGraceDays: read.integer('ACCOUNT_DELETION_GRACE_DAYS', 30, 0, 365),
     sessionCacheSeconds: read.integer('SESSION_CACHE_SECONDS', 30, 0, 300),
     notificationDigestIntervalMinutes: read.integer(
       'NOTIFICATION_DIGEST_INTERVAL_MINUTES',
@@ -198,7 +227,10 @@ export function loadConfig(env: Env = process.env): Config {
     mediaQuotaBytes: megabytesOrUnlimited(read.integer('MEDIA_QUOTA_MB', 2048, 0, 1_000_000_000)),
     corsOrigins: corsOriginsOf(read.optional('CORS_ORIGINS'), read.problems),
     mediaEtagSecret: read.optional('MEDIA_ETAG_SECRET'),
+    mapTileUrl: mapTileUrlOf(read.optional('MAP_TILE_URL'), read.problems),
+    mapTileAttribution: read.optional('MAP_TILE_ATTRIBUTION'),
     push: { provider: pushProvider, oneSignal },
+    identityProviders: identityProvidersOf(read),
     s3,
   };
   if (config.adminApiToken !== null && config.adminApiToken.length < 16) {
@@ -209,6 +241,43 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/** Comma-separated values, trimmed, empty ones dropped. */
+const listOf = (raw: string) =>
+  raw
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+
+/** GOOGLE_*, APPLE_*, FACEBOOK_* and IDENTITY_PROVIDER_TIMEOUT_MS, with the providers' public URLs as defaults. */
+function identityProvidersOf(read: EnvReader): IdentityProvidersConfig {
+  const oidc = (prefix: string, issuer: string, jwksUrl: string): OidcProviderConfig | null => {
+    const clientIds = listOf(read.string(`${prefix}_CLIENT_IDS`, ''));
+    const issuers = listOf(read.string(`${prefix}_ISSUER`, issuer));
+    const jwks = read.url(`${prefix}_JWKS_URL`, ['http:', 'https:']) ?? jwksUrl;
+    return clientIds.length === 0 ? null : { clientIds, issuers, jwksUrl: jwks };
+  };
+  const facebookAppId = read.optional('FACEBOOK_APP_ID');
+  const graphUrl = read.url('FACEBOOK_GRAPH_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v24.0';
+  return {
+    timeoutMs: read.integer('IDENTITY_PROVIDER_TIMEOUT_MS', 5_000, 50, 60_000),
+    // Google signs with either spelling of its issuer.
+    google: oidc(
+      'GOOGLE',
+      'https://accounts.google.com,accounts.google.com',
+      'https://www.googleapis.com/oauth2/v3/certs',
+    ),
+    apple: oidc('APPLE', 'https://appleid.apple.com', 'https://appleid.apple.com/auth/keys'),
+    facebook:
+      facebookAppId === null
+        ? null
+        : {
+            appId: facebookAppId,
+            appSecret: read.require('FACEBOOK_APP_SECRET', 'when FACEBOOK_APP_ID is set'),
+            graphUrl: graphUrl.replace(/\/$/, ''),
+          },
+  };
 }
 
 /** MEDIA_QUOTA_MB: 0 means no quota. */
@@ -246,6 +315,27 @@ function corsOriginsOf(raw: string | null, problems: string[]): string[] {
 function defaultRenderConcurrency(): number {
   const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   return Math.max(1, Math.min(availableParallelism() - 1, pool - 2));
+}
+
+/** MAP_TILE_URL: an http(s) URL template holding {z}, {x} and {y} (Leaflet's syntax). */
+function mapTileUrlOf(raw: string | null, problems: string[]): string | null {
+  if (raw === null) return null;
+  let valid = ['{z}', '{x}', '{y}'].every((part) => raw.includes(part));
+  try {
+    valid &&= ['http:', 'https:'].includes(new URL(raw.replace(/\{[a-z]\}/g, '0')).protocol);
+  } catch {
+    valid = false;
+  }
+  // The pages' CSP names the tile server's origin: a placeholder in the host can only be a whole
+  // leftmost label (`{s}.tiles.example` -> `*.tiles.example`), the one wildcard CSP understands.
+  const host = /^https?:\/\/([^/?#]*)/i.exec(raw)?.[1] ?? '';
+  valid &&= !host.replace(/^\{s\}\./, '').includes('{');
+  if (!valid) {
+    problems.push(
+      `MAP_TILE_URL must be an http(s) URL template with {z}, {x} and {y}, and no placeholder in the host but a leading {s}. (got "${raw}")`,
+    );
+  }
+  return valid ? raw : null;
 }
 
 /** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of proxy addresses. */

@@ -9,11 +9,13 @@ import { bookmarksArea } from './bookmarks/bookmarks.module.ts';
 import { catalogueArea } from './catalogue/catalogue.module.ts';
 import { commentsArea } from './comments/comments.module.ts';
 import { couponsArea } from './coupons/coupons.module.ts';
+import { dataExportArea } from './data-export/data-export.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
 import { geographyArea } from './geography/geography.module.ts';
 import { hashtagsArea } from './hashtags/hashtags.module.ts';
+import { identitiesArea } from './identities/identities.module.ts';
 import { mediaArea } from './media/media.module.ts';
 import { newsletterArea } from './newsletter/newsletter.module.ts';
 import { notificationsArea } from './notifications/notifications.module.ts';
@@ -25,6 +27,7 @@ import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
 import { trackingArea } from './tracking/tracking.module.ts';
 import { userAdminArea } from './user-admin/user-admin.module.ts';
+import { webArea } from './web/web.module.ts';
 
 // biome-ignore format: one area a line
 export const areaModules: readonly AnyAreaModule[] = [
@@ -32,6 +35,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   geographyArea,
   catalogueArea,
   accountsArea,
+  identitiesArea,
   notificationsArea,
   gamificationArea,
   mediaArea,
@@ -49,4 +53,6 @@ export const areaModules: readonly AnyAreaModule[] = [
   newsletterArea,
   couponsArea,
   trackingArea,
+  dataExportArea,
+  webArea,
 ];

@@ -4,6 +4,7 @@
  */
 import { crc32 } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
+import { exifDateText, exifDegrees } from '../../src/adapters/images/exif-values.ts';
 
 export interface TestImageSize {
   width: number;
@@ -30,13 +31,14 @@ export async function makeJpeg(options: TestJpegOptions): Promise<Buffer> {
     ifd0.Make = options.camera.make;
     ifd0.Model = options.camera.model;
   }
-  if (options.takenAt !== undefined) exifIfd.DateTimeOriginal = exifDateText(options.takenAt);
+  if (options.takenAt !== undefined)
+    exifIfd.DateTimeOriginal = typeof options.takenAt === 'string' ? options.takenAt : exifDateText(options.takenAt);
   if (options.takenAtOffset !== undefined) exifIfd.OffsetTimeOriginal = options.takenAtOffset;
   if (options.gps) {
     gpsIfd.GPSLatitudeRef = options.gps.latitude < 0 ? 'S' : 'N';
-    gpsIfd.GPSLatitude = degreesMinutesSeconds(options.gps.latitude);
+    gpsIfd.GPSLatitude = exifDegrees(options.gps.latitude);
     gpsIfd.GPSLongitudeRef = options.gps.longitude < 0 ? 'W' : 'E';
-    gpsIfd.GPSLongitude = degreesMinutesSeconds(options.gps.longitude);
+    gpsIfd.GPSLongitude = exifDegrees(options.gps.longitude);
   }
   let image = gradient(options).jpeg({ quality: 90 });
   const hasTags = [ifd0, exifIfd, gpsIfd].some((directory) => Object.keys(directory).length > 0);
@@ -83,22 +85,4 @@ function gradient(size: TestImageSize, channels: 3 | 4 = 3): Sharp {
     }
   }
   return sharp(pixels, { raw: { width, height, channels } });
-}
-
-function exifDateText(value: Date | string): string {
-  if (typeof value === 'string') return value;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${value.getUTCFullYear()}:${pad(value.getUTCMonth() + 1)}:${pad(value.getUTCDate())} ` +
-    `${pad(value.getUTCHours())}:${pad(value.getUTCMinutes())}:${pad(value.getUTCSeconds())}`
-  );
-}
-
-/** EXIF rationals: `deg/1 min/1 sec*10000/10000`, about 3 mm of precision. */
-function degreesMinutesSeconds(decimal: number): string {
-  const absolute = Math.abs(decimal);
-  const degrees = Math.floor(absolute);
-  const minutes = Math.floor((absolute - degrees) * 60);
-  const seconds = Math.round(((absolute - degrees) * 60 - minutes) * 60 * 10_000);
-  return `${degrees}/1 ${minutes}/1 ${seconds}/10000`;
 }

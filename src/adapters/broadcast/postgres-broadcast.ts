@@ -56,6 +56,7 @@ export class PostgresBroadcast implements Broadcast {
       this.#retry.unref();
     };
     client.on('error', (error) => {
+      if (this.#closed) return;
       this.logger.warn({ event: 'broadcast.listenerError', err: error }, 'broadcast listener lost');
       reconnect();
     });
@@ -67,6 +68,8 @@ export class PostgresBroadcast implements Broadcast {
       nextDelayMs = retryMs.first;
       this.#subscribers.gap();
     } catch (error) {
+      // Closed while connecting (a short CLI command ends): the LISTEN it cut short is no failure.
+      if (this.#closed) return;
       this.logger.warn({ event: 'broadcast.listenerError', err: error }, 'broadcast listener cannot connect');
       client.end().catch(() => {});
       reconnect();

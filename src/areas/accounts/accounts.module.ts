@@ -1,8 +1,10 @@
 /**
  * Accounts: registration, sign-in, sessions, the mailed flows, profiles, settings, the user directory,
  * `users` (the owner API of the users table for every other area), and `moderation` (verified badge,
- * bans, erasure: the admin routes live in user-admin). Job: bans. Operator command: users:create.
+ * bans, erasure: the admin routes live in user-admin), and `deletion` (the owner's account deletion).
+ * Jobs: bans, account-erasure. Operator command: users:create.
  */
+import { byId, singleRow } from '../../platform/exports/keyset-batches.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { accountRoutes } from './account.routes.ts';
@@ -10,6 +12,9 @@ import { AccountsRepository } from './accounts.repository.ts';
 import { AccountsService } from './accounts.service.ts';
 import { AccountsStatsRepository } from './accounts-stats.repository.ts';
 import { authRoutes } from './auth.routes.ts';
+import { DeletionRepository } from './deletion.repository.ts';
+import { deletionRoutes } from './deletion.routes.ts';
+import { DeletionService } from './deletion.service.ts';
 import { usersCreateCommand } from './users-create.command.ts';
 import './events.ts';
 import { LoginThrottle } from './login-throttle.ts';
@@ -40,6 +45,8 @@ export interface AccountsServices {
   users: UsersService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
+  /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
+  deletion: DeletionService;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -52,7 +59,21 @@ export const accountsArea = defineArea({
   name: 'accounts',
   needs: ['geography'],
   create(
-    { transactions, events, audit, jobs, clock, config, mailer, logger, broadcast, caches, stats, rateLimitStore },
+    {
+      transactions,
+      events,
+      audit,
+      jobs,
+      clock,
+      config,
+      mailer,
+      logger,
+      broadcast,
+      caches,
+      stats,
+      rateLimitStore,
+      exports,
+    },
     { geography },
   ) {
     const sessionCache = new SessionCache({ clock, ttlSeconds: config.sessionCacheSeconds, broadcast, transactions });
@@ -61,11 +82,24 @@ export const accountsArea = defineArea({
     stats.register('users', (since) => accountStats.users(since));
     stats.register('sessions', (since) => accountStats.sessions(since));
     const repository = new AccountsRepository(transactions, sessionCache);
+    exports.register({
+      name: 'profile',
+      description:
+        'Your account: e-mail, username, nickname, level and experience, settings, postal address, sponsorship and moderation dates (no password hash).',
+      rows: (userId) => singleRow(() => repository.exportProfile(userId)),
+    });
+    exports.register({
+      name: 'sessions',
+      description:
+        'Your sign-in sessions: when each began, was last seen and expires, its user agent and IP address (no token).',
+      rows: (userId) => byId((after, limit) => repository.exportSessions(userId, after, limit)),
+    });
     const sessions = new SessionsService(repository, sessionCache, clock, config.sessionTtlDays);
+    const mailTokens = new MailTokens(clock);
     const mailFlows = new MailFlowsService(
       transactions,
       repository,
-      new MailTokens(clock),
+      mailTokens,
       mailer,
       clock,
       config.publicUrl,
@@ -82,9 +116,30 @@ export const accountsArea = defineArea({
     });
     // Bans whose `until` has passed are lifted through the same path as an operator's unban.
     jobs.register('bans', { schedule: everyMinutes(1), run: () => moderation.liftEndedBans() });
-    events.subscribe('user.registered', 'afterCommit', 'accounts.confirmationMail', ({ user, locale }) =>
-      mailFlows.sendConfirmation(user, locale),
-    );
+    const deletion = new DeletionService({
+      transactions,
+      events,
+      audit,
+      accounts: repository,
+      repository: new DeletionRepository(transactions),
+      tokens: mailTokens,
+      mailFlows,
+      clock,
+      publicUrl: config.publicUrl,
+      logger,
+      graceDays: config.accountDeletionGraceDays,
+    });
+    // Signing in during the grace period cancels the deletion, whatever the sign-in method.
+    sessions.beforeSignIn((userId) => deletion.cancelOnSignIn(userId));
+    jobs.register('account-erasure', {
+      schedule: everyMinutes(15),
+      run: () => deletion.eraseDue(),
+      retryWhen: (report) => (report.failed as number) > 0,
+    });
+    // An address an identity provider vouched for is confirmed already (identities area): no mail.
+    events.subscribe('user.registered', 'afterCommit', 'accounts.confirmationMail', async ({ user, locale }) => {
+      if (user.emailConfirmedAt === null) await mailFlows.sendConfirmation(user, locale);
+    });
     return {
       accounts: new AccountsService(
         repository,
@@ -104,12 +159,14 @@ export const accountsArea = defineArea({
       directory: new UserDirectoryService(new UserDirectoryRepository(transactions), repository),
       users: new UsersService(repository, clock),
       moderation,
+      deletion,
     };
   },
   routes(app, services) {
     authRoutes(app, services);
     mailFlowsRoutes(app, services);
     accountRoutes(app, services);
+    deletionRoutes(app, services);
   },
   // Account mails are handed over in the background; a graceful stop waits for them.
   stop: ({ mailFlows }) => mailFlows.drain(),

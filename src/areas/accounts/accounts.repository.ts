@@ -1,5 +1,5 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbSource } from '../../platform/db/database.ts';
 import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
@@ -250,5 +250,23 @@ export class AccountsRepository extends Repository {
       .orderBy(desc(userTokens.createdAt))
       .limit(1);
     return row ?? null;
+  }
+
+  /** The data export's profile (data-export): the user's row, settings and address, without the password hash. */
+  async exportProfile(userId: string) {
+    const { passwordHash: _secret, ...columns } = getTableColumns(users);
+    const [row] = await this.db.select(columns).from(users).where(eq(users.id, userId));
+    return row ?? null;
+  }
+
+  /** The data export's sessions, in keyset batches by id, without their token hashes. */
+  async exportSessions(userId: string, after: string | null, limit: number) {
+    const { tokenHash: _secret, ...columns } = getTableColumns(sessions);
+    return this.db
+      .select(columns)
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), after === null ? undefined : gt(sessions.id, after)))
+      .orderBy(sessions.id)
+      .limit(limit);
   }
 }

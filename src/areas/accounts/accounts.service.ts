@@ -10,7 +10,7 @@ import type { AccountsRepository, UserWithBirthCity } from './accounts.repositor
 import type { LoginThrottle } from './login-throttle.ts';
 import type { ModerationService } from './moderation.service.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
-import type { ClientInfo, SessionsService } from './sessions.service.ts';
+import type { ClientInfo, SessionsService, SignInMethod } from './sessions.service.ts';
 import type { UserRow } from './tables.ts';
 import { checkedNickname, isReservedUsername } from './usernames.ts';
 
@@ -88,18 +88,65 @@ export class AccountsService {
       }
       sponsorId = sponsor.id;
     }
+    return this.#insertUser({
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      username: input.username ?? null,
+      nickname,
+      sponsoredBy: sponsorId,
+      confirmed: options.confirmed ?? false,
+    });
+  }
+
+  /**
+   * An account opened by an identity provider's first sign-in (the identities area, in its
+   * transaction): no password, no username until POST /api/users/me/username, the e-mail confirmed
+   * when the provider vouches for it. Its first session and `user.registered` as register() does, and
+   * `user.emailConfirmed` when confirmed (as a confirmation link would).
+   */
+  async registerWithProvider(
+    input: { email: string; emailVerified: boolean },
+    client: ClientInfo,
+    locale: Locale,
+    method: SignInMethod,
+  ) {
+    return this.transactions.run(async () => {
+      const user = await this.#insertUser({
+        email: input.email,
+        passwordHash: null,
+        username: null,
+        nickname: null,
+        sponsoredBy: null,
+        confirmed: input.emailVerified,
+      });
+      const { session, accessToken } = await this.sessions.create(user.id, client, method);
+      await this.events.publish('user.registered', { user, locale });
+      if (input.emailVerified)
+        await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: null, proof: 'provider' });
+      return { user, session, accessToken };
+    });
+  }
+
+  async #insertUser(fields: {
+    email: string;
+    passwordHash: string | null;
+    username: string | null;
+    nickname: string | null;
+    sponsoredBy: string | null;
+    confirmed: boolean;
+  }): Promise<UserRow> {
     const now = this.clock.now();
     try {
       return await this.repository.insertUser({
         id: newId(),
-        email: input.email.trim(),
-        passwordHash: await hashPassword(input.password),
-        username: input.username ?? null,
-        nickname,
+        email: fields.email.trim(),
+        passwordHash: fields.passwordHash,
+        username: fields.username,
+        nickname: fields.nickname,
         sponsorCode: newSponsorCode(),
-        sponsoredBy: sponsorId,
+        sponsoredBy: fields.sponsoredBy,
         settings: {},
-        emailConfirmedAt: options.confirmed ? now : null,
+        emailConfirmedAt: fields.confirmed ? now : null,
         createdAt: now,
         updatedAt: now,
       });

@@ -27,9 +27,14 @@ const Password = Type.String({
   description: '10 to 128 characters, a letter and a digit or symbol',
 });
 const LoginName = Type.String({ minLength: 1, maxLength: 254 });
+/** The body of a password sign-in (POST /api/auth/login, and the web's POST /login). */
+export const LoginBody = Type.Object(
+  { email: Type.Optional(LoginName), login: Type.Optional(LoginName), password: Password },
+  { additionalProperties: false, description: 'exactly one of `email` and `login` (an e-mail or a username)' },
+);
 
 /** The one name a login gives: `email`, or `login` (an e-mail or a username); both or neither is one 422. */
-function loginNameOf(body: { email?: string; login?: string }): string {
+export function loginNameOf(body: { email?: string; login?: string }): string {
   const given = [body.email, body.login].filter((value) => value !== undefined);
   if (given.length !== 1) {
     throw new AppError('validationFailed', {
@@ -80,10 +85,7 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
       // All requests per IP here; failed sign-ins per (account, IP) and per account in the service
       // (login-throttle.ts), so a stranger's failures never lock the owner out.
       rateLimit: [perIp('login', 30, 900)],
-      body: Type.Object(
-        { email: Type.Optional(LoginName), login: Type.Optional(LoginName), password: Password },
-        { additionalProperties: false, description: 'exactly one of `email` and `login` (an e-mail or a username)' },
-      ),
+      body: LoginBody,
       errors: ['invalidCredentials'],
       success: { status: 200, schema: NewSessionDocumentSchema },
       handler: async ({ body, request, reply }) => {

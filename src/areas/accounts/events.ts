@@ -15,7 +15,11 @@ declare module '../../platform/events/domain-events.ts' {
      * proves it too), published once per account, in that transaction, under the user's lock.
      * `sponsoredBy` is the sponsor whose code the account registered with (gamification rewards them).
      */
-    'user.emailConfirmed': { userId: string; sponsoredBy: string | null };
+    /**
+     * The account's address is proven: by a mailed link (`mail`: confirmation or password reset) or by
+     * the identity provider that opened the account (`provider`).
+     */
+    'user.emailConfirmed': { userId: string; sponsoredBy: string | null; proof: 'mail' | 'provider' };
     /**
      * What others see of a user changed: username, nickname or settings (discoverable). The ban and
      * erasure writes publish it too when they land. `user` is the row after the change.
@@ -28,6 +32,9 @@ declare module '../../platform/events/domain-events.ts' {
      * Each is published on the transition only: a ban changing the reason or end of a ban in force, or
      * an unban of a user not banned, publishes nothing (accounts.moderation, moderation.service.ts).
      */
+    // Both also follow account deletion (deletion.service.ts): a confirmed deletion hides the user's
+    // content as a ban does, and `user.banned` / `user.unbanned` mean "hidden" / "shown again". They
+    // are published only when the first of ban and pending deletion starts, and when the last ends.
     'user.banned': { userId: string };
     'user.unbanned': { userId: string };
     /**
@@ -36,5 +43,13 @@ declare module '../../platform/events/domain-events.ts' {
      * `formerUsername` is never stored anywhere; `username` is the anonymous name that replaced it.
      */
     'user.anonymized': { userId: string; formerUsername: string | null; username: string };
+    /**
+     * The account is being erased for good (its deletion's grace period ended: deletion.service.ts),
+     * in the transaction that deletes it, under the user's lock, before accounts deletes the user's own
+     * rows (users, sessions, tokens). Every area that keeps rows of the user deletes them here and
+     * repairs counters on other people's rows in the same transaction; files wait for the commit.
+     * Subscribers must tolerate a user whose rows are already gone (the job delivers at least once).
+     */
+    'user.erasing': { userId: string };
   }
 }

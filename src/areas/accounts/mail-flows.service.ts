@@ -88,6 +88,11 @@ export class MailFlowsService {
     this.#inFlight.add(running);
   }
 
+  /** Hands another accounts mail over in the background (account deletion's confirmation), as the flows here do. */
+  deliver(message: MailMessage, kind: string): void {
+    this.#send(message, kind);
+  }
+
   /** Waits for the mails still being handed over (a graceful stop calls it, so none is dropped). */
   async drain(): Promise<void> {
     // Work done after an answer may hand a mail over in turn: wait until nothing is left.
@@ -137,7 +142,11 @@ export class MailFlowsService {
       if (user.emailConfirmedAt === null) {
         const now = this.clock.now();
         await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
-        await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: user.sponsoredBy });
+        await this.events.publish('user.emailConfirmed', {
+          userId: user.id,
+          sponsoredBy: user.sponsoredBy,
+          proof: 'mail',
+        });
       }
     });
   }
@@ -182,7 +191,11 @@ export class MailFlowsService {
         updatedAt: now,
       });
       if (user.emailConfirmedAt === null) {
-        await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: user.sponsoredBy });
+        await this.events.publish('user.emailConfirmed', {
+          userId: user.id,
+          sponsoredBy: user.sponsoredBy,
+          proof: 'mail',
+        });
       }
       await this.repository.useAllTokens(user.id, 'reset-password', now);
       await this.repository.deleteSessionsOfUser(user.id);

@@ -20,3 +20,9 @@ export function renameMention(text: string, former: string, current: string): st
 export function renameName(text: string, former: string, current: string): string {
   return text.replace(nameIn(former, false), `$1${current}`);
 }
+
+/**
+ * What an account erased at its owner's request (account deletion) is called where others wrote its
+ * name: usernames cannot hold a hyphen, so this names nobody, now or later.
+ */
+export const erasedAccountName = 'deleted-user';

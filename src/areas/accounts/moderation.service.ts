@@ -126,7 +126,8 @@ export class ModerationService {
       await this.accounts.deleteSessionsOfUser(userId);
       if (starts) {
         await this.events.publish('user.changed', { user: row });
-        await this.events.publish('user.banned', { userId });
+        // An account being deleted is hidden already (deletion.service.ts).
+        if (user.deletionRequestedAt === null) await this.events.publish('user.banned', { userId });
       }
       await this.#record(actor, 'user.ban', userId, {
         reason: input.reason,
@@ -149,7 +150,8 @@ export class ModerationService {
         updatedAt: this.clock.now(),
       }))!;
       await this.events.publish('user.changed', { user: row });
-      await this.events.publish('user.unbanned', { userId });
+      // An account being deleted stays hidden until the deletion is cancelled (deletion.service.ts).
+      if (user.deletionRequestedAt === null) await this.events.publish('user.unbanned', { userId });
       await this.#record(actor, 'user.unban', userId, actor === 'system' ? { reason: 'ended' } : {});
       return { user: row, changed: true };
     });

@@ -18,8 +18,15 @@ export type { UserRow };
 export const showsReactionsPublicly = (settings: Partial<UserSettings>): boolean =>
   settings.showReactionsPublicly ?? defaultSettings.showReactionsPublicly;
 
-/** Users in good standing: neither banned nor erased. */
-export const activeUser = (): SQL => sql`(${users.bannedAt} IS NULL AND ${users.anonymizedAt} IS NULL)`;
+/** Users in good standing: neither banned, nor erased, nor being deleted (a confirmed deletion in its grace period). */
+export const activeUser = (): SQL =>
+  sql`(${users.bannedAt} IS NULL AND ${users.anonymizedAt} IS NULL AND ${users.deletionRequestedAt} IS NULL)`;
+
+/**
+ * Users shown in lists of users (followers, following, likers): all but accounts being deleted (their
+ * follows and likes still count until the erasure; a banned user stays listed, as their follows count).
+ */
+export const listedUser = (): SQL => sql`(${users.deletionRequestedAt} IS NULL)`;
 
 /** Users anyone may find by name (GET /api/users/search): active and discoverable (the default). */
 export const discoverableUser = (): SQL =>

@@ -16,6 +16,9 @@ import type { SessionRow } from './tables.ts';
 /** Last-seen is written at most this often, so authenticated reads are not all writes. */
 const touchIntervalMs = 60_000;
 
+/** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
+export type SignInMethod = 'password' | 'google' | 'apple' | 'facebook';
+
 export interface ClientInfo {
   ip: string;
   userAgent: string | null;
@@ -39,11 +42,24 @@ export class SessionsService implements SessionResolver {
     this.ttlDays = ttlDays;
   }
 
+  /** Run before every new session (accounts' deletion cancels a pending one: deletion.service.ts). */
+  readonly #beforeSignIn: ((userId: string) => Promise<void>)[] = [];
+
+  /** Registers work every sign-in does first, whatever its method (contract: all sign-ins come through create). */
+  beforeSignIn(hook: (userId: string) => Promise<void>): void {
+    this.#beforeSignIn.push(hook);
+  }
+
   #expiry(from: Date): Date {
     return new Date(from.getTime() + this.ttlDays * 86_400_000);
   }
 
-  async create(userId: string, client: ClientInfo): Promise<{ session: SessionRow; accessToken: string }> {
+  async create(
+    userId: string,
+    client: ClientInfo,
+    method: SignInMethod = 'password',
+  ): Promise<{ session: SessionRow; accessToken: string }> {
+    for (const hook of this.#beforeSignIn) await hook(userId);
     const now = this.clock.now();
     const accessToken = newSecretToken('tms');
     const session: SessionRow = {
@@ -55,6 +71,7 @@ export class SessionsService implements SessionResolver {
       expiresAt: this.#expiry(now),
       userAgent: client.userAgent,
       ip: client.ip,
+      signInMethod: method,
     };
     await this.repository.insertSession(session);
     return { session, accessToken };

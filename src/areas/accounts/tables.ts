@@ -1,5 +1,6 @@
 import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { citext, timestamptz } from '../../platform/db/columns.ts';
+import type { SignInMethod } from './sessions.service.ts';
 
 export interface UserSettings {
   /** Whether new media show their position publicly unless the owner says otherwise. */
@@ -62,6 +63,8 @@ export const sessions = pgTable('sessions', {
   expiresAt: timestamptz('expires_at').notNull(),
   userAgent: text('user_agent'),
   ip: text('ip'),
+  /** How the session was opened: a password or an identity provider (migration 0030). */
+  signInMethod: text('sign_in_method').$type<SignInMethod>().notNull().default('password'),
 });
 export type SessionRow = typeof sessions.$inferSelect;
 

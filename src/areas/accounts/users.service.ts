@@ -37,8 +37,10 @@ export class UsersService {
     return this.repository.findUserByEmail(email);
   }
 
-  findByUsername(username: string): Promise<UserRow | null> {
-    return this.repository.findUserByUsername(username);
+  /** An account by username; an account being deleted cannot be found by its name (only its owner signs in with it). */
+  async findByUsername(username: string): Promise<UserRow | null> {
+    const user = await this.repository.findUserByUsername(username);
+    return user === null || user.deletionRequestedAt !== null ? null : user;
   }
 
   /** Experience and level, which gamification computes; call with the user locked. */

@@ -3,12 +3,12 @@
  * transaction), so the bookmarks of one media change one at a time and media.bookmarks_count (moved
  * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
-import { type BookmarkRow, bookmarks } from './tables.ts';
+import { type BookmarkRow, bookmarkCollections, bookmarks } from './tables.ts';
 
 /** Which bookmarks a list shows: all, those outside any collection, or those of one collection. */
 export type CollectionFilter = { kind: 'all' } | { kind: 'none' } | { kind: 'in'; collectionId: string };
@@ -57,6 +57,19 @@ export class BookmarksRepository extends Repository {
       .where(and(eq(bookmarks.userId, userId), eq(bookmarks.mediaId, mediaId)))
       .returning({ id: bookmarks.id });
     return deleted.length > 0;
+  }
+
+  /**
+   * An erased account (`user.erasing`): its bookmarks and collections. Returns the media that lost a
+   * bookmark (in id order), for the caller to move their counters with each media locked.
+   */
+  async eraseUser(userId: string): Promise<string[]> {
+    const gone = await this.db
+      .delete(bookmarks)
+      .where(eq(bookmarks.userId, userId))
+      .returning({ mediaId: bookmarks.mediaId });
+    await this.db.delete(bookmarkCollections).where(eq(bookmarkCollections.userId, userId));
+    return gone.map((row) => row.mediaId).sort();
   }
 
   /** Bookmarks of a media counted from the rows (the admin recount). */
@@ -110,5 +123,15 @@ export class BookmarksRepository extends Repository {
   list(userId: string, filter: CollectionFilter, page: PageRequest): Promise<BookmarkedMedia[]> {
     const collectionId = filter.kind === 'in' ? filter.collectionId : null;
     return this.#pages[filter.kind].run(page, { userId, collectionId });
+  }
+
+  /** The data export's bookmarks of a user, in keyset batches by id. */
+  async exportRows(userId: string, after: string | null, limit: number): Promise<BookmarkRow[]> {
+    return this.db
+      .select()
+      .from(bookmarks)
+      .where(and(eq(bookmarks.userId, userId), after === null ? undefined : gt(bookmarks.id, after)))
+      .orderBy(bookmarks.id)
+      .limit(limit);
   }
 }

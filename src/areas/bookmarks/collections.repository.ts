@@ -1,5 +1,5 @@
 /** All SQL of bookmark collections. */
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { bookmarkCollections, type CollectionRow } from './tables.ts';
@@ -66,5 +66,17 @@ export class CollectionsRepository extends Repository {
       .where(and(eq(bookmarkCollections.userId, userId), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);
+  }
+
+  /** The data export's bookmark collections of a user, in keyset batches by id. */
+  async exportRows(userId: string, after: string | null, limit: number): Promise<CollectionRow[]> {
+    return this.db
+      .select()
+      .from(bookmarkCollections)
+      .where(
+        and(eq(bookmarkCollections.userId, userId), after === null ? undefined : gt(bookmarkCollections.id, after)),
+      )
+      .orderBy(bookmarkCollections.id)
+      .limit(limit);
   }
 }

@@ -3,11 +3,12 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { BrandsService } from './brands.service.ts';
-import type {
-  EstablishmentFilter,
-  EstablishmentsRepository,
-  EstablishmentWrite,
-  ListedEstablishment,
+import {
+  type EstablishmentFilter,
+  type EstablishmentsRepository,
+  type EstablishmentWrite,
+  establishmentsKeyset,
+  type ListedEstablishment,
 } from './establishments.repository.ts';
 import type { ListedOffer, OffersRepository } from './offers.repository.ts';
 import type { BrandRow, EstablishmentRow } from './tables.ts';
@@ -24,6 +25,8 @@ export interface EstablishmentPage {
 }
 
 export class EstablishmentsService {
+  /** The keyset of list() without `near`, for the routes that page it (the web's sustainable tourism page). */
+  readonly listKeyset = establishmentsKeyset;
   readonly #establishments: EstablishmentsRepository;
   readonly #offers: OffersRepository;
   readonly #brands: BrandsService;

@@ -4,6 +4,7 @@
  * follows accounts' `user.banned` / `user.unbanned` (a banned author's comments leave public threads)
  * and `user.anonymized` (an erased author's comments become placeholders, mentions are renamed).
  */
+import { byId } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import '../accounts/events.ts';
 import { CommentsRepository } from './comments.repository.ts';
@@ -23,7 +24,13 @@ declare module '../../platform/modules/area-module.ts' {
 export const commentsArea = defineArea({
   name: 'comments',
   needs: ['accounts', 'media'],
-  create({ transactions, events, clock, stats }, { accounts, media }) {
+  create({ transactions, events, clock, stats, exports }, { accounts, media }) {
+    const commentRows = new CommentsRepository(transactions);
+    exports.register({
+      name: 'comments',
+      description: 'The comments you wrote (deleted ones without their text), on which photo, and when.',
+      rows: (userId) => byId((after, limit) => commentRows.exportRows(userId, after, limit)),
+    });
     const comments = new CommentsService(
       transactions,
       events,
@@ -46,6 +53,7 @@ export const commentsArea = defineArea({
       'comments.eraseAuthor',
       ({ userId, formerUsername, username }) => comments.eraseAuthor(userId, formerUsername, username),
     );
+    events.subscribe('user.erasing', 'inTransaction', 'comments.erase', ({ userId }) => comments.eraseUser(userId));
     return { comments };
   },
   routes: commentsRoutes,

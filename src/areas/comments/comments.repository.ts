@@ -7,7 +7,7 @@
  * a visible reply below it (depth is at most 2, so a top-level comment's descendants are the rows
  * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
  */
-import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -221,6 +221,28 @@ export class CommentsRepository extends Repository {
     return countPerMedia(rows.filter((row) => row.was_visible).map((row) => ({ mediaId: row.media_id })));
   }
 
+  /**
+   * An erased account (`user.erasing`): the media holding any of its comments (in id order, to lock
+   * first), then `eraseUser` removes them, and replies under them (a thread cannot keep a comment
+   * without its author), and takes the user out of every `mentions` list.
+   */
+  async mediaWithCommentsOf(authorId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ mediaId: comments.mediaId })
+      .from(comments)
+      .where(eq(comments.authorId, authorId))
+      .orderBy(asc(comments.mediaId));
+    return rows.map((row) => row.mediaId);
+  }
+
+  async eraseUser(authorId: string): Promise<void> {
+    await this.db.delete(comments).where(eq(comments.authorId, authorId));
+    await this.db
+      .update(comments)
+      .set({ mentions: sql`array_remove(${comments.mentions}, ${authorId}::uuid)` })
+      .where(sql`${comments.mentions} @> ARRAY[${authorId}]::uuid[]`);
+  }
+
   /** Live comments mentioning the user: their ids and bodies. */
   async mentioning(userId: string): Promise<Array<{ id: string; body: string }>> {
     const rows = await this.db
@@ -273,6 +295,16 @@ export class CommentsRepository extends Repository {
       .from(users)
       .where(inArray(users.id, ids));
     return new Map(rows.map((row) => [row.id, row.username]));
+  }
+
+  /** The data export's comments written by a user (deleted ones as placeholders), in keyset batches by id. */
+  async exportRows(authorId: string, after: string | null, limit: number): Promise<CommentRow[]> {
+    return this.db
+      .select()
+      .from(comments)
+      .where(and(eq(comments.authorId, authorId), after === null ? undefined : gt(comments.id, after)))
+      .orderBy(comments.id)
+      .limit(limit);
   }
 }
 

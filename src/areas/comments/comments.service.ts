@@ -10,7 +10,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { isLowercaseUuid, newId, parseUuidOrHex } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
-import { renameMention } from '../accounts/mentions.ts';
+import { erasedAccountName, renameMention } from '../accounts/mentions.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { MediaRow } from '../media/read-model.ts';
@@ -241,6 +241,34 @@ export class CommentsService {
       for (const { id, body } of await this.repository.mentioning(userId)) {
         const renamed = renameMention(body, formerUsername, username);
         if (renamed !== body) await this.repository.setBody(id, renamed);
+      }
+    });
+  }
+
+  /**
+   * An account deleted by its owner (`user.erasing`): `@username` in others' comments becomes
+   * `@deleted-user`, its comments go (with the replies under them), and the comment counters of every
+   * media concerned are recounted from the visible rows, each media locked first.
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.transactions.run(async () => {
+      const user = await this.users.find(userId);
+      if (user?.username) {
+        for (const { id, body } of await this.repository.mentioning(userId)) {
+          const renamed = renameMention(body, user.username, erasedAccountName);
+          if (renamed !== body) await this.repository.setBody(id, renamed);
+        }
+      }
+      const mediaIds = await this.repository.mediaWithCommentsOf(userId);
+      const before = new Map<string, number>();
+      for (const mediaId of mediaIds) {
+        if (await this.media.lockForCounters(mediaId))
+          before.set(mediaId, await this.repository.visibleCountOf(mediaId));
+      }
+      await this.repository.eraseUser(userId);
+      for (const [mediaId, count] of before) {
+        const lost = count - (await this.repository.visibleCountOf(mediaId));
+        if (lost !== 0) await this.media.adjustCounters(mediaId, { comments: -lost });
       }
     });
   }

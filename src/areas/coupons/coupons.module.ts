@@ -3,6 +3,7 @@
  * badge levels, through POST /api/users/me/coupons or at registration (`couponCode` in
  * `user.registered`, redeemed in the registration's transaction: a bad code fails the registration).
  */
+import { byId } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { CouponsRepository } from './coupons.repository.ts';
 import { couponsRoutes } from './coupons.routes.ts';
@@ -21,8 +22,13 @@ declare module '../../platform/modules/area-module.ts' {
 export const couponsArea = defineArea({
   name: 'coupons',
   needs: ['accounts', 'gamification'],
-  create({ transactions, events, audit, clock, stats }, { accounts, gamification }) {
+  create({ transactions, events, audit, clock, stats, exports }, { accounts, gamification }) {
     const repository = new CouponsRepository(transactions);
+    exports.register({
+      name: 'coupon-redemptions',
+      description: 'The coupons you redeemed, what they gave you, and when.',
+      rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
+    });
     const coupons = new CouponsService(
       transactions,
       repository,
@@ -32,6 +38,7 @@ export const couponsArea = defineArea({
       clock,
     );
     stats.register('couponRedemptions', (since) => repository.stats(since));
+    events.subscribe('user.erasing', 'inTransaction', 'coupons.erase', ({ userId }) => repository.eraseUser(userId));
     events.subscribe(
       'user.registered',
       'inTransaction',

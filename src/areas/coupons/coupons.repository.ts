@@ -1,5 +1,5 @@
 /** All SQL of coupons: the coupons, their counter, and the redemptions. */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { createdCounts } from '../../platform/stats/created-counts.ts';
@@ -53,6 +53,14 @@ export class CouponsRepository extends Repository {
       .limit(page.limit + 1);
   }
 
+  /**
+   * An erased account (`user.erasing`): its redemptions. Each coupon's `redemptions_count` keeps
+   * them: the places were used, and a limited coupon must not hand them out again.
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(couponRedemptions).where(eq(couponRedemptions.userId, userId));
+  }
+
   /** false when the user already redeemed this coupon (the unique pair; a parallel one waits for ours). */
   async insertRedemption(row: typeof couponRedemptions.$inferInsert): Promise<boolean> {
     const inserted = await this.db
@@ -96,5 +104,22 @@ export class CouponsRepository extends Repository {
   /** Redemptions in all and in each window (GET /admin/stats, `couponRedemptions`). */
   stats(since: StatsSince): Promise<CreatedCounts> {
     return createdCounts(this.db, couponRedemptions, couponRedemptions.redeemedAt, since);
+  }
+
+  /** The data export's coupon redemptions of a user, with each coupon's code and rewards, in keyset batches by id. */
+  async exportRows(userId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        id: couponRedemptions.id,
+        couponId: couponRedemptions.couponId,
+        code: coupons.code,
+        rewards: coupons.rewards,
+        redeemedAt: couponRedemptions.redeemedAt,
+      })
+      .from(couponRedemptions)
+      .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
+      .where(and(eq(couponRedemptions.userId, userId), after === null ? undefined : gt(couponRedemptions.id, after)))
+      .orderBy(couponRedemptions.id)
+      .limit(limit);
   }
 }

@@ -1,4 +1,5 @@
 /** Follows: who follows whom. A new follow publishes `follow.created` (notifications and gamification subscribe). */
+import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { FollowsRepository } from './follows.repository.ts';
 import { followsRoutes } from './follows.routes.ts';
@@ -18,11 +19,31 @@ declare module '../../platform/modules/area-module.ts' {
 export const followsArea = defineArea({
   name: 'follows',
   needs: ['accounts'],
-  create({ transactions, events, clock, stats }, { accounts }) {
+  create({ transactions, events, clock, stats, exports }, { accounts }) {
     const followStats = new FollowsStatsRepository(transactions);
     stats.register('follows', (since) => followStats.follows(since));
+    const repository = new FollowsRepository(transactions);
+    exports.register({
+      name: 'following',
+      description: 'The accounts you follow (followeeId), and since when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => repository.exportRows(userId, 'following', after, limit),
+          (row) => row.followeeId,
+        ),
+    });
+    exports.register({
+      name: 'followers',
+      description: 'The accounts that follow you (followerId), and since when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => repository.exportRows(userId, 'followers', after, limit),
+          (row) => row.followerId,
+        ),
+    });
+    events.subscribe('user.erasing', 'inTransaction', 'follows.erase', ({ userId }) => repository.eraseUser(userId));
     return {
-      follows: new FollowsService(transactions, events, new FollowsRepository(transactions), accounts.users, clock),
+      follows: new FollowsService(transactions, events, repository, accounts.users, clock),
     };
   },
   routes: followsRoutes,

@@ -1,9 +1,9 @@
 /** All SQL of follows: the relationship rows and keyset pages of users on either side. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { listedUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
 /** One side of a follow: the other user and when the follow began. */
@@ -60,6 +60,17 @@ export class FollowsRepository extends Repository {
     return deleted.length > 0;
   }
 
+  /**
+   * An erased account (`user.erasing`): its follows both ways and their reward marks. The counts of
+   * the people it followed or who followed it are counted from these rows, so nothing else moves.
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
+    await this.db
+      .delete(followRewards)
+      .where(or(eq(followRewards.followerId, userId), eq(followRewards.followeeId, userId)));
+  }
+
   async find(followerId: string, followeeId: string): Promise<FollowRow | null> {
     const [row] = await this.db
       .select()
@@ -94,7 +105,7 @@ export class FollowsRepository extends Repository {
         .select({ user: users, followedAt: follows.createdAt })
         .from(follows)
         .innerJoin(users, eq(users.id, follows.followeeId))
-        .where(and(eq(follows.followerId, sql.placeholder('userId')), where))
+        .where(and(eq(follows.followerId, sql.placeholder('userId')), listedUser(), where))
         .orderBy(...orderBy),
   );
 
@@ -107,7 +118,7 @@ export class FollowsRepository extends Repository {
         .select({ user: users, followedAt: follows.createdAt })
         .from(follows)
         .innerJoin(users, eq(users.id, follows.followerId))
-        .where(and(eq(follows.followeeId, sql.placeholder('userId')), where))
+        .where(and(eq(follows.followeeId, sql.placeholder('userId')), listedUser(), where))
         .orderBy(...orderBy),
   );
 
@@ -119,5 +130,22 @@ export class FollowsRepository extends Repository {
   /** Who follows `userId`, newest follow first. */
   followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     return this.#followers.run(page, { userId });
+  }
+
+  /** The data export's follows of a user, either way: `following` keyed by followee, `followers` by follower. */
+  async exportRows(
+    userId: string,
+    direction: 'following' | 'followers',
+    after: string | null,
+    limit: number,
+  ): Promise<FollowRow[]> {
+    const [self, other] =
+      direction === 'following' ? [follows.followerId, follows.followeeId] : [follows.followeeId, follows.followerId];
+    return this.db
+      .select()
+      .from(follows)
+      .where(and(eq(self, userId), after === null ? undefined : gt(other, after)))
+      .orderBy(other)
+      .limit(limit);
   }
 }

@@ -2,6 +2,7 @@
  * Gamification: experience and levels, titles, badges. It rewards what happens elsewhere by
  * subscribing to those areas' events (rewards.ts). Operator commands: xp:award, badges:award.
  */
+import { byId, keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { badgesAwardCommand } from './badges-award.command.ts';
 import { GamificationRepository } from './gamification.repository.ts';
@@ -23,16 +24,34 @@ declare module '../../platform/modules/area-module.ts' {
 export const gamificationArea = defineArea({
   name: 'gamification',
   needs: ['accounts', 'notifications'],
-  create({ transactions, events, clock }, { accounts, notifications }) {
+  create({ transactions, events, clock, exports }, { accounts, notifications }) {
+    const repository = new GamificationRepository(transactions);
+    exports.register({
+      name: 'badges',
+      description: 'The badges you earned, their level, and when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => repository.exportBadges(userId, after, limit),
+          (row) => row.badgeId,
+        ),
+    });
+    exports.register({
+      name: 'experience',
+      description: 'Every award of experience points you received (and any taken back), with its reason.',
+      rows: (userId) => byId((after, limit) => repository.exportExperience(userId, after, limit)),
+    });
     const gamification = new GamificationService(
       transactions,
-      new GamificationRepository(transactions),
+      repository,
       accounts.users,
       notifications.dispatcher,
       clock,
       { dailyCeilings: dailyExperienceCeilings, takeBackWithinHours },
     );
     subscribeRewards(events, gamification);
+    events.subscribe('user.erasing', 'inTransaction', 'gamification.erase', ({ userId }) =>
+      repository.eraseUser(userId),
+    );
     return { gamification };
   },
   routes: gamificationRoutes,

@@ -104,6 +104,15 @@ export class GamificationRepository extends Repository {
 
   // ---- the ledger of capped and revocable experience ----
 
+  /**
+   * An erased account (`user.erasing`): its badges and experience awards. What others earned through
+   * it (a follow, a like) stays theirs: those awards name the erased user nowhere.
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(userBadges).where(eq(userBadges.userId, userId));
+    await this.db.delete(experienceAwards).where(eq(experienceAwards.userId, userId));
+  }
+
   async recordAward(row: ExperienceAwardRow): Promise<void> {
     await this.db.insert(experienceAwards).values(row);
   }
@@ -139,5 +148,33 @@ export class GamificationRepository extends Repository {
       net: row?.net ?? 0,
       firstAwardedAt: row?.firstAwardedAt == null ? null : new Date(row.firstAwardedAt),
     };
+  }
+
+  /** The data export's badges of a user (with each badge's slug and label), in keyset batches by badge id. */
+  async exportBadges(userId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        badgeId: userBadges.badgeId,
+        slug: badges.slug,
+        label: badges.label,
+        level: userBadges.level,
+        earnedAt: userBadges.earnedAt,
+        updatedAt: userBadges.updatedAt,
+      })
+      .from(userBadges)
+      .innerJoin(badges, eq(badges.id, userBadges.badgeId))
+      .where(and(eq(userBadges.userId, userId), after === null ? undefined : gt(userBadges.badgeId, after)))
+      .orderBy(userBadges.badgeId)
+      .limit(limit);
+  }
+
+  /** The data export's experience awards (and take-backs) of a user, in keyset batches by id. */
+  async exportExperience(userId: string, after: string | null, limit: number): Promise<ExperienceAwardRow[]> {
+    return this.db
+      .select()
+      .from(experienceAwards)
+      .where(and(eq(experienceAwards.userId, userId), after === null ? undefined : gt(experienceAwards.id, after)))
+      .orderBy(experienceAwards.id)
+      .limit(limit);
   }
 }

@@ -259,7 +259,16 @@ describe('a variant not ready in time, and the per-IP render limit', () => {
     const renders = ['thumb.webp', 'small.webp', 'thumb.jpg'].map(
       (variant) => `/media/${hex}.${variant.split('.')[1]}?size=${variant.split('.')[0]}`,
     );
-    for (const url of renders) assert.equal((await getFrom('10.0.0.2', url)).statusCode, 200, url);
+    for (const url of renders) {
+      // A loaded machine may take longer than MEDIA_RENDER_WAIT_MS: the render then finishes in the
+      // background and the retry reads the stored file (which no limit counts).
+      let res = await getFrom('10.0.0.2', url);
+      if (res.statusCode === 503) {
+        await waitFor('the render done', () => counters().running === 0 && counters().queued === 0);
+        res = await getFrom('10.0.0.2', url);
+      }
+      assert.equal(res.statusCode, 200, url);
+    }
 
     const refused = await getFrom('10.0.0.2', `/media/${hex}.png?size=large`);
     assert.equal(refused.statusCode, 429);
@@ -270,7 +279,10 @@ describe('a variant not ready in time, and the per-IP render limit', () => {
     for (let round = 0; round < 3; round += 1) {
       for (const url of renders) assert.equal((await getFrom('10.0.0.2', url)).statusCode, 200, `${url} is stored`);
     }
-    assert.equal((await getFrom('10.0.0.3', `/media/${hex}.png?size=large`)).statusCode, 200, 'another IP may');
+    const other = await getFrom('10.0.0.3', `/media/${hex}.png?size=large`);
+    if (other.statusCode === 503)
+      await waitFor('the render done', () => counters().running === 0 && counters().queued === 0);
+    else assert.equal(other.statusCode, 200, 'another IP may');
     assert.equal((await getFrom('10.0.0.2', `/media/${hex}.png?size=large`)).statusCode, 200, 'now stored');
   });
 });

@@ -5,6 +5,7 @@
  * Areas that keep a counter on media register how to recount it
  * (`mediaAdmin.addCounterSource`) and move it through `media.adjustCounters`.
  */
+import { byId, mapped } from '../../platform/exports/keyset-batches.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
@@ -47,10 +48,29 @@ export const mediaArea = defineArea({
   name: 'media',
   needs: ['accounts', 'geography'],
   create(
-    { transactions, events, audit, jobs, storage, clock, caches, stats, config, rateLimitStore, logger },
+    { transactions, events, audit, jobs, storage, clock, caches, stats, config, rateLimitStore, logger, exports },
     { accounts, geography },
   ) {
     const repository = new MediaRepository(transactions);
+    // The original of each media goes into the export byte for byte, as media/<hex>.<ext>.
+    const mediaOfUser = (userId: string) => byId((after, limit) => repository.exportRows(userId, after, limit));
+    const exportedPath = (key: string) => `media/${key.slice(key.lastIndexOf('/') + 1)}`;
+    exports.register({
+      name: 'media',
+      description:
+        'Your photos (posts, avatar, cover): description, hashtags, position, place, dates and counters; `file` is the original under media/.',
+      rows: (userId) =>
+        mapped(mediaOfUser(userId), ({ originalKey, ...row }) => ({ ...row, file: exportedPath(originalKey) })),
+      files: (userId) =>
+        mapped(mediaOfUser(userId), (row) => ({
+          path: exportedPath(row.originalKey),
+          async open() {
+            const stored = await storage.getStream(row.originalKey);
+            if (stored === null) throw new Error(`the original of media ${row.id} is missing from storage`);
+            return stored.stream;
+          },
+        })),
+    });
     const describeQueue = new DescribeQueueService(transactions, audit, repository, clock, events);
     jobs.register('describe-queue', {
       schedule: everyMinutes(1),
@@ -66,6 +86,11 @@ export const mediaArea = defineArea({
     });
     // An erased account's media go with it: rows now, files after the commit.
     events.subscribe('user.anonymized', 'inTransaction', 'media.deleteErasedOwner', async ({ userId }) => {
+      await mediaAdmin.deleteAllOf(userId);
+    });
+    // A deleted account's media (posts, avatar, cover) go the same way: rows now (reactions, bookmarks,
+    // comments on them follow by cascade), files after the commit (orphan cleanup if that fails).
+    events.subscribe('user.erasing', 'inTransaction', 'media.erase', async ({ userId }) => {
       await mediaAdmin.deleteAllOf(userId);
     });
     const mediaService = new MediaService(repository, accounts.users, clock, transactions, events);

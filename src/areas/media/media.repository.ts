@@ -1,5 +1,5 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
-import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { type Keyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
@@ -278,6 +278,16 @@ export class MediaRepository extends Repository {
       .where(expired)
       .returning({ id: media.id });
     return { released: released.length, abandoned: abandoned.length };
+  }
+
+  /** The data export's media of an owner (posts, avatar, cover), in keyset batches by id. */
+  async exportRows(ownerId: string, after: string | null, limit: number): Promise<MediaRow[]> {
+    return this.db
+      .select()
+      .from(media)
+      .where(and(eq(media.ownerId, ownerId), after === null ? undefined : gt(media.id, after)))
+      .orderBy(media.id)
+      .limit(limit);
   }
 }
 

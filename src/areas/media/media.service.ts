@@ -23,6 +23,8 @@ import type { MediaRow } from './tables.ts';
 export const servableCacheTtlMs = 10_000;
 
 export class MediaService {
+  /** The keyset of listPublicPosts, for the routes that page it (the API's and the web profile's). */
+  readonly publicPostsKeyset = userMediaKeyset;
   readonly #servable: TtlCache<string, MediaRow>;
 
   private readonly repository: MediaRepository;

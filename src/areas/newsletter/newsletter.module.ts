@@ -1,7 +1,9 @@
 /**
  * Newsletter: double opt-in subscriptions (API and web form), confirmation and unsubscription pages
- * (RFC 8058 one-click included), and the admin subscriber list. Needs no other area.
+ * (RFC 8058 one-click included), and the admin subscriber list. Needs accounts only for the data export
+ * and the erasure of a deleted account (a user's subscription is the one of their account's e-mail address).
  */
+import { singleRow } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { newsletterAdminRoutes } from './admin/subscribers.routes.ts';
 import { NewsletterRepository } from './newsletter.repository.ts';
@@ -20,8 +22,22 @@ declare module '../../platform/modules/area-module.ts' {
 
 export const newsletterArea = defineArea({
   name: 'newsletter',
-  needs: [],
-  create({ transactions, mailer, clock, config, logger }) {
+  needs: ['accounts'],
+  create({ transactions, events, mailer, clock, config, logger, exports }, { accounts }) {
+    const subscriberRows = new NewsletterRepository(transactions);
+    events.subscribe('user.erasing', 'inTransaction', 'newsletter.erase', async ({ userId }) => {
+      const user = await accounts.users.find(userId);
+      if (user !== null) await subscriberRows.eraseEmail(user.email);
+    });
+    exports.register({
+      name: 'newsletter',
+      description: "The newsletter subscription of your account's e-mail address, if any: status and dates.",
+      rows: (userId) =>
+        singleRow(async () => {
+          const user = await accounts.users.find(userId);
+          return user === null ? null : subscriberRows.exportRow(user.email);
+        }),
+    });
     return {
       newsletter: new NewsletterService({
         transactions,

@@ -132,4 +132,21 @@ export class NewsletterRepository extends Repository {
       .where(status === undefined ? undefined : eq(newsletterSubscribers.status, status));
     return row?.count ?? 0;
   }
+
+  /**
+   * An erased account (`user.erasing`): the subscription of its e-mail address, if any, and its
+   * tokens. The address is the person's; their deletion request covers it.
+   */
+  async eraseEmail(email: string): Promise<void> {
+    await this.db.delete(newsletterSubscribers).where(eq(newsletterSubscribers.email, sql`lower(trim(${email}))`));
+  }
+
+  /** The data export's newsletter subscription of an address (never its tokens), if any. */
+  async exportRow(email: string): Promise<SubscriberRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.email, sql`lower(trim(${email}))`));
+    return row ?? null;
+  }
 }

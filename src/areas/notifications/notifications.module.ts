@@ -2,6 +2,7 @@
  * Notifications: the feed and preferences of the interface, `dispatcher` (the one way any area creates
  * a notification), and the push flush, scheduled as the job notifications-push.
  */
+import { byId, keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { subscribeAnnouncements } from './announcements.ts';
@@ -27,8 +28,22 @@ declare module '../../platform/modules/area-module.ts' {
 export const notificationsArea = defineArea({
   name: 'notifications',
   needs: ['accounts'],
-  create({ transactions, events, clock, config, push, logger, jobs, stats }, { accounts }) {
+  create({ transactions, events, clock, config, push, logger, jobs, stats, exports }, { accounts }) {
     const repository = new NotificationsRepository(transactions);
+    exports.register({
+      name: 'notifications',
+      description: 'Your notifications: their kind and content, when they came, were read and were pushed.',
+      rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
+    });
+    exports.register({
+      name: 'notification-preferences',
+      description: 'The notifications you turned on or off, per kind and channel (the others follow the defaults).',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => repository.exportPreferences(userId, after, limit),
+          (row) => row.key,
+        ),
+    });
     const notificationStats = new NotificationsStatsRepository(transactions);
     stats.register('notifications', (since) => notificationStats.notifications(since));
     stats.registerBacklog('notifications.pushWaiting', () => notificationStats.waitingForPush());
@@ -47,6 +62,9 @@ export const notificationsArea = defineArea({
       config.notificationDedupWindowMinutes,
     );
     subscribeAnnouncements(events, dispatcher);
+    events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', ({ userId }) =>
+      repository.eraseUser(userId),
+    );
     return { dispatcher, notifications: new NotificationsService(repository, clock), pushFlush };
   },
   routes: notificationsRoutes,

@@ -1,12 +1,12 @@
 /** All SQL of notifications: the feed, soft-dedup dispatch, preferences and the push flush. */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
 import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { type FeedItem, type FeedPageRow, feedPageStatements, unreadCountStatement } from './feed-statements.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
-import { type NotificationRow, notificationPreferences, notifications } from './tables.ts';
+import { type NotificationRow, notificationCounters, notificationPreferences, notifications } from './tables.ts';
 
 export interface NewNotification {
   id: string;
@@ -78,6 +78,19 @@ export class NotificationsRepository extends Repository {
       UPDATE notifications
       SET data = data || jsonb_build_object('actorUsername', ${username}::text, 'actorDisplayName', ${displayName}::text)
       WHERE type = 'follow.received' AND data ->> 'actorId' = ${actorId}`);
+  }
+
+  /**
+   * An erased account (`user.erasing`): its notifications, preferences and counters, and the follow
+   * notifications others received from it (their counters follow through the triggers of 0130).
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(notifications).where(eq(notifications.ownerId, userId));
+    await this.db.execute(
+      sql`DELETE FROM notifications WHERE type = 'follow.received' AND data ->> 'actorId' = ${userId}`,
+    );
+    await this.db.delete(notificationCounters).where(eq(notificationCounters.ownerId, userId));
+    await this.db.delete(notificationPreferences).where(eq(notificationPreferences.userId, userId));
   }
 
   // ---- feed ----
@@ -245,5 +258,41 @@ export class NotificationsRepository extends Repository {
   async findById(id: string): Promise<NotificationRow | null> {
     const [row] = await this.db.select().from(notifications).where(eq(notifications.id, id));
     return row ?? null;
+  }
+
+  /**
+   * The data export's notifications of a user (their kind, data, when read and pushed; not the push
+   * queue's bookkeeping), in keyset batches by id; with `preferences`, the user's preference rows.
+   */
+  async exportRows(ownerId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        id: notifications.id,
+        type: notifications.type,
+        data: notifications.data,
+        readAt: notifications.readAt,
+        pushedAt: notifications.pushedAt,
+        createdAt: notifications.createdAt,
+      })
+      .from(notifications)
+      .where(and(eq(notifications.ownerId, ownerId), after === null ? undefined : gt(notifications.id, after)))
+      .orderBy(notifications.id)
+      .limit(limit);
+  }
+
+  /** The data export's notification preferences of a user, keyed by "kind channel" (a handful of rows). */
+  async exportPreferences(userId: string, after: string | null, limit: number) {
+    const key = sql<string>`${notificationPreferences.kind} || ' ' || ${notificationPreferences.channel}`;
+    return this.db
+      .select({
+        key,
+        kind: notificationPreferences.kind,
+        channel: notificationPreferences.channel,
+        enabled: notificationPreferences.enabled,
+      })
+      .from(notificationPreferences)
+      .where(and(eq(notificationPreferences.userId, userId), after === null ? undefined : sql`${key} > ${after}`))
+      .orderBy(key)
+      .limit(limit);
   }
 }

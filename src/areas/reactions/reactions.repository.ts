@@ -6,12 +6,12 @@
  * deletes could pair a reaction change with stale counters (seen on PostgreSQL with 40 parallel
  * requests). Lists read media and users through their owners' read models.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { listedUser, reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import {
   type ListedMedia,
   listedMediaColumns,
@@ -100,6 +100,21 @@ export class ReactionsRepository extends Repository {
     return row?.type ?? null;
   }
 
+  /**
+   * An erased account (`user.erasing`): its reactions and like-reward marks. Returns what left each
+   * media (in id order), for the caller to move its counters with the media locked.
+   */
+  async eraseUser(userId: string): Promise<{ mediaId: string; likes: number; dislikes: number }[]> {
+    await this.db.execute(sql`DELETE FROM like_rewards WHERE liker_id = ${userId}`);
+    return queryRows(
+      this.db,
+      sql`WITH gone AS (DELETE FROM media_reactions WHERE user_id = ${userId} RETURNING media_id, type)
+          SELECT media_id AS "mediaId", count(*) FILTER (WHERE type = 'like')::int AS likes,
+                 count(*) FILTER (WHERE type = 'dislike')::int AS dislikes
+          FROM gone GROUP BY media_id ORDER BY media_id`,
+    );
+  }
+
   /** Likes and dislikes of a media counted from the rows (the admin recount). */
   async countsOf(mediaId: string): Promise<{ likes: number; dislikes: number }> {
     const [row] = await this.db
@@ -186,8 +201,26 @@ export class ReactionsRepository extends Repository {
       .select({ user: users, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
       .from(mediaReactions)
       .innerJoin(users, eq(users.id, mediaReactions.userId))
-      .where(and(eq(mediaReactions.mediaId, mediaId), eq(mediaReactions.type, type), reactionsShownTo(viewerId), where))
+      .where(
+        and(
+          eq(mediaReactions.mediaId, mediaId),
+          eq(mediaReactions.type, type),
+          reactionsShownTo(viewerId),
+          listedUser(),
+          where,
+        ),
+      )
       .orderBy(...orderBy)
       .limit(page.limit + 1);
+  }
+
+  /** The data export's reactions of a user (likes and dislikes), in keyset batches by id. */
+  async exportRows(userId: string, after: string | null, limit: number): Promise<ReactionRow[]> {
+    return this.db
+      .select()
+      .from(mediaReactions)
+      .where(and(eq(mediaReactions.userId, userId), after === null ? undefined : gt(mediaReactions.id, after)))
+      .orderBy(mediaReactions.id)
+      .limit(limit);
   }
 }

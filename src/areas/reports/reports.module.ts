@@ -4,6 +4,7 @@
  * banning the user in the same transaction. The reporter is mailed the outcome after the commit.
  * Other areas read `reports.countAgainst` (user administration) and `reports.stats` (statistics).
  */
+import { byId } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { reportHandlingRoutes } from './admin/report-handling.routes.ts';
 import { ReportHandlingService } from './admin/report-handling.service.ts';
@@ -29,8 +30,13 @@ declare module '../../platform/modules/area-module.ts' {
 export const reportsArea = defineArea({
   name: 'reports',
   needs: ['accounts', 'media', 'comments'],
-  create({ transactions, events, audit, clock, mailer, logger, stats }, { accounts, media, comments }) {
+  create({ transactions, events, audit, clock, mailer, logger, stats, exports }, { accounts, media, comments }) {
     const repository = new ReportsRepository(transactions);
+    exports.register({
+      name: 'reports',
+      description: 'The reports you made: what you reported, why, and how it was resolved.',
+      rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
+    });
     const outcomeMails = new OutcomeMails(accounts.users, mailer, logger);
     const reports = new ReportsService(repository, media.media, accounts.users, comments.comments, clock);
     stats.register('reports', (since) => reports.stats(since));
@@ -41,6 +47,7 @@ export const reportsArea = defineArea({
       ({ formerUsername, username }) =>
         formerUsername === null ? Promise.resolve() : reports.eraseFormerUsername(formerUsername, username),
     );
+    events.subscribe('user.erasing', 'inTransaction', 'reports.erase', ({ userId }) => reports.eraseUser(userId));
     return {
       reports,
       reportHandling: new ReportHandlingService(

@@ -1,5 +1,5 @@
 /** All SQL of reports: filing (one open report per reporter and target), resolving, lists and counts. */
-import { and, eq, gte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, gte, ne, type SQL, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users } from '../accounts/read-model.ts';
@@ -155,6 +155,17 @@ export class ReportsRepository extends Repository {
     return rows.filter((row): row is { id: string; details: string } => row.details !== null);
   }
 
+  /**
+   * An erased account (`user.erasing`): the reports it made, and the reports about it or its content
+   * (their target is gone with it, so there is nothing left to review).
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(reports).where(
+      sql`${reports.reporterId} = ${userId} OR ${reports.targetUserId} = ${userId}
+            OR (${reports.targetKind} = 'user' AND ${reports.targetId} = ${userId})`,
+    );
+  }
+
   async setDetails(id: string, details: string): Promise<void> {
     await this.db.update(reports).set({ details }).where(eq(reports.id, id));
   }
@@ -189,5 +200,16 @@ export class ReportsRepository extends Repository {
       month: row?.month ?? 0,
       open: row?.open ?? 0,
     };
+  }
+
+  /** The data export's reports made by a user (without the moderators' internal note), in keyset batches by id. */
+  async exportRows(reporterId: string, after: string | null, limit: number) {
+    const { note: _internal, ...columns } = getTableColumns(reports);
+    return this.db
+      .select(columns)
+      .from(reports)
+      .where(and(eq(reports.reporterId, reporterId), after === null ? undefined : gt(reports.id, after)))
+      .orderBy(reports.id)
+      .limit(limit);
   }
 }

@@ -9,7 +9,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
-import { renameName } from '../accounts/mentions.ts';
+import { erasedAccountName, renameName } from '../accounts/mentions.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { ReportCounts, ReportsRepository } from './reports.repository.ts';
@@ -91,6 +91,13 @@ export class ReportsService {
       const renamed = renameName(details, formerUsername, username);
       if (renamed !== details) await this.repository.setDetails(id, renamed);
     }
+  }
+
+  /** An account deleted by its owner (`user.erasing`): its name in others' report details, then its reports. */
+  async eraseUser(userId: string): Promise<void> {
+    const user = await this.users.find(userId);
+    if (user?.username) await this.eraseFormerUsername(user.username, erasedAccountName);
+    await this.repository.eraseUser(userId);
   }
 
   /** How many reports a target has: open now, and ever. */

@@ -76,6 +76,16 @@ export class IndexRepository extends Repository {
     return rows.length;
   }
 
+  /**
+   * An erased account (`user.erasing`): its user document (its media documents leave with its media,
+   * through `media.deleted`). The confirmation took it out already; this covers a missed event.
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db
+      .delete(searchDocuments)
+      .where(and(eq(searchDocuments.kind, 'user'), eq(searchDocuments.sourceId, userId)));
+  }
+
   /** Every media id of an owner (the owners' media index). */
   async mediaIdsOf(ownerId: string): Promise<string[]> {
     const rows = await this.db.select({ id: media.id }).from(media).where(eq(media.ownerId, ownerId));

@@ -30,8 +30,12 @@ export const searchArea = defineArea({
   name: 'search',
   needs: ['accounts', 'media'],
   create({ transactions, events, audit, jobs, clock, logger }) {
-    const searchIndex = new SearchIndexService(transactions, new IndexRepository(transactions), clock, logger);
+    const indexRepository = new IndexRepository(transactions);
+    const searchIndex = new SearchIndexService(transactions, indexRepository, clock, logger);
     subscribeToSources(events, searchIndex);
+    events.subscribe('user.erasing', 'inTransaction', 'search.erase', ({ userId }) =>
+      indexRepository.eraseUser(userId),
+    );
     jobs.register('search-index', { schedule: everyMinutes(15), run: () => searchIndex.repair() });
     return {
       searchIndex,

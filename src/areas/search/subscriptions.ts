@@ -13,8 +13,10 @@ export function subscribeToSources(events: EventBus, index: SearchIndexService):
   });
   events.subscribe('user.changed', 'inTransaction', 'search.reindexUser', async ({ user }) => {
     await index.sync('user', user.id);
-    // A ban or an erasure takes the user's media out of the index too.
-    if (user.bannedAt !== null || user.anonymizedAt !== null) await index.refreshMediaOf(user.id);
+    // A ban, an erasure or a confirmed deletion takes the user's media out of the index too.
+    if (user.bannedAt !== null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) {
+      await index.refreshMediaOf(user.id);
+    }
   });
   // A lifted ban brings the user's media back into the index.
   events.subscribe('user.unbanned', 'inTransaction', 'search.restoreMediaOfUser', async ({ userId }) => {

@@ -3,11 +3,11 @@
  * (media's read model, listed-for-the-public rule) through the owner's index, newest first, each
  * criterion of the feed a condition that is true when the criterion is absent.
  */
-import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
-import { type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { activeUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import { type SocialFeedRow, socialFeedMedia, socialFeeds } from './tables.ts';
 
@@ -56,6 +56,19 @@ export class SocialFeedsRepository extends Repository {
     return new Set(rows.map((row) => row.id));
   }
 
+  /** An erased account (`user.erasing`): its feeds (their hand-picked media lists go with them). */
+  async eraseUser(ownerId: string): Promise<void> {
+    await this.db
+      .delete(socialFeedMedia)
+      .where(
+        inArray(
+          socialFeedMedia.feedId,
+          this.db.select({ id: socialFeeds.id }).from(socialFeeds).where(eq(socialFeeds.ownerId, ownerId)),
+        ),
+      );
+    await this.db.delete(socialFeeds).where(eq(socialFeeds.ownerId, ownerId));
+  }
+
   /** Deletes one of the owner's feeds; false when the owner has no feed with this code. */
   async delete(ownerId: string, code: string): Promise<boolean> {
     const deleted = await this.db
@@ -77,13 +90,13 @@ export class SocialFeedsRepository extends Repository {
         .orderBy(...orderBy),
   );
 
-  /** A feed by code, with its owner, unless the owner is banned or their account erased. */
+  /** A feed by code, with its owner, unless the owner is banned, erased or being deleted (accounts' activeUser). */
   readonly #published = new PreparedRead(this.source, 'socialFeeds.published', (db) =>
     db
       .select({ feed: socialFeeds, owner: users })
       .from(socialFeeds)
       .innerJoin(users, eq(users.id, socialFeeds.ownerId))
-      .where(and(eq(socialFeeds.code, sql.placeholder('code')), isNull(users.bannedAt), isNull(users.anonymizedAt))),
+      .where(and(eq(socialFeeds.code, sql.placeholder('code')), activeUser())),
   );
 
   readonly #media = new PreparedPage<ListedMedia>(
@@ -121,5 +134,19 @@ export class SocialFeedsRepository extends Repository {
   /** One page of the feed's media: the owner's publicly listed posts that match the feed. */
   media(feedId: string, page: PageRequest): Promise<ListedMedia[]> {
     return this.#media.run(page, { feedId });
+  }
+
+  /** The data export's social feeds of a user, with their hand-picked media ids, in keyset batches by id. */
+  async exportRows(ownerId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        ...getTableColumns(socialFeeds),
+        handPickedMediaIds: sql<string[]>`coalesce((SELECT array_agg(p.media_id ORDER BY p.media_id)
+          FROM social_feed_media AS p WHERE p.feed_id = ${socialFeeds.id}), '{}')`,
+      })
+      .from(socialFeeds)
+      .where(and(eq(socialFeeds.ownerId, ownerId), after === null ? undefined : gt(socialFeeds.id, after)))
+      .orderBy(socialFeeds.id)
+      .limit(limit);
   }
 }

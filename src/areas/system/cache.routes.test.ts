@@ -30,6 +30,7 @@ const allCaches = [
   'media.servable',
   'media.variants',
   'stats',
+  'web.placeCounts',
 ];
 
 describe('POST /admin/cache/purge', () => {
@@ -102,6 +103,8 @@ describe('POST /admin/cache/purge', () => {
       'media.servable',
       'media.variants',
       'stats',
+      'web',
+      'web.placeCounts',
     ]);
     for (const body of [{ scope: 5 }, { scope: '' }, { scope: 'stats', all: true }]) {
       const res = await purge(t, body);

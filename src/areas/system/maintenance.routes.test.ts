@@ -113,7 +113,9 @@ describe('maintenance mode', () => {
       assert.equal(page.statusCode, 503, url);
       assert.equal(page.headers['retry-after'], '120');
       assert.match(String(page.headers['content-type']), /^text\/html/);
-      assert.match(page.body, /<h1>503<\/h1><p>Le service est en maintenance ; réessayez plus tard.<\/p>/);
+      // The web layout's maintenance page (src/areas/web/layout/error-page.ts), with the translated title.
+      assert.match(page.body, /<p class="status">503<\/p><h1>De retour bientôt<\/h1>/);
+      assert.match(page.body, /<p>Le service est en maintenance ; réessayez plus tard.<\/p>/);
     }
   });
 

@@ -44,7 +44,7 @@ describe('system routes and shared HTTP behaviour', () => {
     const web = await t.request({ method: 'GET', url: '/nothing-here', headers: { accept: 'text/html' } });
     assert.equal(web.statusCode, 404);
     assert.match(String(web.headers['content-type']), /^text\/html/);
-    assert.match(web.body, /<h1>404<\/h1>/);
+    assert.match(web.body, /<p class="status">404<\/p><h1>Page not found<\/h1>/);
     assert.equal(web.headers['x-content-type-options'], 'nosniff');
     const webJson = await t.request({ method: 'GET', url: '/nothing-here', headers: { accept: 'application/json' } });
     assert.equal(webJson.json.errors[0].code, 'routeNotFound');

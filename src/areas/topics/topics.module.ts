@@ -1,4 +1,5 @@
 /** Topics: a seeded catalogue of travel topics and the ones each user follows (hashtagsOfUser for discovery). */
+import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { TopicsRepository } from './topics.repository.ts';
 import { topicsRoutes } from './topics.routes.ts';
@@ -17,7 +18,18 @@ declare module '../../platform/modules/area-module.ts' {
 export const topicsArea = defineArea({
   name: 'topics',
   needs: ['accounts'],
-  create({ transactions, clock }, { accounts }) {
+  create({ transactions, events, clock, exports }, { accounts }) {
+    const topicRows = new TopicsRepository(transactions);
+    events.subscribe('user.erasing', 'inTransaction', 'topics.erase', ({ userId }) => topicRows.eraseUser(userId));
+    exports.register({
+      name: 'topics',
+      description: 'The topics you follow, and since when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => topicRows.exportRows(userId, after, limit),
+          (row) => row.topicId,
+        ),
+    });
     return { topics: new TopicsService(transactions, new TopicsRepository(transactions), accounts.users, clock) };
   },
   routes: topicsRoutes,

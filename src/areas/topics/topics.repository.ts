@@ -1,5 +1,5 @@
 /** All SQL of topics: the catalogue, and the topics each user follows. */
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type Keyset, type PageRequest } from '../../platform/http/pagination.ts';
@@ -88,6 +88,11 @@ export class TopicsRepository extends Repository {
     return rows.map((row) => row.hashtags);
   }
 
+  /** An erased account (`user.erasing`): the topics it followed. */
+  async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(userTopics).where(eq(userTopics.userId, userId));
+  }
+
   /** Makes the user's set exactly `topicIds`; kept topics keep their createdAt. Call with the user locked. */
   async replaceOfUser(userId: string, topicIds: string[], at: Date): Promise<void> {
     await this.db
@@ -103,5 +108,16 @@ export class TopicsRepository extends Repository {
       .insert(userTopics)
       .values(topicIds.map((topicId) => ({ userId, topicId, createdAt: at })))
       .onConflictDoNothing();
+  }
+
+  /** The data export's topics a user picked (with each topic's slug), in keyset batches by topic id. */
+  async exportRows(userId: string, after: string | null, limit: number) {
+    return this.db
+      .select({ topicId: userTopics.topicId, slug: topics.slug, createdAt: userTopics.createdAt })
+      .from(userTopics)
+      .innerJoin(topics, eq(topics.id, userTopics.topicId))
+      .where(and(eq(userTopics.userId, userId), after === null ? undefined : gt(userTopics.topicId, after)))
+      .orderBy(userTopics.topicId)
+      .limit(limit);
   }
 }

@@ -1,5 +1,5 @@
 /** All SQL of tracking: clicks, conversions, reports per target and a creator's earnings. */
-import { type AnyColumn, and, asc, eq, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, getTableColumns, gt, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
@@ -123,6 +123,19 @@ export class TrackingRepository extends Repository {
     await this.db.update(trackingClicks).set({ viewerId: null }).where(eq(trackingClicks.viewerId, userId));
   }
 
+  /**
+   * An account deleted by its owner (`user.erasing`): clicks and conversions stay (they are the
+   * partners' commission accounting) but no longer name it, as clicker or as the creator whose post
+   * carried the offer (that post is deleted with the account, so its id goes too).
+   */
+  async eraseUser(userId: string): Promise<void> {
+    await this.forgetViewer(userId);
+    await this.db
+      .update(trackingClicks)
+      .set({ creatorId: null, mediaId: null })
+      .where(eq(trackingClicks.creatorId, userId));
+  }
+
   async findClick(ref: string): Promise<ClickRow | null> {
     const [row] = await this.db.select().from(trackingClicks).where(eq(trackingClicks.ref, ref));
     return row ?? null;
@@ -218,5 +231,49 @@ export class TrackingRepository extends Repository {
       .where(and(eq(trackingClicks.creatorId, creatorId), eq(trackingClicks.bot, false), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);
+  }
+
+  /**
+   * The data export's tracking rows of a user, in keyset batches: `clicks` they made on offers (by
+   * ref, without the anonymous visitor key), `conversions` of those clicks (their purchases, by id),
+   * and `earnings`, the conversions credited to them as creator (their commission, by id).
+   */
+  async exportRows(
+    userId: string,
+    kind: 'clicks' | 'conversions' | 'earnings',
+    after: string | null,
+    limit: number,
+  ): Promise<Record<string, unknown>[]> {
+    if (kind === 'clicks') {
+      const { visitorKey: _anonymous, ...columns } = getTableColumns(trackingClicks);
+      return this.db
+        .select(columns)
+        .from(trackingClicks)
+        .where(and(eq(trackingClicks.viewerId, userId), after === null ? undefined : gt(trackingClicks.ref, after)))
+        .orderBy(trackingClicks.ref)
+        .limit(limit);
+    }
+    const conversion = {
+      id: trackingConversions.id,
+      clickRef: trackingConversions.clickRef,
+      offerId: trackingClicks.offerId,
+      mediaId: trackingClicks.mediaId,
+      currency: trackingConversions.currency,
+      commission: trackingConversions.commission,
+      occurredAt: trackingConversions.occurredAt,
+      createdAt: trackingConversions.createdAt,
+    };
+    return this.db
+      .select(kind === 'conversions' ? { ...conversion, amount: trackingConversions.amount } : conversion)
+      .from(trackingConversions)
+      .innerJoin(trackingClicks, eq(trackingClicks.ref, trackingConversions.clickRef))
+      .where(
+        and(
+          eq(kind === 'conversions' ? trackingClicks.viewerId : trackingClicks.creatorId, userId),
+          after === null ? undefined : gt(trackingConversions.id, after),
+        ),
+      )
+      .orderBy(trackingConversions.id)
+      .limit(limit);
   }
 }

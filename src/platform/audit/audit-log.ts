@@ -3,7 +3,7 @@
  * platform; an area's service records its admin action here in the same transaction as the change
  * (the row joins the transaction in progress), so an action is audited if and only if it happened.
  */
-import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { Clock } from '../clock.ts';
 import { timestamptz } from '../db/columns.ts';
@@ -76,6 +76,22 @@ export class AuditLog {
   /** Newest first (tests read the latest entries through it). */
   recent(limit = 50) {
     return this.db.select().from(auditLog).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit);
+  }
+
+  /**
+   * An account erased for good (account deletion): its entries keep their action, actor kind and time,
+   * but no longer name it. `ids` (the UUID and its hex) leave target ids and actors; a payload holding
+   * any of `ids` or `texts` (e-mail, username) is emptied. Erasures are rare: the payload scan is fine.
+   */
+  async forgetUser(ids: string[], texts: string[]): Promise<void> {
+    await this.db.update(auditLog).set({ targetId: null }).where(inArray(auditLog.targetId, ids));
+    await this.db.update(auditLog).set({ actor: 'erased-user' }).where(inArray(auditLog.actor, ids));
+    const needles = [...ids, ...texts].filter((needle) => needle !== '').map((needle) => needle.toLowerCase());
+    if (needles.length === 0) return;
+    await this.db
+      .update(auditLog)
+      .set({ payload: {} })
+      .where(or(...needles.map((needle) => sql`strpos(lower(${auditLog.payload}::text), ${needle}) > 0`)));
   }
 
   /** limit + 1 entries of a page of GET /admin/audit. */

@@ -2,9 +2,14 @@
  * Route authentication, declared per route with `config.auth` (see RouteAuth). A `user` route
  * answers 401 with `WWW-Authenticate: Bearer` without a valid session token, 403 for a banned
  * account; an `admin` route answers 401 to anything but ADMIN_API_TOKEN (user tokens included).
+ *
+ * The web sign-in cookie (`tm_session`, set by POST /login: src/areas/web/sign-in) is read only by
+ * `optional` GET pages outside /api and /admin, where it names the viewer shown in the page; the API
+ * never reads it (Bearer only), so no cross-site request can act with it (docs/api.md, Web sign-in).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import { readCookie } from './cookies.ts';
 import { AppError } from './error-catalogue.ts';
 import type { App, RouteAuth, Viewer } from './types.ts';
 
@@ -19,6 +24,12 @@ export function bearerToken(request: FastifyRequest): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
 }
+
+/** The cookie of the web sign-in: an access token of the sessions table. */
+export const webSessionCookie = 'tm_session';
+
+/** Pages (not /api, not /admin) may identify their viewer by the web sign-in cookie. */
+const readsWebCookie = (url: string) => !/^\/(api|admin)(\/|$)/.test(url);
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -37,9 +48,14 @@ export function registerAuth(app: App, options: { adminToken: string | null; ses
   app.decorateRequest('viewer', null);
 
   const userHook =
-    (required: boolean): onRequestHookHandler =>
+    (required: boolean, webCookie = false): onRequestHookHandler =>
     async (request) => {
-      const token = bearerToken(request);
+      // Only safe methods of pages: a page shows who is signed in, it never writes with the cookie.
+      const token =
+        bearerToken(request) ??
+        (webCookie && (request.method === 'GET' || request.method === 'HEAD')
+          ? readCookie(request, webSessionCookie)
+          : null);
       if (token === null) {
         if (required) throw unauthenticated('api');
         return;
@@ -72,7 +88,7 @@ export function registerAuth(app: App, options: { adminToken: string | null; ses
 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth ?? 'none';
-    const hook = hooks[auth];
+    const hook = auth === 'optional' && readsWebCookie(route.url) ? userHook(false, true) : hooks[auth];
     if (hook === null) return;
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [hook, ...existing];

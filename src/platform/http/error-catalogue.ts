@@ -12,11 +12,15 @@ export const errorCatalogue = {
   // 401 / 403
   unauthenticated: 401,
   invalidCredentials: 401,
+  invalidProviderToken: 401,
   forbidden: 403,
   accountBanned: 403,
+  reauthenticationRequired: 403,
   reactionsNotPublic: 403,
+  crossOriginRequest: 403,
   // 404 / 405 / 406
   notFound: 404,
+  providerNotConfigured: 404,
   routeNotFound: 404,
   methodNotAllowed: 405,
   notAcceptable: 406,
@@ -36,6 +40,11 @@ export const errorCatalogue = {
   couponCodeTaken: 409,
   couponAlreadyRedeemed: 409,
   couponExhausted: 409,
+  identityEmailInUse: 409,
+  identityLinkedElsewhere: 409,
+  providerAlreadyLinked: 409,
+  lastSignInMethod: 409,
+  exportInProgress: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,
@@ -70,11 +79,13 @@ export const errorCatalogue = {
   currencyMismatch: 422,
   outsideAttributionWindow: 422,
   couponInvalid: 422,
+  identityEmailMissing: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,
   variantNotReady: 503,
   internal: 500,
+  providerUnavailable: 502,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -131,6 +131,26 @@ export function toErrorObject(error: AppError, request: FastifyRequest) {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
+/** What an HTML error page shows: the status, the translated title, the error's code and detail. */
+export interface HtmlError {
+  status: number;
+  code: string;
+  title: string;
+  detail?: string;
+  /** The values of the title's message, to translate it again (the page may have its own locale). */
+  values?: Record<string, unknown>;
+}
+export type HtmlErrorPage = (request: FastifyRequest, error: HtmlError) => Promise<string>;
+const htmlErrorPages = new WeakMap<object, HtmlErrorPage>();
+
+/** The web area draws HTML error pages in its layout; without it (or if it fails) a bare page is sent. */
+export function setHtmlErrorPage(app: App, render: HtmlErrorPage): void {
+  htmlErrorPages.set(app, render);
+}
+
+const bareErrorPage = (request: FastifyRequest, status: number, title: string) =>
+  `<!doctype html><html lang="${request.locale.slice(0, 2)}"><head><meta charset="utf-8"><title>${status} ${escapeHtml(title)}</title></head><body><main><h1>${status}</h1><p>${escapeHtml(title)}</p></main></body></html>`;
+
 function wantsHtml(request: FastifyRequest): boolean {
   if (request.url.startsWith('/api') || request.url.startsWith('/admin')) return false;
   const accept = request.headers.accept ?? '';
@@ -143,6 +163,8 @@ export function sendErrors(
   status: number,
   errors: AppError[],
   rootMeta?: Record<string, unknown>,
+  /** The bare page instead of the layout's: for answers no hook runs on, which could not carry a page's headers. */
+  bareHtml = false,
 ) {
   let meta = rootMeta;
   const omitted = errors.length - maxErrorsShown;
@@ -153,13 +175,24 @@ export function sendErrors(
   const objects = shown.map((error) => toErrorObject(error, request));
   if (wantsHtml(request)) {
     const first = objects[0];
-    const title = escapeHtml(first?.title ?? 'Error');
-    return reply
-      .status(status)
-      .type('text/html; charset=utf-8')
-      .send(
-        `<!doctype html><html lang="${request.locale.slice(0, 2)}"><head><meta charset="utf-8"><title>${status} ${title}</title></head><body><main><h1>${status}</h1><p>${title}</p></main></body></html>`,
-      );
+    const title = first?.title ?? 'Error';
+    reply.status(status).type('text/html; charset=utf-8');
+    const render = htmlErrorPages.get(request.server);
+    if (!render || bareHtml) return reply.send(bareErrorPage(request, status, title));
+    const error: HtmlError = {
+      status,
+      code: first?.code ?? 'internal',
+      title,
+      detail: first?.detail,
+      values: shown[0]?.options.values,
+    };
+    return render(request, error).then(
+      (page) => reply.send(page),
+      (failure: unknown) => {
+        request.log.error({ err: failure }, 'the HTML error page failed');
+        return reply.send(bareErrorPage(request, status, title));
+      },
+    );
   }
   return reply
     .status(status)
@@ -174,7 +207,7 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   // Nor does onSend: the headers every answer carries are set here (security-headers.ts).
   reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', referrerPolicy).headers(htmlFrameHeaders);
   const mapped = frameworkError(error);
-  return sendErrors(request, reply, mapped.status, [mapped]);
+  return sendErrors(request, reply, mapped.status, [mapped], undefined, true);
 }
 
 export function registerErrorHandling(app: App) {

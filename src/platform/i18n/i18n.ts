@@ -1,9 +1,10 @@
 /**
  * Message catalogs (ICU MessageFormat) and Accept-Language negotiation.
  * Catalogs are flat JSON files `<locale>.json`: the platform's in src/platform/i18n/messages and each
- * area's in src/areas/<area>/messages; they are merged at load, so areas own their strings.
+ * area's in src/areas/<area>/messages (and in a sub-folder's own messages, src/areas/<area>/<part>/messages,
+ * e.g. the web area's sign-in); they are merged at load, so areas own their strings.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
@@ -21,7 +22,12 @@ const srcDir = fileURLToPath(new URL('../../', import.meta.url));
 
 function catalogDirs(): string[] {
   const areasDir = join(srcDir, 'areas');
-  const areaDirs = existsSync(areasDir) ? readdirSync(areasDir).map((area) => join(areasDir, area, 'messages')) : [];
+  const areas = existsSync(areasDir) ? readdirSync(areasDir).map((area) => join(areasDir, area)) : [];
+  const parts = (area: string) =>
+    existsSync(area) && statSync(area).isDirectory()
+      ? readdirSync(area).map((part) => join(area, part, 'messages'))
+      : [];
+  const areaDirs = areas.flatMap((area) => [join(area, 'messages'), ...parts(area)]);
   return [join(srcDir, 'platform/i18n/messages'), ...areaDirs].filter((dir) => existsSync(dir));
 }
 

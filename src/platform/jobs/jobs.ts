@@ -22,6 +22,7 @@ export const jobNames = [
   'map-clusters',
   'hashtags',
   'bans',
+  'account-erasure',
   'media-variants',
 ] as const;
 export type JobName = (typeof jobNames)[number];

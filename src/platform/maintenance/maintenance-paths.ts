@@ -1,8 +1,9 @@
 /**
  * What maintenance mode closes: every public and user route (`/api/...`), media files (`/media/...`)
  * and any HTML page; what stays open: `/api/ping` (liveness) and the admin API (`/admin/...`), so
- * operators and health checks keep working.
+ * operators and health checks keep working, and the web pages' static assets (`/assets/...`, served
+ * from memory), so the maintenance page itself is drawn with its stylesheet.
  */
 export function closedDuringMaintenance(path: string): boolean {
-  return !(path === '/api/ping' || path === '/admin' || path.startsWith('/admin/'));
+  return !(path === '/api/ping' || path === '/admin' || path.startsWith('/admin/') || path.startsWith('/assets/'));
 }

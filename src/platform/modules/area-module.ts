@@ -17,6 +17,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { CacheRegistry } from '../cache/cache-registry.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
+import type { ExportRegistry } from '../exports/export-registry.ts';
 import type { App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
 import type { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
@@ -37,6 +38,8 @@ export interface Platform extends AppDeps {
   caches: CacheRegistry;
   /** Counters for GET /admin/stats: an area registers a provider per kind of row it owns. */
   stats: Stats;
+  /** Sections of a user's data export (GET /api/users/me/export): an area registers one per kind of row it keeps of a user. */
+  exports: ExportRegistry;
   maintenance: MaintenanceMode;
 }
 

@@ -5,6 +5,7 @@ import { AuditLog } from '../audit/audit-log.ts';
 import { CacheRegistry } from '../cache/cache-registry.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
+import { ExportRegistry } from '../exports/export-registry.ts';
 import { JobRunner } from '../jobs/jobs.ts';
 import { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
 import { Stats } from '../stats/stats.ts';
@@ -31,6 +32,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platfor
     audit,
     caches,
     stats,
+    exports: new ExportRegistry(),
     maintenance: new MaintenanceMode(transactions, audit, deps.clock, logger),
   };
 }

@@ -1,0 +1,71 @@
+/**
+ * A confirmed account deletion ends the account's sessions on every instance, as logout-all does: the
+ * other instance, which has the token cached, refuses it once the broadcast arrives.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { openAnotherInstance, openTestDatabase, postgresUrlOf } from '../../../test/helpers/database.ts';
+import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
+import { type Broadcast, LocalBroadcast, PostgresBroadcast } from '../../adapters/broadcast/index.ts';
+import { RedisBroadcast } from '../../adapters/broadcast/redis-broadcast.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { isPostgres } from '../../platform/db/postgres-database.ts';
+
+const logger = pino({ level: 'silent' });
+const prefix = `test-${randomBytes(4).toString('hex')}.`;
+
+async function broadcastFor(database: Database, shared: LocalBroadcast): Promise<Broadcast> {
+  if (process.env.REDIS_URL) return new RedisBroadcast(process.env.REDIS_URL, logger, prefix);
+  if (isPostgres(database)) return new PostgresBroadcast(database.pool, await postgresUrlOf(database), logger, prefix);
+  return shared;
+}
+
+describe('account deletion across instances', () => {
+  let one: TestApp;
+  let two: TestApp;
+  let second: { close(): Promise<void> };
+  let database: Database;
+  before(async () => {
+    const shared = new LocalBroadcast();
+    database = await openTestDatabase();
+    const other = await openAnotherInstance(database);
+    second = other;
+    one = await createTestApp({ database, deps: { broadcast: await broadcastFor(database, shared) } });
+    two = await createTestApp({
+      database: other.database,
+      clock: one.clock,
+      deps: { broadcast: await broadcastFor(other.database, shared) },
+    });
+  });
+  after(async () => {
+    await two.close();
+    await one.close();
+    await second.close();
+    await database.close();
+  });
+
+  const me = async (t: TestApp, token: string) =>
+    (await t.request({ method: 'GET', url: '/api/auth/me', token })).statusCode;
+
+  it('confirming on one instance ends the sessions cached on the other', async () => {
+    const user = await createUser(one);
+    assert.equal(await me(two, user.token), 200, 'the other instance has it cached');
+    const asked = await one.request({
+      method: 'DELETE',
+      url: '/api/users/me',
+      token: user.token,
+      body: { password: strongPassword },
+    });
+    assert.equal(asked.statusCode, 202);
+    await one.services.areas.accounts.mailFlows.drain();
+    const token = /tmd_[A-Za-z0-9_-]+/.exec(one.mail.last(user.email)!.text)![0];
+    const confirmed = await two.request({ method: 'POST', url: '/api/account/deletion/confirm', body: { token } });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    assert.equal(await me(two, user.token), 401, 'at once where it was confirmed');
+    await waitFor('the revocation on the first instance', async () => (await me(one, user.token)) === 401);
+  });
+});

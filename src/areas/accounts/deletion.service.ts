@@ -1,0 +1,224 @@
+/**
+ * Account deletion, asked for by the account's owner (the operators' erasure is moderation's
+ * `anonymize`):
+ *
+ * 1. `request` (DELETE /api/users/me): the owner proves it is them (the password, or for an account
+ *    without one a provider sign-in in the last 10 minutes) and gets a single-use link by e-mail.
+ * 2. `confirm` (POST /api/account/deletion/confirm): the account is disabled at once: sessions end
+ *    (on every instance), `deletion_requested_at` is set, which takes it out of user lists and
+ *    name lookups (accounts/read-model.ts `activeUser`), and its content is hidden through the ban
+ *    machinery (`user.banned`, which media and comments follow).
+ * 3. `cancelOnSignIn`: a sign-in during the grace period (SessionsService.create, whatever the
+ *    method) restores the account.
+ * 4. `eraseDue` (job `account-erasure`): once ACCOUNT_DELETION_GRACE_DAYS have passed, each account
+ *    is erased in its own transaction: `user.erasing` lets every area delete its rows and repair
+ *    counters on other people's rows, then accounts deletes the user's own rows. Files go after the
+ *    commit (media's subscriber).
+ *
+ * Hidden is "banned or being deleted": `user.banned` is published when the first of the two starts
+ * and `user.unbanned` when the last ends (here and in moderation.service.ts), so lifting a ban during
+ * the grace period does not show the content again, nor does cancelling a deletion of a banned user.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditLog } from '../../platform/audit/audit-log.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { toHex } from '../../platform/http/ids.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
+import type { AccountsRepository } from './accounts.repository.ts';
+import type { DeletionRepository } from './deletion.repository.ts';
+import type { MailFlowsService } from './mail-flows.service.ts';
+import { mailsPerHour } from './mail-flows.service.ts';
+import type { MailTokens } from './mail-tokens.ts';
+import { deletionMail } from './mails/deletion-mail.ts';
+import { verifyPassword } from './secrets.ts';
+
+/** How recent a provider sign-in must be to delete an account that has no password. */
+export const recentSignInMs = 10 * 60_000;
+/** Accounts one run of the job looks at per batch. */
+const erasureBatch = 100;
+
+const invalidToken = () => new AppError('invalidToken', { source: { pointer: '/token' } });
+
+export class DeletionService {
+  private readonly transactions: Transactions;
+  private readonly events: EventBus;
+  private readonly audit: AuditLog;
+  private readonly accounts: AccountsRepository;
+  private readonly repository: DeletionRepository;
+  private readonly tokens: MailTokens;
+  private readonly mailFlows: MailFlowsService;
+  private readonly clock: Clock;
+  private readonly publicUrl: string;
+  private readonly logger: FastifyBaseLogger;
+  readonly graceDays: number;
+
+  constructor(options: {
+    transactions: Transactions;
+    events: EventBus;
+    audit: AuditLog;
+    accounts: AccountsRepository;
+    repository: DeletionRepository;
+    tokens: MailTokens;
+    mailFlows: MailFlowsService;
+    clock: Clock;
+    publicUrl: string;
+    logger: FastifyBaseLogger;
+    graceDays: number;
+  }) {
+    this.transactions = options.transactions;
+    this.events = options.events;
+    this.audit = options.audit;
+    this.accounts = options.accounts;
+    this.repository = options.repository;
+    this.tokens = options.tokens;
+    this.mailFlows = options.mailFlows;
+    this.clock = options.clock;
+    this.publicUrl = options.publicUrl;
+    this.logger = options.logger;
+    this.graceDays = options.graceDays;
+  }
+
+  /**
+   * DELETE /api/users/me: checks that the caller is the owner, then mails a confirmation link (the
+   * newest link is the only one that works; at most `mailsPerHour` an hour, past which nothing more
+   * is sent and the answer stays the same).
+   */
+  async request(userId: string, sessionId: string, password: string | undefined, locale: Locale): Promise<void> {
+    const user = await this.accounts.findUserById(userId);
+    if (user === null) throw new AppError('notFound');
+    if (user.passwordHash !== null) {
+      if (password === undefined) {
+        throw new AppError('reauthenticationRequired', {
+          source: { pointer: '/password' },
+          detail: 'give the account password',
+        });
+      }
+      if (!(await verifyPassword(user.passwordHash, password))) {
+        throw new AppError('wrongPassword', { source: { pointer: '/password' } });
+      }
+    } else {
+      const opening = await this.repository.sessionOpening(sessionId);
+      const recent =
+        opening !== null &&
+        opening.signInMethod !== 'password' &&
+        this.clock.now().getTime() - opening.createdAt.getTime() <= recentSignInMs;
+      if (!recent) {
+        throw new AppError('reauthenticationRequired', {
+          detail: 'sign in again with your identity provider, then ask within 10 minutes',
+        });
+      }
+    }
+    const token = await this.transactions.run(async () => {
+      if ((await this.accounts.lockUser(userId)) === null) return null;
+      const since = new Date(this.clock.now().getTime() - 3_600_000);
+      if ((await this.accounts.countTokensSince(userId, 'delete-account', since)) >= mailsPerHour) return null;
+      return this.tokens.issue(this.accounts, userId, 'delete-account');
+    });
+    if (token === null) return;
+    this.mailFlows.deliver(
+      deletionMail({
+        locale,
+        to: user.email,
+        name: user.nickname ?? user.username ?? null,
+        token,
+        publicUrl: this.publicUrl,
+        graceDays: this.graceDays,
+      }),
+      'delete-account',
+    );
+  }
+
+  /**
+   * POST /api/account/deletion/confirm: disables the account at once. A used, expired or unknown
+   * token all answer 422 invalidToken (nothing tells them apart). Returns when the erasure is due.
+   */
+  async confirm(token: string): Promise<{ userId: string; eraseAfter: Date }> {
+    return this.transactions.run(async () => {
+      let found: Awaited<ReturnType<MailTokens['check']>>;
+      try {
+        found = await this.tokens.check(this.accounts, token, 'delete-account');
+        await this.tokens.spend(this.accounts, found);
+      } catch (error) {
+        throw error instanceof AppError ? invalidToken() : error;
+      }
+      const user = await this.accounts.lockUser(found.userId);
+      if (user === null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) throw invalidToken();
+      const now = this.clock.now();
+      const row = (await this.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }))!;
+      await this.accounts.deleteSessionsOfUser(user.id);
+      await this.accounts.useAllTokens(user.id, 'delete-account', now);
+      await this.events.publish('user.changed', { user: row });
+      if (user.bannedAt === null) await this.events.publish('user.banned', { userId: user.id });
+      return { userId: user.id, eraseAfter: this.#eraseAfter(now) };
+    });
+  }
+
+  #eraseAfter(requestedAt: Date): Date {
+    return new Date(requestedAt.getTime() + this.graceDays * 86_400_000);
+  }
+
+  /**
+   * A sign-in during the grace period (SessionsService.create calls it first, for every sign-in
+   * method): the deletion is cancelled and the account shown again, unless it is banned.
+   */
+  async cancelOnSignIn(userId: string): Promise<void> {
+    const user = await this.accounts.findUserById(userId);
+    if (user === null || user.deletionRequestedAt === null) return;
+    await this.transactions.run(async () => {
+      const locked = await this.accounts.lockUser(userId);
+      // Erased meanwhile (the job won the race): there is no account left to sign in to.
+      if (locked === null) throw new AppError('invalidCredentials');
+      if (locked.deletionRequestedAt === null) return;
+      const row = (await this.accounts.updateUser(userId, { deletionRequestedAt: null, updatedAt: this.clock.now() }))!;
+      await this.events.publish('user.changed', { user: row });
+      if (locked.bannedAt === null) await this.events.publish('user.unbanned', { userId });
+    });
+  }
+
+  /**
+   * The `account-erasure` job: erases every account whose grace period has passed, each in its own
+   * transaction. Idempotent: an erased or cancelled account is skipped. A failed account is logged,
+   * left for the next run, and makes the report ask the queue to retry.
+   */
+  async eraseDue(): Promise<{ erased: number; failed: number }> {
+    const cutoff = new Date(this.clock.now().getTime() - this.graceDays * 86_400_000);
+    let erased = 0;
+    let failed = 0;
+    for (;;) {
+      const ids = await this.repository.dueForErasure(cutoff, erasureBatch);
+      let failedInBatch = 0;
+      for (const id of ids) {
+        try {
+          if (await this.erase(id, cutoff)) erased += 1;
+        } catch (error) {
+          failedInBatch += 1;
+          this.logger.error({ event: 'accounts.erasureFailed', userId: id, err: error }, 'could not erase an account');
+        }
+      }
+      failed += failedInBatch;
+      // A batch with failures would come back whole: the next run (the queue's retry) takes it.
+      if (ids.length < erasureBatch || failedInBatch > 0) return { erased, failed };
+    }
+  }
+
+  /**
+   * Erases one account whose deletion was confirmed at or before `cutoff`; false when there is
+   * nothing to do (already erased, or cancelled meanwhile).
+   */
+  async erase(userId: string, cutoff: Date): Promise<boolean> {
+    return this.transactions.run(async () => {
+      const user = await this.accounts.lockUser(userId);
+      if (user === null || user.deletionRequestedAt === null) return false;
+      if (user.deletionRequestedAt.getTime() > cutoff.getTime()) return false;
+      await this.events.publish('user.erasing', { userId });
+      // Audit payloads carry no e-mail or username by rule (moderation.service.ts); the e-mail is
+      // checked anyway since it cannot match anything else.
+      await this.audit.forgetUser([userId, toHex(userId)], [user.email]);
+      await this.repository.deleteUser(userId);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The explorer's photo panel: one public photo (its large variant, description, author and place),
+ * rendered as an HTML fragment the map's script puts in its dialog. It shows what the API shows of a
+ * public media: nothing of a media that is not public, no place when the owner keeps it private.
+ */
+import { toHex } from '../../../platform/http/ids.ts';
+import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
+import type { AccountsServices } from '../../accounts/accounts.module.ts';
+import type { GeographyServices } from '../../geography/geography.module.ts';
+import type { MediaServices } from '../../media/media.module.ts';
+import { mediaVariantUrls } from '../../media/media-urls.ts';
+import { html, type Markup } from '../layout/html.ts';
+
+type VisibleMedia = NonNullable<Awaited<ReturnType<MediaServices['media']['findVisibleMedia']>>>;
+
+export interface PhotoPanel {
+  media: VisibleMedia;
+  author: { username: string | null; name: string } | null;
+  place: string | null;
+}
+
+export interface PhotoPanelSources {
+  accounts: AccountsServices;
+  media: MediaServices;
+  geography: GeographyServices;
+}
+
+/** The photo and what the panel says of it, or null when it is not a public post. */
+export async function loadPhotoPanel(
+  sources: PhotoPanelSources,
+  mediaId: string,
+  locale: Locale,
+): Promise<PhotoPanel | null> {
+  const media = await sources.media.media.findVisibleMedia(mediaId, null);
+  if (media === null) return null;
+  const owner = await sources.accounts.users.find(media.ownerId);
+  const shown = owner !== null && owner.anonymizedAt === null && owner.bannedAt === null;
+  const name = shown ? (owner.nickname ?? owner.username) : null;
+  const author = shown && name !== null ? { username: owner.username, name } : null;
+  return { media, author, place: media.locationPublic ? await placeName(sources, media, locale) : null };
+}
+
+async function placeName(sources: PhotoPanelSources, media: VisibleMedia, locale: Locale): Promise<string | null> {
+  const { geography } = sources.geography;
+  const [city, country] = await Promise.all([
+    media.cityId === null ? null : geography.city(media.cityId),
+    media.countryCode === null ? null : geography.country(media.countryCode),
+  ]);
+  const countryName = country === null ? null : locale === 'fr-FR' ? country.nameFr : country.nameEn;
+  const parts = [city?.name ?? null, countryName].filter((part): part is string => part !== null && part !== '');
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+export function photoPanelMarkup(panel: PhotoPanel, locale: Locale): Markup {
+  const t = (key: string, values?: Record<string, unknown>) => translate(locale, key, values);
+  const { media } = panel;
+  const urls = mediaVariantUrls(media);
+  const alt = media.description ?? t('explorer.photoFallback');
+  const author =
+    panel.author === null
+      ? t('explorer.panel.anonymous')
+      : panel.author.username === null
+        ? panel.author.name
+        : html`<a href=${`/@${panel.author.username}`}>${panel.author.name}</a>`;
+  // "By {name}" around the author's link: the message's text on each side of the name.
+  const [byBefore = '', byAfter = ''] = t('explorer.panel.by', { name: '\u0000' }).split('\u0000');
+  return html`<figure class="photo-panel__figure" data-media=${toHex(media.id)}>
+    <img src=${urls.large} alt=${alt} width=${media.width} height=${media.height} decoding="async" />
+    <figcaption>
+      <h2 id="photo-panel-title" class="photo-panel__place">${panel.place ?? t('explorer.panel.unknownPlace')}</h2>
+      ${media.description ? html`<p class="photo-panel__description">${media.description}</p>` : null}
+      <p class="photo-panel__author">${byBefore}${author}${byAfter}</p>
+      <p class="photo-panel__meta">
+        ${t('explorer.panel.likes', { count: media.likesCount })}
+        ${media.takenAt ? html` · ${t('explorer.panel.taken', { date: media.takenAt })}` : null}
+      </p>
+    </figcaption>
+  </figure>`;
+}

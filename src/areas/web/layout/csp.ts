@@ -1,0 +1,54 @@
+/**
+ * The security headers of every web page: a Content-Security-Policy whose only allowed inline script
+ * and style are those carrying the response's nonce (a new one per response), no framing, images
+ * from this server, `data:` and the tile server of MAP_TILE_URL when set; `Referrer-Policy:
+ * same-origin` (nothing leaks to other sites, and same-origin form posts keep their `Origin` header,
+ * which the cookie-authenticated writes check); a Permissions-Policy turning off what no page uses.
+ */
+import { randomBytes } from 'node:crypto';
+
+export const newNonce = (): string => randomBytes(16).toString('base64');
+
+/**
+ * The origin a tile URL template loads from, as a CSP source: `https://{s}.tile.example/{z}/{x}/{y}.png`
+ * -> `https://*.tile.example` (a placeholder in the host becomes a wildcard label); null when unusable.
+ */
+export function tileOrigin(template: string | null | undefined): string | null {
+  if (!template) return null;
+  const match = /^(https?):\/\/([^/?#]+)/i.exec(template);
+  if (!match) return null;
+  const host = match[2]!.replace(/\{[^}]*\}/g, '*').toLowerCase();
+  // CSP knows one wildcard: a whole leftmost label (the config refuses any other placeholder in the host).
+  if (!/^(\*\.)?[a-z0-9.:-]+$/.test(host)) return null;
+  return `${match[1]!.toLowerCase()}://${host}`;
+}
+
+export function contentSecurityPolicy(nonce: string, imageOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    ['img-src', "'self'", 'data:', ...imageOrigins].join(' '),
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const pageReferrerPolicy = 'same-origin';
+export const permissionsPolicy =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), magnetometer=(), gyroscope=(), accelerometer=()';
+
+export function pageSecurityHeaders(nonce: string, imageOrigins: readonly string[]): Record<string, string> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(nonce, imageOrigins),
+    'Referrer-Policy': pageReferrerPolicy,
+    'Permissions-Policy': permissionsPolicy,
+    // A page names its viewer and follows the locale cookie: never stored by a shared cache.
+    'Cache-Control': 'private, no-cache',
+    Vary: 'Accept-Language, Cookie',
+  };
+}

@@ -1,0 +1,430 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
+import { createUser, strongPassword } from '../../../../test/helpers/factories.ts';
+import { waitFor } from '../../../../test/helpers/wait-for.ts';
+import {
+  type IdentityProviders,
+  startIdentityProviders,
+  testClientIds,
+} from '../../../../test/support/identity-providers.ts';
+
+const origin = 'http://localhost:80';
+const fromSite = { origin };
+
+/** The `tm_session` Set-Cookie of an answer, split in attributes. */
+function sessionCookie(setCookie: string | string[] | undefined) {
+  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  const line = list.find((cookie) => cookie.startsWith('tm_session='));
+  assert.ok(line, `no tm_session cookie in ${JSON.stringify(list)}`);
+  const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+  return { line, value: decodeURIComponent(pair.slice('tm_session='.length)), attributes };
+}
+
+describe('web sign-in', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  const login = (body: unknown, headers: Record<string, string> = fromSite) =>
+    t.request({ method: 'POST', url: '/login', body, headers: { accept: 'application/json', ...headers } });
+
+  it('signs in with POST /login: an HttpOnly, SameSite=Lax cookie of a session the API lists', async () => {
+    const user = await createUser(t);
+    const res = await login({ login: user.username, password: strongPassword });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    const cookie = sessionCookie(res.headers['set-cookie']);
+    assert.ok(cookie.value.length > 20);
+    assert.ok(cookie.attributes.includes('HttpOnly'));
+    assert.ok(cookie.attributes.includes('SameSite=Lax'));
+    assert.ok(cookie.attributes.includes('Path=/'));
+    assert.ok(!cookie.attributes.includes('Secure'), 'plain http: no Secure');
+    assert.ok(cookie.attributes.some((attribute) => /^Max-Age=\d+$/.test(attribute)));
+    // The body names the session, never its token.
+    assert.equal(res.json.data.type, 'sessions');
+    assert.ok(!res.body.includes(cookie.value));
+
+    // The cookie's token is a session of the same table: the API lists it (with a Bearer token).
+    const sessions = await t.request({ method: 'GET', url: '/api/auth/sessions', token: user.token });
+    assert.ok(sessions.json.data.some((session: { id: string }) => session.id === res.json.data.id));
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', token: cookie.value });
+    assert.equal(me.json.data.id, user.id);
+  });
+
+  it('signs in with an e-mail too, and refuses a wrong password with the API answer', async () => {
+    const user = await createUser(t);
+    assert.equal((await login({ email: user.email, password: strongPassword })).statusCode, 200);
+    const wrong = await login({ login: user.email, password: 'not-the-password-1' });
+    assert.equal(wrong.statusCode, 401);
+    assert.equal(wrong.json.errors[0].code, 'invalidCredentials');
+    assert.equal(wrong.headers['set-cookie'], undefined);
+    const both = await login({ login: user.email, email: user.email, password: strongPassword });
+    assert.equal(both.statusCode, 422);
+  });
+
+  it('takes JSON only: a form post is 415, so no other site can post a sign-in form', async () => {
+    const user = await createUser(t);
+    const res = await t.request({
+      method: 'POST',
+      url: '/login',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      payload: `login=${user.username}&password=${strongPassword}`,
+    });
+    assert.equal(res.statusCode, 415);
+  });
+
+  it('refuses a sign-in from another site (login CSRF) with 403 crossOriginRequest', async () => {
+    const user = await createUser(t);
+    const refused: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: 'null', 'sec-fetch-site': 'cross-site' },
+      { referer: 'https://evil.example/page' },
+      {},
+    ];
+    for (const headers of refused) {
+      const res = await login({ login: user.username, password: strongPassword }, headers);
+      assert.equal(res.statusCode, 403, JSON.stringify(headers));
+      assert.equal(res.json.errors[0].code, 'crossOriginRequest');
+      assert.equal(res.headers['set-cookie'], undefined);
+    }
+    // Refused before the body is validated: a bad body from another site is 403 too, not 422.
+    const badBody = await login({ nothing: true }, { origin: 'https://evil.example' });
+    assert.equal(badBody.statusCode, 403);
+    // Same-site evidence other than Origin: Sec-Fetch-Site, or a Referer of ours.
+    assert.equal(
+      (await login({ login: user.username, password: strongPassword }, { 'sec-fetch-site': 'same-origin' })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await login({ login: user.username, password: strongPassword }, { referer: `${origin}/login` })).statusCode,
+      200,
+    );
+  });
+
+  it('marks the cookie Secure behind a trusted https proxy', async () => {
+    const proxied = await createTestApp({ env: { TRUST_PROXY: 'true' } });
+    try {
+      const user = await createUser(proxied);
+      const res = await proxied.request({
+        method: 'POST',
+        url: '/login',
+        body: { login: user.username, password: strongPassword },
+        headers: { origin: 'https://localhost:80', 'x-forwarded-proto': 'https', accept: 'application/json' },
+      });
+      assert.equal(res.statusCode, 200);
+      assert.ok(sessionCookie(res.headers['set-cookie']).attributes.includes('Secure'));
+    } finally {
+      await proxied.close();
+    }
+    // Without TRUST_PROXY the header is not believed.
+    const user = await createUser(t);
+    const res = await login(
+      { login: user.username, password: strongPassword },
+      { origin, 'x-forwarded-proto': 'https' },
+    );
+    assert.ok(!sessionCookie(res.headers['set-cookie']).attributes.includes('Secure'));
+  });
+
+  it('names the viewer on pages, but the API never accepts the cookie', async () => {
+    const user = await createUser(t, { nickname: 'Cookie Monster' });
+    const cookie = sessionCookie(
+      (await login({ login: user.username, password: strongPassword })).headers['set-cookie'],
+    );
+    const page = await t.request({ method: 'GET', url: '/login', headers: { cookie: `tm_session=${cookie.value}` } });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Cookie Monster/);
+    assert.match(page.body, /id="signed-in"/);
+
+    const me = await t.request({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: `tm_session=${cookie.value}` },
+    });
+    assert.equal(me.statusCode, 401);
+    const write = await t.request({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: `tm_session=${cookie.value}`, origin },
+    });
+    assert.equal(write.statusCode, 401);
+    // The session is still alive.
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: cookie.value })).statusCode, 200);
+  });
+
+  it('ends the session with POST /logout from the site, clears the cookie and goes home', async () => {
+    const user = await createUser(t);
+    const signedIn = await login({ login: user.username, password: strongPassword });
+    const cookie = sessionCookie(signedIn.headers['set-cookie']);
+    const res = await t.request({
+      method: 'POST',
+      url: '/logout',
+      headers: { cookie: `tm_session=${cookie.value}`, origin },
+    });
+    assert.equal(res.statusCode, 302);
+    assert.equal(res.headers.location, '/');
+    const cleared = sessionCookie(res.headers['set-cookie']);
+    assert.equal(cleared.value, '');
+    assert.ok(cleared.attributes.includes('Max-Age=0'));
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: cookie.value })).statusCode, 401);
+    const sessions = await t.request({ method: 'GET', url: '/api/auth/sessions', token: user.token });
+    assert.ok(!sessions.json.data.some((session: { id: string }) => session.id === signedIn.json.data.id));
+    // The pages' sign-out button posts an empty HTML form.
+    const form = await t.request({
+      method: 'POST',
+      url: '/logout',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    assert.equal(form.statusCode, 302);
+    // Again, without a session: still clears the cookie.
+    const again = await t.request({
+      method: 'POST',
+      url: '/logout',
+      headers: { cookie: `tm_session=${cookie.value}`, origin },
+    });
+    assert.equal(again.statusCode, 302);
+  });
+
+  it('ends the previous web session of the browser when it signs in again', async () => {
+    const first = await createUser(t);
+    const second = await createUser(t);
+    const old = sessionCookie((await login({ login: first.username, password: strongPassword })).headers['set-cookie']);
+    const res = await login(
+      { login: second.username, password: strongPassword },
+      { origin, cookie: `tm_session=${old.value}` },
+    );
+    assert.equal(res.statusCode, 200);
+    assert.notEqual(sessionCookie(res.headers['set-cookie']).value, old.value);
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: old.value })).statusCode, 401);
+  });
+
+  it('refuses a cross-site POST /logout and keeps the session', async () => {
+    const user = await createUser(t);
+    const cookie = sessionCookie(
+      (await login({ login: user.username, password: strongPassword })).headers['set-cookie'],
+    );
+    const refused: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/' },
+      {},
+    ];
+    for (const headers of refused) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/logout',
+        headers: { cookie: `tm_session=${cookie.value}`, accept: 'application/json', ...headers },
+      });
+      assert.equal(res.statusCode, 403, JSON.stringify(headers));
+      assert.equal(res.json.errors[0].code, 'crossOriginRequest');
+    }
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: cookie.value })).statusCode, 200);
+  });
+
+  it('goes only to a path of this site after signing in (no open redirect)', async () => {
+    const nextOf = async (next: string) => {
+      const page = await t.request({ method: 'GET', url: `/login?next=${encodeURIComponent(next)}` });
+      assert.equal(page.statusCode, 200);
+      const match = /data-next="([^"]*)"/.exec(page.body);
+      assert.ok(match, 'the form names where to go');
+      return match[1];
+    };
+    assert.equal(await nextOf('/explorer'), '/explorer');
+    assert.equal(await nextOf('/@ana?tab=likes'), '/@ana?tab=likes');
+    for (const evil of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'evil.example',
+    ]) {
+      assert.equal(await nextOf(evil), '/', evil);
+    }
+  });
+
+  it('renders the sign-in page with its form, script and styles from this site', async () => {
+    const page = await t.request({ method: 'GET', url: '/login', headers: { 'accept-language': 'fr-FR' } });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(page.body, /<form id="login-form"/);
+    assert.match(page.body, /Connexion/);
+    assert.match(page.body, /<label for="login-password">Mot de passe<\/label>/);
+    const scripts = [...page.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(scripts.some((src) => /^\/assets\/login\.[A-Za-z0-9_-]+\.js$/.test(src)));
+    for (const src of scripts) assert.ok(src.startsWith('/'), `${src} is same-origin`);
+    for (const src of scripts) {
+      const asset = await t.request({ method: 'GET', url: src });
+      assert.equal(asset.statusCode, 200, src);
+    }
+  });
+
+  it('confirms an address from the mailed link, once', async () => {
+    const email = 'web-confirm@example.test';
+    const register = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { email, password: strongPassword },
+    });
+    assert.equal(register.statusCode, 201);
+    const mail = await waitFor('the confirmation mail', () => t.mail.last(email));
+    const token = /\/login\?confirm=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    assert.ok(token);
+    const accessToken = register.json.data.attributes.accessToken;
+
+    // A HEAD (link checkers) spends nothing.
+    const head = await t.request({ method: 'HEAD', url: `/login?confirm=${token}` });
+    assert.equal(head.statusCode, 200);
+    const me = () => t.request({ method: 'GET', url: '/api/auth/me', token: accessToken });
+    assert.equal((await me()).json.data.attributes.emailConfirmed, false);
+
+    const page = await t.request({ method: 'GET', url: `/login?confirm=${token}` });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /data-outcome="done"/);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.equal((await me()).json.data.attributes.emailConfirmed, true);
+
+    const again = await t.request({ method: 'GET', url: `/login?confirm=${token}` });
+    assert.match(again.body, /data-outcome="tokenUsed"/);
+    const bogus = await t.request({ method: 'GET', url: '/login?confirm=not-a-token' });
+    assert.equal(bogus.statusCode, 200);
+    assert.match(bogus.body, /data-outcome="invalidToken"/);
+  });
+
+  it('shows the new-password form of a reset link, whose token the API takes', async () => {
+    const user = await createUser(t);
+    const forgot = await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
+    assert.equal(forgot.statusCode, 202);
+    const mail = await waitFor('the reset mail', () =>
+      t.mail.sent.find((sent) => sent.to === user.email && /\/login\?reset=/.test(sent.text)),
+    );
+    const token = /\/login\?reset=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    assert.ok(token);
+    const page = await t.request({ method: 'GET', url: `/login?reset=${token}` });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<form id="reset-form"/);
+    const formToken = /<form id="reset-form"[^>]*data-token="([^"]+)"/.exec(page.body)?.[1];
+    assert.equal(formToken, token);
+    assert.match(page.body, /<meta name="robots" content="noindex"/);
+    // What the page's script posts.
+    const newPassword = 'a-new-password-42';
+    const reset = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token: formToken, password: newPassword },
+    });
+    assert.equal(reset.statusCode, 204);
+    assert.equal((await login({ login: user.username, password: newPassword })).statusCode, 200);
+  });
+
+  it('asks for a click on an account-deletion link, and its token is what the API confirms', async () => {
+    const user = await createUser(t);
+    const asked = await t.request({
+      method: 'DELETE',
+      url: '/api/users/me',
+      token: user.token,
+      body: { password: strongPassword },
+    });
+    assert.equal(asked.statusCode, 202);
+    const mail = await waitFor('the deletion mail', () =>
+      t.mail.sent.find((sent) => sent.to === user.email && /\/login\?delete=/.test(sent.text)),
+    );
+    const token = /\/login\?delete=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    assert.ok(token);
+    const page = await t.request({
+      method: 'GET',
+      url: `/login?delete=${token}`,
+      headers: { 'accept-language': 'fr-FR' },
+    });
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.match(page.body, /<meta name="robots" content="noindex"/);
+    assert.match(page.body, /Supprimer mon compte/);
+    const formToken = /<form id="delete-form"[^>]*data-token="([^"]+)"/.exec(page.body)?.[1];
+    assert.equal(formToken, token);
+    // The GET alone spent nothing: the account still works.
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode, 200);
+    // What the page's script posts once the owner clicks.
+    const confirmed = await t.request({
+      method: 'POST',
+      url: '/api/account/deletion/confirm',
+      body: { token: formToken },
+    });
+    assert.equal(confirmed.statusCode, 200);
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode, 401);
+  });
+
+  it('signs in with a provider on POST /auth/oauth/{provider} only from the site', async () => {
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/auth/oauth/myspace',
+      body: { accessToken: 'x' },
+      headers: { origin, accept: 'application/json' },
+    });
+    assert.equal(unknown.statusCode, 404);
+    const crossSite = await t.request({
+      method: 'POST',
+      url: '/auth/oauth/google',
+      body: { idToken: 'x' },
+      headers: { origin: 'https://evil.example', accept: 'application/json' },
+    });
+    assert.equal(crossSite.statusCode, 403);
+    assert.equal(crossSite.json.errors[0].code, 'crossOriginRequest');
+  });
+});
+
+describe('web sign-in with an identity provider', () => {
+  let t: TestApp;
+  let providers: IdentityProviders;
+  before(async () => {
+    providers = await startIdentityProviders();
+    t = await createTestApp({ env: providers.env });
+  });
+  after(async () => {
+    await t.close();
+    await providers.close();
+  });
+
+  const googleToken = (subject: string, email: string) =>
+    providers.google.sign(
+      { sub: subject, aud: testClientIds.google, email, email_verified: true },
+      { now: t.clock.now() },
+    );
+  const signIn = (body: unknown, headers: Record<string, string> = fromSite) =>
+    t.request({ method: 'POST', url: '/auth/oauth/google', body, headers: { accept: 'application/json', ...headers } });
+
+  it('creates the account (201), then signs into it (200), each time with a cookie session', async () => {
+    const email = 'web-google@example.test';
+    const first = await signIn({ idToken: await googleToken('web-google-1', email) });
+    assert.equal(first.statusCode, 201, first.body);
+    const cookie = sessionCookie(first.headers['set-cookie']);
+    assert.ok(cookie.attributes.includes('HttpOnly') && cookie.attributes.includes('SameSite=Lax'));
+    assert.ok(!first.body.includes(cookie.value), 'the token stays in the cookie');
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', token: cookie.value });
+    assert.equal(me.json.data.attributes.email, email);
+
+    const second = await signIn({ idToken: await googleToken('web-google-1', email) });
+    assert.equal(second.statusCode, 200, second.body);
+    const sessions = await t.request({ method: 'GET', url: '/api/auth/sessions', token: cookie.value });
+    const ids = sessions.json.data.map((session: { id: string }) => session.id);
+    assert.ok(ids.includes(first.json.data.id) && ids.includes(second.json.data.id));
+  });
+
+  it('answers the API rules: a bad token is 401, an e-mail of another account 409, and sets no cookie', async () => {
+    const bad = await signIn({ idToken: 'not-a-jwt' });
+    assert.equal(bad.statusCode, 401);
+    assert.equal(bad.json.errors[0].code, 'invalidProviderToken');
+    assert.equal(bad.headers['set-cookie'], undefined);
+    const user = await createUser(t);
+    const taken = await signIn({ idToken: await googleToken('web-google-2', user.email) });
+    assert.equal(taken.statusCode, 409);
+    assert.equal(taken.json.errors[0].code, 'identityEmailInUse');
+    const crossSite = await signIn(
+      { idToken: await googleToken('web-google-3', 'x3@example.test') },
+      { origin: 'https://evil.example' },
+    );
+    assert.equal(crossSite.statusCode, 403);
+  });
+});
