@@ -9,7 +9,7 @@ import { registerAuth } from './platform/http/auth.ts';
 import { handleClientError } from './platform/http/client-errors.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
 import { registerCors } from './platform/http/cors.ts';
-import { registerErrorHandling, sendFrameworkError } from './platform/http/error-handler.ts';
+import { registerErrorHandling, registerNotFound, sendFrameworkError } from './platform/http/error-handler.ts';
 import { registerFormBodies } from './platform/http/form-bodies.ts';
 import { registerNulGuard } from './platform/http/nul-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
@@ -85,7 +85,11 @@ export async function buildApp(
   registerFormBodies(app);
   registerSecurityHeaders(app);
   registerNulGuard(app);
-  registerAuth(app, { adminToken: config.adminApiToken, sessions: services.areas.accounts.sessions });
+  const { pageViewer } = registerAuth(app, {
+    adminToken: config.adminApiToken,
+    sessions: services.areas.accounts.sessions,
+  });
+  registerNotFound(app, pageViewer);
   registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });
   await registerOpenApi(app, config.publicUrl);
 

@@ -135,6 +135,11 @@ describe('web pages', () => {
     // The web sign-in cookie (a session of the same table) names the viewer of a page too.
     const cookie = await get('/how-it-works', { cookie: `tm_session=${ana.token}` });
     assert.match(cookie.body, /<a class="site-account__me" href="\/@ana">Ana Travels<\/a>/);
+    // So does the 404 page of a path no route serves.
+    const lost = await get('/no/such/page', { cookie: `tm_session=${ana.token}` });
+    assert.equal(lost.statusCode, 404);
+    assert.match(lost.body, /<a class="site-account__me" href="\/@ana">Ana Travels<\/a>/);
+    assert.doesNotMatch((await get('/no/such/page')).body, /site-account__me/);
   });
 
   it('browses public media by country and city, with a plain "more" link', async () => {

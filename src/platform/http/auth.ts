@@ -8,7 +8,7 @@
  * never reads it (Bearer only), so no cross-site request can act with it (docs/api.md, Web sign-in).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { readCookie } from './cookies.ts';
 import { AppError } from './error-catalogue.ts';
 import type { App, RouteAuth, Viewer } from './types.ts';
@@ -44,7 +44,16 @@ const unauthenticated = (realm: string, detail?: string) =>
     headers: { 'WWW-Authenticate': `Bearer realm="${realm}"` },
   });
 
-export function registerAuth(app: App, options: { adminToken: string | null; sessions: SessionResolver }) {
+export type PageViewerHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Declares every route's authentication. Returns the lookup of a page's viewer (Bearer, or the web
+ * cookie on GET/HEAD) for answers no route declares: the 404 page of an unknown path.
+ */
+export function registerAuth(
+  app: App,
+  options: { adminToken: string | null; sessions: SessionResolver },
+): { pageViewer: PageViewerHook } {
   app.decorateRequest('viewer', null);
 
   const userHook =
@@ -96,4 +105,11 @@ export function registerAuth(app: App, options: { adminToken: string | null; ses
       route.schema.security = [auth === 'admin' ? { adminToken: [] } : { sessionToken: [] }];
     }
   });
+
+  const pageViewer = userHook(false, true);
+  return {
+    pageViewer: async (request, reply) => {
+      if (readsWebCookie(request.url)) await pageViewer.call(app, request, reply, () => {});
+    },
+  };
 }

@@ -225,8 +225,14 @@ export function registerErrorHandling(app: App) {
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendErrors(request, reply, mapped.status, [mapped]);
   });
+}
 
-  app.setNotFoundHandler((request, reply) =>
+/**
+ * The answer to a path no route serves. `viewer` (auth.ts) runs first, so the 404 page of a signed-in
+ * browser names its viewer as every other page does.
+ */
+export function registerNotFound(app: App, viewer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>) {
+  app.setNotFoundHandler({ preHandler: viewer }, (request, reply) =>
     sendErrors(request, reply, 404, [
       new AppError('routeNotFound', { values: { method: request.method, path: request.url.split('?')[0] ?? '' } }),
     ]),
