@@ -51,3 +51,8 @@ export function setCookie(reply: FastifyReply, name: string, value: string, opti
   const list = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)];
   reply.header('set-cookie', [...list, serializeCookie(name, value, options)]);
 }
+
+/** Whether a cookie may be marked Secure: the request came over https, or the site is served over https. */
+export function isSecureRequest(request: FastifyRequest): boolean {
+  return request.protocol === 'https' || request.server.publicUrl.startsWith('https:');
+}

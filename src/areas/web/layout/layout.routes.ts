@@ -4,6 +4,7 @@
  * goes back to the page it was clicked on).
  */
 import { Type } from 'typebox';
+import { isSecureRequest, setCookie } from '../../../platform/http/cookies.ts';
 import { StringEnum } from '../../../platform/http/jsonapi.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
 import { supportedLocales } from '../../../platform/i18n/i18n.ts';
@@ -56,13 +57,13 @@ export const layoutRoutes: AnyRoute[] = [
     },
     success: { status: 302, description: 'Found: Location is the page to go back to (`/` unless a path of this site)' },
     handler: async ({ params, query, request, reply }) => {
-      const secure = request.protocol === 'https' ? '; Secure' : '';
-      return reply
-        .status(302)
-        .header('Set-Cookie', `${localeCookie}=${params.locale}; Path=/; Max-Age=${oneYear}; SameSite=Lax${secure}`)
-        .header('Cache-Control', 'no-store')
-        .header('Location', safeNextPath(query.next))
-        .send();
+      setCookie(reply, localeCookie, params.locale, {
+        path: '/',
+        maxAge: oneYear,
+        sameSite: 'Lax',
+        secure: isSecureRequest(request),
+      });
+      return reply.status(302).header('Cache-Control', 'no-store').header('Location', safeNextPath(query.next)).send();
     },
   }),
 ];

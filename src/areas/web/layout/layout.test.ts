@@ -44,7 +44,7 @@ describe('web layout', () => {
     const res = await t.request({ method: 'GET', url: '/language/fr-FR?next=%2Ftravel%3Fcountry%3DFR' });
     assert.equal(res.statusCode, 302);
     assert.equal(res.headers.location, '/travel?country=FR');
-    assert.match(String(res.headers['set-cookie']), /^locale=fr-FR; Path=\/; Max-Age=31536000; SameSite=Lax$/);
+    assert.equal(String(res.headers['set-cookie']), 'locale=fr-FR; Max-Age=31536000; Path=/; SameSite=Lax');
     const away = await t.request({ method: 'GET', url: '/language/en-US?next=%2F%2Fevil.example' });
     assert.equal(away.headers.location, '/');
     const bad = await t.request({ method: 'GET', url: '/language/de-DE' });

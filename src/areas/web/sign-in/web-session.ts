@@ -10,14 +10,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { webSessionCookie } from '../../../platform/http/auth.ts';
-import { setCookie } from '../../../platform/http/cookies.ts';
+import { isSecureRequest, setCookie } from '../../../platform/http/cookies.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 
 export { webSessionCookie };
-
-export function isSecureRequest(request: FastifyRequest): boolean {
-  return request.protocol === 'https' || request.server.publicUrl.startsWith('https:');
-}
 
 /** Sets the cookie to an access token, kept as long as a session lives unused (SESSION_TTL_DAYS). */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, ttlDays: number): void {
