@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { toHex } from '../../platform/http/ids.ts';
-import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { Nullable, ResourceSchema, resource, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { BirthCity } from './accounts.repository.ts';
+import { signInMethods } from './sessions.service.ts';
 import type { SessionRow, UserRow } from './tables.ts';
 
 const publicUserAttributes = {
@@ -106,6 +107,9 @@ export const SessionSchema = ResourceSchema(
     expiresAt: Timestamp,
     userAgent: Nullable(Type.String()),
     ip: Nullable(Type.String()),
+    signInMethod: StringEnum(signInMethods, {
+      description: 'How the session was opened: a password, or an identity provider',
+    }),
   }),
   undefined,
   'Session',
@@ -119,5 +123,6 @@ export function presentSession(session: SessionRow, currentSessionId: string) {
     expiresAt: formatTimestamp(session.expiresAt),
     userAgent: session.userAgent,
     ip: session.ip,
+    signInMethod: session.signInMethod,
   });
 }

@@ -17,7 +17,8 @@ import type { SessionRow } from './tables.ts';
 const touchIntervalMs = 60_000;
 
 /** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
-export type SignInMethod = 'password' | 'google' | 'apple' | 'facebook';
+export const signInMethods = ['password', 'google', 'apple', 'facebook'] as const;
+export type SignInMethod = (typeof signInMethods)[number];
 
 export interface ClientInfo {
   ip: string;

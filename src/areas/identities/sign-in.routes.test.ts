@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, updateUserRow } from '../../../test/helpers/factories.ts';
@@ -17,7 +16,6 @@ import {
   testClientIds,
 } from '../../../test/support/identity-providers.ts';
 import { type OidcProvider, publishedKid } from '../../../test/support/oidc-provider.ts';
-import { queryRows } from '../../platform/db/rows.ts';
 
 const googleClient = testClientIds.google;
 const googleAndroidClient = testClientIds.googleAndroid;
@@ -65,13 +63,13 @@ describe('sign-in with an identity provider', () => {
     assert.equal(res.json.errors[0].code, code);
     return res;
   };
-  const signInMethodOf = async (sessionId: string) =>
-    (
-      await queryRows<{ sign_in_method: string }>(
-        t.deps.database.db,
-        sql`SELECT sign_in_method FROM sessions WHERE id = ${sessionId}`,
-      )
-    )[0]?.sign_in_method;
+  /** How the session a sign-in answered was opened, as the session list shows it. */
+  const signInMethodOf = async (signedIn: { json: any }) => {
+    const token = signedIn.json.data.attributes.accessToken;
+    const list = await t.request({ method: 'GET', url: '/api/auth/sessions', token });
+    return list.json.data.find((session: { id: string }) => session.id === signedIn.json.data.id)?.attributes
+      .signInMethod;
+  };
 
   describe('Google', () => {
     it('creates an account on a first sign-in (201, like login), confirmed, without username or password', async () => {
@@ -86,7 +84,7 @@ describe('sign-in with an identity provider', () => {
       assert.equal(user.attributes.email, email);
       assert.equal(user.attributes.emailConfirmed, true);
       assert.equal(user.attributes.username, null);
-      assert.equal(await signInMethodOf(res.json.data.id), 'google');
+      assert.equal(await signInMethodOf(res), 'google');
 
       const token = res.json.data.attributes.accessToken;
       const me = await t.request({ method: 'GET', url: '/api/auth/me', token });
@@ -333,7 +331,7 @@ describe('sign-in with an identity provider', () => {
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.json.included[0].attributes.email, email);
       assert.equal(res.json.included[0].attributes.emailConfirmed, false);
-      assert.equal(await signInMethodOf(res.json.data.id), 'facebook');
+      assert.equal(await signInMethodOf(res), 'facebook');
       assert.ok(facebook.requests.some((path) => path === '/v24.0/debug_token'));
       const again = await signIn('facebook', { accessToken: facebook.issue({ userId, email }) });
       assert.equal(again.statusCode, 200);
