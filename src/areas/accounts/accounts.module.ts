@@ -130,7 +130,7 @@ export const accountsArea = defineArea({
       graceDays: config.accountDeletionGraceDays,
     });
     // Signing in during the grace period cancels the deletion, whatever the sign-in method.
-    sessions.beforeSignIn((userId) => deletion.cancelOnSignIn(userId));
+    sessions.beforeSignIn((user) => deletion.cancelOnSignIn(user));
     jobs.register('account-erasure', {
       schedule: everyMinutes(15),
       run: () => deletion.eraseDue(),

@@ -64,7 +64,7 @@ export class AccountsService {
   async register(input: Registration, client: ClientInfo, locale: Locale = defaultLocale) {
     return this.transactions.run(async () => {
       const user = await this.createAccount(input);
-      const { session, accessToken } = await this.sessions.create(user.id, client);
+      const { session, accessToken } = await this.sessions.create(user, client);
       await this.events.publish('user.registered', { user, locale, couponCode: input.couponCode });
       return { user, session, accessToken };
     });
@@ -119,7 +119,7 @@ export class AccountsService {
         sponsoredBy: null,
         confirmed: input.emailVerified,
       });
-      const { session, accessToken } = await this.sessions.create(user.id, client, method);
+      const { session, accessToken } = await this.sessions.create(user, client, method);
       await this.events.publish('user.registered', { user, locale });
       if (input.emailVerified)
         await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: null, proof: 'provider' });
@@ -180,7 +180,7 @@ export class AccountsService {
     // A ban whose end has passed is lifted here (as the bans job would); a ban in force answers like
     // a wrong password: only a session opened before the ban learns of it (403 accountBanned).
     if (!(await this.moderation.liftIfEnded(user))) throw await refuse();
-    const { session, accessToken } = await this.sessions.create(user.id, client);
+    const { session, accessToken } = await this.sessions.create(user, client);
     return { user, session, accessToken };
   }
 

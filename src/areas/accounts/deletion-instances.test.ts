@@ -3,26 +3,14 @@
  * other instance, which has the token cached, refuses it once the broadcast arrives.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { openAnotherInstance, openTestDatabase, postgresUrlOf } from '../../../test/helpers/database.ts';
+import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/database.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { instanceBroadcast } from '../../../test/helpers/instance-broadcast.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { type Broadcast, LocalBroadcast, PostgresBroadcast } from '../../adapters/broadcast/index.ts';
-import { RedisBroadcast } from '../../adapters/broadcast/redis-broadcast.ts';
+import { LocalBroadcast } from '../../adapters/broadcast/index.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { isPostgres } from '../../platform/db/postgres-database.ts';
-
-const logger = pino({ level: 'silent' });
-const prefix = `test-${randomBytes(4).toString('hex')}.`;
-
-async function broadcastFor(database: Database, shared: LocalBroadcast): Promise<Broadcast> {
-  if (process.env.REDIS_URL) return new RedisBroadcast(process.env.REDIS_URL, logger, prefix);
-  if (isPostgres(database)) return new PostgresBroadcast(database.pool, await postgresUrlOf(database), logger, prefix);
-  return shared;
-}
 
 describe('account deletion across instances', () => {
   let one: TestApp;
@@ -34,11 +22,11 @@ describe('account deletion across instances', () => {
     database = await openTestDatabase();
     const other = await openAnotherInstance(database);
     second = other;
-    one = await createTestApp({ database, deps: { broadcast: await broadcastFor(database, shared) } });
+    one = await createTestApp({ database, deps: { broadcast: await instanceBroadcast(database, shared) } });
     two = await createTestApp({
       database: other.database,
       clock: one.clock,
-      deps: { broadcast: await broadcastFor(other.database, shared) },
+      deps: { broadcast: await instanceBroadcast(other.database, shared) },
     });
   });
   after(async () => {

@@ -34,6 +34,7 @@ import { mailsPerHour } from './mail-flows.service.ts';
 import type { MailTokens } from './mail-tokens.ts';
 import { deletionMail } from './mails/deletion-mail.ts';
 import { verifyPassword } from './secrets.ts';
+import type { SigningInUser } from './sessions.service.ts';
 
 /** How recent a provider sign-in must be to delete an account that has no password. */
 export const recentSignInMs = 10 * 60_000;
@@ -164,9 +165,10 @@ export class DeletionService {
    * A sign-in during the grace period (SessionsService.create calls it first, for every sign-in
    * method): the deletion is cancelled and the account shown again, unless it is banned.
    */
-  async cancelOnSignIn(userId: string): Promise<void> {
-    const user = await this.accounts.findUserById(userId);
-    if (user === null || user.deletionRequestedAt === null) return;
+  async cancelOnSignIn(user: SigningInUser): Promise<void> {
+    // The sign-in has just read the row: only an account being deleted costs a lock and a write.
+    if (user.deletionRequestedAt === null) return;
+    const userId = user.id;
     await this.transactions.run(async () => {
       const locked = await this.accounts.lockUser(userId);
       // Erased meanwhile (the job won the race): there is no account left to sign in to.

@@ -157,7 +157,7 @@ describe('account deletion', () => {
     const dan = await createUser(t);
     await updateUserRow(t, dan.id, { passwordHash: null });
     const client = { ip: '127.0.0.1', userAgent: 'test' };
-    const viaGoogle = await t.services.areas.accounts.sessions.create(dan.id, client, 'google');
+    const viaGoogle = await t.services.areas.accounts.sessions.create(dan.user, client, 'google');
     const google = { token: viaGoogle.accessToken };
 
     const withPasswordSession = await askDeletion(dan, {});
@@ -205,7 +205,8 @@ describe('account deletion', () => {
     assert.equal((await admin('PUT', `/admin/users/${gus.hex}/ban`, { reason: 'spam' })).statusCode, 200);
     assert.equal((await confirm(token)).statusCode, 200, 'a link mailed before the ban still deletes');
     // A sign-in that does not check bans (what a provider sign-in would do) still cancels the deletion...
-    await t.services.areas.accounts.sessions.create(gus.id, { ip: '127.0.0.1', userAgent: 'test' }, 'google');
+    const gusNow = (await t.services.areas.accounts.users.find(gus.id))!;
+    await t.services.areas.accounts.sessions.create(gusNow, { ip: '127.0.0.1', userAgent: 'test' }, 'google');
     assert.equal((await t.services.areas.accounts.users.find(gus.id))?.deletionRequestedAt, null);
     assert.deepEqual(await listedMedia(gus), [], '...but the ban keeps the content hidden');
     assert.equal((await admin('PUT', `/admin/users/${gus.hex}/unban`)).statusCode, 200);

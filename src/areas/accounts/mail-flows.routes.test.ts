@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword, updateUserRow } from '../../../test/helpers/factories.ts';
+import { startAppWithSmtpSink } from '../../../test/helpers/smtp-app.ts';
 import { type SmtpSink, smtpMailer, startSmtpSink } from '../../../test/support/smtp-sink.ts';
 
 const tokenIn = (text: string, kind: 'confirm' | 'reset') => {
@@ -13,15 +14,11 @@ const tokenIn = (text: string, kind: 'confirm' | 'reset') => {
 describe('account mail through a real SMTP server', () => {
   let t: TestApp;
   let sink: SmtpSink;
+  let close: () => Promise<void>;
   before(async () => {
-    sink = await startSmtpSink();
-    const mailer = smtpMailer(sink.url);
-    t = await createTestApp({ deps: { mailer } });
+    ({ t, sink, close } = await startAppWithSmtpSink());
   });
-  after(async () => {
-    await t.close();
-    await sink.close();
-  });
+  after(() => close());
   beforeEach(() => sink.clear());
 
   // Mails leave in the background, so a test waits for the very mail it expects.

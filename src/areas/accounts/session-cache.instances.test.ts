@@ -5,27 +5,13 @@
  * SESSION_CACHE_SECONDS after.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { openAnotherInstance, openTestDatabase, postgresUrlOf } from '../../../test/helpers/database.ts';
+import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/database.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
+import { instanceBroadcast } from '../../../test/helpers/instance-broadcast.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { type Broadcast, LocalBroadcast, PostgresBroadcast } from '../../adapters/broadcast/index.ts';
-import { RedisBroadcast } from '../../adapters/broadcast/redis-broadcast.ts';
-import type { Database } from '../../platform/db/database.ts';
-import { isPostgres } from '../../platform/db/postgres-database.ts';
-
-const logger = pino({ level: 'silent' });
-const prefix = `test-${randomBytes(4).toString('hex')}.`;
-
-/** The broadcast a real deployment of this engine would use, one per instance. */
-async function broadcastFor(database: Database, shared: LocalBroadcast): Promise<Broadcast> {
-  if (process.env.REDIS_URL) return new RedisBroadcast(process.env.REDIS_URL, logger, prefix);
-  if (isPostgres(database)) return new PostgresBroadcast(database.pool, await postgresUrlOf(database), logger, prefix);
-  return shared;
-}
+import { LocalBroadcast } from '../../adapters/broadcast/index.ts';
 
 /** A broadcast that loses every message, as a subscriber that was disconnected would. */
 class LosingBroadcast extends LocalBroadcast {
@@ -43,11 +29,11 @@ describe('session revocation across instances', () => {
     const secondDatabase = await openAnotherInstance(database);
     const thirdDatabase = await openAnotherInstance(database);
     databases = [thirdDatabase, secondDatabase, database];
-    one = await createTestApp({ database, deps: { broadcast: await broadcastFor(database, shared) } });
+    one = await createTestApp({ database, deps: { broadcast: await instanceBroadcast(database, shared) } });
     two = await createTestApp({
       database: secondDatabase.database,
       clock: one.clock,
-      deps: { broadcast: await broadcastFor(secondDatabase.database, shared) },
+      deps: { broadcast: await instanceBroadcast(secondDatabase.database, shared) },
     });
     lossy = await createTestApp({
       database: thirdDatabase.database,

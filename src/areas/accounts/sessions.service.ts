@@ -11,7 +11,10 @@ import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { hashToken, newSecretToken } from './secrets.ts';
 import type { SessionCache } from './session-cache.ts';
-import type { SessionRow } from './tables.ts';
+import type { SessionRow, UserRow } from './tables.ts';
+
+/** What a sign-in knows of the account it opens a session for: its row, read by the sign-in itself. */
+export type SigningInUser = Pick<UserRow, 'id' | 'deletionRequestedAt'>;
 
 /** Last-seen is written at most this often, so authenticated reads are not all writes. */
 const touchIntervalMs = 60_000;
@@ -44,10 +47,10 @@ export class SessionsService implements SessionResolver {
   }
 
   /** Run before every new session (accounts' deletion cancels a pending one: deletion.service.ts). */
-  readonly #beforeSignIn: ((userId: string) => Promise<void>)[] = [];
+  readonly #beforeSignIn: ((user: SigningInUser) => Promise<void>)[] = [];
 
   /** Registers work every sign-in does first, whatever its method (contract: all sign-ins come through create). */
-  beforeSignIn(hook: (userId: string) => Promise<void>): void {
+  beforeSignIn(hook: (user: SigningInUser) => Promise<void>): void {
     this.#beforeSignIn.push(hook);
   }
 
@@ -56,11 +59,12 @@ export class SessionsService implements SessionResolver {
   }
 
   async create(
-    userId: string,
+    user: SigningInUser,
     client: ClientInfo,
     method: SignInMethod = 'password',
   ): Promise<{ session: SessionRow; accessToken: string }> {
-    for (const hook of this.#beforeSignIn) await hook(userId);
+    for (const hook of this.#beforeSignIn) await hook(user);
+    const userId = user.id;
     const now = this.clock.now();
     const accessToken = newSecretToken('tms');
     const session: SessionRow = {

@@ -45,12 +45,7 @@ export const bookmarksArea = defineArea({
         if (await media.media.lockForCounters(mediaId)) await media.media.adjustCounters(mediaId, { bookmarks: -1 });
       }
     });
-    const bookmarkCollections = new CollectionsService(
-      new CollectionsRepository(transactions),
-      clock,
-      transactions,
-      accounts.users,
-    );
+    const bookmarkCollections = new CollectionsService(collectionRows, clock, transactions, accounts.users);
     return {
       bookmarks: new BookmarksService(transactions, events, repository, bookmarkCollections, media.media, clock),
       bookmarkCollections,

@@ -31,14 +31,7 @@ export const commentsArea = defineArea({
       description: 'The comments you wrote (deleted ones without their text), on which photo, and when.',
       rows: (userId) => byId((after, limit) => commentRows.exportRows(userId, after, limit)),
     });
-    const comments = new CommentsService(
-      transactions,
-      events,
-      new CommentsRepository(transactions),
-      media.media,
-      accounts.users,
-      clock,
-    );
+    const comments = new CommentsService(transactions, events, commentRows, media.media, accounts.users, clock);
     media.mediaAdmin.addCounterSource(async (mediaId) => ({ commentsCount: await comments.visibleCountOf(mediaId) }));
     stats.register('comments', (since) => comments.stats(since));
     events.subscribe('user.banned', 'inTransaction', 'comments.hideBannedAuthor', ({ userId }) =>

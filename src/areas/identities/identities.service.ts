@@ -103,7 +103,7 @@ export class IdentitiesService {
         if (!(await this.#accounts.moderation.liftIfEnded(user))) throw new AppError('accountBanned');
         // Apple sends the address on some sign-ins only: keep the one known.
         await this.#repository.recordSignIn(linked.id, identity.email ?? linked.email, now);
-        const { session, accessToken } = await this.#accounts.sessions.create(user.id, client, identity.provider);
+        const { session, accessToken } = await this.#accounts.sessions.create(user, client, identity.provider);
         return { created: false, user, session, accessToken };
       }
       if (identity.email === null)

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
-import { type SmtpSink, smtpMailer, startSmtpSink } from '../../../test/support/smtp-sink.ts';
+import { startAppWithSmtpSink } from '../../../test/helpers/smtp-app.ts';
+import type { SmtpSink } from '../../../test/support/smtp-sink.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -21,15 +22,11 @@ const statusOf = async (t: TestApp, email: string) => {
 describe('newsletter through a real SMTP server', () => {
   let t: TestApp;
   let sink: SmtpSink;
+  let close: () => Promise<void>;
   before(async () => {
-    sink = await startSmtpSink();
-    const mailer = smtpMailer(sink.url);
-    t = await createTestApp({ deps: { mailer } });
+    ({ t, sink, close } = await startAppWithSmtpSink());
   });
-  after(async () => {
-    await t.close();
-    await sink.close();
-  });
+  after(() => close());
   beforeEach(() => sink.clear());
 
   it('subscribes, confirms with the mailed link once, and unsubscribes in one click', async () => {

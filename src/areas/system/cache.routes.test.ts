@@ -4,17 +4,13 @@
  * the broadcast (Redis with REDIS_URL, else PostgreSQL NOTIFY, else in-process on PGlite).
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { openAnotherInstance, openTestDatabase, postgresUrlOf } from '../../../test/helpers/database.ts';
+import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/database.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
+import { instanceBroadcast } from '../../../test/helpers/instance-broadcast.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { type Broadcast, LocalBroadcast, PostgresBroadcast } from '../../adapters/broadcast/index.ts';
-import { RedisBroadcast } from '../../adapters/broadcast/redis-broadcast.ts';
-import type { Database } from '../../platform/db/database.ts';
-import { isPostgres } from '../../platform/db/postgres-database.ts';
+import { LocalBroadcast } from '../../adapters/broadcast/index.ts';
 
 const purge = (t: TestApp, body?: unknown, token = adminToken) => {
   t.clock.advance(1); // a millisecond apart, so the audit log lists the purges in order
@@ -120,16 +116,6 @@ describe('POST /admin/cache/purge', () => {
   });
 });
 
-const logger = pino({ level: 'silent' });
-const prefix = `test-${randomBytes(4).toString('hex')}.`;
-
-/** The broadcast a real deployment of this engine would use, one per instance. */
-async function broadcastFor(database: Database, shared: LocalBroadcast): Promise<Broadcast> {
-  if (process.env.REDIS_URL) return new RedisBroadcast(process.env.REDIS_URL, logger, prefix);
-  if (isPostgres(database)) return new PostgresBroadcast(database.pool, await postgresUrlOf(database), logger, prefix);
-  return shared;
-}
-
 describe('a cache purge across instances', () => {
   let one: TestApp;
   let two: TestApp;
@@ -139,11 +125,11 @@ describe('a cache purge across instances', () => {
     const database = await openTestDatabase();
     const other = await openAnotherInstance(database);
     databases = [other, database];
-    one = await createTestApp({ database, deps: { broadcast: await broadcastFor(database, shared) } });
+    one = await createTestApp({ database, deps: { broadcast: await instanceBroadcast(database, shared) } });
     two = await createTestApp({
       database: other.database,
       clock: one.clock,
-      deps: { broadcast: await broadcastFor(other.database, shared) },
+      deps: { broadcast: await instanceBroadcast(other.database, shared) },
     });
   });
   after(async () => {
