@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
+import { pgTypeParsers } from './pg-type-parsers.ts';
 
 function rawConnection(client: pg.ClientBase): RawConnection {
   const conn: RawConnection = {
@@ -34,7 +35,7 @@ export const isPostgres = (database: Database): database is PostgresDatabase =>
  * pooled connection: a transaction-mode pooler cannot keep a session-level lock.
  */
 export function openPostgres(url: string, poolSize = 10, migrationUrl = url): PostgresDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypeParsers });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzle({ client: pool }) as unknown as Db;

@@ -1,7 +1,38 @@
-/** RFC 3339 with milliseconds and a numeric offset (always UTC): 2026-11-21T15:41:07.123+00:00. */
+/** RFC 3339 times written to clients and read from them. */
+const dayMs = 86_400_000;
+const twoDigits = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+const threeDigits = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+
+/** 'YYYY-MM-DD' of a count of days since 1970-01-01 (the proleptic Gregorian calendar, by arithmetic). */
+function civilDate(days: number): string | null {
+  const shifted = days + 719_468; // days since 0000-03-01
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) return null;
+  return `${String(year).padStart(4, '0')}-${twoDigits[month]}-${twoDigits[day]}`;
+}
+
+/**
+ * RFC 3339 with milliseconds and a numeric offset (always UTC): 2026-11-21T15:41:07.123+00:00.
+ * Lists write two of these per item: written by arithmetic here, it costs a fraction of
+ * toISOString's time; years outside 0000-9999 (which toISOString writes with a sign) go through it.
+ */
 export function formatTimestamp(date: Date): string {
-  const iso = date.toISOString(); // always ends in Z
-  return `${iso.slice(0, -1)}+00:00`;
+  const time = date.getTime();
+  const days = Math.floor(time / dayMs);
+  const day = Number.isNaN(time) ? null : civilDate(days);
+  if (day === null) return `${date.toISOString().slice(0, -1)}+00:00`; // an invalid date throws, as before
+  const ofDay = time - days * dayMs;
+  const seconds = Math.floor(ofDay / 1000);
+  return `${day}T${twoDigits[Math.floor(seconds / 3600)]}:${twoDigits[Math.floor(seconds / 60) % 60]}:${twoDigits[seconds % 60]}.${threeDigits[ofDay % 1000]}+00:00`;
 }
 
 export function formatNullableTimestamp(date: Date | null | undefined): string | null {

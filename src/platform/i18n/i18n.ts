@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
+import { type CompiledMessage, compileMessage } from './compiled-message.ts';
 
 export const supportedLocales = ['en-US', 'fr-FR'] as const;
 export type Locale = (typeof supportedLocales)[number];
@@ -51,7 +52,6 @@ function loadCatalogs(): Record<Locale, Map<string, string>> {
 }
 
 export const catalogs = loadCatalogs();
-const compiled = new Map<string, IntlMessageFormat>();
 
 const localeKey = (locales: string | string[] | undefined) =>
   Array.isArray(locales) ? locales.join(',') : (locales ?? '');
@@ -101,18 +101,34 @@ export function hasMessage(key: string, locale: Locale = defaultLocale): boolean
   return catalogs[locale].has(key);
 }
 
+/** A catalog message ready to render: its compiled form when it has one, else intl-messageformat's. */
+interface ReadyMessage {
+  format: IntlMessageFormat;
+  compiled: CompiledMessage | null;
+}
+const ready = Object.fromEntries(supportedLocales.map((locale) => [locale, new Map<string, ReadyMessage>()])) as Record<
+  Locale,
+  Map<string, ReadyMessage>
+>;
+
+/** The message of `key` in `locale` made ready once; undefined when no catalog has it. */
+function readyMessage(locale: Locale, key: string): ReadyMessage | undefined {
+  const usedLocale = catalogs[locale].has(key) ? locale : defaultLocale;
+  const found = ready[usedLocale].get(key);
+  if (found !== undefined) return found;
+  const message = catalogs[usedLocale].get(key);
+  if (message === undefined) return undefined;
+  const format = new IntlMessageFormat(message, usedLocale, undefined, { formatters });
+  const made = { format, compiled: compileMessage(format, formatters) };
+  ready[usedLocale].set(key, made);
+  return made;
+}
+
 /** Renders `key` in `locale`, falling back to the default locale; a missing key renders as itself. */
 export function translate(locale: Locale, key: string, values?: Record<string, unknown>): string {
-  const usedLocale = catalogs[locale].has(key) ? locale : defaultLocale;
-  const message = catalogs[usedLocale].get(key);
+  const message = readyMessage(locale, key);
   if (message === undefined) return key;
-  const cacheKey = `${usedLocale}\u0000${key}`;
-  let format = compiled.get(cacheKey);
-  if (!format) {
-    format = new IntlMessageFormat(message, usedLocale, undefined, { formatters });
-    compiled.set(cacheKey, format);
-  }
-  return String(format.format(values as Record<string, string>));
+  return message.compiled?.(values) ?? String(message.format.format(values as Record<string, string>));
 }
 
 /** Picks the best supported locale for an Accept-Language header (q-values, then language-only match). */

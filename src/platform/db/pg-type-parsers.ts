@@ -1,0 +1,75 @@
+/**
+ * The pg driver's type parsers, with a faster timestamptz. Every list row carries one or two
+ * timestamps, and pg's parser (postgres-date: three regular expressions and a Date built in steps)
+ * costs about 0.7 µs each; the form PostgreSQL writes with DateStyle ISO
+ * (`2026-11-21 15:41:07.123456+00`, an offset of hours and maybe minutes) is read here by character
+ * codes. Anything else (BC, infinity, years before 1000, seconds in the offset) goes to pg's own
+ * parser, and a test holds both to the same Date for every form.
+ */
+import pg from 'pg';
+
+const timestamptzOid = 1184;
+const standardParser = pg.types.getTypeParser(timestamptzOid, 'text') as (text: string) => Date;
+
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+const isDigit = (text: string, at: number) => {
+  const code = text.charCodeAt(at);
+  return code >= 48 && code <= 57;
+};
+const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
+/** Where `YYYY-MM-DD HH:MM:SS` has its digits. */
+const digitPlaces = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+
+/** `YYYY-MM-DD HH:MM:SS[.f{1,6}]±HH[:MM]`, or null for any other form. */
+function parseIsoTimestamptz(text: string): Date | null {
+  if (text.length < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32) {
+    return null;
+  }
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null;
+  for (const at of digitPlaces) if (!isDigit(text, at)) return null;
+  const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + twoDigits(text, 2);
+  if (year < 1000) return null; // Date.UTC reads years 0-99 as 1900-1999
+  let at = 19;
+  let milliseconds = 0;
+  if (text.charCodeAt(at) === 46) {
+    const start = ++at;
+    while (at < text.length && isDigit(text, at)) at++;
+    const fraction = at - start;
+    if (fraction < 1 || fraction > 6) return null;
+    for (let place = 0; place < 3; place++) {
+      milliseconds = milliseconds * 10 + (place < fraction ? digit(text, start + place) : 0);
+    }
+  }
+  const sign = text.charCodeAt(at);
+  if ((sign !== 43 && sign !== 45) || !isDigit(text, at + 1) || !isDigit(text, at + 2)) return null;
+  let offsetMinutes = twoDigits(text, at + 1) * 60;
+  at += 3;
+  if (at < text.length) {
+    if (text.length !== at + 3 || text.charCodeAt(at) !== 58 || !isDigit(text, at + 1) || !isDigit(text, at + 2)) {
+      return null;
+    }
+    offsetMinutes += twoDigits(text, at + 1);
+  }
+  const utc = Date.UTC(
+    year,
+    twoDigits(text, 5) - 1,
+    twoDigits(text, 8),
+    twoDigits(text, 11),
+    twoDigits(text, 14),
+    twoDigits(text, 17),
+    milliseconds,
+  );
+  return new Date(utc - (sign === 45 ? -1 : 1) * offsetMinutes * 60_000);
+}
+
+export function parseTimestamptz(text: string): Date {
+  return parseIsoTimestamptz(text) ?? standardParser(text);
+}
+
+/** pg's parsers, timestamptz's replaced: for a pool's `types` option (pg's global table is left as it is). */
+export const pgTypeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === timestamptzOid && format !== 'binary'
+      ? parseTimestamptz
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
