@@ -15,6 +15,7 @@ import { registerNulGuard } from './platform/http/nul-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
+import { serializerCompiler } from './platform/http/serialization.ts';
 import type { App, RouteAuth } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { defaultLocale, negotiateLocale } from './platform/i18n/i18n.ts';
@@ -39,7 +40,12 @@ export const toSpecPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1
 
 export async function buildApp(
   deps: AppDeps,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    loggerInstance?: FastifyBaseLogger;
+    /** When routes' validators and serializers are compiled: at their first use (default), or at registration. */
+    compileSchemas?: 'firstUse' | 'now';
+  } = {},
 ): Promise<BuiltApp> {
   const { config } = deps;
   // A request's headers and body must arrive within REQUEST_TIMEOUT_SECONDS (408, then the connection
@@ -61,7 +67,9 @@ export async function buildApp(
     },
     clientErrorHandler: handleClientError,
   }).withTypeProvider() as unknown as App;
-  app.setValidatorCompiler(validatorCompiler);
+  const compileSchemas = options.compileSchemas ?? 'firstUse';
+  app.setValidatorCompiler(validatorCompiler(compileSchemas));
+  app.setSerializerCompiler(serializerCompiler(compileSchemas));
   app.decorate('publicUrl', config.publicUrl);
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {

@@ -5,12 +5,16 @@
 import autocannon from 'autocannon';
 
 const options = JSON.parse(process.argv[2]!);
+const cpuBefore = process.cpuUsage();
 const result = await autocannon(options);
+const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
   JSON.stringify({
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors + result.timeouts,
+    requests: result.requests.total,
+    loadCpuMs: (cpu.user + cpu.system) / 1000,
   }),
 );

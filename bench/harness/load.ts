@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cpuSnapshot } from './cpu.ts';
 
 const run = promisify(execFile);
 const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
@@ -17,6 +18,8 @@ export interface LoadResult {
   p99: number;
   /** Answers that were not 2xx, errors and timeouts: a scenario with any is not a valid figure. */
   bad: number;
+  /** CPU microseconds per answered request, by process (see cpu.ts). */
+  cpuPerRequest: { server: number; database: number; load: number };
 }
 
 export const loadSettings = (): LoadSettings => ({
@@ -30,6 +33,20 @@ export async function measureLoad(
   request: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<LoadResult> {
   const options = { url, connections: settings.connections, duration: settings.seconds, ...request };
+  const before = cpuSnapshot();
   const { stdout } = await run(process.execPath, [worker, JSON.stringify(options)], { maxBuffer: 1 << 20 });
-  return JSON.parse(stdout) as LoadResult;
+  const after = cpuSnapshot();
+  const measured = JSON.parse(stdout) as Omit<LoadResult, 'cpuPerRequest'> & { requests: number; loadCpuMs: number };
+  const perRequest = (ms: number) => (measured.requests > 0 ? (ms * 1000) / measured.requests : 0);
+  return {
+    rps: measured.rps,
+    p50: measured.p50,
+    p99: measured.p99,
+    bad: measured.bad,
+    cpuPerRequest: {
+      server: perRequest(after.server - before.server),
+      database: perRequest(after.database - before.database),
+      load: perRequest(measured.loadCpuMs),
+    },
+  };
 }

@@ -19,12 +19,14 @@ export interface Row {
 
 export function loadTable(rows: Row[], ping: LoadResult): string {
   const lines = [
-    '| scenario | req/s | p50 (ms) | p99 (ms) | vs ping | bad answers |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 (ms) | p99 (ms) | vs ping | CPU µs/request: server, PostgreSQL, load | bad answers |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { scenario, result } of rows) {
+    const cpu = result.cpuPerRequest;
+    const cpuCell = [cpu.server, cpu.database, cpu.load].map((us) => Math.round(us)).join(', ');
     lines.push(
-      `| ${scenario} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${(result.rps / ping.rps).toFixed(2)} | ${result.bad} |`,
+      `| ${scenario} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${(result.rps / ping.rps).toFixed(2)} | ${cpuCell} | ${result.bad} |`,
     );
   }
   return lines.join('\n');

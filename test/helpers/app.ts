@@ -64,6 +64,8 @@ export async function createTestApp(
     clock?: ManualClock;
     /** Another instance's view of an existing test database (see openAnotherInstance); not closed here. */
     database?: Database;
+    /** Compile every route's validators and serializers at registration (see src/platform/http/validation.ts). */
+    compileSchemas?: 'firstUse' | 'now';
   } = {},
 ): Promise<TestApp> {
   const config: Config = loadConfig({
@@ -89,7 +91,7 @@ export async function createTestApp(
     broadcast: new LocalBroadcast(),
     ...options.deps,
   };
-  const { app, services } = await buildApp(deps, { logger: false });
+  const { app, services } = await buildApp(deps, { logger: false, compileSchemas: options.compileSchemas });
   const statuses = watchStatuses(app);
   await app.ready();
   return {

@@ -6,6 +6,11 @@
  * costs. Only an invalid body of at most `maxValuesForAllErrors` values is checked again for every
  * error, so a large invalid body (say 60,000 unknown keys) costs one early stop, never one error
  * object per key. The error handler shows at most `maxErrorsShown` of them (error-handler.ts).
+ *
+ * Validators are compiled on the first request that needs them, not when routes are registered:
+ * compiling every route's schemas took about a third of a warm start and kept code for routes an
+ * instance may never serve. A test compiles them all at registration (route-schemas.test.ts), so a
+ * schema Ajv refuses still fails the suite, not a request.
  */
 import Ajv, { type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -68,5 +73,26 @@ function bodyValidator(schema: object): ValidateFunction {
   return validate;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyValidator(schema) : textAjv.compile(schema)) as ReturnType<FastifySchemaCompiler<object>>;
+function compileValidator(schema: object, httpPart: string | undefined): ValidateFunction {
+  return httpPart === 'body' ? bodyValidator(schema) : textAjv.compile(schema);
+}
+
+/** A validator that compiles itself at its first call; Fastify reads `errors` off the function it was given. */
+function compiledOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  let compiled: ValidateFunction | null = null;
+  const validate = ((data: unknown) => {
+    compiled ??= compile();
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  return validate;
+}
+
+/** Fastify's validator compiler: compiling at the first request (the server), or now (a test of every schema). */
+export const validatorCompiler =
+  (when: 'firstUse' | 'now'): FastifySchemaCompiler<object> =>
+  ({ schema, httpPart }) =>
+    (when === 'now'
+      ? compileValidator(schema, httpPart)
+      : compiledOnFirstUse(() => compileValidator(schema, httpPart))) as ReturnType<FastifySchemaCompiler<object>>;

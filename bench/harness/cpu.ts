@@ -1,0 +1,53 @@
+/**
+ * Where a scenario's CPU goes, per request: the server under test (every process running
+ * src/main.ts), PostgreSQL (every `postgres` process of the machine; none on PGlite) and the load
+ * generator (which measures itself). On two cores shared by all three, a route's rate is what their
+ * sum allows, so this tells which of them to make cheaper. Read from /proc (Linux); elsewhere zeros.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const tickMs = 10; // USER_HZ is 100 on Linux
+
+export interface CpuSnapshot {
+  server: number;
+  database: number;
+}
+
+function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // After the name: state is field 3 of stat(5); utime and stime are fields 14 and 15.
+    return { comm, cpuMs: (Number(fields[11]) + Number(fields[12])) * tickMs };
+  } catch {
+    return null; // the process ended meanwhile
+  }
+}
+
+const isServer = (pid: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('src/main.ts');
+  } catch {
+    return false;
+  }
+};
+
+/** CPU milliseconds used so far by the servers under test and by PostgreSQL. */
+export function cpuSnapshot(): CpuSnapshot {
+  const snapshot = { server: 0, database: 0 };
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return snapshot;
+  }
+  for (const pid of pids) {
+    const usage = processCpuMs(pid);
+    if (usage === null) continue;
+    if (usage.comm === 'postgres') snapshot.database += usage.cpuMs;
+    else if (isServer(pid)) snapshot.server += usage.cpuMs;
+  }
+  return snapshot;
+}
