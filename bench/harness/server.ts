@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const passedThrough = ['DATABASE_POOL_SIZE', 'SESSION_CACHE_SECONDS', 'REDIS_URL'];
+const passedThrough = ['DATABASE_POOL_SIZE', 'SESSION_CACHE_SECONDS', 'REDIS_URL', 'PGOPTIONS'];
 
 export interface ServerProcess {
   url: string;
