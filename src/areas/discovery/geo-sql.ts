@@ -3,6 +3,7 @@
  * distance from a centre given as placeholders (latitude, longitude, distance in metres).
  */
 import { and, between, eq, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { literal } from '../../platform/db/literals.ts';
 import { userRows as users } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import type { Box } from './map-grid.ts';
@@ -10,7 +11,7 @@ import type { Box } from './map-grid.ts';
 /** The one rule of every geographic list (the owner's ban is checked in the join). */
 export const placedInPublic: SQL = and(
   mediaListedFor(null),
-  eq(media.locationPublic, true),
+  eq(media.locationPublic, literal(true)),
   isNotNull(media.latitude),
   isNotNull(media.longitude),
 )!;

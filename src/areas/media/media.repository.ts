@@ -1,5 +1,6 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
+import { literal } from '../../platform/db/literals.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { type Keyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
@@ -141,7 +142,7 @@ export class MediaRepository extends Repository {
       db
         .select(listedMediaColumns)
         .from(media)
-        .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, 'post'), where))
+        .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, literal('post')), where))
         .orderBy(...orderBy),
   );
 
@@ -156,10 +157,10 @@ export class MediaRepository extends Repository {
         .where(
           and(
             eq(media.ownerId, sql.placeholder('ownerId')),
-            eq(media.kind, 'post'),
-            eq(media.published, true),
-            lte(media.flag, mediaFlags.none),
-            eq(media.ownerBanned, false),
+            eq(media.kind, literal('post')),
+            eq(media.published, literal(true)),
+            lte(media.flag, literal(mediaFlags.none)),
+            eq(media.ownerBanned, literal(false)),
             where,
           ),
         )

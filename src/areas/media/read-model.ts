@@ -5,6 +5,7 @@
  * those of src/areas/media/media-flags.ts; only posts are listed, never avatars or covers.
  */
 import { and, eq, lt, or, type Placeholder, type SQL } from 'drizzle-orm';
+import { literal } from '../../platform/db/literals.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type MediaRow, media } from './tables.ts';
 
@@ -52,14 +53,21 @@ export type ViewerRef = string | null | Placeholder;
 const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 
 /**
+ * The rules' constants are written into the statements (platform/db/literals.ts), so prepared lists
+ * that use them get a plan PostgreSQL keeps.
+ *
  * Media the viewer may open: published, not hidden and of an owner not banned, or their own (the rule
  * of findVisibleMedia).
  */
 export function mediaVisibleTo(viewerId: ViewerRef): SQL {
   return and(
-    eq(media.kind, 'post'),
+    eq(media.kind, literal('post')),
     or(
-      and(eq(media.published, true), lt(media.flag, mediaFlags.hidden), eq(media.ownerBanned, false)),
+      and(
+        eq(media.published, literal(true)),
+        lt(media.flag, literal(mediaFlags.hidden)),
+        eq(media.ownerBanned, literal(false)),
+      ),
       ownedBy(viewerId),
     ),
   )!;
@@ -71,9 +79,13 @@ export function mediaVisibleTo(viewerId: ViewerRef): SQL {
  */
 export function mediaListedFor(viewerId: ViewerRef): SQL {
   return and(
-    eq(media.kind, 'post'),
+    eq(media.kind, literal('post')),
     or(
-      and(eq(media.published, true), lt(media.flag, mediaFlags.sensitive), eq(media.ownerBanned, false)),
+      and(
+        eq(media.published, literal(true)),
+        lt(media.flag, literal(mediaFlags.sensitive)),
+        eq(media.ownerBanned, literal(false)),
+      ),
       ownedBy(viewerId),
     ),
   )!;

@@ -7,6 +7,7 @@
  * requests). Lists read media and users through their owners' read models.
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
+import { literal } from '../../platform/db/literals.ts';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -162,7 +163,7 @@ export class ReactionsRepository extends Repository {
               .where(
                 and(
                   eq(mediaReactions.userId, sql.placeholder('userId')),
-                  eq(mediaReactions.type, type),
+                  eq(mediaReactions.type, literal(type)),
                   mediaVisibility[rule](sql.placeholder('viewerId')),
                   where,
                 ),

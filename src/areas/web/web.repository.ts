@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.ts';
+import { literal } from '../../platform/db/literals.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
@@ -38,7 +39,7 @@ export const placeMediaKeyset = newestFirst<ShownMedia>('web-place-media', media
 
 /** Public media whose place their owner shows: the only ones a place may list or count. */
 const placedInPublic = (): SQL =>
-  and(mediaListedFor(null), eq(media.locationPublic, true), isNotNull(media.countryCode))!;
+  and(mediaListedFor(null), eq(media.locationPublic, literal(true)), isNotNull(media.countryCode))!;
 
 const shownColumns = {
   ...listedMediaColumns,

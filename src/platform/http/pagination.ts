@@ -58,7 +58,10 @@ export interface PageRequest {
   list: string;
 }
 
-export function pageQuerySchema(defaultLimit = 20, maxLimit = 100) {
+/** The page size of a list that names none. */
+export const defaultPageLimit = 20;
+
+export function pageQuerySchema(defaultLimit = defaultPageLimit, maxLimit = 100) {
   return {
     cursor: Type.Optional(Type.String({ description: 'Opaque cursor: the page after this position' })),
     before: Type.Optional(Type.String({ description: 'Opaque cursor: the page before this position' })),
@@ -116,7 +119,7 @@ export function decodeCursor(raw: string, list: string, shape: KeyPart[], parame
   });
 }
 
-export function pageRequest(query: PageQuery, keyset: Keyset<unknown>, defaultLimit = 20): PageRequest {
+export function pageRequest(query: PageQuery, keyset: Keyset<unknown>, defaultLimit = defaultPageLimit): PageRequest {
   const limit = query.limit ?? defaultLimit;
   const { name: list, shape } = keyset;
   if (query.cursor !== undefined && query.before !== undefined) {
