@@ -53,8 +53,8 @@ export type ViewerRef = string | null | Placeholder;
 const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 
 /**
- * The rules' constants are written into the statements (platform/db/literals.ts), so prepared lists
- * that use them get a plan PostgreSQL keeps.
+ * The rules' constants are written into the statements (platform/db/literals.ts), so the planner
+ * sees them.
  *
  * Media the viewer may open: published, not hidden and of an owner not banned, or their own (the rule
  * of findVisibleMedia).

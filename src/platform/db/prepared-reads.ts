@@ -20,16 +20,8 @@
  *   following(userId, page) { return this.#following.run(page, { userId }); }
  */
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import {
-  defaultPageLimit,
-  type Keyset,
-  keysetTemplate,
-  type PageRequest,
-  pageDirections,
-  positionValues,
-} from '../http/pagination.ts';
+import { type Keyset, keysetTemplate, type PageRequest, pageDirections, positionValues } from '../http/pagination.ts';
 import type { Db, DbSource } from './database.ts';
-import { literal } from './literals.ts';
 
 interface Prepared<Row> {
   execute(values: Record<string, unknown>): Promise<Row[]>;
@@ -63,30 +55,20 @@ export type PageQueryBuilder<Row> = (
 
 export class PreparedPage<Row> {
   readonly #reads: Record<PageRequest['direction'], PreparedRead<Row>>;
-  /** The same, for pages of the default size, with the limit written into the text (see below). */
-  readonly #defaultSizeReads: Record<PageRequest['direction'], PreparedRead<Row>>;
 
   // biome-ignore lint/suspicious/noExplicitAny: a keyset over any row; the builder selects the rows
   constructor(source: DbSource, name: string, keyset: Keyset<any>, build: PageQueryBuilder<Row>) {
-    const reads = (suffix: string, limit: Placeholder | SQL) =>
-      byKey(pageDirections, (direction) => {
-        const { where, orderBy } = keysetTemplate(keyset, direction);
-        // Drizzle writes an SQL limit into the text, as it binds a Placeholder.
-        return new PreparedRead(source, `${name}.${direction}${suffix}`, (db) =>
-          build(db, where, orderBy).limit(limit as Placeholder),
-        );
-      });
-    this.#reads = reads('', sql.placeholder('limit'));
-    // PostgreSQL counts a `LIMIT $n` as a tenth of the rows when it weighs a generic plan against one
-    // made for the values at hand, and may then plan the statement again at every execution; with
-    // the limit in the text, most requests (pages of the default size) run a plan made once.
-    this.#defaultSizeReads = reads('.defaultSize', literal(defaultPageLimit + 1));
+    this.#reads = byKey(pageDirections, (direction) => {
+      const { where, orderBy } = keysetTemplate(keyset, direction);
+      return new PreparedRead(source, `${name}.${direction}`, (db) =>
+        build(db, where, orderBy).limit(sql.placeholder('limit')),
+      );
+    });
   }
 
   /** limit + 1 rows of the requested page, in the keyset's order for its direction. */
   run(page: PageRequest, values: Record<string, unknown>): Promise<Row[]> {
-    const reads = page.limit === defaultPageLimit ? this.#defaultSizeReads : this.#reads;
-    return reads[page.direction].run({ ...values, ...positionValues(page), limit: page.limit + 1 });
+    return this.#reads[page.direction].run({ ...values, ...positionValues(page), limit: page.limit + 1 });
   }
 }
 
