@@ -18,7 +18,8 @@ export const placedInPublic: SQL = and(
 export const ownerNotBanned = and(eq(users.id, media.ownerId), isNull(users.bannedAt))!;
 
 export const centre = sql`ll_to_earth(${sql.placeholder('latitude')}, ${sql.placeholder('longitude')})`;
-export const position = sql`ll_to_earth(${media.latitude}, ${media.longitude})`;
+/** The media's point on the earth, stored (migration 0260) and indexed (media_earth_position). */
+export const position = sql`${media.earthPosition}`;
 /** Great-circle metres from the centre (earthdistance's sphere). */
 export const distance = sql<number>`earth_distance(${centre}, ${position})`;
 /** Within `distance` metres: the box through the index, then the exact distance. */

@@ -60,7 +60,10 @@ export const mediaArea = defineArea({
       description:
         'Your photos (posts, avatar, cover): description, hashtags, position, place, dates and counters; `file` is the original under media/.',
       rows: (userId) =>
-        mapped(mediaOfUser(userId), ({ originalKey, ...row }) => ({ ...row, file: exportedPath(originalKey) })),
+        mapped(mediaOfUser(userId), ({ originalKey, earthPosition: _derived, ...row }) => ({
+          ...row,
+          file: exportedPath(originalKey),
+        })),
       files: (userId) =>
         mapped(mediaOfUser(userId), (row) => ({
           path: exportedPath(row.originalKey),

@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, integer, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from '../../platform/db/columns.ts';
+import { earthPoint, timestamptz } from '../../platform/db/columns.ts';
 
 export type MediaKind = 'post' | 'avatar' | 'cover';
 export type DescribeStatus = 'pending' | 'claimed' | 'described' | 'failed' | 'skipped';
@@ -31,6 +32,8 @@ export const media = pgTable('media', {
   takenAt: timestamptz('taken_at'),
   cityId: uuid('city_id'),
   countryCode: text('country_code'),
+  /** The position on the earth (cube), computed by PostgreSQL from latitude and longitude (migration 0260). */
+  earthPosition: earthPoint('earth_position').generatedAlwaysAs(sql`ll_to_earth(latitude, longitude)`),
   /** When the position was reverse-geocoded (city and country filled, or none found); null: not yet. */
   geocodedAt: timestamptz('geocoded_at'),
   /** When the media-variants job rendered the common variants; null: queued for it (media-variants.job.ts). */

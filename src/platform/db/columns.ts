@@ -5,3 +5,6 @@ export const timestamptz = (name: string) => timestamp(name, { withTimezone: tru
 
 /** A case-insensitive text column (the `citext` extension), read and written as a string. */
 export const citext = customType<{ data: string }>({ dataType: () => 'citext' });
+
+/** A point on the earth (earthdistance's `cube`), read as PostgreSQL writes it; only SQL uses it. */
+export const earthPoint = customType<{ data: string; driverData: string }>({ dataType: () => 'cube' });
