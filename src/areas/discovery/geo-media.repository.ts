@@ -7,10 +7,9 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { userRows as users } from '../accounts/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
-import { boxValues, distance, inBoxPlaceholders, ownerNotBanned, placedInPublic, withinDistance } from './geo-sql.ts';
+import { boxValues, distance, inBoxPlaceholders, placedInPublic, withinDistance } from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
 
 export interface Centre {
@@ -62,7 +61,6 @@ export class GeoMediaRepository extends Repository {
           db
             .select({ ...listedMediaColumns, distance })
             .from(media)
-            .innerJoin(users, ownerNotBanned)
             .where(and(placedInPublic, withinDistance, ofHashtags(personalization), where))
             .orderBy(...orderBy),
       ),
@@ -100,7 +98,6 @@ export class GeoMediaRepository extends Repository {
       .select({ id: media.id, windowLikes: sql<number>`recent.likes` })
       .from(recent)
       .innerJoin(media, eq(media.id, recent.mediaId))
-      .innerJoin(users, ownerNotBanned)
       .where(
         and(
           placedInPublic,
@@ -113,7 +110,7 @@ export class GeoMediaRepository extends Repository {
   }
 
   readonly #listedAmong = new PreparedRead<ListedMedia>(this.source, 'discovery.listedAmong', (db) =>
-    db.select(listedMediaColumns).from(media).innerJoin(users, ownerNotBanned).where(and(placedInPublic, amongIds)),
+    db.select(listedMediaColumns).from(media).where(and(placedInPublic, amongIds)),
   );
 
   readonly #positionsAmong = new PreparedRead<Pick<ListedMedia, 'id' | 'latitude' | 'longitude'>>(
@@ -123,7 +120,6 @@ export class GeoMediaRepository extends Repository {
       db
         .select({ id: media.id, latitude: media.latitude, longitude: media.longitude })
         .from(media)
-        .innerJoin(users, ownerNotBanned)
         .where(and(placedInPublic, amongIds)),
   );
 
@@ -131,7 +127,6 @@ export class GeoMediaRepository extends Repository {
     db
       .select(listedMediaColumns)
       .from(media)
-      .innerJoin(users, ownerNotBanned)
       .where(and(placedInPublic, inBoxPlaceholders))
       .limit(sql.placeholder('limit')),
   );

@@ -1,8 +1,8 @@
 /** Media by place: nearby, recommended around a centre, and trending in a country, on both engines. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
+import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 
 let t: TestApp;
@@ -84,7 +84,14 @@ describe('GET /api/media/nearby', () => {
     const avatar = await createMediaRow(t, owner.id, { ...near, kind: 'avatar' });
     const banned = await createUser(t);
     const ofBanned = await createMediaRow(t, banned.id, near);
-    await updateUserRow(t, banned.id, { bannedAt: t.clock.now() });
+    // Banned as operators ban (the ban reaches the media rows' owner_banned, which lists read).
+    const ban = await t.request({
+      method: 'PUT',
+      url: `/admin/users/${banned.hex}/ban`,
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: { reason: 'spam' },
+    });
+    assert.equal(ban.statusCode, 200);
     const shown = await createMediaRow(t, owner.id, near);
     const response = await t.request({
       method: 'GET',

@@ -2,20 +2,18 @@
  * The SQL every geographic list shares: which media are placed in public, the owner's ban, and the
  * distance from a centre given as placeholders (latitude, longitude, distance in metres).
  */
-import { and, between, eq, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, between, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import { literal } from '../../platform/db/literals.ts';
-import { userRows as users } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import type { Box } from './map-grid.ts';
 
-/** The one rule of every geographic list (the owner's ban is checked in the join). */
+/** The one rule of every geographic list (mediaListedFor holds the owner's ban, as media's owner_banned). */
 export const placedInPublic: SQL = and(
   mediaListedFor(null),
   eq(media.locationPublic, literal(true)),
   isNotNull(media.latitude),
   isNotNull(media.longitude),
 )!;
-export const ownerNotBanned = and(eq(users.id, media.ownerId), isNull(users.bannedAt))!;
 
 export const centre = sql`ll_to_earth(${sql.placeholder('latitude')}, ${sql.placeholder('longitude')})`;
 /** The media's point on the earth, stored (migration 0260) and indexed (media_earth_position). */

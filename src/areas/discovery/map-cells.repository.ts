@@ -6,9 +6,8 @@ import { and, between, eq, or, sql } from 'drizzle-orm';
 import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { userRows as users } from '../accounts/read-model.ts';
 import { mediaRows as media } from '../media/read-model.ts';
-import { boxValues, inBoxPlaceholders, ownerNotBanned, placedInPublic } from './geo-sql.ts';
+import { boxValues, inBoxPlaceholders, placedInPublic } from './geo-sql.ts';
 import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
 import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
 
@@ -85,7 +84,6 @@ export class MapCellsRepository extends Repository {
             representativeLikes: sql<number>`max(${media.likesCount})`,
           })
           .from(media)
-          .innerJoin(users, ownerNotBanned)
           .where(and(placedInPublic, inBoxPlaceholders))
           .groupBy(sql`1`, sql`2`),
       );
@@ -110,7 +108,7 @@ export class MapCellsRepository extends Repository {
       FROM (
         SELECT ${cellY} AS cell_y, ${cellX} AS cell_x, ${media.latitude} AS latitude, ${media.longitude} AS longitude,
                ${media.id} AS id, ${media.likesCount} AS likes_count
-        FROM ${media} JOIN ${users} ON ${users.id} = ${media.ownerId} AND ${users.bannedAt} IS NULL
+        FROM ${media}
         WHERE ${placedInPublic}
       ) placed
       GROUP BY cell_y, cell_x`);

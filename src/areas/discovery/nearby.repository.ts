@@ -14,10 +14,9 @@ import {
   pageDirections,
   positionValues,
 } from '../../platform/http/pagination.ts';
-import { userRows as users } from '../accounts/read-model.ts';
 import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import type { Centre, DistancedMedia } from './geo-media.repository.ts';
-import { centre, distance, ownerNotBanned, placedInPublic, position, withinDistance } from './geo-sql.ts';
+import { centre, distance, placedInPublic, position, withinDistance } from './geo-sql.ts';
 
 /** The straight-line (chord) distance through the earth: what the GiST index orders by, in metres. */
 const chord = sql<number>`${position} <-> ${centre}`;
@@ -44,7 +43,6 @@ export class NearbyRepository extends Repository {
       db
         .select({ ...listedMediaColumns, distance, chord })
         .from(media)
-        .innerJoin(users, ownerNotBanned)
         .where(and(placedInPublic, withinDistance, where))
         .orderBy(...orderBy)
         .limit(sql.placeholder('limit')),
@@ -58,7 +56,6 @@ export class NearbyRepository extends Repository {
       db
         .select({ ...listedMediaColumns, distance, chord })
         .from(media)
-        .innerJoin(users, ownerNotBanned)
         .where(and(placedInPublic, withinDistance, sql`${chord} = ${sql.placeholder('chord')}`, where))
         .orderBy(asc(media.id))
         .limit(sql.placeholder('limit')),
