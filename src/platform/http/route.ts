@@ -22,15 +22,7 @@ import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
 import { parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
-import {
-  defaultPageLimit,
-  type Keyset,
-  type Page,
-  type PageRequest,
-  pageLinks,
-  pageQuerySchema,
-  pageRequest,
-} from './pagination.ts';
+import { type Keyset, type Page, type PageRequest, pageLinks, pageQuerySchema, pageRequest } from './pagination.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { App, RouteAuth, Viewer } from './types.ts';
 
@@ -197,9 +189,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
       spec.query || spec.page
         ? Type.Object(
             {
-              ...(spec.page
-                ? pageQuerySchema(spec.page.defaultLimit ?? defaultPageLimit, spec.page.maxLimit ?? 100)
-                : {}),
+              ...(spec.page ? pageQuerySchema(spec.page.defaultLimit, spec.page.maxLimit) : {}),
               ...(spec.query ?? {}),
             },
             { additionalProperties: false },
@@ -235,7 +225,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
         const params = spec.params ? resolveParams(spec.params, request.params as Record<string, string>) : {};
         const queryValues = (request.query ?? {}) as Record<string, unknown>;
         const page = spec.page
-          ? pageRequest(queryValues, spec.page.keyset, spec.page.defaultLimit ?? defaultPageLimit)
+          ? pageRequest(queryValues, spec.page.keyset, spec.page.defaultLimit)
           : (undefined as unknown as PageRequest);
         const result = await spec.handler({
           viewer: request.viewer as Viewer,

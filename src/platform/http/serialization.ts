@@ -8,7 +8,7 @@
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 
-export type Serialize = (data: unknown) => string;
+type Serialize = (data: unknown) => string;
 
 const compileSerializer = (schema: object): Serialize => fastJsonStringify(schema) as Serialize;
 
