@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { startCommandServer } from './cli/command-server.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDeps } from './deps.ts';
+import { collectStartupGarbage } from './platform/boot/startup-garbage.ts';
 import { systemClock } from './platform/clock.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
@@ -33,9 +34,16 @@ async function main() {
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
   await app.listen({ host: config.host, port: config.port });
   // pg-boss creates or migrates its schema in the background (seconds on PGlite): answer requests meanwhile.
-  services.platform.jobs
+  const jobsStarted = services.platform.jobs
     .start()
     .catch((error) => logger.error({ event: 'jobs.startFailed', err: error }, 'job queue did not start'));
+  // Then, at the first quiet moment, the garbage of starting up is given back (startup-garbage.ts).
+  void collectStartupGarbage([jobsStarted]).then((result) =>
+    logger.info(
+      { event: 'server.startupGarbage', ...result },
+      result.collected ? 'start-up garbage collected' : 'start-up garbage left: the server was busy',
+    ),
+  );
   // With PGlite this process owns the files, so it runs operator commands for the CLI.
   const commandServer =
     database.engine === 'pglite'

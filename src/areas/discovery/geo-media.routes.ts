@@ -143,7 +143,7 @@ export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
         'there are at most `limit`, else "clusters": one `mapClusters` resource per non-empty cell of the ' +
         "zoom's grid (cells of 45/2^zoom degrees), each with its count, the mean position of its media, " +
         "its bounds, its most liked media (relationship `representative`) and that media's thumbnail. The " +
-        "zoom is at most one above the box's own (about 16 × 16 cells at most). Clusters at zoom 10 and " +
+        "zoom is at most one above the box's own (about 16 × 16 cells at most). Clusters at zoom 12 and " +
         'below are precomputed and refreshed by the map-clusters job (every 5 minutes); deeper zooms are counted live.',
       query: {
         ...boxQuery,

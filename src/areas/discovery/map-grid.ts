@@ -3,9 +3,13 @@
  * latitude from -90 and in longitude from -180: a map view at zoom z, about 360 / 2^z degrees wide,
  * is about 8 cells across. Levels 0 to `precomputedZoom` are kept in map_cells; deeper zooms are
  * clustered live over the few media of a small box.
+ *
+ * 12 (cells of about 1.2 km) so that a city's view reads precomputed cells: clustering a city of a
+ * thousand media live cost PostgreSQL about three times what reading its cells does (docs/benchmarks.md).
+ * Boxes of a couple of kilometres (zoom 13 and deeper) hold few media and are counted live.
  */
 export const maxZoom = 22;
-export const precomputedZoom = 10;
+export const precomputedZoom = 12;
 
 export const cellDegrees = (zoom: number): number => 45 / 2 ** zoom;
 

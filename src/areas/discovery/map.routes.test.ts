@@ -156,6 +156,19 @@ describe('GET /api/media/in-bounds: clusters', () => {
     assert.equal(total, 5);
   });
 
+  it("answers a city's view (zoom 12) from the precomputed cells: a new media counts there after the next rebuild", async () => {
+    const cityView = 'south=41.86&west=12.44&north=41.94&east=12.56&zoom=12&limit=2';
+    const total = (response: { json: { data: { attributes: { count: number } }[] } }) =>
+      response.json.data.reduce((sum, cluster) => sum + cluster.attributes.count, 0);
+    await rebuildClusters();
+    const before = await inBounds(cityView);
+    assert.deepEqual([before.json.meta.mode, before.json.meta.zoom], ['clusters', 12]);
+    await createMediaRow(t, owner.id, { latitude: rome.latitude - 0.0002, longitude: rome.longitude });
+    assert.equal(total(await inBounds(cityView)), total(before));
+    await rebuildClusters();
+    assert.equal(total(await inBounds(cityView)), total(before) + 1);
+  });
+
   it('never places a media that left public view: a small cell whose representative left is not drawn until the next rebuild', async () => {
     await updateMediaRow(t, madridStar, { flag: 2 });
     type Cluster = {

@@ -7,7 +7,6 @@
 import { parseOptions } from '../args.ts';
 import { type CliCommand, CliError } from '../command.ts';
 import { demoEmailDomain, demoPassword } from './people.ts';
-import { seedDemoWorld } from './seed-demo.ts';
 
 const usage = '[--force] [--no-variants] [--json]';
 
@@ -28,6 +27,9 @@ export const seedDemoCommand: CliCommand = {
         `the database has ${existing} users already; seed:demo fills a fresh one (--force to add anyway)`,
       );
     }
+    // Loaded here, not with the command list: it brings sharp (libvips), which a server that never
+    // seeds should not hold in memory (the PGlite server loads the command list at start).
+    const { seedDemoWorld } = await import('./seed-demo.ts');
     // The bar goes to stderr (only on a terminal), so it never mixes with --json on stdout.
     const report = await seedDemoWorld(context.platform, context.areas, {
       progress: context.progress,
