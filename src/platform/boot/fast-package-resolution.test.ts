@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +13,10 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const hook = fileURLToPath(new URL('./fast-package-resolution.ts', import.meta.url));
-const root = mkdtempSync(join(tmpdir(), 'tms-resolution-'));
+// Inside the project (its .tmp, ignored by git), so the cases are files of the project, as src/ is.
+const projectTmp = fileURLToPath(new URL('../../../.tmp/', import.meta.url));
+mkdirSync(projectTmp, { recursive: true });
+const root = mkdtempSync(join(projectTmp, 'resolution-'));
 
 function write(path: string, text: string) {
   mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -70,6 +72,17 @@ describe('fast package resolution', () => {
         'console.log(esm.kind, "|", cjs.kind);',
     );
     assert.equal(result.stdout, 'esm dual | cjs dual', result.stderr);
+  });
+
+  it("resolves a package imported by several of the project's files once per condition: import and require still differ", async () => {
+    write('importer-a.mjs', "export { kind } from 'dual-pkg';");
+    write('sub/importer-b.mjs', "export { kind } from 'dual-pkg';");
+    const result = await evaluate(
+      "import { createRequire } from 'node:module';\n" +
+        "const a = await import('./importer-a.mjs'); const b = await import('./sub/importer-b.mjs');\n" +
+        "console.log(a.kind, '|', b.kind, '|', createRequire(import.meta.url)('dual-pkg').kind);",
+    );
+    assert.equal(result.stdout, 'esm dual | esm dual | cjs dual', result.stderr);
   });
 
   it('leaves a missing file to Node, which fails with its own error', async () => {
