@@ -253,18 +253,32 @@ export class HashtagsRepository extends Repository {
    * metacharacter), then tags trigram-similar to it (pg_trgm's `%`, threshold 0.3).
    */
   async suggestions(query: string, page: PageRequest): Promise<SuggestionRow[]> {
+    // A page that the tags starting with the query fill (forward, within the prefix group: what a
+    // short query typed into a search box asks) needs no trigram comparison with every other tag.
+    const withinPrefixes = page.direction === 'first' || (page.direction === 'after' && page.position?.[0] === 1);
+    if (withinPrefixes) {
+      const prefixed = await this.#suggestions(query, page, false);
+      if (prefixed.length > page.limit) return prefixed;
+    }
+    return this.#suggestions(query, page, true);
+  }
+
+  #suggestions(query: string, page: PageRequest, similar: boolean): Promise<SuggestionRow[]> {
     const { where, orderBy } = keyset(suggestionsKeyset, page);
     const low = sql`lower(unaccent(${query}::text))`;
     const high = sql`(${low} || chr(1114111))`;
+    const similarTags = similar
+      ? sql`UNION ALL
+            SELECT 0, tag COLLATE "C", uses FROM hashtag_uses
+            WHERE folded % ${low} AND NOT (folded >= ${low} AND folded < ${high})`
+      : sql``;
     return queryRows<SuggestionRow>(
       this.db,
       // The folded query is a stable expression of a parameter: the planner uses it as an index bound.
       sql`SELECT prefix, tag, uses FROM (
             SELECT 1 AS prefix, tag COLLATE "C" AS tag, uses FROM hashtag_uses
             WHERE folded >= ${low} AND folded < ${high}
-            UNION ALL
-            SELECT 0, tag COLLATE "C", uses FROM hashtag_uses
-            WHERE folded % ${low} AND NOT (folded >= ${low} AND folded < ${high})
+            ${similarTags}
           ) s
           WHERE ${where ?? sql`true`}
           ORDER BY ${sql.join(orderBy, sql`, `)}

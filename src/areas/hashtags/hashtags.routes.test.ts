@@ -74,6 +74,18 @@ describe('hashtags', () => {
       assert.deepEqual(names(prev), ['parisnight', 'paris']);
     });
 
+    it('pages one by one from pages the prefixes fill into the similar tags, missing none', async () => {
+      const seen: string[] = [];
+      let url: string | null = `${base}/autocomplete?q=paris&limit=1`;
+      while (url !== null) {
+        const page: { json: any } = await t.request({ method: 'GET', url });
+        seen.push(...names(page));
+        const next: string | null = page.json.links.next;
+        url = next === null ? null : new URL(next).pathname + new URL(next).search;
+      }
+      assert.deepEqual(seen, ['parisnight', 'paris', 'pariz']);
+    });
+
     it("ignores a leading '#', case and accents in q", async () => {
       await posts(2, ['café']);
       await posts(1, ['cafeteria']);
