@@ -15,10 +15,11 @@ import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.re
 import { pageRequest } from '../src/platform/http/pagination.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, scanLines } from './harness/query-plans.ts';
-import { loadTable, machineLine, type Row } from './harness/report.ts';
+import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
+import { settle } from './harness/settle.ts';
 
 const settings = loadSettings();
 // A million on PostgreSQL; a tenth of that on the embedded engine, which holds it all in one process.
@@ -105,9 +106,10 @@ try {
     ...settings,
     seconds: 2,
   });
-  const ping = (await get('GET /api/ping (anchor)', '/api/ping'))!;
+  await settle();
+  const pingBefore = (await get('GET /api/ping (anchor, before the scenarios)', '/api/ping'))!;
   const rows = [
-    ping,
+    pingBefore,
     await get(
       'nearby, 5 km around Paris (20 items)',
       `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
@@ -121,9 +123,10 @@ try {
     await get(`trending in ${busiestCountry}, 7 days`, `/api/media/trending?country=${busiestCountry}`),
     await get('hashtag autocomplete "tag1"', '/api/media/hashtags/autocomplete?q=tag1'),
   ].filter((row): row is Row => row !== null);
+  const pingAfter = (await get('GET /api/ping (anchor, after the scenarios)', '/api/ping'))!;
   const rss = server.rssMb();
   await server.stop();
-  console.log(`\n${loadTable(rows, ping.result)}`);
+  console.log(`\n${loadTable([...rows, pingAfter], fasterAnchor(pingBefore, pingAfter).result)}`);
   console.log(`\nserver: ${Math.round(rss)} MB resident after the run`);
 
   if (scratch.url !== null) {

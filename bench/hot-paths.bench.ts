@@ -14,10 +14,11 @@ import { notificationsKeyset } from '../src/areas/notifications/notifications.re
 import { encodeCursor } from '../src/platform/http/pagination.ts';
 import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
-import { loadTable, machineLine, type Row } from './harness/report.ts';
+import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
+import { settle } from './harness/settle.ts';
 
 const settings = loadSettings();
 const deep = Number(process.env.BENCH_DEEP ?? 1_000_000);
@@ -88,10 +89,11 @@ try {
   // Warm-up (JIT, connection pool, prepared statements, session cache), not measured.
   await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
   await measureLoad(`${server.url}/api/users/me/notifications`, { ...settings, seconds: 2 }, { headers });
-  const ping = (await get('GET /api/ping (anchor)', '/api/ping', false))!;
+  await settle();
+  const pingBefore = (await get('GET /api/ping (anchor, before the scenarios)', '/api/ping', false))!;
   const notifications = '/api/users/me/notifications';
   const rows = [
-    ping,
+    pingBefore,
     await get('notifications, first page (20)', notifications),
     await get(`notifications, page ${deep.toLocaleString('en-US')} rows deep`, `${notifications}?cursor=${deepCursor}`),
     await get('notifications, unread only', `${notifications}?filter=unread`),
@@ -104,9 +106,10 @@ try {
     await get('whom I follow', '/api/users/me/following'),
     await get('my followers', '/api/users/me/followers'),
   ].filter((row): row is Row => row !== null);
+  const pingAfter = (await get('GET /api/ping (anchor, after the scenarios)', '/api/ping', false))!;
   const rss = server.rssMb();
   await server.stop();
-  console.log(`\n${loadTable(rows, ping.result)}`);
+  console.log(`\n${loadTable([...rows, pingAfter], fasterAnchor(pingBefore, pingAfter).result)}`);
   console.log(
     `\nanchors: node:http hello-world ${Math.round(hello.rps)} req/s (p99 ${hello.p99} ms); ` +
       (pgbench === null

@@ -15,6 +15,7 @@ import { noisyPhoto } from './harness/photos.ts';
 import { loadTable, machineLine } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { rssMbOf, startServer } from './harness/server.ts';
+import { settle } from './harness/settle.ts';
 
 const rounds = Number(process.env.MEDIA_BENCH_ROUNDS ?? 3);
 const settings = loadSettings();
@@ -85,6 +86,7 @@ try {
   );
   console.log(`| first render of thumb + small + large WebP | ${median(renders).toFixed(0)} ms | |`);
 
+  await settle();
   const ping = await measureLoad(`${server.url}/api/ping`, settings);
   const thumb = await measureLoad(`${server.url}/media/${hex}.webp?size=thumb`, settings);
   await server.stop();

@@ -31,3 +31,12 @@ export function loadTable(rows: Row[], ping: LoadResult): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * The anchor a run's ratios are read against: ping is measured before the scenarios and again after
+ * them, and the faster of the two is the anchor, so a disturbance during one of them (a checkpoint, a
+ * job) never makes the scenarios look better than they are. Both rows are printed.
+ */
+export function fasterAnchor(before: Row, after: Row): Row {
+  return after.result.rps > before.result.rps ? after : before;
+}

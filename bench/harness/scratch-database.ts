@@ -61,6 +61,8 @@ export async function createScratchDatabase(
   await migrate(database);
   await database.withMigrationLock(seed);
   await database.close();
+  // The seed's pages written out now, not by a checkpoint in the middle of the first scenario.
+  await onServer(url, 'CHECKPOINT');
   return {
     engine: 'postgres',
     serverEnv: { DATABASE_URL: url, DATA_DIR: dataDir },
