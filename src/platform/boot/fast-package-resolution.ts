@@ -46,7 +46,7 @@ const projectRoot = new URL('../../../', import.meta.url).href;
 /**
  * A package named by the project's own files (`drizzle-orm/pg-core` from src/…) resolves the same from
  * every one of them, so Node's answer is kept: it reads the package's package.json for each import
- * (drizzle-orm's 179 kB, imported by some 150 files: about 0.2 s of a start).
+ * (drizzle-orm's 179 kB, imported by some 150 files: about 0.4 s of a warm start, measured).
  */
 const packagesOfProject = new Map<string, ResolveFnOutput>();
 
