@@ -29,6 +29,9 @@ describe('statements sent by the feed', () => {
       );
       t.clock.advance(1000);
     }
+    // The maintenance state is re-read every second by a timer, beside the requests: stopped here
+    // (the state stays known), so that only what a request sends is counted.
+    t.services.platform.maintenance.unwatch();
     statements = watchStatements(t.deps.database);
   });
   after(async () => {
