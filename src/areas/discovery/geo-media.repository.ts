@@ -9,7 +9,7 @@ import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
-import { boxValues, distance, earthPoint, inBoxPlaceholders, placedInPublic, withinDistance } from './geo-sql.ts';
+import { boxValues, distance, earthPointOf, inBoxPlaceholders, placedInPublic, withinDistance } from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
 
 export interface Centre {
@@ -74,7 +74,7 @@ export class GeoMediaRepository extends Repository {
     page: PageRequest,
   ): Promise<DistancedMedia[]> {
     const statement = this.#recommended[hashtags === null ? 'all' : 'hashtags'];
-    return statement.run(page, { centre: earthPoint(at), distance: distanceMetres, hashtags: hashtags ?? [] });
+    return statement.run(page, { centre: earthPointOf(at), distance: distanceMetres, hashtags: hashtags ?? [] });
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * The SQL every geographic list shares: which media are placed in public, the owner's ban, and the
- * distance from a centre given as placeholders (the centre's earthPoint, a distance in metres).
+ * distance from a centre given as placeholders (the centre's earthPointOf, a distance in metres).
  */
 import { and, between, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import { literal } from '../../platform/db/literals.ts';
@@ -24,14 +24,14 @@ const earthRadiusMetres = 6_378_168;
  * PostgreSQL planned the nearby statement again at every execution (0.44 ms, where running it takes
  * 0.18), its plan for any centre costing ll_to_earth at every row.
  */
-export function earthPoint({ latitude, longitude }: { latitude: number; longitude: number }): string {
+export function earthPointOf({ latitude, longitude }: { latitude: number; longitude: number }): string {
   const phi = (latitude * Math.PI) / 180;
   const lambda = (longitude * Math.PI) / 180;
   const r = earthRadiusMetres;
   return `(${r * Math.cos(phi) * Math.cos(lambda)}, ${r * Math.cos(phi) * Math.sin(lambda)}, ${r * Math.sin(phi)})`;
 }
 
-/** The centre, given as the placeholder `centre` holding earthPoint(…). */
+/** The centre, given as the placeholder `centre` holding earthPointOf(…). */
 export const centre = sql`${sql.placeholder('centre')}::earth`;
 /** The media's point on the earth, stored (migration 0260) and indexed (media_earth_position). */
 export const position = sql`${media.earthPosition}`;

@@ -4,12 +4,10 @@
  * page), which PostgreSQL does only when the order is the distance alone; the key also holds the id,
  * so media at exactly the same distance are settled here (settleTies), as the keyset orders them.
  */
-import { and, asc, desc, type Placeholder, sql } from 'drizzle-orm';
-import { literal } from '../../platform/db/literals.ts';
-import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
+import { and, asc, desc, sql } from 'drizzle-orm';
+import { byKey, PlannedOncePageRead, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import {
-  defaultPageLimit,
   defineKeyset,
   keysetTemplate,
   type PageRequest,
@@ -18,7 +16,7 @@ import {
 } from '../../platform/http/pagination.ts';
 import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import type { Centre, DistancedMedia } from './geo-media.repository.ts';
-import { centre, distance, earthPoint, placedInPublic, position, withinDistance } from './geo-sql.ts';
+import { centre, distance, earthPointOf, placedInPublic, position, withinDistance } from './geo-sql.ts';
 
 /** The straight-line (chord) distance through the earth: what the GiST index orders by, in metres. */
 const chord = sql<number>`${position} <-> ${centre}`;
@@ -36,34 +34,20 @@ export const nearbyKeyset = defineKeyset<NearbyRow>({
 
 const byKeyOrder = (a: NearbyRow, b: NearbyRow) => a.chord - b.chord || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/**
- * The page size most requests use, written into its own statements: with a LIMIT placeholder
- * PostgreSQL judged the plan made once dearer than one made for each request's values, and planned
- * every request again. The nearest-neighbour scan is the right plan whatever the centre and however
- * many media are near, so a plan made once serves them all (other sizes keep the placeholder).
- */
-const commonLimit = defaultPageLimit + 1;
-/** Drizzle's limit() binds a number; SQL in its place is written into the statement as it is. */
-const literalLimit = (limit: number) => literal(limit) as unknown as Placeholder;
-
 export class NearbyRepository extends Repository {
   readonly #pages = byKey(pageDirections, (direction) => {
     const { where } = keysetTemplate(nearbyKeyset, direction);
     // Backwards there is no nearest-neighbour scan: the rows closer than the cursor are sorted.
     const orderBy = direction === 'before' ? [desc(chord), desc(media.id)] : [asc(chord)];
-    const statement = (name: string, limit: number | Placeholder) =>
-      new PreparedRead<NearbyRow>(this.source, name, (db) =>
-        db
-          .select({ ...listedMediaColumns, distance, chord })
-          .from(media)
-          .where(and(placedInPublic, withinDistance, where))
-          .orderBy(...orderBy)
-          .limit(limit),
-      );
-    return {
-      common: statement(`discovery.nearby.${direction}.${commonLimit}`, literalLimit(commonLimit)),
-      any: statement(`discovery.nearby.${direction}`, sql.placeholder('limit')),
-    };
+    // One plan serves every centre and density (the scan stops after the page): planned once.
+    return new PlannedOncePageRead<NearbyRow>(this.source, `discovery.nearby.${direction}`, (db, limit) =>
+      db
+        .select({ ...listedMediaColumns, distance, chord })
+        .from(media)
+        .where(and(placedInPublic, withinDistance, where))
+        .orderBy(...orderBy)
+        .limit(limit),
+    );
   });
 
   /** The first media (by id) at exactly `chord` from the centre, after the cursor: a page's tie group. */
@@ -81,9 +65,13 @@ export class NearbyRepository extends Repository {
 
   /** Media within `distanceMetres` of the centre, nearest first (limit + 1 rows of the page). */
   async nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<NearbyRow[]> {
-    const values = { centre: earthPoint(at), distance: distanceMetres, ...positionValues(page), limit: page.limit + 1 };
-    const statements = this.#pages[page.direction];
-    const rows = await (values.limit === commonLimit ? statements.common : statements.any).run(values);
+    const values = {
+      centre: earthPointOf(at),
+      distance: distanceMetres,
+      ...positionValues(page),
+      limit: page.limit + 1,
+    };
+    const rows = await this.#pages[page.direction].run(values);
     if (page.direction === 'before') return rows;
     return this.#settleTies(rows, page, values);
   }

@@ -20,8 +20,16 @@
  *   following(userId, page) { return this.#following.run(page, { userId }); }
  */
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { type Keyset, keysetTemplate, type PageRequest, pageDirections, positionValues } from '../http/pagination.ts';
+import {
+  defaultPageLimit,
+  type Keyset,
+  keysetTemplate,
+  type PageRequest,
+  pageDirections,
+  positionValues,
+} from '../http/pagination.ts';
 import type { Db, DbSource } from './database.ts';
+import { literal } from './literals.ts';
 
 interface Prepared<Row> {
   execute(values: Record<string, unknown>): Promise<Row[]>;
@@ -44,6 +52,30 @@ export class PreparedRead<Row> {
     if (this.source.active) return this.build(this.source.db).prepare(this.name).execute(values);
     this.#statement ??= this.build(this.source.db).prepare(this.name);
     return this.#statement.execute(values);
+  }
+}
+
+/**
+ * A page read whose one plan is right for every value (a nearest-neighbour scan, whatever the centre):
+ * the default page's LIMIT is written into a statement of its own, other sizes bind it. With only
+ * `LIMIT $n` PostgreSQL counts the limit as a tenth of the rows when it weighs the plan it keeps
+ * against one made for the values at hand, and may plan the statement again at every execution.
+ * Not for lists whose right plan depends on the values (a heavy owner's media against a light one's:
+ * docs/development.md); `build` gets the limit to use, `run` takes it as the value `limit`.
+ */
+export class PlannedOncePageRead<Row> {
+  readonly #defaultSize: PreparedRead<Row>;
+  readonly #anySize: PreparedRead<Row>;
+
+  constructor(source: DbSource, name: string, build: (db: Db, limit: Placeholder) => Preparable<Row>) {
+    // Drizzle binds a number given to limit(); SQL in its place is written into the statement as it is.
+    const written = literal(defaultPageLimit + 1) as unknown as Placeholder;
+    this.#defaultSize = new PreparedRead(source, `${name}.${defaultPageLimit + 1}`, (db) => build(db, written));
+    this.#anySize = new PreparedRead(source, name, (db) => build(db, sql.placeholder('limit')));
+  }
+
+  run(values: Record<string, unknown> & { limit: number }): Promise<Row[]> {
+    return (values.limit === defaultPageLimit + 1 ? this.#defaultSize : this.#anySize).run(values);
   }
 }
 
