@@ -3,19 +3,19 @@
  * in-memory PGlite otherwise.
  * - PostgreSQL: the migrations run once into a template database named after their fingerprint;
  *   each file then gets `CREATE DATABASE … TEMPLATE` (fast) and drops it when done.
- * - PGlite: the migrated data directory is dumped once to a tarball in the temp dir, and each file
- *   starts an in-memory PGlite from it.
+ * - PGlite: the migrations run once into a template data directory in the temp dir; each file
+ *   opens a copy of it on disk, as the server opens its DATA_DIR, and removes the copy when done.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, LockKey } from '../../src/platform/db/database.ts';
 import { migrate, migrationsFingerprint } from '../../src/platform/db/migrate.ts';
-import { pgliteDatabase, pgliteExtensions } from '../../src/platform/db/pglite-database.ts';
+import { openPglite } from '../../src/platform/db/pglite-database.ts';
 import { openPostgres } from '../../src/platform/db/postgres-database.ts';
 import { queryRows } from '../../src/platform/db/rows.ts';
 
@@ -86,21 +86,69 @@ export async function createEmptyPostgresDatabase(serverUrl: string): Promise<{ 
   };
 }
 
-async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
-  const dump = join(tmpdir(), `tms-pglite-${migrationsFingerprint()}.tar.gz`);
-  if (existsSync(dump)) {
-    const client = await PGlite.create({ extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(dump)]) });
-    return pgliteDatabase(client);
+/**
+ * The migrated data directory every PGlite test file copies: built once per set of migrations (and
+ * shut down cleanly, so a copy opens without recovery), by whichever file gets there first.
+ */
+async function pgliteTemplateDirectory(): Promise<string> {
+  const template = join(tmpdir(), `tms-pglite-template-${migrationsFingerprint()}`);
+  if (existsSync(template)) return template;
+  const building = `${template}.${process.pid}.building`;
+  rmSync(building, { recursive: true, force: true });
+  const database = await openPglite(building);
+  try {
+    await migrate(database);
+  } finally {
+    await database.close();
   }
-  const client = await PGlite.create({ extensions: pgliteExtensions });
-  const database = pgliteDatabase(client);
-  await migrate(database);
-  const data = await client.dumpDataDir('gzip');
-  // Written under a unique name then renamed, so parallel files never read a half-written dump.
-  const partial = `${dump}.${process.pid}.partial`;
-  writeFileSync(partial, Buffer.from(await data.arrayBuffer()));
-  renameSync(partial, dump);
-  return database;
+  // Another file may have finished first: its template is as good as ours.
+  try {
+    renameSync(building, template);
+  } catch (error) {
+    if (!existsSync(template)) throw error;
+    rmSync(building, { recursive: true, force: true });
+  }
+  return template;
+}
+
+const copyPrefix = 'tms-pglite-test-';
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** A file killed by the runner (a timeout) never closes its database: its copy goes at the next open. */
+function removeCopiesOfEndedProcesses(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(copyPrefix)) continue;
+    const pid = Number(name.slice(copyPrefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !isRunning(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * A copy of the template on disk, opened as `npm start` opens its data directory: about 1 s, where
+ * loading a dump of the same data into PGlite's in-memory file system took 3 (the copy is removed on close).
+ */
+async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
+  const template = await pgliteTemplateDirectory();
+  removeCopiesOfEndedProcesses();
+  const dir = mkdtempSync(join(tmpdir(), `${copyPrefix}${process.pid}-`));
+  cpSync(template, dir, { recursive: true });
+  const database = await openPglite(dir);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function openTestDatabase(): Promise<Database> {

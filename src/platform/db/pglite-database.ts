@@ -9,7 +9,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { type Database, type Db, processLocks, type RawConnection } from './database.ts';
 
 /** The extensions our migrations create; PGlite must load them when it opens. */
-export const pgliteExtensions = { citext, cube, earthdistance, pg_trgm, unaccent };
+const pgliteExtensions = { citext, cube, earthdistance, pg_trgm, unaccent };
 
 function rawConnection(client: PGlite | Transaction): RawConnection {
   return {
@@ -49,7 +49,7 @@ export async function openPglite(
   return pgliteDatabase(client);
 }
 
-export function pgliteDatabase(client: PGlite): Database & { client: PGlite } {
+function pgliteDatabase(client: PGlite): Database & { client: PGlite } {
   const db = drizzle({ client }) as unknown as Db;
   return {
     engine: 'pglite',
