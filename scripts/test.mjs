@@ -18,19 +18,28 @@ function findTests(dir) {
   return found;
 }
 
+const isBrowserTest = (file) => file.startsWith(join('test', 'browser'));
 const filters = process.argv.slice(2);
 const files = ['src', 'test']
   .flatMap((dir) => findTests(dir))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
-  .sort();
+  // The browser tests first: the longest files, which would otherwise finish alone at the end.
+  .sort((a, b) => Number(isBrowserTest(b)) - Number(isBrowserTest(a)) || a.localeCompare(b));
 if (files.length === 0) {
   console.error(`no test file matches ${filters.join(' ')}`);
   process.exit(1);
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, availableParallelism()));
+// Each file's process starts as the server does (src/main.ts): the compile cache on and the
+// module-resolution hook registered before anything else loads (about 1.5 s less per file that
+// imports the application). The runner passes these flags on to every file's process.
+const boot = ['compile-cache.ts', 'fast-package-resolution.ts'].flatMap((name) => [
+  '--import',
+  new URL(`../src/platform/boot/${name}`, import.meta.url).href,
+]);
 const child = spawn(
   process.execPath,
-  ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  [...boot, '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   {
     stdio: 'inherit',
     env: { ...process.env, APP_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
