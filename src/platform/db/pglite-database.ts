@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import v8 from 'node:v8';
 import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { cube } from '@electric-sql/pglite/contrib/cube';
@@ -34,12 +35,23 @@ export const pgliteMemorySettings = [
   'temp_buffers = 2MB',
 ];
 
+/**
+ * PGlite's 9 MB WebAssembly module compiled by one of V8's worker threads instead of all of them: each
+ * thread that compiles keeps what it allocated in a C heap arena of its own, and an idle server held
+ * 60 to 70 MB more resident memory for it (measured; docs/benchmarks.md, Start-up). JavaScript's
+ * compilation and garbage collection keep every worker thread.
+ */
+function compileWebAssemblyOnOneThread(): void {
+  v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
+}
+
 /** Opens PGlite in `dir` (created if missing), or in memory when dir is null. */
 export async function openPglite(
   dir: string | null,
   options: Partial<PGliteOptions> = {},
 ): Promise<Database & { client: PGlite }> {
   if (dir !== null) mkdirSync(dir, { recursive: true });
+  compileWebAssemblyOnOneThread();
   const client = await PGlite.create({
     dataDir: dir ?? undefined,
     extensions: pgliteExtensions,
