@@ -1,6 +1,6 @@
 /**
  * A fresh, migrated database for each test file, on PostgreSQL when DATABASE_URL is set and on
- * in-memory PGlite otherwise.
+ * embedded PGlite otherwise.
  * - PostgreSQL: the migrations run once into a template database named after their fingerprint;
  *   each file then gets `CREATE DATABASE … TEMPLATE` (fast) and drops it when done.
  * - PGlite: the migrations run once into a template data directory in the temp dir; each file

