@@ -7,7 +7,7 @@
  *   opens a copy of it on disk, as the server opens its DATA_DIR, and removes the copy when done.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -86,12 +86,19 @@ export async function createEmptyPostgresDatabase(serverUrl: string): Promise<{ 
   };
 }
 
+const templatePrefix = 'tms-pglite-template-';
+
+/** The installed PGlite's version: a data directory written by one version may not open in another. */
+const pgliteVersion = (): string =>
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@electric-sql/pglite')), 'utf8')).version;
+
 /**
- * The migrated data directory every PGlite test file copies: built once per set of migrations (and
- * shut down cleanly, so a copy opens without recovery), by whichever file gets there first.
+ * The migrated data directory every PGlite test file copies: built once per set of migrations and
+ * PGlite version (and shut down cleanly, so a copy opens without recovery), by whichever file gets
+ * there first.
  */
 async function pgliteTemplateDirectory(): Promise<string> {
-  const template = join(tmpdir(), `tms-pglite-template-${migrationsFingerprint()}`);
+  const template = join(tmpdir(), `${templatePrefix}${pgliteVersion()}-${migrationsFingerprint()}`);
   if (existsSync(template)) return template;
   const building = `${template}.${process.pid}.building`;
   rmSync(building, { recursive: true, force: true });
@@ -108,7 +115,19 @@ async function pgliteTemplateDirectory(): Promise<string> {
     if (!existsSync(template)) throw error;
     rmSync(building, { recursive: true, force: true });
   }
+  removeTemplatesOlderThanADay(template);
   return template;
+}
+
+/** Templates of earlier migrations or PGlite versions: kept a day, for a checkout that still has them. */
+function removeTemplatesOlderThanADay(current: string): void {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    const modified =
+      name.startsWith(templatePrefix) && path !== current ? statSync(path, { throwIfNoEntry: false }) : null;
+    if (modified && modified.mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 const copyPrefix = 'tms-pglite-test-';
