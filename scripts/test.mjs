@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 function findTests(dir) {
   const found = [];
@@ -18,7 +18,7 @@ function findTests(dir) {
   return found;
 }
 
-const isBrowserTest = (file) => file.startsWith(join('test', 'browser'));
+const isBrowserTest = (file) => file.startsWith(join('test', 'browser') + sep);
 const filters = process.argv.slice(2);
 const files = ['src', 'test']
   .flatMap((dir) => findTests(dir))

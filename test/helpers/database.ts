@@ -3,21 +3,17 @@
  * embedded PGlite otherwise.
  * - PostgreSQL: the migrations run once into a template database named after their fingerprint;
  *   each file then gets `CREATE DATABASE … TEMPLATE` (fast) and drops it when done.
- * - PGlite: the migrations run once into a template data directory in the temp dir; each file
- *   opens a copy of it on disk, as the server opens its DATA_DIR, and removes the copy when done.
+ * - PGlite: the migrations run once into a template data directory; each file opens a copy of it
+ *   from disk, as the server opens its DATA_DIR (pglite-test-database.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, LockKey } from '../../src/platform/db/database.ts';
 import { migrate, migrationsFingerprint } from '../../src/platform/db/migrate.ts';
-import { openPglite } from '../../src/platform/db/pglite-database.ts';
 import { openPostgres } from '../../src/platform/db/postgres-database.ts';
 import { queryRows } from '../../src/platform/db/rows.ts';
+import { openPgliteTestDatabase } from './pglite-test-database.ts';
 
 export const testEngine = (): 'postgres' | 'pglite' => (process.env.DATABASE_URL ? 'postgres' : 'pglite');
 
@@ -83,90 +79,6 @@ export async function createEmptyPostgresDatabase(serverUrl: string): Promise<{ 
     url: urlWithDatabase(serverUrl, name),
     drop: () =>
       withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
-  };
-}
-
-const templatePrefix = 'tms-pglite-template-';
-
-/** The installed PGlite's version: a data directory written by one version may not open in another. */
-const pgliteVersion = (): string =>
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@electric-sql/pglite')), 'utf8')).version;
-
-/**
- * The migrated data directory every PGlite test file copies: built once per set of migrations and
- * PGlite version (and shut down cleanly, so a copy opens without recovery), by whichever file gets
- * there first.
- */
-async function pgliteTemplateDirectory(): Promise<string> {
-  const template = join(tmpdir(), `${templatePrefix}${pgliteVersion()}-${migrationsFingerprint()}`);
-  if (existsSync(template)) return template;
-  const building = `${template}.${process.pid}.building`;
-  rmSync(building, { recursive: true, force: true });
-  const database = await openPglite(building);
-  try {
-    await migrate(database);
-  } finally {
-    await database.close();
-  }
-  // Another file may have finished first: its template is as good as ours.
-  try {
-    renameSync(building, template);
-  } catch (error) {
-    if (!existsSync(template)) throw error;
-    rmSync(building, { recursive: true, force: true });
-  }
-  removeTemplatesOlderThanADay(template);
-  return template;
-}
-
-/** Templates of earlier migrations or PGlite versions: kept a day, for a checkout that still has them. */
-function removeTemplatesOlderThanADay(current: string): void {
-  const dayAgo = Date.now() - 86_400_000;
-  for (const name of readdirSync(tmpdir())) {
-    const path = join(tmpdir(), name);
-    const modified =
-      name.startsWith(templatePrefix) && path !== current ? statSync(path, { throwIfNoEntry: false }) : null;
-    if (modified && modified.mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
-  }
-}
-
-const copyPrefix = 'tms-pglite-test-';
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/** A file killed by the runner (a timeout) never closes its database: its copy goes at the next open. */
-function removeCopiesOfEndedProcesses(): void {
-  for (const name of readdirSync(tmpdir())) {
-    if (!name.startsWith(copyPrefix)) continue;
-    const pid = Number(name.slice(copyPrefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && !isRunning(pid))
-      rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-/**
- * A copy of the template on disk, opened as `npm start` opens its data directory: about 1 s, where
- * loading a dump of the same data into PGlite's in-memory file system took 3 (the copy is removed on close).
- */
-async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
-  const template = await pgliteTemplateDirectory();
-  removeCopiesOfEndedProcesses();
-  const dir = mkdtempSync(join(tmpdir(), `${copyPrefix}${process.pid}-`));
-  cpSync(template, dir, { recursive: true });
-  const database = await openPglite(dir);
-  return {
-    ...database,
-    close: async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
 }
 

@@ -37,9 +37,10 @@ export const pgliteMemorySettings = [
 
 /**
  * PGlite's 9 MB WebAssembly module compiled by one of V8's worker threads instead of all of them: each
- * thread that compiles keeps what it allocated in a C heap arena of its own, and an idle server held
- * 60 to 70 MB more resident memory for it (measured; docs/benchmarks.md, Start-up). JavaScript's
- * compilation and garbage collection keep every worker thread.
+ * thread that compiles keeps what it allocated in a C heap arena of its own, and an idle warm server
+ * held about 55 MB more resident memory for it (measured; docs/benchmarks.md, Start-up). The flag
+ * holds for every WebAssembly compiled in the process afterwards (PGlite's is the only one);
+ * JavaScript's compilation and garbage collection keep every worker thread.
  */
 function compileWebAssemblyOnOneThread(): void {
   v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
