@@ -113,16 +113,6 @@ export class GeoMediaRepository extends Repository {
     db.select(listedMediaColumns).from(media).where(and(placedInPublic, amongIds)),
   );
 
-  readonly #positionsAmong = new PreparedRead<Pick<ListedMedia, 'id' | 'latitude' | 'longitude'>>(
-    this.source,
-    'discovery.positionsAmong',
-    (db) =>
-      db
-        .select({ id: media.id, latitude: media.latitude, longitude: media.longitude })
-        .from(media)
-        .where(and(placedInPublic, amongIds)),
-  );
-
   readonly #inBox = new PreparedRead<ListedMedia>(this.source, 'discovery.inBox', (db) =>
     db
       .select(listedMediaColumns)
@@ -144,11 +134,5 @@ export class GeoMediaRepository extends Repository {
     const rows = await this.#inBox.run({ ...boxValues(box), limit: limit + 1 });
     if (rows.length > limit) return null;
     return rows.sort((a, b) => b.likesCount - a.likesCount || (a.id < b.id ? 1 : -1));
-  }
-
-  /** Those of `ids` still placed in public, with their positions (the clusters' representatives, read live). */
-  async positionsPlacedInPublic(ids: string[]): Promise<Map<string, Centre>> {
-    const rows = ids.length === 0 ? [] : await this.#positionsAmong.run({ ids });
-    return new Map(rows.map((row) => [row.id, { latitude: row.latitude!, longitude: row.longitude! }]));
   }
 }

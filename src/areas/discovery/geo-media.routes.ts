@@ -170,7 +170,7 @@ export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
           return { data: answer.media.map((row) => presentMedia(row, null)), meta, links: { self } };
         }
         return {
-          data: answer.cells.map((cell) => presentMapCluster(answer.zoom, cell, answer.representatives)),
+          data: answer.cells.map((cell) => presentMapCluster(answer.zoom, cell)),
           meta,
           links: { self },
         };

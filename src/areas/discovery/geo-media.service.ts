@@ -27,8 +27,7 @@ export const trendingWindow = { defaultDays: 7, maxDays: 90 } as const;
 
 export type MapAnswer =
   | { mode: 'media'; zoom: number; media: ListedMedia[] }
-  /** `representatives`: the cells' representatives still placed in public, read live. */
-  | { mode: 'clusters'; zoom: number; cells: MapCell[]; representatives: ReadonlyMap<string, Centre> };
+  | { mode: 'clusters'; zoom: number; cells: MapCell[] };
 
 /**
  * A cluster is drawn at the mean position of its media when it holds at least this many (a blur of
@@ -112,11 +111,10 @@ export class GeoMediaService {
     const media = counted > limit ? null : await this.media.inBox(box, limit);
     if (media !== null) return { mode: 'media', zoom: shownZoom, media };
     const cells = shownZoom <= precomputedZoom ? precomputed : await this.cells.clusterLive(box, shownZoom);
-    const representatives = await this.media.positionsPlacedInPublic(cells.map((cell) => cell.representativeId));
     const placeable = cells.filter(
-      (cell) => cell.mediaCount >= clusterBlurCount || representatives.has(cell.representativeId),
+      (cell) => cell.mediaCount >= clusterBlurCount || cell.representativeLatitude !== null,
     );
-    return { mode: 'clusters', zoom: shownZoom, cells: placeable, representatives };
+    return { mode: 'clusters', zoom: shownZoom, cells: placeable };
   }
 
   async #birthCity(viewerId: string | null) {

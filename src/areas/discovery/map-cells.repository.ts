@@ -11,7 +11,14 @@ import { boxValues, inBoxPlaceholders, placedInPublic } from './geo-sql.ts';
 import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
 import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
 
-export type MapCell = Omit<MapCellRow, 'zoom'>;
+/**
+ * A cell and where its representative is, read live: null once that media is no longer placed in
+ * public (the cells are a few minutes old at most; a media's visibility changes at once).
+ */
+export type MapCell = Omit<MapCellRow, 'zoom'> & {
+  representativeLatitude: number | null;
+  representativeLongitude: number | null;
+};
 
 /** The cell row and column of a media at a zoom, clamped so that 90° and 180° fall in the last cell. */
 const cellOf = (zoom: number) => {
@@ -33,10 +40,13 @@ const cellColumns = {
 };
 
 export class MapCellsRepository extends Repository {
+  // The representatives' positions come with the cells (one round trip, not two): a probe of the
+  // media's primary key per cell, null where the media left public view since the rebuild.
   readonly #cellsIn = new PreparedRead<MapCell>(this.source, 'discovery.cellsIn', (db) =>
     db
-      .select(cellColumns)
+      .select({ ...cellColumns, representativeLatitude: media.latitude, representativeLongitude: media.longitude })
       .from(mapCells)
+      .leftJoin(media, and(eq(media.id, mapCells.representativeId), placedInPublic))
       .where(
         and(
           eq(mapCells.zoom, sql.placeholder('zoom')),
@@ -67,11 +77,12 @@ export class MapCellsRepository extends Repository {
     });
   }
 
-  /** The cells of a small box at a deep zoom, counted live from the media. */
+  /** The cells of a small box at a deep zoom, counted live from the media (their representatives placed in public). */
   clusterLive(box: Box, zoom: number): Promise<MapCell[]> {
     let statement = this.#clusterLive.get(zoom);
     if (statement === undefined) {
       const { cellY, cellX } = cellOf(zoom);
+      const byLikes = sql`ORDER BY ${media.likesCount} DESC, ${media.id} DESC`;
       statement = new PreparedRead<MapCell>(this.source, `discovery.clusterLive.${zoom}`, (db) =>
         db
           .select({
@@ -80,8 +91,10 @@ export class MapCellsRepository extends Repository {
             mediaCount: sql<number>`count(*)::int`,
             latitude: sql<number>`avg(${media.latitude})`,
             longitude: sql<number>`avg(${media.longitude})`,
-            representativeId: sql<string>`(array_agg(${media.id} ORDER BY ${media.likesCount} DESC, ${media.id} DESC))[1]`,
+            representativeId: sql<string>`(array_agg(${media.id} ${byLikes}))[1]`,
             representativeLikes: sql<number>`max(${media.likesCount})`,
+            representativeLatitude: sql<number>`(array_agg(${media.latitude} ${byLikes}))[1]`,
+            representativeLongitude: sql<number>`(array_agg(${media.longitude} ${byLikes}))[1]`,
           })
           .from(media)
           .where(and(placedInPublic, inBoxPlaceholders))

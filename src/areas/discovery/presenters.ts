@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import { mediaVariantUrls } from '../media/media-urls.ts';
 import { MediaSchema, presentMedia } from '../media/presenters.ts';
-import type { Centre, DistancedMedia, LikedMedia } from './geo-media.repository.ts';
+import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
 import { clusterBlurCount } from './geo-media.service.ts';
 import type { MapCell } from './map-cells.repository.ts';
 import { cellBounds } from './map-grid.ts';
@@ -57,8 +57,11 @@ export const presentTrendingMedia = (row: LikedMedia) => ({
   meta: { windowLikes: row.windowLikes },
 });
 
-export function presentMapCluster(zoom: number, cell: MapCell, representatives: ReadonlyMap<string, Centre>) {
-  const representative = representatives.get(cell.representativeId) ?? null;
+export function presentMapCluster(zoom: number, cell: MapCell) {
+  const representative =
+    cell.representativeLatitude === null || cell.representativeLongitude === null
+      ? null
+      : { latitude: cell.representativeLatitude, longitude: cell.representativeLongitude };
   const representativeId = representative === null ? null : cell.representativeId;
   const position =
     cell.mediaCount >= clusterBlurCount || representative === null
