@@ -9,7 +9,16 @@ import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
-import { boxValues, distance, earthPointOf, inBoxPlaceholders, placedInPublic, withinDistance } from './geo-sql.ts';
+import {
+  boxValues,
+  distance,
+  earthPointOf,
+  inBoxPlaceholders,
+  longitudeSpans,
+  placedInPublic,
+  spansOf,
+  withinDistance,
+} from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
 
 export interface Centre {
@@ -113,12 +122,16 @@ export class GeoMediaRepository extends Repository {
     db.select(listedMediaColumns).from(media).where(and(placedInPublic, amongIds)),
   );
 
-  readonly #inBox = new PreparedRead<ListedMedia>(this.source, 'discovery.inBox', (db) =>
-    db
-      .select(listedMediaColumns)
-      .from(media)
-      .where(and(placedInPublic, inBoxPlaceholders))
-      .limit(sql.placeholder('limit')),
+  readonly #inBox = byKey(
+    longitudeSpans,
+    (spans) =>
+      new PreparedRead<ListedMedia>(this.source, `discovery.inBox.${spans}`, (db) =>
+        db
+          .select(listedMediaColumns)
+          .from(media)
+          .where(and(placedInPublic, inBoxPlaceholders(spans)))
+          .limit(sql.placeholder('limit')),
+      ),
   );
 
   /** The media among `ids` still placed in public, as lists show them (in no particular order). */
@@ -131,7 +144,7 @@ export class GeoMediaRepository extends Repository {
    * caller then shows clusters). It reads at most limit + 1 rows of the position index.
    */
   async inBox(box: Box, limit: number): Promise<ListedMedia[] | null> {
-    const rows = await this.#inBox.run({ ...boxValues(box), limit: limit + 1 });
+    const rows = await this.#inBox[spansOf(box)].run({ ...boxValues(box), limit: limit + 1 });
     if (rows.length > limit) return null;
     return rows.sort((a, b) => b.likesCount - a.likesCount || (a.id < b.id ? 1 : -1));
   }

@@ -2,7 +2,7 @@
  * The SQL every geographic list shares: which media are placed in public, the owner's ban, and the
  * distance from a centre given as placeholders (the centre's earthPointOf, a distance in metres).
  */
-import { and, between, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, between, eq, isNotNull, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { literal } from '../../platform/db/literals.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import type { Box } from './map-grid.ts';
@@ -41,17 +41,28 @@ export const distance = sql<number>`earth_distance(${centre}, ${position})`;
 export const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distance')}) @> ${position} AND ${distance} <= ${sql.placeholder('distance')}`;
 
 /**
- * Within a box given as placeholders: latitude between south and north, longitude in one of two
- * ranges (a box across the antimeridian is two; boxValues fills them), so one prepared statement
- * serves every box.
+ * A box's longitudes are one span, or two across the antimeridian, and each kind has statements of
+ * its own: with an OR of two spans in its text PostgreSQL planned a statement again at every
+ * execution (the plan it would keep, a bitmap OR, looks dearer than one made for the values at
+ * hand): 0.1 ms of planning for a 0.02 ms read of the map's cells.
  */
-export const inBoxPlaceholders: SQL = and(
-  between(media.latitude, sql.placeholder('south'), sql.placeholder('north')),
-  or(
-    between(media.longitude, sql.placeholder('west1'), sql.placeholder('east1')),
-    between(media.longitude, sql.placeholder('west2'), sql.placeholder('east2')),
-  ),
-)!;
+export const longitudeSpans = ['oneSpan', 'twoSpans'] as const;
+export type LongitudeSpans = (typeof longitudeSpans)[number];
+export const spansOf = (box: Box): LongitudeSpans => (box.west > box.east ? 'twoSpans' : 'oneSpan');
+
+/** `column` within the span `<from>1`..`<to>1`, or also `<from>2`..`<to>2` (the placeholders' names). */
+export function inSpans(column: SQLWrapper, spans: LongitudeSpans, [from, to]: [string, string]): SQL {
+  const first = between(column, sql.placeholder(`${from}1`), sql.placeholder(`${to}1`));
+  if (spans === 'oneSpan') return first;
+  return or(first, between(column, sql.placeholder(`${from}2`), sql.placeholder(`${to}2`)))!;
+}
+
+/** Within a box given as placeholders (boxValues fills them), so one prepared statement serves every box of its kind. */
+export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
+  and(
+    between(media.latitude, sql.placeholder('south'), sql.placeholder('north')),
+    inSpans(media.longitude, spans, ['west', 'east']),
+  )!;
 
 export function boxValues(box: Box) {
   const [first, second] =

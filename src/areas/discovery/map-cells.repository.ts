@@ -2,12 +2,12 @@
  * All SQL of the map's clusters: reading the precomputed cells of a box, clustering a small box live,
  * and rebuilding every level from the media placed in public (map-grid.ts gives the grid).
  */
-import { and, between, eq, or, sql } from 'drizzle-orm';
-import { PreparedRead } from '../../platform/db/prepared-reads.ts';
+import { and, between, eq, sql } from 'drizzle-orm';
+import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
-import { boxValues, inBoxPlaceholders, placedInPublic } from './geo-sql.ts';
+import { boxValues, inBoxPlaceholders, inSpans, longitudeSpans, placedInPublic, spansOf } from './geo-sql.ts';
 import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
 import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
 
@@ -42,31 +42,32 @@ const cellColumns = {
 export class MapCellsRepository extends Repository {
   // The representatives' positions come with the cells (one round trip, not two): a probe of the
   // media's primary key per cell, null where the media left public view since the rebuild.
-  readonly #cellsIn = new PreparedRead<MapCell>(this.source, 'discovery.cellsIn', (db) =>
-    db
-      .select({ ...cellColumns, representativeLatitude: media.latitude, representativeLongitude: media.longitude })
-      .from(mapCells)
-      .leftJoin(media, and(eq(media.id, mapCells.representativeId), placedInPublic))
-      .where(
-        and(
-          eq(mapCells.zoom, sql.placeholder('zoom')),
-          between(mapCells.cellY, sql.placeholder('rowFrom'), sql.placeholder('rowTo')),
-          or(
-            between(mapCells.cellX, sql.placeholder('columnFrom1'), sql.placeholder('columnTo1')),
-            between(mapCells.cellX, sql.placeholder('columnFrom2'), sql.placeholder('columnTo2')),
+  readonly #cellsIn = byKey(
+    longitudeSpans,
+    (spans) =>
+      new PreparedRead<MapCell>(this.source, `discovery.cellsIn.${spans}`, (db) =>
+        db
+          .select({ ...cellColumns, representativeLatitude: media.latitude, representativeLongitude: media.longitude })
+          .from(mapCells)
+          .leftJoin(media, and(eq(media.id, mapCells.representativeId), placedInPublic))
+          .where(
+            and(
+              eq(mapCells.zoom, sql.placeholder('zoom')),
+              between(mapCells.cellY, sql.placeholder('rowFrom'), sql.placeholder('rowTo')),
+              inSpans(mapCells.cellX, spans, ['columnFrom', 'columnTo']),
+            ),
           ),
-        ),
       ),
   );
 
-  /** One statement per deep zoom (its cell size is part of the grouping), made at its first use. */
-  readonly #clusterLive = new Map<number, PreparedRead<MapCell>>();
+  /** One statement per deep zoom (its cell size is part of the grouping) and kind of box, made at its first use. */
+  readonly #clusterLive = new Map<string, PreparedRead<MapCell>>();
 
   /** The precomputed cells of a box at a zoom (at most precomputedZoom). */
   cellsIn(box: Box, zoom: number): Promise<MapCell[]> {
     const { rows, columns } = cellRanges(box, zoom);
     const [first, second = first] = columns;
-    return this.#cellsIn.run({
+    return this.#cellsIn[spansOf(box)].run({
       zoom,
       rowFrom: rows.from,
       rowTo: rows.to,
@@ -79,11 +80,13 @@ export class MapCellsRepository extends Repository {
 
   /** The cells of a small box at a deep zoom, counted live from the media (their representatives placed in public). */
   clusterLive(box: Box, zoom: number): Promise<MapCell[]> {
-    let statement = this.#clusterLive.get(zoom);
+    const spans = spansOf(box);
+    const key = `${zoom}.${spans}`;
+    let statement = this.#clusterLive.get(key);
     if (statement === undefined) {
       const { cellY, cellX } = cellOf(zoom);
       const byLikes = sql`ORDER BY ${media.likesCount} DESC, ${media.id} DESC`;
-      statement = new PreparedRead<MapCell>(this.source, `discovery.clusterLive.${zoom}`, (db) =>
+      statement = new PreparedRead<MapCell>(this.source, `discovery.clusterLive.${key}`, (db) =>
         db
           .select({
             cellY,
@@ -97,10 +100,10 @@ export class MapCellsRepository extends Repository {
             representativeLongitude: sql<number>`(array_agg(${media.longitude} ${byLikes}))[1]`,
           })
           .from(media)
-          .where(and(placedInPublic, inBoxPlaceholders))
+          .where(and(placedInPublic, inBoxPlaceholders(spans)))
           .groupBy(sql`1`, sql`2`),
       );
-      this.#clusterLive.set(zoom, statement);
+      this.#clusterLive.set(key, statement);
     }
     return statement.run(boxValues(box));
   }
