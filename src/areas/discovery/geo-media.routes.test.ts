@@ -328,6 +328,27 @@ describe('GET /api/media/trending', () => {
     assert.deepEqual(ids(response), [first]);
   });
 
+  it('fills a page past the ranked media that left public view since the ranking was made', async () => {
+    const inSpain = { latitude: 40.42, longitude: -3.7, countryCode: 'ES' };
+    const [top, runnerUp, third] = [
+      (await createMediaRow(t, owner.id, inSpain)).id,
+      (await createMediaRow(t, owner.id, inSpain)).id,
+      (await createMediaRow(t, owner.id, inSpain)).id,
+    ];
+    const likers = await Promise.all([createUser(t), createUser(t), createUser(t)]);
+    for (const user of likers) await like(top, user);
+    for (const user of likers.slice(0, 2)) await like(runnerUp, user);
+    await like(third, likers[0]!);
+    const ranked = await t.request({ method: 'GET', url: '/api/media/trending?country=ES&limit=1' });
+    assert.deepEqual(ids(ranked), [top]);
+    // The ranking is kept a minute; the page's first two entries are now hidden, so it reads past them.
+    await updateMediaRow(t, top, { flag: 2 });
+    await updateMediaRow(t, runnerUp, { flag: 2 });
+    const page = await t.request({ method: 'GET', url: '/api/media/trending?country=ES&limit=1' });
+    assert.deepEqual(ids(page), [third]);
+    assert.equal(page.json.links.next, null);
+  });
+
   it('keeps a ranking a minute: new likes count once it is made again', async () => {
     const before = await t.request({ method: 'GET', url: '/api/media/trending?country=IT' });
     assert.deepEqual(ids(before), [italian]);

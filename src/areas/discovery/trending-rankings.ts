@@ -51,11 +51,11 @@ export class TrendingRankings {
     const entries = entriesOfPage(await this.#ranking(query), page);
     const wanted = page.limit + 1;
     const shown: LikedMedia[] = [];
-    // Fixed-size chunks: a page whose ranked media mostly left public view reads a few chunks, not one
-    // statement per media.
-    const chunkSize = Math.max(wanted, 50);
-    for (let next = 0; shown.length < wanted && next < entries.length; next += chunkSize) {
-      const chunk = entries.slice(next, next + chunkSize);
+    // The page's own media first (usually all still shown); then, if some left public view, chunks of
+    // 50 at least: a page whose ranked media mostly left reads a few chunks, not one statement per media.
+    for (let next = 0; shown.length < wanted && next < entries.length; ) {
+      const chunk = entries.slice(next, next + (next === 0 ? wanted : Math.max(wanted, 50)));
+      next += chunk.length;
       const rows = new Map((await this.media.listedAmong(chunk.map((entry) => entry.id))).map((row) => [row.id, row]));
       for (const entry of chunk) {
         const row = rows.get(entry.id);
