@@ -4,21 +4,14 @@
  * map box. Only media placed in public count (geo-sql.ts).
  */
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { earthPointOf } from '../../platform/db/earth-point.ts';
+import { longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
-import {
-  boxValues,
-  distance,
-  earthPointOf,
-  inBoxPlaceholders,
-  longitudeSpans,
-  placedInPublic,
-  spansOf,
-  withinDistance,
-} from './geo-sql.ts';
+import { boxValues, distance, inBoxPlaceholders, placedInPublic, spansOf, withinDistance } from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
 
 export interface Centre {

@@ -2,8 +2,9 @@
  * The SQL every geographic list shares: which media are placed in public, the owner's ban, and the
  * distance from a centre given as placeholders (the centre's earthPointOf, a distance in metres).
  */
-import { and, between, eq, isNotNull, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, between, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { literal } from '../../platform/db/literals.ts';
+import { inSpans, type LongitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import type { Box } from './map-grid.ts';
 
@@ -15,22 +16,6 @@ export const placedInPublic: SQL = and(
   isNotNull(media.longitude),
 )!;
 
-/** earthdistance's earth(): the radius of its sphere, in metres. */
-const earthRadiusMetres = 6_378_168;
-
-/**
- * A centre's point on the earth as earthdistance's ll_to_earth computes it, computed here so that a
- * statement receives it as one value (`centre`): with ll_to_earth(latitude, longitude) in its text,
- * PostgreSQL planned the nearby statement again at every execution (0.44 ms, where running it takes
- * 0.18), its plan for any centre costing ll_to_earth at every row.
- */
-export function earthPointOf({ latitude, longitude }: { latitude: number; longitude: number }): string {
-  const phi = (latitude * Math.PI) / 180;
-  const lambda = (longitude * Math.PI) / 180;
-  const r = earthRadiusMetres;
-  return `(${r * Math.cos(phi) * Math.cos(lambda)}, ${r * Math.cos(phi) * Math.sin(lambda)}, ${r * Math.sin(phi)})`;
-}
-
 /** The centre, given as the placeholder `centre` holding earthPointOf(…). */
 export const centre = sql`${sql.placeholder('centre')}::earth`;
 /** The media's point on the earth, stored (migration 0260) and indexed (media_earth_position). */
@@ -40,22 +25,8 @@ export const distance = sql<number>`earth_distance(${centre}, ${position})`;
 /** Within `distance` metres: the box through the index, then the exact distance. */
 export const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distance')}) @> ${position} AND ${distance} <= ${sql.placeholder('distance')}`;
 
-/**
- * A box's longitudes are one span, or two across the antimeridian, and each kind has statements of
- * its own: with an OR of two spans in its text PostgreSQL planned a statement again at every
- * execution (the plan it would keep, a bitmap OR, looks dearer than one made for the values at
- * hand): 0.1 ms of planning for a 0.02 ms read of the map's cells.
- */
-export const longitudeSpans = ['oneSpan', 'twoSpans'] as const;
-export type LongitudeSpans = (typeof longitudeSpans)[number];
+/** Which statements a box is read by (platform/db/longitude-spans.ts). */
 export const spansOf = (box: Box): LongitudeSpans => (box.west > box.east ? 'twoSpans' : 'oneSpan');
-
-/** `column` within the span `<from>1`..`<to>1`, or also `<from>2`..`<to>2` (the placeholders' names). */
-export function inSpans(column: SQLWrapper, spans: LongitudeSpans, [from, to]: [string, string]): SQL {
-  const first = between(column, sql.placeholder(`${from}1`), sql.placeholder(`${to}1`));
-  if (spans === 'oneSpan') return first;
-  return or(first, between(column, sql.placeholder(`${from}2`), sql.placeholder(`${to}2`)))!;
-}
 
 /** Within a box given as placeholders (boxValues fills them), so one prepared statement serves every box of its kind. */
 export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>

@@ -3,11 +3,12 @@
  * and rebuilding every level from the media placed in public (map-grid.ts gives the grid).
  */
 import { and, between, eq, sql } from 'drizzle-orm';
+import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
-import { boxValues, inBoxPlaceholders, inSpans, longitudeSpans, placedInPublic, spansOf } from './geo-sql.ts';
+import { boxValues, inBoxPlaceholders, placedInPublic, spansOf } from './geo-sql.ts';
 import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
 import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
 

@@ -5,6 +5,7 @@
  * so media at exactly the same distance are settled here (settleTies), as the keyset orders them.
  */
 import { and, asc, desc, sql } from 'drizzle-orm';
+import { earthPointOf } from '../../platform/db/earth-point.ts';
 import { byKey, PlannedOncePageRead, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import {
@@ -16,7 +17,7 @@ import {
 } from '../../platform/http/pagination.ts';
 import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import type { Centre, DistancedMedia } from './geo-media.repository.ts';
-import { centre, distance, earthPointOf, placedInPublic, position, withinDistance } from './geo-sql.ts';
+import { centre, distance, placedInPublic, position, withinDistance } from './geo-sql.ts';
 
 /** The straight-line (chord) distance through the earth: what the GiST index orders by, in metres. */
 const chord = sql<number>`${position} <-> ${centre}`;

@@ -240,6 +240,9 @@ describe('geography reference data', () => {
       assert.equal((await geography.nearestCity(48.8584, 2.2945))?.id, paris, 'the Eiffel Tower is in Paris');
       assert.equal((await geography.nearestCity(48.8846, 2.2697))?.name, 'Neuilly-sur-Seine', 'a suburb is itself');
       assert.equal(await geography.nearestCity(30, -40), null, 'the middle of the Atlantic');
+      // 17 km west of Egvekinot, whose box of 25 km passes the antimeridian (two longitude spans).
+      assert.equal((await geography.nearestCity(66.32, -179.5))?.name, 'Egvekinot', 'across the antimeridian');
+      assert.equal(await geography.nearestCity(89.5, 0), null, 'near the pole, every longitude: no city');
       assert.equal(await geography.nearestCity(Number.NaN, 2), null);
       assert.equal(await geography.nearestCity(91, 2), null);
       const city = await geography.cityById(paris);
