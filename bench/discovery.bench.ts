@@ -138,7 +138,7 @@ try {
       'in-bounds, world zoom': (tx) =>
         new MapCellsRepository(tx).cellsIn({ south: -85, west: -180, north: 85, east: 180 }, 1),
       'in-bounds, street view': async (tx) => {
-        await new MapCellsRepository(tx).cellsIn(viewAt(14), 10);
+        await new MapCellsRepository(tx).cellsIn(viewAt(14), 12); // counted at the deepest precomputed zoom
         await new GeoMediaRepository(tx).inBox(viewAt(14), 100);
       },
       trending: (tx) =>

@@ -206,9 +206,9 @@ export class GeographyRepository extends Repository {
   // radius, the one whose reach covers the point best: distance / (1 km + 5 m × √population), so a point
   // at the Eiffel Tower is in Paris (4 km from its centre) rather than in Neuilly-sur-Seine (3.4 km), yet
   // a point in Neuilly is in Neuilly. The distance is computed once per city of the box (OFFSET 0 keeps
-  // PostgreSQL from copying it into the filter and the order) by the haversine formula on earthdistance's
-  // sphere: earth_distance of two ll_to_earth gives the same metres, at 10 µs a city where the box
-  // around Paris holds 423 (4 to 6.5 ms a point, against 0.33).
+  // PostgreSQL from copying it into the filter and the order), by the haversine formula on
+  // earthdistance's sphere (great-circle.ts): earth_distance of two ll_to_earth gives the same metres
+  // for about 10 µs a city, and the box around Paris holds 423 (4 to 6.5 ms a point; now 0.33).
   readonly #nearestCity = byKey(
     longitudeSpans,
     (spans) =>
