@@ -5,7 +5,8 @@
  *
  * Seed (generate_series): 10,000 users; one of them, the viewer, holds BENCH_DEEP + 100 notifications
  * (default 1,000,000 + 100, a quarter unread), 1,000 posts, 1,000 likes, 1,000 bookmarks, follows
- * 1,000 users and is followed by 1,000; 200,000 notifications and 5 posts each for the others.
+ * 1,000 users and is followed by 1,000; 200,000 notifications, 5 posts, 5 likes and 5 bookmarks each for
+ * the others.
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_DEEP (1000000), BENCH_ONLY (a title's
  * part: only those scenarios), BENCH_SERVER_FLAGS (node flags for the server, e.g. --cpu-prof).
  */
@@ -56,6 +57,14 @@ const scratch = await createScratchDatabase(async (conn) => {
     SELECT gen_random_uuid(), ${viewer}, id, 'like', created_at FROM media WHERE owner_id <> ${viewer} LIMIT 1000;
     INSERT INTO bookmarks (id, user_id, media_id, created_at, updated_at)
     SELECT gen_random_uuid(), ${viewer}, id, created_at, created_at FROM media WHERE owner_id <> ${viewer} LIMIT 1000;
+    -- The others like and keep 5 media each: the viewer is the heavy user a plan made for the
+    -- average one must still serve (a bitmap read and sort of all 1,000 would show here).
+    INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
+    SELECT gen_random_uuid(), md5('bench-user-' || (1 + n % ${users - 1}))::uuid, id, 'like', created_at
+    FROM (SELECT id, created_at, row_number() OVER () AS n FROM media WHERE owner_id <> ${viewer}) AS others;
+    INSERT INTO bookmarks (id, user_id, media_id, created_at, updated_at)
+    SELECT gen_random_uuid(), md5('bench-user-' || (1 + n % ${users - 1}))::uuid, id, created_at, created_at
+    FROM (SELECT id, created_at, row_number() OVER () AS n FROM media WHERE owner_id <> ${viewer}) AS others;
     INSERT INTO follows (follower_id, followee_id, created_at)
     SELECT ${viewer}, md5('bench-user-' || i)::uuid, timestamptz '2026-01-01' + i * interval '1 minute'
     FROM generate_series(1, 1000) AS i;
