@@ -11,6 +11,7 @@
 import { hashToken } from '../src/areas/accounts/secrets.ts';
 import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
+import { precomputedZoom } from '../src/areas/discovery/map-grid.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
 import { pageRequest } from '../src/platform/http/pagination.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
@@ -138,7 +139,7 @@ try {
       'in-bounds, world zoom': (tx) =>
         new MapCellsRepository(tx).cellsIn({ south: -85, west: -180, north: 85, east: 180 }, 1),
       'in-bounds, street view': async (tx) => {
-        await new MapCellsRepository(tx).cellsIn(viewAt(14), 12); // counted at the deepest precomputed zoom
+        await new MapCellsRepository(tx).cellsIn(viewAt(14), precomputedZoom); // counted at the deepest precomputed zoom
         await new GeoMediaRepository(tx).inBox(viewAt(14), 100);
       },
       trending: (tx) =>

@@ -5,6 +5,8 @@
  * hundred cities at most. A box that passes the antimeridian is two longitude ranges; near a pole,
  * every longitude.
  */
+import type { LongitudeSpans } from '../../platform/db/longitude-spans.ts';
+
 const metresPerDegree = 111_195; // earthdistance's sphere (radius 6,378,168 m) is a little larger: a superset
 const margin = 1.01;
 
@@ -17,6 +19,10 @@ export interface DegreeBox {
   west2: number;
   east2: number;
 }
+
+/** Which statements read the box (platform/db/longitude-spans.ts): two ranges only across the antimeridian. */
+export const spansOf = (box: DegreeBox): LongitudeSpans =>
+  box.west1 === box.west2 && box.east1 === box.east2 ? 'oneSpan' : 'twoSpans';
 
 export function degreeBoxAround(latitude: number, longitude: number, metres: number): DegreeBox {
   const latitudeDelta = (metres / metresPerDegree) * margin;

@@ -5,7 +5,7 @@ import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { degreeBoxAround } from './degree-box.ts';
+import { degreeBoxAround, spansOf } from './degree-box.ts';
 import { greatCircleMetres } from './great-circle.ts';
 import {
   type CityRow,
@@ -255,8 +255,7 @@ export class GeographyRepository extends Repository {
 
   async nearestCity(latitude: number, longitude: number, radius: number): Promise<NearbyCity | null> {
     const box = degreeBoxAround(latitude, longitude, radius);
-    const spans = box.west1 === box.west2 && box.east1 === box.east2 ? 'oneSpan' : 'twoSpans';
-    const [row] = await this.#nearestCity[spans].run({ latitude, longitude, radius, ...box });
+    const [row] = await this.#nearestCity[spansOf(box)].run({ latitude, longitude, radius, ...box });
     if (row === undefined) return null;
     const { distance, ...city } = row;
     return { city, distance };
