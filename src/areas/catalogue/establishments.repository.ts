@@ -1,5 +1,7 @@
 /** All SQL of establishments: the public list (newest first, or nearest first), search, look-up, upsert. */
 import { and, arrayContains, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { earthPointOf } from '../../platform/db/earth-point.ts';
+import { boundCentre, greatCircleMetres } from '../../platform/db/great-circle.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { newId } from '../../platform/http/ids.ts';
 import { defineKeyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
@@ -61,9 +63,11 @@ export interface EstablishmentWrite {
   active?: boolean;
 }
 
-const earthOf = (centre: Centre) => sql`ll_to_earth(${centre.latitude}::float8, ${centre.longitude}::float8)`;
+const earthOf = (centre: Centre) => sql`${earthPointOf(centre)}::earth`;
+// The expression of the GiST index on positions (migrations): the box is read on it.
 const position = sql`ll_to_earth(${establishments.latitude}, ${establishments.longitude})`;
-const distanceFrom = (centre: Centre) => sql<number>`earth_distance(${position}, ${earthOf(centre)})`;
+// The haversine metres of each candidate in the box, without building an earth value per row.
+const distanceFrom = (centre: Centre) => greatCircleMetres(establishments, boundCentre(centre));
 
 function filterConditions(filter: EstablishmentFilter): (SQL | undefined)[] {
   return [

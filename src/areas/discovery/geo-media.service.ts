@@ -96,25 +96,34 @@ export class GeoMediaService {
   }
 
   /**
-   * Media when the box holds at most `limit` of them, else the clusters of the box's zoom (without
-   * reading the media when the precomputed cells around the box count more than `limit`). The zoom is
+   * Media when the box holds at most `limit` of them, else the clusters of the box's zoom. The zoom is
    * at most one above the box's own (zoomForBox), so an answer holds at most about 16 × 16 cells
    * whatever the client asks: a world box at zoom 22 is not a million clusters.
    */
   async inBox(box: Box, zoom: number | undefined, limit: number): Promise<MapAnswer> {
     const boxZoom = zoomForBox(box);
     const shownZoom = Math.min(zoom ?? boxZoom, boxZoom + 1);
-    // Where the precomputed cells (of this zoom, or the deepest precomputed one) already count more
-    // than the limit, the box's media are not read at all.
-    const precomputed = await this.cells.cellsIn(box, Math.min(shownZoom, precomputedZoom));
+    if (shownZoom > precomputedZoom) {
+      // A box of a few streets mostly holds a page of media or less: they are read first (one statement,
+      // at most limit + 1 rows), and clustered live only when there are more.
+      const media = await this.media.inBox(box, limit);
+      if (media !== null) return { mode: 'media', zoom: shownZoom, media };
+      return this.#clusters(shownZoom, await this.cells.clusterLive(box, shownZoom));
+    }
+    // Where the precomputed cells around the box count more than the limit, its media are not read.
+    const precomputed = await this.cells.cellsIn(box, shownZoom);
     const counted = precomputed.reduce((sum, cell) => sum + cell.mediaCount, 0);
     const media = counted > limit ? null : await this.media.inBox(box, limit);
     if (media !== null) return { mode: 'media', zoom: shownZoom, media };
-    const cells = shownZoom <= precomputedZoom ? precomputed : await this.cells.clusterLive(box, shownZoom);
+    return this.#clusters(shownZoom, precomputed);
+  }
+
+  /** The clusters that can be drawn without placing a media no longer public (clusterBlurCount). */
+  #clusters(zoom: number, cells: MapCell[]): MapAnswer {
     const placeable = cells.filter(
       (cell) => cell.mediaCount >= clusterBlurCount || cell.representativeLatitude !== null,
     );
-    return { mode: 'clusters', zoom: shownZoom, cells: placeable };
+    return { mode: 'clusters', zoom, cells: placeable };
   }
 
   async #birthCity(viewerId: string | null) {

@@ -35,23 +35,9 @@ export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
     inSpans(media.longitude, spans, ['west', 'east']),
   )!;
 
+/** The placeholders' values of a box: one span, or two across the antimeridian (spansOf). */
 export function boxValues(box: Box) {
-  const [first, second] =
-    box.west > box.east
-      ? [
-          { west: box.west, east: 180 },
-          { west: -180, east: box.east },
-        ]
-      : [
-          { west: box.west, east: box.east },
-          { west: box.west, east: box.east },
-        ];
-  return {
-    south: box.south,
-    north: box.north,
-    west1: first.west,
-    east1: first.east,
-    west2: second.west,
-    east2: second.east,
-  };
+  const latitudes = { south: box.south, north: box.north };
+  if (spansOf(box) === 'oneSpan') return { ...latitudes, west1: box.west, east1: box.east };
+  return { ...latitudes, west1: box.west, east1: 180, west2: -180, east2: box.east };
 }

@@ -67,15 +67,14 @@ export class MapCellsRepository extends Repository {
   /** The precomputed cells of a box at a zoom (at most precomputedZoom). */
   cellsIn(box: Box, zoom: number): Promise<MapCell[]> {
     const { rows, columns } = cellRanges(box, zoom);
-    const [first, second = first] = columns;
+    const [first, second] = columns;
     return this.#cellsIn[spansOf(box)].run({
       zoom,
       rowFrom: rows.from,
       rowTo: rows.to,
       columnFrom1: first!.from,
       columnTo1: first!.to,
-      columnFrom2: second!.from,
-      columnTo2: second!.to,
+      ...(second === undefined ? {} : { columnFrom2: second.from, columnTo2: second.to }),
     });
   }
 

@@ -156,6 +156,22 @@ describe('GET /api/media/in-bounds: clusters', () => {
     assert.equal(total, 5);
   });
 
+  it('shows the media of a street view in a busy quarter, not the clusters of the cells around it', async () => {
+    // Oslo: three media in one precomputed cell (zoom 12, about 1.2 km), two of them in the box.
+    const inBox = [
+      await createMediaRow(t, owner.id, { latitude: 59.9001, longitude: 10.7501, likesCount: 2 }),
+      await createMediaRow(t, owner.id, { latitude: 59.9001, longitude: 10.7501, likesCount: 1 }),
+    ];
+    await createMediaRow(t, owner.id, { latitude: 59.9004, longitude: 10.7501 });
+    await rebuildClusters();
+    const response = await inBounds('south=59.9&west=10.75&north=59.9002&east=10.7502&zoom=14&limit=2');
+    assert.equal(response.json.meta.mode, 'media');
+    assert.deepEqual(
+      ids(response),
+      inBox.map((media) => media.id),
+    );
+  });
+
   it("answers a city's view (zoom 12) from the precomputed cells: a new media counts there after the next rebuild", async () => {
     const cityView = 'south=41.86&west=12.44&north=41.94&east=12.56&zoom=12&limit=2';
     const total = (response: { json: { data: { attributes: { count: number } }[] } }) =>

@@ -1,12 +1,12 @@
 /** All SQL of geography: the reference lists, look-ups by code or id, name search and reverse geocoding. */
 import { type AnyColumn, and, asc, between, desc, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { greatCircleMetres } from '../../platform/db/great-circle.ts';
 import { likePrefix } from '../../platform/db/like.ts';
 import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { degreeBoxAround, spansOf } from './degree-box.ts';
-import { greatCircleMetres } from './great-circle.ts';
 import {
   type CityRow,
   type CountryRow,
@@ -207,7 +207,7 @@ export class GeographyRepository extends Repository {
   // at the Eiffel Tower is in Paris (4 km from its centre) rather than in Neuilly-sur-Seine (3.4 km), yet
   // a point in Neuilly is in Neuilly. The distance is computed once per city of the box (OFFSET 0 keeps
   // PostgreSQL from copying it into the filter and the order), by the haversine formula on
-  // earthdistance's sphere (great-circle.ts): earth_distance of two ll_to_earth gives the same metres
+  // earthdistance's sphere (platform/db/great-circle.ts): earth_distance of two ll_to_earth gives the same metres
   // for about 10 µs a city, and the box around Paris holds 423 (4 to 6.5 ms a point; now 0.33).
   readonly #nearestCity = byKey(
     longitudeSpans,
