@@ -139,6 +139,9 @@ try {
         new MapCellsRepository(tx).cellsIn({ south: -85, west: -180, north: 85, east: 180 }, 1),
       // Deeper than the precomputed zooms, the box's media are read first (geo-media.service.ts).
       'in-bounds, street view': (tx) => new GeoMediaRepository(tx).inBox(viewAt(14), 100),
+      // A narrow box from pole to pole over the empty Atlantic: the index reads its rectangle, not every latitude.
+      'in-bounds, a narrow box from pole to pole': (tx) =>
+        new GeoMediaRepository(tx).inBox({ south: -85, west: -30, north: 85, east: -29.9 }, 100),
       trending: (tx) =>
         new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
     });

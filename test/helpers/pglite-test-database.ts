@@ -10,8 +10,10 @@
  *   at the next open (a file whose process died, by Ctrl-C or a crash, never closed its database).
  */
 import {
+  chmodSync,
   cpSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -82,8 +84,11 @@ function removeLeftovers(current: string): void {
 /** The migrated template, built by whichever file gets there first (two at once: both build, one keeps its own). */
 async function templateDirectory(): Promise<string> {
   const template = join(root, `template-${pgliteVersion()}-${migrationsFingerprint()}`);
-  if (existsSync(join(template, completeMarker))) return template;
-  if (existsSync(template)) remove(template); // damaged: half removed by something else
+  const complete = () => existsSync(join(template, completeMarker));
+  if (complete()) return template;
+  // Without its marker a template is damaged (half removed by something else). Asked again once it is
+  // known to exist: another file may have renamed its finished template in since the first look.
+  if (existsSync(template) && !complete()) remove(template);
   const building = mkdtempSync(join(root, `building-${process.pid}-`));
   const database = await openPglite(building);
   try {
@@ -102,8 +107,27 @@ async function templateDirectory(): Promise<string> {
   return template;
 }
 
+/**
+ * The user's folder, made private; one that another user made (or a link put there) is refused rather
+ * than read. Also removes, once, what the layouts before this one left in the temporary directory.
+ */
+function ownFolder(): void {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const stats = lstatSync(root);
+  const uid = process.getuid?.();
+  if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) {
+    throw new Error(`${root} is not a folder of this user's own: remove it, or set TMPDIR elsewhere`);
+  }
+  if ((stats.mode & 0o077) !== 0) chmodSync(root, 0o700); // made before it was made private
+  for (const name of readdirSync(tmpdir())) {
+    if (!/^tms-pglite-(template-|test-|[0-9a-f]+\.tar\.gz$)/.test(name)) continue;
+    const path = join(tmpdir(), name);
+    if (lstatSync(path, { throwIfNoEntry: false })?.uid === uid) rmSync(path, { recursive: true, force: true });
+  }
+}
+
 export async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
-  mkdirSync(root, { recursive: true });
+  ownFolder();
   const template = await templateDirectory();
   const now = new Date();
   utimesSync(template, now, now); // in use, so not pruned as a day-old template

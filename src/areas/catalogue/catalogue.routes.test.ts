@@ -329,4 +329,25 @@ describe('catalogue routes', () => {
       refused(await get(`/api/offers/${id('dinner').replaceAll('-', '')}`), 422, 'invalidId');
     });
   });
+
+  describe('positions near zero', () => {
+    it('keeps an imported position to the centimetre, so distances near it never underflow', async () => {
+      // A product of two non-zero floats that rounds to zero is an error in PostgreSQL (the haversine
+      // formula squares the sine of a latitude difference): 1e-170 squared would be one.
+      const { row } = await catalogue.establishments.save({
+        externalId: 'est-null-island',
+        name: 'Null Island Buoy',
+        kind: 'activity',
+        countryCode: 'GH',
+        latitude: 1e-170,
+        longitude: -5e-324,
+      });
+      assert.equal(row.latitude, 0);
+      assert.equal(row.longitude, 0);
+      const near = await get('/api/establishments?lat=0.00001&lng=0&radiusKm=1');
+      assert.equal(near.statusCode, 200, JSON.stringify(near.json));
+      assert.deepEqual(names(near), ['Null Island Buoy']);
+      assert.equal(near.json.data[0].attributes.distanceKm, 0.001);
+    });
+  });
 });

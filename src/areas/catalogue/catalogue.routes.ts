@@ -3,6 +3,7 @@
  * brands (list). No credential needed; texts in the negotiated locale, else en-US.
  */
 import { Type } from 'typebox';
+import { centimetreDegrees } from '../../platform/db/great-circle.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
@@ -71,11 +72,9 @@ function nearOf({ lat, lng, radiusKm }: NearQuery): EstablishmentFilter['near'] 
     const missing = lat === undefined ? 'lat' : 'lng';
     throw new AppError('invalidQueryParameter', { source: { parameter: missing }, detail: 'lat and lng go together' });
   }
-  // Rounded to 7 decimals (about 1 cm): a denormal such as 5e-324 would underflow in ll_to_earth.
-  const rounded = (degrees: number) => Math.round(degrees * 1e7) / 1e7;
   return {
-    latitude: rounded(lat),
-    longitude: rounded(lng),
+    latitude: centimetreDegrees(lat),
+    longitude: centimetreDegrees(lng),
     radiusMetres: (radiusKm ?? nearRadiusKm.default) * 1000,
   };
 }

@@ -27,7 +27,7 @@ export const establishmentsKeyset = newestFirst<ListedEstablishment>('establishm
 export const establishmentsNearKeyset = defineKeyset<ListedEstablishment>({
   name: 'establishments-near',
   shape: ['number', 'uuid'],
-  // The distance depends on the centre: the repository builds the columns per request (nearColumns).
+  // The distance depends on the centre: the repository builds them per request (`distanceFrom`).
   columns: [],
   keyOf: (row) => [row.distance ?? 0, row.id],
   order: 'asc',

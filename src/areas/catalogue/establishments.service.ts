@@ -1,5 +1,6 @@
 /** Establishments: the public list, search and page, and saving one (imports, tests). */
 import type { Clock } from '../../platform/clock.ts';
+import { centimetreDegrees } from '../../platform/db/great-circle.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { BrandsService } from './brands.service.ts';
@@ -73,6 +74,9 @@ export class EstablishmentsService {
     } else {
       invalid('/latitude', (input.latitude == null) === (input.longitude == null) ? null : 'comes with a longitude');
     }
-    return this.#establishments.upsert(input, this.#clock.now());
+    const position = placed
+      ? { latitude: centimetreDegrees(input.latitude!), longitude: centimetreDegrees(input.longitude!) }
+      : {};
+    return this.#establishments.upsert({ ...input, ...position }, this.#clock.now());
   }
 }

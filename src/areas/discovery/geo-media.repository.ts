@@ -134,7 +134,8 @@ export class GeoMediaRepository extends Repository {
 
   /**
    * Up to `limit` media of a box, most liked first, or null when the box holds more than that (the
-   * caller then shows clusters). It reads at most limit + 1 rows of the position index.
+   * caller then shows clusters). The box's rectangle is read on media_map_position (migration 0270),
+   * at most limit + 1 rows.
    */
   async inBox(box: Box, limit: number): Promise<ListedMedia[] | null> {
     const rows = await this.#inBox[spansOf(box)].run({ ...boxValues(box), limit: limit + 1 });

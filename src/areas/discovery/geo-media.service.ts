@@ -105,7 +105,7 @@ export class GeoMediaService {
     const shownZoom = Math.min(zoom ?? boxZoom, boxZoom + 1);
     if (shownZoom > precomputedZoom) {
       // A box of a few streets mostly holds a page of media or less: they are read first (one statement,
-      // at most limit + 1 rows), and clustered live only when there are more.
+      // limit + 1 rows at most), and clustered live only when there are more.
       const media = await this.media.inBox(box, limit);
       if (media !== null) return { mode: 'media', zoom: shownZoom, media };
       return this.#clusters(shownZoom, await this.cells.clusterLive(box, shownZoom));

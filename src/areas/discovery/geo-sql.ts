@@ -28,9 +28,23 @@ export const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distan
 /** Which statements a box is read by (platform/db/longitude-spans.ts). */
 export const spansOf = (box: Box): LongitudeSpans => (box.west > box.east ? 'twoSpans' : 'oneSpan');
 
-/** Within a box given as placeholders (boxValues fills them), so one prepared statement serves every box of its kind. */
+/** The point the map's GiST index (media_map_position, migration 0270) holds: x longitude, y latitude. */
+const mapPoint = sql`point(${media.longitude}, ${media.latitude})`;
+
+/** The rectangle of span n of a box: its longitudes `west<n>`..`east<n>`, its latitudes. */
+const spanRectangle = (n: 1 | 2) =>
+  sql`box(point(${sql.placeholder(`west${n}`)}, ${sql.placeholder('south')}), point(${sql.placeholder(`east${n}`)}, ${sql.placeholder('north')}))`;
+
+/**
+ * Within a box given as placeholders (boxValues fills them), so one prepared statement serves every
+ * box of its kind. The index reads the box's rectangles (`<@`, whose geometric comparisons allow
+ * 1e-6 of slack); the ranges after it keep exactly the box.
+ */
 export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
   and(
+    spans === 'oneSpan'
+      ? sql`${mapPoint} <@ ${spanRectangle(1)}`
+      : sql`(${mapPoint} <@ ${spanRectangle(1)} OR ${mapPoint} <@ ${spanRectangle(2)})`,
     between(media.latitude, sql.placeholder('south'), sql.placeholder('north')),
     inSpans(media.longitude, spans, ['west', 'east']),
   )!;

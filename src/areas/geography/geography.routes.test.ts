@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { cityId } from './reference-data/ids.ts';
+import { cities } from './tables.ts';
 
 const paris = cityId(2988507);
 const reykjavik = cityId(3413829);
@@ -227,6 +229,30 @@ describe('geography reference data', () => {
   });
 
   describe('reverse geocoding (the service other areas call)', () => {
+    it('finds a city on the other side of the antimeridian', async () => {
+      // No city of the reference data is within the radius of a point across the antimeridian from it,
+      // so one is placed there for this test (10 km east of 180°), and removed after.
+      const { geography } = t.services.areas.geography;
+      const eastOf180 = { latitude: -16.5, longitude: -179.95 };
+      const id = cityId(999_999_001);
+      await t.deps.database.db.insert(cities).values({
+        id,
+        geonamesId: 999_999_001,
+        name: 'Meridian Test Town',
+        asciiName: 'Meridian Test Town',
+        countryCode: 'FJ',
+        population: 1_000,
+        ...eastOf180,
+      });
+      try {
+        const found = await geography.nearestCity(-16.5, 179.98);
+        assert.equal(found?.id, id);
+        assert.ok(found!.distance > 7_000 && found!.distance < 8_000, `${found?.distance} m`);
+      } finally {
+        await t.deps.database.db.delete(cities).where(eq(cities.id, id));
+      }
+    });
+
     it('finds the nearest city within the radius, and none at sea', async () => {
       const { geography } = t.services.areas.geography;
       const inParis = await geography.nearestCity(48.8566, 2.3522);
@@ -243,6 +269,7 @@ describe('geography reference data', () => {
       // 17 km west of Egvekinot, whose box of 25 km passes the antimeridian (two longitude spans).
       assert.equal((await geography.nearestCity(66.32, -179.5))?.name, 'Egvekinot', 'across the antimeridian');
       assert.equal(await geography.nearestCity(89.5, 0), null, 'near the pole, every longitude: no city');
+      assert.equal(await geography.nearestCity(1e-170, 5e-324), null, 'tiny degrees do not underflow in SQL');
       assert.equal(await geography.nearestCity(Number.NaN, 2), null);
       assert.equal(await geography.nearestCity(91, 2), null);
       const city = await geography.cityById(paris);

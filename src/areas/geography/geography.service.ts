@@ -2,6 +2,7 @@
  * The reference data (regions, subregions, countries, cities), name search, and reverse geocoding
  * for other areas: `nearestCity` (media at upload, the backfill, discovery) and `cityById`.
  */
+import { centimetreDegrees } from '../../platform/db/great-circle.ts';
 import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { GeographyRepository, NearbyCity, ParentFilter, Scored } from './geography.repository.ts';
@@ -100,8 +101,8 @@ export class GeographyService {
       Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
     if (!valid) return null;
     const found: NearbyCity | null = await this.repository.nearestCity(
-      latitude,
-      longitude,
+      centimetreDegrees(latitude),
+      centimetreDegrees(longitude),
       reverseGeocodingRadiusMetres,
     );
     return found === null ? null : { ...geoCity(found.city), distance: found.distance };
