@@ -41,9 +41,15 @@ describe('statements sent by the feed', () => {
 
   // PGlite takes text and values (no names): recognise our statements by their text there.
   const byText = new Map(
-    [...Object.values(feedPageStatements).flatMap(({ all, unread }) => [all, unread]), unreadCountStatement].map(
-      (statement) => [statement.text, statement.name],
-    ),
+    [
+      ...Object.values(feedPageStatements).flatMap(({ all, unread }) => [
+        all.written,
+        all.bound,
+        unread.written,
+        unread.bound,
+      ]),
+      unreadCountStatement,
+    ].map((statement) => [statement.text, statement.name]),
   );
   const sentNames = () =>
     statements.sent.map((sent) => {
@@ -71,9 +77,13 @@ describe('statements sent by the feed', () => {
     );
     const unread = await get('/api/users/me/notifications?filter=unread');
     assert.equal(unread.json.meta.total, 3);
+    const unreadNext = await get('/api/users/me/notifications?filter=unread&limit=1');
+    assert.equal(unreadNext.json.data.length, 1);
     assert.deepEqual(sentNames(), [
       'notifications.feed.after',
       'notifications.feed.before',
+      // The default page size (20, so 21 rows) has statements of its own, with the size written in.
+      'notifications.feed.first.unread.21',
       'notifications.feed.first.unread',
     ]);
   });

@@ -4,7 +4,13 @@ import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
 import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
-import { type FeedItem, type FeedPageRow, feedPageStatements, unreadCountStatement } from './feed-statements.ts';
+import {
+  type FeedItem,
+  type FeedPageRow,
+  feedPageStatements,
+  unreadCountStatement,
+  writtenFeedLimit,
+} from './feed-statements.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
 import { type NotificationRow, notificationCounters, notificationPreferences, notifications } from './tables.ts';
 
@@ -104,13 +110,12 @@ export class NotificationsRepository extends Repository {
     unreadOnly: boolean,
     page: PageRequest,
   ): Promise<{ rows: FeedItem[]; total: number }> {
-    const statements = feedPageStatements[page.direction];
+    const statements = feedPageStatements[page.direction][unreadOnly ? 'unread' : 'all'];
     const position = page.position === null ? [] : [(page.position[0] as Date).toISOString(), page.position[1]];
-    const rows = await runStatement(this.db, unreadOnly ? statements.unread : statements.all, [
-      ownerId,
-      page.limit + 1,
-      ...position,
-    ]);
+    const rows =
+      page.limit + 1 === writtenFeedLimit
+        ? await runStatement(this.db, statements.written, [ownerId, ...position])
+        : await runStatement(this.db, statements.bound, [ownerId, ...position, page.limit + 1]);
     const first = rows[0];
     const total = (unreadOnly ? first?.unread : first?.total) ?? 0;
     return { rows: rows.filter((row): row is FeedPageRow & FeedItem => row.id !== null), total };
