@@ -7,20 +7,19 @@
  *
  * That plan is the right one for every owner and page (the index gives the order, the LIMIT stops the
  * scan), so the statements are written for PostgreSQL to keep it: the owner and the cursor behind a
- * fence (OFFSET 0), and the common page size written in. Otherwise a plan made for a heavy owner's values (a million
- * rows: the LIMIT looks cheaper than for the average owner) looked better than the kept one, and
- * PostgreSQL planned such an owner's page at every request: 0.07 to 0.11 ms of planning for a 0.03 ms
- * read (docs/benchmarks.md, hot paths).
+ * fence (OFFSET 0), and the common page size written in. Otherwise a plan made for a heavy owner's
+ * values (a million rows: the LIMIT looks cheaper than for the average owner) looked better than the
+ * kept one, and PostgreSQL planned such an owner's page at every request: 0.07 to 0.11 ms of planning
+ * for a 0.03 ms read (docs/benchmarks.md, hot paths).
  */
 
 import { byKey } from '../../platform/db/prepared-reads.ts';
 import { statement } from '../../platform/db/statements.ts';
 import { defaultPageLimit, type PageRequest, pageDirections } from '../../platform/http/pagination.ts';
+import type { NotificationRow } from './tables.ts';
 
 /** The rows (limit + 1) of a page of the default size, written into statements of their own. */
 export const writtenFeedLimit = defaultPageLimit + 1;
-
-import type { NotificationRow } from './tables.ts';
 
 /** What the feed shows of a row. */
 export type FeedItem = Pick<NotificationRow, 'id' | 'type' | 'data' | 'readAt' | 'createdAt'>;
