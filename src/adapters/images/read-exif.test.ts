@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
-import { parseExifDate, readExif } from './read-exif.ts';
+import { parseExifDate, readExif, validPosition } from './read-exif.ts';
 
 describe('readExif', () => {
   it('reads position, capture time and camera from a JPEG', async () => {
@@ -42,6 +42,15 @@ describe('readExif', () => {
       if (previousZone === undefined) delete process.env.TZ;
       else process.env.TZ = previousZone;
     }
+  });
+
+  it('keeps a position to the centimetre, and refuses what is not one', () => {
+    // A GPS tag written as a double can hold a denormal, which PostgreSQL's radians() cannot take.
+    assert.deepEqual(validPosition(5e-324, -1e-170), { latitude: 0, longitude: 0 });
+    assert.deepEqual(validPosition(48.858370123456, 2.2944813), { latitude: 48.8583701, longitude: 2.2944813 });
+    assert.equal(validPosition(91, 0), null);
+    assert.equal(validPosition(Number.NaN, 0), null);
+    assert.equal(validPosition('48.8', 2.3), null);
   });
 
   it('answers nulls, without camera fields, for images without EXIF', async () => {

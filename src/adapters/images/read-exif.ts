@@ -1,4 +1,5 @@
 import exifr from 'exifr';
+import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 
 export interface PhotoExif {
   latitude: number | null;
@@ -55,11 +56,15 @@ export async function readExif(data: Buffer): Promise<PhotoExif> {
   return result;
 }
 
-function validPosition(latitude: unknown, longitude: unknown): { latitude: number; longitude: number } | null {
+/**
+ * A position EXIF gives, or null when it is not one. Rounded to the centimetre: a GPS tag written as
+ * a double can hold 5e-324, which PostgreSQL cannot compute a position from (centimetre-degrees.ts).
+ */
+export function validPosition(latitude: unknown, longitude: unknown): { latitude: number; longitude: number } | null {
   if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;
   if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
   if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
-  return { latitude, longitude };
+  return { latitude: centimetreDegrees(latitude), longitude: centimetreDegrees(longitude) };
 }
 
 /**

@@ -3,7 +3,7 @@
  * brands (list). No credential needed; texts in the negotiated locale, else en-US.
  */
 import { Type } from 'typebox';
-import { centimetreDegrees } from '../../platform/db/great-circle.ts';
+import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';

@@ -1,6 +1,6 @@
 /** Establishments: the public list, search and page, and saving one (imports, tests). */
 import type { Clock } from '../../platform/clock.ts';
-import { centimetreDegrees } from '../../platform/db/great-circle.ts';
+import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { BrandsService } from './brands.service.ts';

@@ -37,8 +37,8 @@ const spanRectangle = (n: 1 | 2) =>
 
 /**
  * Within a box given as placeholders (boxValues fills them), so one prepared statement serves every
- * box of its kind. The index reads the box's rectangles (`<@`, whose geometric comparisons allow
- * 1e-6 of slack); the ranges after it keep exactly the box.
+ * box of its kind. The index reads the box's rectangles (`<@`, edges included); the ranges after it
+ * say the same in the columns' own terms.
  */
 export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
   and(

@@ -2,7 +2,7 @@
  * The reference data (regions, subregions, countries, cities), name search, and reverse geocoding
  * for other areas: `nearestCity` (media at upload, the backfill, discovery) and `cityById`.
  */
-import { centimetreDegrees } from '../../platform/db/great-circle.ts';
+import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { GeographyRepository, NearbyCity, ParentFilter, Scored } from './geography.repository.ts';

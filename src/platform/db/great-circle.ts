@@ -6,13 +6,6 @@
 import { type AnyColumn, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { earthRadiusMetres } from './earth-point.ts';
 
-/**
- * Degrees rounded to 7 decimals (about 1 cm). PostgreSQL's float arithmetic raises an underflow error
- * where a product of non-zero values rounds to zero: 5e-324 through radians() (in ll_to_earth too), or
- * a latitude difference of 1e-170 squared here. Every position measured in SQL is rounded first.
- */
-export const centimetreDegrees = (degrees: number): number => Math.round(degrees * 1e7) / 1e7 || 0;
-
 /** Latitude and longitude in degrees. */
 interface Position<T> {
   latitude: T;
