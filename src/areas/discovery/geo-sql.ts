@@ -6,7 +6,7 @@ import { and, between, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { literal } from '../../platform/db/literals.ts';
 import { inSpans, type LongitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
-import type { Box } from './map-grid.ts';
+import { type Box, crossesAntimeridian } from './map-grid.ts';
 
 /** The one rule of every geographic list (mediaListedFor holds the owner's ban, as media's owner_banned). */
 export const placedInPublic: SQL = and(
@@ -26,7 +26,7 @@ export const distance = sql<number>`earth_distance(${centre}, ${position})`;
 export const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distance')}) @> ${position} AND ${distance} <= ${sql.placeholder('distance')}`;
 
 /** Which statements a box is read by (platform/db/longitude-spans.ts). */
-export const spansOf = (box: Box): LongitudeSpans => (box.west > box.east ? 'twoSpans' : 'oneSpan');
+export const spansOf = (box: Box): LongitudeSpans => (crossesAntimeridian(box) ? 'twoSpans' : 'oneSpan');
 
 /** The point the map's GiST index (media_map_position, migration 0270) holds: x longitude, y latitude. */
 const mapPoint = sql`point(${media.longitude}, ${media.latitude})`;
@@ -37,8 +37,9 @@ const spanRectangle = (n: 1 | 2) =>
 
 /**
  * Within a box given as placeholders (boxValues fills them), so one prepared statement serves every
- * box of its kind. The index reads the box's rectangles (`<@`, edges included); the ranges after it
- * say the same in the columns' own terms.
+ * box of its kind. The index reads the box's rectangles (`<@`, exact, edges included). The ranges
+ * after it select nothing more; they are there for the planner, which prices `<@` at a fixed
+ * selectivity but the ranges from the columns' statistics.
  */
 export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
   and(
