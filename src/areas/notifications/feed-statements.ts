@@ -1,25 +1,24 @@
 /**
  * The feed's hot reads as prepared statements, one round trip each: a page of the list together with
  * the owner's counters (the counters row is the outer side of a LEFT JOIN LATERAL, so an empty page
- * still brings them), and the unread count. One statement per (direction, filter, page size): the
- * keyset condition and the sort order are part of the text, so every plan uses the
- * (owner_id, created_at DESC, id DESC) index, or its unread part.
+ * still brings them), and the unread count. One statement per (direction, filter): the keyset
+ * condition and the sort order are part of the text, so the plan reads the
+ * (owner_id, created_at DESC, id DESC) index, or its unread part, in order and stops at the page.
  *
- * That plan is the right one for every owner and page (the index gives the order, the LIMIT stops the
- * scan), so the statements are written for PostgreSQL to keep it: the owner and the cursor behind a
- * fence (OFFSET 0), and the common page size written in. Otherwise a plan made for a heavy owner's
- * values (a million rows: the LIMIT looks cheaper than for the average owner) looked better than the
- * kept one, and PostgreSQL planned such an owner's page at every request: 0.07 to 0.11 ms of planning
- * for a 0.03 ms read (docs/benchmarks.md, hot paths).
+ * That plan is the right one for every owner and page, and the statements are written so that it is
+ * the one PostgreSQL keeps: the owner, the page size and the cursor enter through a fenced row
+ * (`OFFSET 0`), so that no plan sees their values. A plan that saw the owner estimated a heavy owner's
+ * page cheaper than the kept plan and was made again at every request (0.07 to 0.11 ms of planning for
+ * a 0.03 ms read); a plan that saw the page size (a LIMIT written in, or bound) could find collecting
+ * all of an owner's rows and sorting them as cheap as the index when the average owner has about a
+ * page of rows, and then kept that: 4 ms for an owner with 10,000 (docs/benchmarks.md, hot paths).
+ * A LIMIT it cannot see is counted as a tenth of the rows, for which the index in order always wins.
  */
 
 import { byKey } from '../../platform/db/prepared-reads.ts';
 import { statement } from '../../platform/db/statements.ts';
-import { defaultPageLimit, type PageRequest, pageDirections } from '../../platform/http/pagination.ts';
+import { type PageRequest, pageDirections } from '../../platform/http/pagination.ts';
 import type { NotificationRow } from './tables.ts';
-
-/** The rows (limit + 1) of a page of the default size, written into statements of their own. */
-export const writtenFeedLimit = defaultPageLimit + 1;
 
 /** What the feed shows of a row. */
 export type FeedItem = Pick<NotificationRow, 'id' | 'type' | 'data' | 'readAt' | 'createdAt'>;
@@ -30,44 +29,44 @@ export type FeedPageRow = { [K in keyof FeedItem]: FeedItem[K] | null } & {
   unread: number | null;
 };
 
-/**
- * Parameters: $1 the owner; $2 and $3 the cursor's position (created_at, id) for the pages after or
- * before one; last, unless the page size is written, the limit. The owner and the position enter
- * through the fenced `request` row, so a plan made for the values at hand estimates what the kept
- * plan does and PostgreSQL keeps that one.
- */
-function feedPage(direction: PageRequest['direction'], unreadOnly: boolean, limit: 'written' | 'bound') {
+/** Parameters: $1 the owner, $2 the rows to read (limit + 1), $3 and $4 the cursor's (created_at, id). */
+function feedPage(direction: PageRequest['direction'], unreadOnly: boolean) {
   const order = direction === 'before' ? 'ASC' : 'DESC';
   const positioned = direction !== 'first';
   const position = positioned
     ? `AND (created_at, id) ${direction === 'before' ? '>' : '<'} (request.created_at, request.id)`
     : '';
-  const name = `notifications.feed.${direction}${unreadOnly ? '.unread' : ''}`;
   return statement<FeedPageRow>(
-    limit === 'written' ? `${name}.${writtenFeedLimit}` : name,
+    `notifications.feed.${direction}${unreadOnly ? '.unread' : ''}`,
     `SELECT counters.total, counters.unread, page.*
-     FROM (SELECT $1::uuid AS owner_id${positioned ? ', $2::timestamptz AS created_at, $3::uuid AS id' : ''} OFFSET 0) AS request
+     FROM (
+       SELECT $1::uuid AS owner_id, $2::int AS page_rows${positioned ? ', $3::timestamptz AS created_at, $4::uuid AS id' : ''}
+       OFFSET 0
+     ) AS request
      LEFT JOIN notification_counters AS counters ON counters.owner_id = request.owner_id
      LEFT JOIN LATERAL (
        SELECT id, type, data, read_at AS "readAt", created_at AS "createdAt"
        FROM notifications
        WHERE owner_id = request.owner_id ${unreadOnly ? 'AND read_at IS NULL' : ''} ${position}
        ORDER BY created_at ${order}, id ${order}
-       LIMIT ${limit === 'written' ? writtenFeedLimit : `$${positioned ? 4 : 2}`}
+       LIMIT request.page_rows
      ) AS page ON true
      ORDER BY page."createdAt" ${order}, page.id ${order}`,
   );
 }
 
-const bySize = (direction: PageRequest['direction'], unreadOnly: boolean) => ({
-  written: feedPage(direction, unreadOnly, 'written'),
-  bound: feedPage(direction, unreadOnly, 'bound'),
-});
-
 export const feedPageStatements = byKey(pageDirections, (direction) => ({
-  all: bySize(direction, false),
-  unread: bySize(direction, true),
+  all: feedPage(direction, false),
+  unread: feedPage(direction, true),
 }));
+
+/** The values of a page's statement, in its parameters' order. */
+export function feedPageValues(ownerId: string, page: Pick<PageRequest, 'limit' | 'position'>): unknown[] {
+  const rows = page.limit + 1;
+  return page.position === null
+    ? [ownerId, rows]
+    : [ownerId, rows, (page.position[0] as Date).toISOString(), page.position[1]];
+}
 
 export const unreadCountStatement = statement<{ unread: number }>(
   'notifications.unreadCount',

@@ -8,8 +8,8 @@ import {
   type FeedItem,
   type FeedPageRow,
   feedPageStatements,
+  feedPageValues,
   unreadCountStatement,
-  writtenFeedLimit,
 } from './feed-statements.ts';
 import type { NotificationChannel, NotificationKind } from './kinds.ts';
 import { type NotificationRow, notificationCounters, notificationPreferences, notifications } from './tables.ts';
@@ -110,12 +110,8 @@ export class NotificationsRepository extends Repository {
     unreadOnly: boolean,
     page: PageRequest,
   ): Promise<{ rows: FeedItem[]; total: number }> {
-    const statements = feedPageStatements[page.direction][unreadOnly ? 'unread' : 'all'];
-    const position = page.position === null ? [] : [(page.position[0] as Date).toISOString(), page.position[1]];
-    const rows =
-      page.limit + 1 === writtenFeedLimit
-        ? await runStatement(this.db, statements.written, [ownerId, ...position])
-        : await runStatement(this.db, statements.bound, [ownerId, ...position, page.limit + 1]);
+    const statement = feedPageStatements[page.direction][unreadOnly ? 'unread' : 'all'];
+    const rows = await runStatement(this.db, statement, feedPageValues(ownerId, page));
     const first = rows[0];
     const total = (unreadOnly ? first?.unread : first?.total) ?? 0;
     return { rows: rows.filter((row): row is FeedPageRow & FeedItem => row.id !== null), total };

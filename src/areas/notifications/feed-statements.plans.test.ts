@@ -1,0 +1,80 @@
+/**
+ * The plan PostgreSQL keeps for each feed statement (the generic plan, made without the values) must
+ * read the owner's rows in the index's order and stop at the page: for an owner with thousands of
+ * notifications among owners with a few, a plan that collects all of the owner's rows and sorts them
+ * answers in milliseconds instead of microseconds, at every request.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import { pageDirections } from '../../platform/http/pagination.ts';
+import { feedPageStatements, feedPageValues } from './feed-statements.ts';
+
+describe('plans kept for the feed statements', () => {
+  let t: TestApp;
+  let heavy: TestUser;
+  before(async () => {
+    t = await createTestApp();
+    heavy = await createUser(t);
+    const db = t.deps.database.db;
+    // 400 owners with 20 notifications each, and one with 5,000 (half of every owner's unread).
+    await db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
+      SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
+      FROM (SELECT md5(i::text) AS n FROM generate_series(1, 400) AS i) AS filler`);
+    await db.execute(sql`INSERT INTO notifications (id, owner_id, type, data, read_at, created_at)
+      SELECT gen_random_uuid(), owner.id, 'follow.received', '{}',
+             CASE WHEN i % 2 = 0 THEN now() END, now() - i * interval '1 minute'
+      FROM (SELECT id FROM users WHERE id <> ${heavy.id}) AS owner, generate_series(1, 20) AS i`);
+    await db.execute(sql`INSERT INTO notifications (id, owner_id, type, data, read_at, created_at)
+      SELECT gen_random_uuid(), ${heavy.id}, 'follow.received', '{}',
+             CASE WHEN i % 2 = 0 THEN now() END, now() - i * interval '1 minute'
+      FROM generate_series(1, 5000) AS i`);
+    await db.execute(sql`ANALYZE notifications`);
+  });
+  after(() => t.close());
+
+  const genericPlan = (text: string, values: unknown[]) =>
+    t.services.platform.transactions.run(async () => {
+      const db = t.services.platform.transactions.db;
+      await db.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await db.execute(sql.raw(`PREPARE feed_plan AS ${text}`));
+      try {
+        const bound = values.map((value) => `'${String(value)}'`).join(', ');
+        const rows = await queryRows<{ 'QUERY PLAN': string }>(db, sql.raw(`EXPLAIN EXECUTE feed_plan(${bound})`));
+        return rows.map((row) => row['QUERY PLAN']);
+      } finally {
+        await db.execute(sql.raw('DEALLOCATE feed_plan'));
+      }
+    });
+
+  it('reads a heavy owner’s page in index order, never sorting all of their rows', async () => {
+    const [middle] = await queryRows<{ createdAt: Date; id: string }>(
+      t.deps.database.db,
+      sql`SELECT created_at AS "createdAt", id FROM notifications WHERE owner_id = ${heavy.id}
+          ORDER BY created_at DESC, id DESC OFFSET 2500 LIMIT 1`,
+    );
+    assert.ok(middle);
+    for (const direction of pageDirections) {
+      for (const filter of ['all', 'unread'] as const) {
+        const page = {
+          direction,
+          limit: 20,
+          position: direction === 'first' ? null : [new Date(middle.createdAt), middle.id],
+        };
+        const statement = feedPageStatements[direction][filter];
+        const plan = await genericPlan(statement.text, feedPageValues(heavy.id, page));
+        const limit = plan.findIndex((line) => /->\s+Limit/.test(line));
+        assert.ok(limit >= 0, `${statement.name}: a LIMIT\n${plan.join('\n')}`);
+        const index = filter === 'unread' ? 'notifications_unread' : 'notifications_feed';
+        assert.match(
+          plan[limit + 1] ?? '',
+          new RegExp(`Index Scan (Backward )?using ${index} on notifications`),
+          `${statement.name}: the page is read in index order under its LIMIT\n${plan.join('\n')}`,
+        );
+      }
+    }
+  });
+});
