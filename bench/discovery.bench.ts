@@ -14,7 +14,7 @@ import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
 import { pageRequest } from '../src/platform/http/pagination.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
-import { capturePlans, scanLines } from './harness/query-plans.ts';
+import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { benchUsersSql } from './harness/seeds.ts';
@@ -145,11 +145,7 @@ try {
       trending: (tx) =>
         new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
     });
-    console.log('\nquery plans (PostgreSQL): how each statement reads its rows');
-    for (const plan of plans) {
-      console.log(`- ${plan.scenario}: ${plan.statement}`);
-      for (const line of scanLines(plan.plan)) console.log(`    ${line}`);
-    }
+    printPlans(plans);
   }
 } finally {
   await scratch.drop();

@@ -11,10 +11,15 @@
  * part: only those scenarios), BENCH_SERVER_FLAGS (node flags for the server, e.g. --cpu-prof).
  */
 import { hashToken } from '../src/areas/accounts/secrets.ts';
-import { notificationsKeyset } from '../src/areas/notifications/notifications.repository.ts';
-import { encodeCursor } from '../src/platform/http/pagination.ts';
+import { BookmarksRepository, bookmarksKeyset } from '../src/areas/bookmarks/bookmarks.repository.ts';
+import { FollowsRepository, followersKeyset, followingKeyset } from '../src/areas/follows/follows.repository.ts';
+import { MediaRepository, ownMediaKeyset, userMediaKeyset } from '../src/areas/media/media.repository.ts';
+import { NotificationsRepository, notificationsKeyset } from '../src/areas/notifications/notifications.repository.ts';
+import { ReactionsRepository, reactedMediaKeysets } from '../src/areas/reactions/reactions.repository.ts';
+import { encodeCursor, pageRequest } from '../src/platform/http/pagination.ts';
 import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
+import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { benchUsersSql } from './harness/seeds.ts';
@@ -128,6 +133,36 @@ try {
   console.log(
     `server: first answer ${Math.round(server.firstAnswerMs)} ms after spawn; ${Math.round(rss)} MB resident after the run`,
   );
+
+  if (scratch.url !== null) {
+    const first = (keyset: Parameters<typeof pageRequest>[1]) => pageRequest({}, keyset);
+    const plans = await capturePlans(scratch.url, {
+      'notifications, first page': (tx) =>
+        new NotificationsRepository(tx).feedPage(viewerId, false, first(notificationsKeyset)),
+      'notifications, deep page': (tx) =>
+        new NotificationsRepository(tx).feedPage(
+          viewerId,
+          false,
+          pageRequest({ cursor: deepCursor }, notificationsKeyset),
+        ),
+      'notifications, unread only': (tx) =>
+        new NotificationsRepository(tx).feedPage(viewerId, true, first(notificationsKeyset)),
+      'my media': (tx) => new MediaRepository(tx).listOwnPosts(viewerId, first(ownMediaKeyset)),
+      "a user's media": (tx) => new MediaRepository(tx).listPublicPosts(viewerId, first(userMediaKeyset)),
+      'my likes': (tx) =>
+        new ReactionsRepository(tx).listMediaOfUser(
+          viewerId,
+          'like',
+          'visible',
+          viewerId,
+          first(reactedMediaKeysets.like),
+        ),
+      'my bookmarks': (tx) => new BookmarksRepository(tx).list(viewerId, { kind: 'all' }, first(bookmarksKeyset)),
+      'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset)),
+      'my followers': (tx) => new FollowsRepository(tx).followers(viewerId, first(followersKeyset)),
+    });
+    printPlans(plans);
+  }
 } finally {
   await scratch.drop();
 }

@@ -1,9 +1,12 @@
 /**
  * The query plans of a scenario, as PostgreSQL chooses them for the statements the code really sends:
  * the scenario's repository calls run in this process against the scratch database, every statement
- * they send is caught at the pg pool, and each is explained with its own values. A benchmark prints
- * the plans' scan lines, so docs/benchmarks.md can show that a route reads an index, not the table.
+ * they send is caught at the pg pool, and each is explained twice: planned for its own values, and as
+ * the generic plan PostgreSQL keeps for a prepared statement once it judges that plan no costlier
+ * (`plan_cache_mode = force_generic_plan`), which is the one most requests run. A benchmark prints the
+ * plans' scan lines, so docs/benchmarks.md can show that a route reads an index, not the table.
  */
+import { createRequire } from 'node:module';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../../src/platform/db/database.ts';
@@ -13,6 +16,8 @@ export interface Plan {
   scenario: string;
   statement: string;
   plan: string[];
+  /** The generic plan: made without the values, kept for later executions. */
+  kept: string[];
 }
 
 type Query = { text: string; values?: unknown[] };
@@ -25,7 +30,7 @@ export async function capturePlans(
 ): Promise<Plan[]> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const sent: Query[] = [];
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const [first, second] = args as [string | Query, unknown[] | undefined];
     sent.push(
@@ -45,8 +50,13 @@ export async function capturePlans(
       for (const statement of statements) {
         const explain = options.analyze ? 'EXPLAIN (ANALYZE, BUFFERS)' : 'EXPLAIN';
         const explained = await query(`${explain} ${statement.text}`, statement.values ?? []);
-        const plan = (explained as { rows: Array<{ 'QUERY PLAN': string }> }).rows.map((row) => row['QUERY PLAN']);
-        plans.push({ scenario, statement: statement.text.replace(/\s+/g, ' ').slice(0, 120), plan });
+        const kept = await keptPlan(query, statement);
+        plans.push({
+          scenario,
+          statement: statement.text.replace(/\s+/g, ' ').slice(0, 120),
+          plan: planLines(explained),
+          kept: planLines(kept),
+        });
       }
     }
   } finally {
@@ -55,6 +65,55 @@ export async function capturePlans(
   return plans;
 }
 
-/** The lines of a plan that say how rows are read (scans), for the report. */
+const planLines = (explained: unknown): string[] =>
+  (explained as { rows: Array<{ 'QUERY PLAN': string }> }).rows.map((row) => row['QUERY PLAN']);
+
+// pg's own conversion of a value to its text form (dates, arrays, JSON), as it sends them.
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
+const literalOf = (value: unknown): string => {
+  const text = prepareValue(value);
+  return text === null ? 'NULL' : pg.escapeLiteral(String(text));
+};
+
+/**
+ * EXPLAIN of the statement's generic plan. EXECUTE takes its values as literals (a utility statement
+ * has no parameters of its own); the generic plan does not see them.
+ */
+async function keptPlan(query: (...args: unknown[]) => Promise<unknown>, statement: Query): Promise<unknown> {
+  const values = statement.values ?? [];
+  await query('BEGIN');
+  try {
+    await query('SET LOCAL plan_cache_mode = force_generic_plan');
+    await query(`PREPARE kept_plan AS ${statement.text}`);
+    return await query(`EXPLAIN EXECUTE kept_plan${values.length > 0 ? `(${values.map(literalOf).join(', ')})` : ''}`);
+  } finally {
+    await query('ROLLBACK');
+    // Outside the transaction: PREPARE is not undone by a rollback.
+    await query('DEALLOCATE kept_plan').catch(() => undefined);
+  }
+}
+
+/**
+ * The lines of a plan that say how rows are read (scans) and where they are cut and sorted (a Limit
+ * above an index in order stops early; a Sort under it has read every matching row first).
+ */
 export const scanLines = (plan: string[]): string[] =>
-  plan.filter((line) => /Scan|Seq|Index/.test(line)).map((line) => line.trim().replace(/\s+\(cost=.*$/, ''));
+  plan
+    .filter((line) => /Scan|Seq|Index|^\s*(->\s+)?(Limit|Sort|Incremental Sort)\s/.test(line))
+    .map((line) => line.trim().replace(/\s+\(cost=.*$/, ''));
+
+/** Prints each statement's scan lines, planned for its values and as kept (when the two differ). */
+export function printPlans(plans: Plan[]): void {
+  console.log('\nquery plans (PostgreSQL): how each statement reads its rows, planned for its values and as kept');
+  for (const plan of plans) {
+    console.log(`- ${plan.scenario}: ${plan.statement}`);
+    const forValues = scanLines(plan.plan);
+    const kept = scanLines(plan.kept);
+    const same = forValues.join('\n') === kept.join('\n');
+    console.log(same ? '  for its values and as kept:' : '  for its values:');
+    for (const line of forValues) console.log(`    ${line}`);
+    if (same) continue;
+    console.log('  as kept (generic plan):');
+    for (const line of kept) console.log(`    ${line}`);
+  }
+}
