@@ -3,6 +3,7 @@ import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, ResourceSchema, resource, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { BirthCity } from './accounts.repository.ts';
+import type { PublicUserRow } from './read-model.ts';
 import { signInMethods } from './sessions.service.ts';
 import type { SessionRow, UserRow } from './tables.ts';
 
@@ -44,7 +45,7 @@ export const OwnUserSchema = ResourceSchema(
   'OwnUser',
 );
 
-export function presentPublicUser(user: UserRow) {
+export function presentPublicUser(user: PublicUserRow) {
   return resource('users', user.id, {
     hex: toHex(user.id),
     username: user.username,

@@ -12,6 +12,23 @@ export const userRows = users;
 export type { UserRow };
 
 /**
+ * What a user is shown with to anyone (presentPublicUser): the columns a list of users selects, so
+ * that it neither parses nor carries what it does not show (settings, address, the password's hash).
+ */
+export const publicUserColumns = {
+  id: users.id,
+  username: users.username,
+  nickname: users.nickname,
+  level: users.level,
+  experience: users.experience,
+  verifiedAt: users.verifiedAt,
+  avatarMediaId: users.avatarMediaId,
+  coverMediaId: users.coverMediaId,
+  createdAt: users.createdAt,
+};
+export type PublicUserRow = Pick<UserRow, keyof typeof publicUserColumns>;
+
+/**
  * The one privacy rule of reactions, for every reader: a user's likes and dislikes are public only
  * when they turned `showReactionsPublicly` on; a user who never chose has the default (off).
  */

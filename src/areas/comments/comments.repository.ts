@@ -12,13 +12,13 @@ import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
 
 /** A comment as lists show it: its row, its author, and how many direct replies are shown under it. */
 export interface ListedComment {
   comment: CommentRow;
-  author: UserRow;
+  author: PublicUserRow;
   repliesCount: number;
 }
 
@@ -33,7 +33,7 @@ const shown = sql`(${comments.deletedAt} IS NULL AND NOT ${comments.authorBanned
 const repliesCount = sql<number>`(SELECT count(*)::int FROM comments r WHERE r.parent_id = ${comments.id}
   AND (${visible('r')} OR EXISTS (SELECT 1 FROM comments d WHERE d.parent_id = r.id AND ${visible('d')})))`;
 
-const listedColumns = { comment: comments, author: users, repliesCount };
+const listedColumns = { comment: comments, author: publicUserColumns, repliesCount };
 
 /** Comments in reading order: oldest first (a conversation reads downwards). */
 const oldestFirst = (name: string): Keyset<ListedComment> =>

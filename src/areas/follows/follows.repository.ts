@@ -3,12 +3,12 @@ import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { listedUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { listedUser, type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
 /** One side of a follow: the other user and when the follow began. */
 export interface FollowedUser {
-  user: UserRow;
+  user: PublicUserRow;
   followedAt: Date;
 }
 
@@ -102,7 +102,7 @@ export class FollowsRepository extends Repository {
     followingKeyset,
     (db, where, orderBy) =>
       db
-        .select({ user: users, followedAt: follows.createdAt })
+        .select({ user: publicUserColumns, followedAt: follows.createdAt })
         .from(follows)
         .innerJoin(users, eq(users.id, follows.followeeId))
         .where(and(eq(follows.followerId, sql.placeholder('userId')), listedUser(), where))
@@ -115,7 +115,7 @@ export class FollowsRepository extends Repository {
     followersKeyset,
     (db, where, orderBy) =>
       db
-        .select({ user: users, followedAt: follows.createdAt })
+        .select({ user: publicUserColumns, followedAt: follows.createdAt })
         .from(follows)
         .innerJoin(users, eq(users.id, follows.followerId))
         .where(and(eq(follows.followeeId, sql.placeholder('userId')), listedUser(), where))

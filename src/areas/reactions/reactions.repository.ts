@@ -12,7 +12,13 @@ import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { listedUser, reactionsShownTo, type UserRow, userRows as users } from '../accounts/read-model.ts';
+import {
+  listedUser,
+  type PublicUserRow,
+  publicUserColumns,
+  reactionsShownTo,
+  userRows as users,
+} from '../accounts/read-model.ts';
 import {
   type ListedMedia,
   listedMediaColumns,
@@ -38,7 +44,7 @@ export interface ReactedMedia {
 }
 
 export interface Reactor {
-  user: UserRow;
+  user: PublicUserRow;
   reactionId: string;
   reactedAt: Date;
 }
@@ -199,7 +205,7 @@ export class ReactionsRepository extends Repository {
   ): Promise<Reactor[]> {
     const { where, orderBy } = keyset(reactorsKeysets[type], page);
     return this.db
-      .select({ user: users, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
+      .select({ user: publicUserColumns, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
       .from(mediaReactions)
       .innerJoin(users, eq(users.id, mediaReactions.userId))
       .where(

@@ -8,12 +8,12 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { likePrefix } from '../../platform/db/like.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { discoverableUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { discoverableUser, type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
 import { normalized } from './sources.ts';
 import { searchDocuments as doc } from './tables.ts';
 
 /** Search results, best score first; the score is the query's own expression, so it is given there. */
-export const userSearchKeyset = defineKeyset<{ score: number; user: UserRow }>({
+export const userSearchKeyset = defineKeyset<{ score: number; user: PublicUserRow }>({
   name: 'user-search',
   shape: ['number', 'uuid'],
   columns: [],
@@ -37,7 +37,7 @@ export class UserSearchRepository extends Repository {
    * username prefix 3, nickname prefix 2 (plus the trigram similarity), a full-text match on the words
    * 1 (plus its rank), otherwise trigram similarity alone (< 1: typos).
    */
-  search(query: string, page: PageRequest): Promise<Array<{ user: UserRow; score: number }>> {
+  search(query: string, page: PageRequest): Promise<Array<{ user: PublicUserRow; score: number }>> {
     return this.searchQuery(query, page).execute();
   }
 
@@ -58,7 +58,7 @@ export class UserSearchRepository extends Repository {
       or ${doc.name} % ${q} or ${q} <% ${doc.body})`;
     const { where, orderBy } = keyset({ columns: [score, doc.sourceId] }, page);
     return this.db
-      .select({ user: users, score })
+      .select({ user: publicUserColumns, score })
       .from(doc)
       .innerJoin(users, eq(users.id, doc.sourceId))
       .where(and(eq(doc.kind, 'user'), matches, discoverableUser(), where))
