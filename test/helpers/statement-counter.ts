@@ -1,6 +1,6 @@
 /**
  * Counts the statements the app sends to its database, by wrapping the driver's query function (the
- * pg pool's, or PGlite's), and keeps what each was: its text and, for a prepared one, its name.
+ * pg pool's, or PGlite's), and keeps what each was: its text, its values and, for a prepared one, its name.
  */
 import type { Database } from '../../src/platform/db/database.ts';
 import { isPostgres } from '../../src/platform/db/postgres-database.ts';
@@ -9,6 +9,7 @@ export interface SentStatement {
   text: string;
   /** The prepared statement's name; undefined for an unnamed (parsed every time) statement. */
   name: string | undefined;
+  values: unknown[];
 }
 
 export function watchStatements(database: Database) {
@@ -18,8 +19,13 @@ export function watchStatements(database: Database) {
   };
   const original = target.query;
   target.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text: string; name?: string };
-    sent.push(typeof first === 'string' ? { text: first, name: undefined } : { text: first.text, name: first.name });
+    const [first, second] = args as [string | { text: string; name?: string; values?: unknown[] }, unknown];
+    const values = Array.isArray(second) ? second : typeof first === 'string' ? [] : (first.values ?? []);
+    sent.push(
+      typeof first === 'string'
+        ? { text: first, name: undefined, values }
+        : { text: first.text, name: first.name, values },
+    );
     return original.apply(this, args);
   };
   return {

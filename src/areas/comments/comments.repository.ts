@@ -8,6 +8,7 @@
  * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
  */
 import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { literal } from '../../platform/db/literals.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -63,7 +64,7 @@ export class CommentsRepository extends Repository {
         .select(listedColumns)
         .from(comments)
         .innerJoin(users, eq(users.id, comments.authorId))
-        .where(and(eq(comments.mediaId, sql.placeholder('mediaId')), eq(comments.depth, 0), shown, where))
+        .where(and(eq(comments.mediaId, sql.placeholder('mediaId')), eq(comments.depth, literal(0)), shown, where))
         .orderBy(...orderBy),
   );
 

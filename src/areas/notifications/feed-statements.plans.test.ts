@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { keptPlan, readUnderLimit } from '../../../test/helpers/kept-plan.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { pageDirections } from '../../platform/http/pagination.ts';
 import { feedPageStatements, feedPageValues } from './feed-statements.ts';
@@ -36,20 +37,6 @@ describe('plans kept for the feed statements', () => {
   });
   after(() => t.close());
 
-  const genericPlan = (text: string, values: unknown[]) =>
-    t.services.platform.transactions.run(async () => {
-      const db = t.services.platform.transactions.db;
-      await db.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-      await db.execute(sql.raw(`PREPARE feed_plan AS ${text}`));
-      try {
-        const bound = values.map((value) => `'${String(value)}'`).join(', ');
-        const rows = await queryRows<{ 'QUERY PLAN': string }>(db, sql.raw(`EXPLAIN EXECUTE feed_plan(${bound})`));
-        return rows.map((row) => row['QUERY PLAN']);
-      } finally {
-        await db.execute(sql.raw('DEALLOCATE feed_plan'));
-      }
-    });
-
   it('reads a heavy owner’s page in index order, never sorting all of their rows', async () => {
     const [middle] = await queryRows<{ createdAt: Date; id: string }>(
       t.deps.database.db,
@@ -65,12 +52,10 @@ describe('plans kept for the feed statements', () => {
           position: direction === 'first' ? null : [new Date(middle.createdAt), middle.id],
         };
         const statement = feedPageStatements[direction][filter];
-        const plan = await genericPlan(statement.text, feedPageValues(heavy.id, page));
-        const limit = plan.findIndex((line) => /->\s+Limit/.test(line));
-        assert.ok(limit >= 0, `${statement.name}: a LIMIT\n${plan.join('\n')}`);
+        const plan = await keptPlan(t.services.platform.transactions, statement.text, feedPageValues(heavy.id, page));
         const index = filter === 'unread' ? 'notifications_unread' : 'notifications_feed';
         assert.match(
-          plan[limit + 1] ?? '',
+          readUnderLimit(plan),
           new RegExp(`Index Scan (Backward )?using ${index} on notifications`),
           `${statement.name}: the page is read in index order under its LIMIT\n${plan.join('\n')}`,
         );
