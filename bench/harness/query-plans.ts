@@ -6,11 +6,12 @@
  * (`plan_cache_mode = force_generic_plan`), which is the one most requests run. A benchmark prints the
  * plans' scan lines, so docs/benchmarks.md can show that a route reads an index, not the table.
  */
-import { createRequire } from 'node:module';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../../src/platform/db/database.ts';
 import { Transactions } from '../../src/platform/db/transactions.ts';
+import { explainKeptPlan } from '../../test/helpers/kept-plan.ts';
+import { catchStatements } from '../../test/helpers/statement-counter.ts';
 
 export interface Plan {
   scenario: string;
@@ -20,7 +21,7 @@ export interface Plan {
   kept: string[];
 }
 
-type Query = { text: string; values?: unknown[] };
+type Query = { text: string; values: unknown[] };
 
 /** Runs the scenarios with repositories built on a caught pool, then explains what they sent. */
 export async function capturePlans(
@@ -29,17 +30,8 @@ export async function capturePlans(
   options: { analyze?: boolean } = {},
 ): Promise<Plan[]> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  const sent: Query[] = [];
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const [first, second] = args as [string | Query, unknown[] | undefined];
-    sent.push(
-      typeof first === 'string'
-        ? { text: first, values: second }
-        : { text: first.text, values: first.values ?? second },
-    );
-    return query(...args);
-  };
+  const { sent } = catchStatements(pool as unknown as Parameters<typeof catchStatements>[0]);
   const transactions = new Transactions(drizzle({ client: pool }) as unknown as Db, () => {});
   const plans: Plan[] = [];
   try {
@@ -49,13 +41,13 @@ export async function capturePlans(
       const statements = [...sent];
       for (const statement of statements) {
         const explain = options.analyze ? 'EXPLAIN (ANALYZE, BUFFERS)' : 'EXPLAIN';
-        const explained = await query(`${explain} ${statement.text}`, statement.values ?? []);
-        const kept = await keptPlan(query, statement);
+        const explained = await query(`${explain} ${statement.text}`, statement.values);
+        const kept = await keptPlan(pool, statement);
         plans.push({
           scenario,
           statement: statement.text.replace(/\s+/g, ' ').slice(0, 120),
           plan: planLines(explained),
-          kept: planLines(kept),
+          kept,
         });
       }
     }
@@ -68,28 +60,15 @@ export async function capturePlans(
 const planLines = (explained: unknown): string[] =>
   (explained as { rows: Array<{ 'QUERY PLAN': string }> }).rows.map((row) => row['QUERY PLAN']);
 
-// pg's own conversion of a value to its text form (dates, arrays, JSON), as it sends them.
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
-const literalOf = (value: unknown): string => {
-  const text = prepareValue(value);
-  return text === null ? 'NULL' : pg.escapeLiteral(String(text));
-};
-
-/**
- * EXPLAIN of the statement's generic plan. EXECUTE takes its values as literals (a utility statement
- * has no parameters of its own); the generic plan does not see them.
- */
-async function keptPlan(query: (...args: unknown[]) => Promise<unknown>, statement: Query): Promise<unknown> {
-  const values = statement.values ?? [];
-  await query('BEGIN');
+/** The generic plan, explained on a connection of its own (SET LOCAL and PREPARE need one session). */
+async function keptPlan(pool: pg.Pool, statement: Query): Promise<string[]> {
+  const client = await pool.connect();
   try {
-    await query('SET LOCAL plan_cache_mode = force_generic_plan');
-    await query(`PREPARE kept_plan AS ${statement.text}`);
-    return await query(`EXPLAIN EXECUTE kept_plan${values.length > 0 ? `(${values.map(literalOf).join(', ')})` : ''}`);
+    await client.query('BEGIN');
+    return await explainKeptPlan(async (text) => (await client.query(text)).rows, statement.text, statement.values);
   } finally {
-    await query('ROLLBACK');
-    // Outside the transaction: PREPARE is not undone by a rollback.
-    await query('DEALLOCATE kept_plan').catch(() => undefined);
+    await client.query('ROLLBACK');
+    client.release();
   }
 }
 
@@ -103,7 +82,8 @@ export const scanLines = (plan: string[]): string[] =>
     .map((line) => line.trim().replace(/\s+\(cost=.*$/, ''));
 
 /** The plan's nodes without their conditions, which name values in one plan and parameters in the other. */
-const nodesOf = (lines: string[]): string => lines.filter((line) => !/^(Index Cond|Sort Key):/.test(line)).join('\n');
+const nodesOf = (lines: string[]): string =>
+  lines.filter((line) => !/^(Index Cond|Sort Key|Sort Method):/.test(line)).join('\n');
 
 /** Prints each statement's scan lines, planned for its values and as kept (when their nodes differ). */
 export function printPlans(plans: Plan[]): void {

@@ -3,36 +3,54 @@
  * executions when it judges it no costlier than a plan made for the values at hand, and so the one
  * most requests run. Tests hold a hot list's kept plan to its index on a skewed seed (one owner with
  * thousands of rows among owners with a few), where a plan that sorts all of the owner's rows would
- * cost milliseconds a page.
+ * cost milliseconds a page; the benchmarks print it (bench/harness/query-plans.ts).
  */
+import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { queryRows } from '../../src/platform/db/rows.ts';
 import type { Transactions } from '../../src/platform/db/transactions.ts';
 
-/** The lines of EXPLAIN for `text`'s generic plan, with `values` given to EXECUTE (they are not seen by it). */
-export function keptPlan(transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> {
-  return transactions.run(async () => {
-    const db = transactions.db;
-    await db.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-    await db.execute(sql.raw(`PREPARE kept_plan AS ${text}`));
-    try {
-      const bound = values.map(literalOf).join(', ');
-      const rows = await queryRows<{ 'QUERY PLAN': string }>(
-        db,
-        sql.raw(`EXPLAIN EXECUTE kept_plan${values.length > 0 ? `(${bound})` : ''}`),
-      );
-      return rows.map((row) => row['QUERY PLAN']);
-    } finally {
-      await db.execute(sql.raw('DEALLOCATE kept_plan'));
-    }
-  });
-}
+// pg's own conversion of a value to the text it sends (dates, arrays, JSON); pure, so it serves PGlite too.
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
 
 const literalOf = (value: unknown): string => {
-  if (value === null || value === undefined) return 'NULL';
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  return `'${text.replaceAll("'", "''")}'`;
+  const text = prepareValue(value);
+  return text === null || text === undefined ? 'NULL' : pg.escapeLiteral(String(text));
 };
+
+/**
+ * EXPLAIN of `text`'s generic plan, its values given to EXECUTE as literals (a utility statement takes
+ * no parameters; the generic plan does not see them). `run` sends one statement on one session, inside
+ * a transaction the caller opened; the prepared statement is removed on that session whatever happens
+ * (a rollback would not remove it).
+ */
+export async function explainKeptPlan(
+  run: (statement: string) => Promise<Array<Record<string, unknown>>>,
+  text: string,
+  values: readonly unknown[],
+): Promise<string[]> {
+  await run('SET LOCAL plan_cache_mode = force_generic_plan');
+  await run(`PREPARE kept_plan AS ${text}`);
+  await run('SAVEPOINT kept_plan');
+  try {
+    const bound = values.length > 0 ? `(${values.map(literalOf).join(', ')})` : '';
+    const rows = await run(`EXPLAIN EXECUTE kept_plan${bound}`);
+    return rows.map((row) => String(row['QUERY PLAN']));
+  } catch (error) {
+    await run('ROLLBACK TO SAVEPOINT kept_plan');
+    throw error;
+  } finally {
+    await run('DEALLOCATE kept_plan');
+  }
+}
+
+/** The kept plan's lines, explained in a transaction of the app's database. */
+export function keptPlan(transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> {
+  return transactions.run(() =>
+    explainKeptPlan((statement) => queryRows(transactions.db, sql.raw(statement)), text, values),
+  );
+}
 
 /** The line under the plan's first Limit: what the page is read from. */
 export function readUnderLimit(plan: string[]): string {

@@ -12,11 +12,14 @@ export interface SentStatement {
   values: unknown[];
 }
 
-export function watchStatements(database: Database) {
+type Queryable = { query: (...args: unknown[]) => unknown };
+
+/**
+ * Wraps `target.query` (a pg pool or client, or PGlite) so that every statement it is given is kept in
+ * `sent`; `restore` unwraps it. Values given beside a query config replace the config's own, as in pg.
+ */
+export function catchStatements(target: Queryable) {
   const sent: SentStatement[] = [];
-  const target = (isPostgres(database) ? database.pool : (database as unknown as { client: object }).client) as {
-    query: (...args: unknown[]) => unknown;
-  };
   const original = target.query;
   target.query = function (this: unknown, ...args: unknown[]) {
     const [first, second] = args as [string | { text: string; name?: string; values?: unknown[] }, unknown];
@@ -37,4 +40,9 @@ export function watchStatements(database: Database) {
       target.query = original;
     },
   };
+}
+
+export function watchStatements(database: Database) {
+  const target = isPostgres(database) ? database.pool : (database as unknown as { client: object }).client;
+  return catchStatements(target as unknown as Queryable);
 }

@@ -2,17 +2,18 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
-import { type UserRow, users } from './tables.ts';
+import { type PublicUserRow, publicUserColumns } from './read-model.ts';
+import { users } from './tables.ts';
 
 /** The accounts a sponsor brought in, newest first. */
-export const sponsoredKeyset = newestFirst<UserRow>('sponsored', users);
+export const sponsoredKeyset = newestFirst<PublicUserRow>('sponsored', users);
 
 export class UserDirectoryRepository extends Repository {
   /** Accounts registered with this sponsor's code, newest first (deleted accounts left out). */
-  async sponsored(sponsorId: string, page: PageRequest): Promise<UserRow[]> {
+  async sponsored(sponsorId: string, page: PageRequest): Promise<PublicUserRow[]> {
     const { where, orderBy } = keyset(sponsoredKeyset, page);
     return this.db
-      .select()
+      .select(publicUserColumns)
       .from(users)
       .where(and(eq(users.sponsoredBy, sponsorId), isNull(users.anonymizedAt), where))
       .orderBy(...orderBy)

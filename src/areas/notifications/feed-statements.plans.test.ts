@@ -21,14 +21,15 @@ describe('plans kept for the feed statements', () => {
     t = await createTestApp();
     heavy = await createUser(t);
     const db = t.deps.database.db;
-    // 400 owners with 20 notifications each, and one with 5,000 (half of every owner's unread).
+    // 400 owners with 10 notifications each, and one with 5,000 (half of every owner's unread): the
+    // average owner has about a page of rows, where a plan that sorts an owner's rows looks as cheap.
     await db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
       SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
       FROM (SELECT md5(i::text) AS n FROM generate_series(1, 400) AS i) AS filler`);
     await db.execute(sql`INSERT INTO notifications (id, owner_id, type, data, read_at, created_at)
       SELECT gen_random_uuid(), owner.id, 'follow.received', '{}',
              CASE WHEN i % 2 = 0 THEN now() END, now() - i * interval '1 minute'
-      FROM (SELECT id FROM users WHERE id <> ${heavy.id}) AS owner, generate_series(1, 20) AS i`);
+      FROM (SELECT id FROM users WHERE id <> ${heavy.id}) AS owner, generate_series(1, 10) AS i`);
     await db.execute(sql`INSERT INTO notifications (id, owner_id, type, data, read_at, created_at)
       SELECT gen_random_uuid(), ${heavy.id}, 'follow.received', '{}',
              CASE WHEN i % 2 = 0 THEN now() END, now() - i * interval '1 minute'
@@ -61,5 +62,39 @@ describe('plans kept for the feed statements', () => {
         );
       }
     }
+  });
+  it('keeps one plan: after its first executions, light and heavy owners and any page size run it', async () => {
+    const [light] = await queryRows<{ id: string }>(
+      t.deps.database.db,
+      sql`SELECT id FROM users WHERE id <> ${heavy.id} LIMIT 1`,
+    );
+    assert.ok(light);
+    const { text } = feedPageStatements.first.all;
+    const generic = await t.services.platform.transactions.run(async () => {
+      const db = t.services.platform.transactions.db;
+      await db.execute(sql.raw(`PREPARE feed_first AS ${text}`));
+      try {
+        for (const [owner, rows] of [
+          [heavy.id, 21],
+          [light.id, 21],
+          [heavy.id, 2],
+          [light.id, 101],
+          [heavy.id, 21],
+          [heavy.id, 21],
+          [light.id, 21],
+          [heavy.id, 101],
+        ] as const) {
+          await db.execute(sql.raw(`EXECUTE feed_first('${owner}', ${rows})`));
+        }
+        const [statement] = await queryRows<{ generic: number }>(
+          db,
+          sql`SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'feed_first'`,
+        );
+        return statement?.generic ?? 0;
+      } finally {
+        await db.execute(sql.raw('DEALLOCATE feed_first'));
+      }
+    });
+    assert.ok(generic >= 3, `the generic plan ran ${generic} times of 8`);
   });
 });

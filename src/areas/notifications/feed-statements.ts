@@ -12,7 +12,8 @@
  * a 0.03 ms read); a plan that saw the page size (a LIMIT written in, or bound) could find collecting
  * all of an owner's rows and sorting them as cheap as the index when the average owner has about a
  * page of rows, and then kept that: 4 ms for an owner with 10,000 (docs/benchmarks.md, hot paths).
- * A LIMIT it cannot see is counted as a tenth of the rows, for which the index in order always wins.
+ * A LIMIT it cannot see is counted as a tenth of the rows, for which the index in order wins in practice
+ * (it reads a tenth of its cost; a sort pays for every row).
  */
 
 import { byKey } from '../../platform/db/prepared-reads.ts';
