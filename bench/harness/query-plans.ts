@@ -30,6 +30,7 @@ export async function capturePlans(
   options: { analyze?: boolean } = {},
 ): Promise<Plan[]> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
+  // Taken before the pool is caught: the EXPLAINs below are not recorded as the scenario's statements.
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const { sent } = catchStatements(pool as unknown as Parameters<typeof catchStatements>[0]);
   const transactions = new Transactions(drizzle({ client: pool }) as unknown as Db, () => {});

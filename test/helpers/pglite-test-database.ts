@@ -107,11 +107,15 @@ async function templateDirectory(): Promise<string> {
   return template;
 }
 
+let folderChecked = false;
+
 /**
  * The user's folder, made private; one that another user made (or a link put there) is refused rather
- * than read. Also removes, once, what the layouts before this one left in the temporary directory.
+ * than read. Also removes what the layouts before this one left in the temporary directory. Once a
+ * process: a test file may open several databases.
  */
 function ownFolder(): void {
+  if (folderChecked) return;
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const stats = lstatSync(root);
   const uid = process.getuid?.();
@@ -124,6 +128,7 @@ function ownFolder(): void {
     const path = join(tmpdir(), name);
     if (lstatSync(path, { throwIfNoEntry: false })?.uid === uid) rmSync(path, { recursive: true, force: true });
   }
+  folderChecked = true;
 }
 
 export async function openPgliteTestDatabase(): Promise<Database & { client: PGlite }> {
