@@ -8,13 +8,13 @@
  * temporary profile (user-data dir), removed when the browser closes.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type SeedReport, seedDemoWorld } from '../../src/cli/seed-demo/seed-demo.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/processes.ts';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -50,15 +50,6 @@ export interface WatchedPage {
   context: BrowserContext;
   /** Console errors, uncaught errors, failed requests and answers of 400 or more, since the page opened. */
   problems: string[];
-}
-
-/** A port free at this moment on loopback (the app learns its PUBLIC_URL before it listens). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Records what a user would see go wrong on a page (ERR_ABORTED is a request the page itself cancelled). */

@@ -1,6 +1,7 @@
 /** Reads PostgreSQL error details through Drizzle's wrapper, on both engines. */
 interface PgErrorLike {
   code?: string;
+  message?: string;
   constraint?: string;
   cause?: unknown;
 }
@@ -29,4 +30,42 @@ export function isUnstorableText(error: unknown): boolean {
 
 export function isForeignKeyViolation(error: unknown): boolean {
   return pgError(error)?.code === '23503';
+}
+
+/**
+ * PostgreSQL cannot be reached or ended the connection: it is restarting, failing over, refusing
+ * connections, or killed this session (SQLSTATE classes 08 and 57P, too many connections), or the
+ * driver could not connect, lost its socket or waited too long for a free connection. A request that
+ * meets one is answered 503 with Retry-After, not 500: trying again soon is the right thing to do.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = pgError(error)?.code;
+  if (code !== undefined) return code.startsWith('08') || code.startsWith('57P') || code === '53300';
+  for (let current: unknown = error, depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const { code: systemCode } = current as NodeJS.ErrnoException;
+    if (systemCode !== undefined && connectionFailures.has(systemCode)) return true;
+    if (driverConnectionMessages.some((message) => current instanceof Error && current.message.includes(message)))
+      return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+const connectionFailures = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** What node-postgres says when a connection ends, breaks, or cannot be had in time. */
+const driverConnectionMessages = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Client was closed and is not queryable',
+];
+
+/**
+ * What the server said of a failed statement: its SQLSTATE, its message and the constraint it names,
+ * without the statement or its values (which Drizzle's wrapper prints); null when the server said nothing.
+ */
+export function databaseError(error: unknown): { code: string; message: string; constraint: string | null } | null {
+  const found = pgError(error);
+  if (found === null) return null;
+  return { code: found.code!, message: found.message ?? '', constraint: found.constraint ?? null };
 }

@@ -24,6 +24,14 @@ function rawConnection(client: pg.ClientBase): RawConnection {
   return conn;
 }
 
+/**
+ * How long a request waits for a connection (a new one, or a pooled one to be free) before it is
+ * answered 503: a database that is down or saturated is refused quickly instead of holding requests.
+ */
+export const connectTimeoutMs = 5_000;
+
+const ignore = () => {};
+
 export type PostgresDatabase = Database & { pool: pg.Pool };
 
 export const isPostgres = (database: Database): database is PostgresDatabase =>
@@ -35,14 +43,24 @@ export const isPostgres = (database: Database): database is PostgresDatabase =>
  * pooled connection: a transaction-mode pooler cannot keep a session-level lock.
  */
 export function openPostgres(url: string, poolSize = 10, migrationUrl = url): PostgresDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypeParsers });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypeParsers,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error'. The pool
+  // drops an idle one by itself (its 'error' event, below); but while a client is checked out (between
+  // two statements of a transaction) the pool takes its own listener off, and an 'error' event nobody
+  // listens to ends the process. So every client listens for its whole life: the statement it runs
+  // next fails (its request answers 503 databaseUnavailable) and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', ignore));
+  pool.on('error', ignore);
   const db = drizzle({ client: pool }) as unknown as Db;
 
   async function withMigrationClient<T>(fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {
     const client = new pg.Client({ connectionString: migrationUrl });
-    client.on('error', () => {});
+    client.on('error', ignore);
     await client.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [LockKey.migrations]);

@@ -84,6 +84,7 @@ export const errorCatalogue = {
   rateLimited: 429,
   maintenance: 503,
   variantNotReady: 503,
+  databaseUnavailable: 503,
   internal: 500,
   providerUnavailable: 502,
 } as const satisfies Record<string, number>;

@@ -3,7 +3,7 @@
  * (HTML routes get an HTML page unless the client asks for JSON). Never a 500 for bad input.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isUnstorableText } from '../db/errors.ts';
+import { isDatabaseUnavailable, isUnstorableText } from '../db/errors.ts';
 import { negotiateLocale, translate } from '../i18n/i18n.ts';
 import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
@@ -80,6 +80,16 @@ function validationErrors(error: FastifyError, request: FastifyRequest): AppErro
   return new AppErrors(status, errors, stoppedEarly ? { validationStoppedEarly: true } : undefined);
 }
 
+/** The Retry-After of a 503 databaseUnavailable: a restart or a failover takes a few seconds. */
+export const databaseRetryAfterSeconds = 5;
+
+const databaseUnavailable = () =>
+  new AppError('databaseUnavailable', {
+    headers: { 'Retry-After': String(databaseRetryAfterSeconds) },
+    values: { seconds: databaseRetryAfterSeconds },
+    meta: { retryAfterSeconds: databaseRetryAfterSeconds },
+  });
+
 /** Maps framework errors (parsing, limits, content types) to our codes. */
 function frameworkError(error: FastifyError): AppError {
   if (isUnstorableText(error)) return nulCharacter({});
@@ -114,6 +124,7 @@ function frameworkError(error: FastifyError): AppError {
   if (status === 415) return new AppError('unsupportedMediaType', { detail: error.message });
   if (status === 429) return new AppError('rateLimited', { values: { seconds: 60 } });
   if (status >= 400 && status < 500) return new AppError('badRequest', { detail: error.message });
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   return new AppError('internal');
 }
 
@@ -222,7 +233,9 @@ export function registerErrorHandling(app: App) {
       return sendErrors(request, reply, grouped.status, grouped.errors, grouped.meta);
     }
     const mapped = frameworkError(error as FastifyError);
-    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (mapped.code === 'databaseUnavailable') {
+      request.log.warn({ event: 'db.unavailable', err: error }, 'the database cannot be reached');
+    } else if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendErrors(request, reply, mapped.status, [mapped]);
   });
 }

@@ -122,7 +122,14 @@ export function route<
 /** Error codes a route answers by its kind alone, whatever its handler does. */
 export function implicitErrors(spec: AnyRoute): ErrorCode[] {
   // Any request may carry a body of a type no route reads (415) or ask for a type we do not send (406).
-  const codes: ErrorCode[] = ['badRequest', 'notAcceptable', 'unsupportedMediaType', 'rateLimited', 'internal'];
+  const codes: ErrorCode[] = [
+    'badRequest',
+    'notAcceptable',
+    'unsupportedMediaType',
+    'rateLimited',
+    'internal',
+    'databaseUnavailable',
+  ];
   if (closedDuringMaintenance(spec.path)) codes.push('maintenance');
   if (spec.auth === 'user' || spec.auth === 'admin') codes.push('unauthenticated');
   if (spec.auth === 'user') codes.push('accountBanned');
