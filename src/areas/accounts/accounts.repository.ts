@@ -225,7 +225,7 @@ export class AccountsRepository extends Repository {
     return used.length > 0;
   }
 
-  /** Spends every open token of a purpose, e.g. older reset links once a new one is sent. */
+  /** Spends every open token of a purpose: every reset link once one did its work (or the password changed). */
   async useAllTokens(userId: string, purpose: TokenPurpose, at: Date): Promise<void> {
     await this.db
       .update(userTokens)

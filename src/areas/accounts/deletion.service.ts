@@ -42,6 +42,10 @@ export const recentSignInMs = 10 * 60_000;
 const erasureBatch = 100;
 
 const invalidToken = () => new AppError('invalidToken', { source: { pointer: '/token' } });
+/** Used, expired and unknown tokens answer alike (docs/api.md). */
+const asInvalidToken = (error: unknown): never => {
+  throw error instanceof AppError ? invalidToken() : error;
+};
 
 export class DeletionService {
   private readonly transactions: Transactions;
@@ -83,9 +87,9 @@ export class DeletionService {
   }
 
   /**
-   * DELETE /api/users/me: checks that the caller is the owner, then mails a confirmation link (the
-   * newest link is the only one that works; at most `mailsPerHour` an hour, past which nothing more
-   * is sent and the answer stays the same).
+   * DELETE /api/users/me: checks that the caller is the owner, then mails a confirmation link (every
+   * link sent works until one confirms the deletion or it expires; at most `mailsPerHour` an hour,
+   * past which nothing more is sent and the answer stays the same).
    */
   async request(userId: string, sessionId: string, password: string | undefined, locale: Locale): Promise<void> {
     const user = await this.accounts.findUserById(userId);
@@ -138,15 +142,11 @@ export class DeletionService {
    */
   async confirm(token: string): Promise<{ userId: string; eraseAfter: Date }> {
     return this.transactions.run(async () => {
-      let found: Awaited<ReturnType<MailTokens['check']>>;
-      try {
-        found = await this.tokens.check(this.accounts, token, 'delete-account');
-        await this.tokens.spend(this.accounts, found);
-      } catch (error) {
-        throw error instanceof AppError ? invalidToken() : error;
-      }
+      const found = await this.tokens.check(this.accounts, token, 'delete-account').catch(asInvalidToken);
+      // The user first (the lock order), then the token: confirming spends every link of the account.
       const user = await this.accounts.lockUser(found.userId);
       if (user === null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) throw invalidToken();
+      await this.tokens.spend(this.accounts, found).catch(asInvalidToken);
       const now = this.clock.now();
       const row = (await this.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }))!;
       await this.accounts.deleteSessionsOfUser(user.id);

@@ -46,8 +46,14 @@ describe('account mail through a real SMTP server', () => {
     assert.equal(before.json.data.attributes.emailConfirmed, false);
     const confirm = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: confirmToken } });
     assert.equal(confirm.statusCode, 204);
-    const afterConfirm = await t.request({ method: 'GET', url: '/api/auth/me', token });
-    assert.equal(afterConfirm.json.data.attributes.emailConfirmed, true);
+    const ended = await t.request({ method: 'GET', url: '/api/auth/me', token });
+    assert.equal(ended.statusCode, 401, "the registration's session ended with the confirmation");
+    const signedIn = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email, password: strongPassword },
+    });
+    assert.equal(signedIn.json.included[0].attributes.emailConfirmed, true);
 
     const again = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: confirmToken } });
     assert.equal(again.statusCode, 422);
@@ -314,14 +320,7 @@ describe('e-mailed tokens and requests', () => {
     assert.equal(resend.statusCode, 202);
     await mailsHandedOver();
     assert.equal(t.mail.sent.length, count + 1);
-    const newToken = await lastToken(user.email, 'confirm');
-    assert.notEqual(newToken, firstToken);
-    const old = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: firstToken } });
-    assert.equal(old.json.errors[0].code, 'tokenUsed', 'only the newest link works');
-    assert.equal(
-      (await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: newToken } })).statusCode,
-      204,
-    );
+    assert.notEqual(await lastToken(user.email, 'confirm'), firstToken, 'a new link');
 
     const banned = await createUser(t);
     await updateUserRow(t, banned.id, { bannedAt: t.clock.now() });
@@ -367,27 +366,74 @@ describe('e-mailed tokens and requests', () => {
     }
   });
 
-  it('a newer reset mail voids the older link', async () => {
+  const confirm = (token: string) => t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token } });
+  const reset = (token: string, password: string) =>
+    t.request({ method: 'POST', url: '/api/auth/reset-password', body: { token, password } });
+  const login = (email: string, password: string) =>
+    t.request({ method: 'POST', url: '/api/auth/login', body: { email, password } });
+
+  it('every confirmation link sent works until the address is confirmed; then each says it is', async () => {
+    const user = await createUser(t);
+    const first = await lastToken(user.email, 'confirm');
+    t.clock.advanceMinutes(1);
+    await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: user.email } });
+    const second = await lastToken(user.email, 'confirm');
+    assert.notEqual(first, second);
+    assert.equal((await confirm(first)).statusCode, 204, "the first mail's link, after a second was sent");
+    for (const token of [second, first]) {
+      const again = await confirm(token);
+      assert.equal(again.statusCode, 422);
+      assert.equal(again.json.errors[0].code, 'tokenUsed', 'the address is already confirmed');
+    }
+    const signedIn = await login(user.email, strongPassword);
+    assert.equal(signedIn.json.included[0].attributes.emailConfirmed, true);
+  });
+
+  it('every reset link sent works until one of them sets a password', async () => {
     const user = await createUser(t);
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
     const first = await lastToken(user.email, 'reset');
+    t.clock.advanceMinutes(1);
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
     const second = await lastToken(user.email, 'reset');
-    const old = await t.request({
-      method: 'POST',
-      url: '/api/auth/reset-password',
-      body: { token: first, password: 'a strong one at last 9' },
-    });
-    assert.equal(old.json.errors[0].code, 'tokenUsed');
-    assert.equal(
-      (
-        await t.request({
-          method: 'POST',
-          url: '/api/auth/reset-password',
-          body: { token: second, password: 'a strong one at last 9' },
-        })
-      ).statusCode,
-      204,
-    );
+    assert.notEqual(first, second);
+    assert.equal((await reset(first, 'the first link works 1')).statusCode, 204);
+    for (const token of [second, first]) {
+      const again = await reset(token, 'not this one either 2');
+      assert.equal(again.statusCode, 422);
+      assert.equal(again.json.errors[0].code, 'tokenUsed');
+    }
+    assert.equal((await login(user.email, 'the first link works 1')).statusCode, 200);
+    assert.equal((await login(user.email, 'not this one either 2')).statusCode, 401);
+  });
+
+  it('a reset spends the open confirmation links: the address is confirmed', async () => {
+    const user = await createUser(t);
+    const confirmToken = await lastToken(user.email, 'confirm');
+    await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
+    assert.equal((await reset(await lastToken(user.email, 'reset'), 'a reset proves it 3')).statusCode, 204);
+    const late = await confirm(confirmToken);
+    assert.equal(late.statusCode, 422);
+    assert.equal(late.json.errors[0].code, 'tokenUsed');
+  });
+
+  it("confirming an address someone else registered ends every session of the account, the registrant's too", async () => {
+    // Someone registers the owner's address with a password and signs in twice.
+    const registrant = await createUser(t);
+    const other = await login(registrant.email, strongPassword);
+    const sessions = [registrant.token, other.json.data.attributes.accessToken as string];
+    const me = (token: string) => t.request({ method: 'GET', url: '/api/auth/me', token });
+    for (const token of sessions) assert.equal((await me(token)).statusCode, 200);
+    const first = await lastToken(registrant.email, 'confirm');
+    t.clock.advanceMinutes(1);
+    await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email: registrant.email } });
+    const second = await lastToken(registrant.email, 'confirm');
+    // The owner of the mailbox follows the mailed link.
+    assert.equal((await confirm(first)).statusCode, 204);
+    for (const token of sessions) assert.equal((await me(token)).statusCode, 401, 'every session ended');
+    // Once the address is confirmed, another link ends nothing.
+    const later = (await login(registrant.email, strongPassword)).json.data.attributes.accessToken as string;
+    assert.equal((await confirm(second)).json.errors[0].code, 'tokenUsed');
+    assert.equal((await me(later)).json.data.attributes.emailConfirmed, true);
   });
 });

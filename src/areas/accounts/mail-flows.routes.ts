@@ -41,7 +41,7 @@ export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {
       method: 'POST',
       path: '/api/auth/confirm-email',
       auth: 'none',
-      summary: 'Confirm an e-mail address with the token sent by mail (single use, 48 hours)',
+      summary: 'Confirm an e-mail address with the token sent by mail (48 hours); every session of the account ends',
       body: Type.Object({ token: Token }, { additionalProperties: false }),
       errors: [...tokenErrors],
       success: { status: 204 },
@@ -52,7 +52,7 @@ export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {
       [
         [
           'resend-confirmation',
-          'Send a new confirmation link (earlier ones stop working); 202 whatever the account',
+          'Send a new confirmation link (earlier ones keep working); 202 whatever the account',
           mailFlows.resendConfirmation,
         ],
         [

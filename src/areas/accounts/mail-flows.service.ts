@@ -26,6 +26,7 @@ export const mailsPerHour = 5;
 /** Accounts that may receive account mail at all. */
 const canReceiveMail = (user: UserRow | null): user is UserRow =>
   user !== null && user.anonymizedAt === null && user.bannedAt === null;
+const invalidToken = () => new AppError('invalidToken', { source: { pointer: '/token' } });
 
 export class MailFlowsService {
   readonly #inFlight = new Set<Promise<void>>();
@@ -100,7 +101,7 @@ export class MailFlowsService {
   }
 
   /**
-   * A new token of this kind for the account (earlier ones stop working), or null when `mailsPerHour`
+   * A new token of this kind for the account (earlier ones keep working), or null when `mailsPerHour`
    * were issued in the last hour: counted under the user's lock, so parallel requests cannot pass it.
    */
   #issueCapped(userId: string, purpose: 'confirm-email' | 'reset-password'): Promise<string | null> {
@@ -112,7 +113,7 @@ export class MailFlowsService {
     });
   }
 
-  /** Sends a fresh confirmation link (earlier ones stop working), unless the hourly cap is reached. */
+  /** Sends a fresh confirmation link (earlier ones keep working), unless the hourly cap is reached. */
   async sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
     const token = await this.#issueCapped(user.id, 'confirm-email');
     if (token === null) return;
@@ -131,24 +132,42 @@ export class MailFlowsService {
     });
   }
 
+  /**
+   * What a confirmation link would do, without doing it (its page shows this before the click):
+   * throws the token's error (tokenUsed once the address is confirmed), else returns.
+   */
+  async checkConfirmation(token: string): Promise<void> {
+    const found = await this.tokens.check(this.repository, token, 'confirm-email');
+    if (!canReceiveMail(await this.repository.findUserById(found.userId))) throw invalidToken();
+  }
+
+  /**
+   * Confirms the address. Every confirmation link sent works until the address is confirmed (then
+   * they are all spent) or it expires. Whoever registered an unconfirmed address had not shown they
+   * could read it, so confirming it ends every session of the account, as a reset does (on every
+   * instance: the session cache is told through the broadcast).
+   */
   async confirmEmail(token: string): Promise<void> {
     await this.transactions.run(async () => {
       const found = await this.tokens.check(this.repository, token, 'confirm-email');
-      await this.tokens.spend(this.repository, found);
-      // Locked, so that of a confirmation and a reset at once only one sees the address unconfirmed.
+      // The user first (the lock order), so that of a confirmation and a reset at once only one
+      // sees the address unconfirmed.
       const user = await this.repository.lockUser(found.userId);
       // A link mailed before a ban or an erasure no longer works.
-      if (!canReceiveMail(user)) throw new AppError('invalidToken', { source: { pointer: '/token' } });
-      if (user.emailConfirmedAt === null) {
-        const now = this.clock.now();
-        await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
-        await this.events.publish('user.emailConfirmed', {
-          userId: user.id,
-          sponsoredBy: user.sponsoredBy,
-          proof: 'mail',
-        });
-      }
+      if (!canReceiveMail(user)) throw invalidToken();
+      await this.tokens.spend(this.repository, found);
+      if (user.emailConfirmedAt !== null) return;
+      const now = this.clock.now();
+      await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
+      await this.#addressProven(user, now);
+      await this.repository.deleteSessionsOfUser(user.id);
     });
+  }
+
+  /** A mailed link (a confirmation or a reset) proved an unconfirmed address: its confirmation links are spent. */
+  async #addressProven(user: UserRow, now: Date): Promise<void> {
+    await this.repository.useAllTokens(user.id, 'confirm-email', now);
+    await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: user.sponsoredBy, proof: 'mail' });
   }
 
   /** Answers at once; the reset mail, if the address has an account, is prepared after the answer. */
@@ -173,30 +192,25 @@ export class MailFlowsService {
 
   /**
    * Sets a new password from a reset token and ends every session of the account. The link came by
-   * e-mail, so it also proves the address: an unconfirmed one becomes confirmed.
+   * e-mail, so it also proves the address: an unconfirmed one becomes confirmed. Every reset link
+   * sent works until one of them is used (or the password changes) or it expires.
    */
   async resetPassword(token: string, password: string): Promise<void> {
     const found = await this.tokens.check(this.repository, token, 'reset-password');
     if (!isStrongEnough(password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
     const passwordHash = await hashPassword(password);
     await this.transactions.run(async () => {
-      await this.tokens.spend(this.repository, found);
       const user = await this.repository.lockUser(found.userId);
       // A link mailed before a ban or an erasure no longer works.
-      if (!canReceiveMail(user)) throw new AppError('invalidToken', { source: { pointer: '/token' } });
+      if (!canReceiveMail(user)) throw invalidToken();
+      await this.tokens.spend(this.repository, found);
       const now = this.clock.now();
       await this.repository.updateUser(user.id, {
         passwordHash,
         emailConfirmedAt: user.emailConfirmedAt ?? now,
         updatedAt: now,
       });
-      if (user.emailConfirmedAt === null) {
-        await this.events.publish('user.emailConfirmed', {
-          userId: user.id,
-          sponsoredBy: user.sponsoredBy,
-          proof: 'mail',
-        });
-      }
+      if (user.emailConfirmedAt === null) await this.#addressProven(user, now);
       await this.repository.useAllTokens(user.id, 'reset-password', now);
       await this.repository.deleteSessionsOfUser(user.id);
     });

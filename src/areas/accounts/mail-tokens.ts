@@ -1,6 +1,8 @@
 /**
- * Single-use tokens sent by e-mail (confirmation, password reset): random, only their SHA-256 is
- * stored, expiring. Checking a token tells apart unknown (422), used (422) and expired (410).
+ * Single-use tokens sent by e-mail (confirmation, password reset, account deletion): random, only
+ * their SHA-256 is stored, expiring. Checking a token tells apart unknown (422), used (422) and
+ * expired (410). A new token leaves the earlier ones of its kind working: each flow spends them all
+ * once it is done (docs/api.md), so a person who asked twice may follow either mail.
  */
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -32,11 +34,10 @@ export class MailTokens {
     this.clock = clock;
   }
 
-  /** Spends the user's open tokens of this purpose (only the newest link works) and issues a new one. */
+  /** Issues a new token of this purpose; the user's open ones keep working. */
   async issue(repository: AccountsRepository, userId: string, purpose: TokenPurpose): Promise<string> {
     const now = this.clock.now();
     const token = newSecretToken(tokenPrefixes[purpose]);
-    await repository.useAllTokens(userId, purpose, now);
     await repository.insertToken({
       id: newId(),
       userId,

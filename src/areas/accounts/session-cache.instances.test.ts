@@ -57,6 +57,17 @@ describe('session revocation across instances', () => {
     await waitFor('the revocation on the other instance', async () => (await me(two, user.token)) === 401);
   });
 
+  it("confirming an address on one instance ends the registrant's token on the other once the broadcast arrives", async () => {
+    const user = await createUser(one);
+    assert.equal(await me(two, user.token), 200, 'the other instance has it cached');
+    await one.services.areas.accounts.mailFlows.drain();
+    const token = /\/login\?confirm=([A-Za-z0-9_-]+)/.exec(one.mail.last(user.email)!.text)![1];
+    const confirmed = await one.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token } });
+    assert.equal(confirmed.statusCode, 204);
+    assert.equal(await me(one, user.token), 401, 'at once on the instance that confirmed');
+    await waitFor('the revocation on the other instance', async () => (await me(two, user.token)) === 401);
+  });
+
   it('without the broadcast, the other instance stops accepting the token after SESSION_CACHE_SECONDS', async () => {
     const user = await createUser(one);
     assert.equal(await me(lossy, user.token), 200);

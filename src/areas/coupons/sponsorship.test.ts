@@ -83,7 +83,8 @@ describe('sponsorship rewards', () => {
     assert.equal(await experienceOf(sponsor.token), start + reward);
     assert.equal(
       (await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token: confirm } })).statusCode,
-      204,
+      422,
+      'the reset confirmed the address: its confirmation links are spent',
     );
     assert.equal(await experienceOf(sponsor.token), start + reward);
   });
@@ -100,7 +101,16 @@ describe('sponsorship rewards', () => {
       (await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token } })).statusCode,
       204,
     );
-    const me = await t.request({ method: 'GET', url: '/api/auth/me', token: res.json.data.attributes.accessToken });
-    assert.equal(me.json.data.attributes.emailConfirmed, true);
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email, password: strongPassword },
+    });
+    assert.equal(login.json.included[0].attributes.emailConfirmed, true);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/auth/me', token: res.json.data.attributes.accessToken })).statusCode,
+      401,
+      'the confirmation ended the sessions opened before it',
+    );
   });
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
 import type { FacebookGraph } from '../../../test/support/facebook-graph.ts';
 import {
   type IdentityProviders,
@@ -100,6 +100,29 @@ describe('linked identities', () => {
     assert.equal((await list({ token: owner.json.data.attributes.accessToken })).data.length, 0);
   });
 
+  it("pre-hijack: when the mailbox's owner confirms the address, the account opener's session ends too", async () => {
+    const victim = `confirmed${nextSubject()}@example.test`;
+    const attacker = facebook.issue({ userId: nextSubject(), email: victim });
+    const opened = await t.request({
+      method: 'POST',
+      url: '/api/auth/oauth/facebook',
+      body: { accessToken: attacker },
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const session = opened.json.data.attributes.accessToken as string;
+    const me = () => t.request({ method: 'GET', url: '/api/auth/me', token: session });
+    assert.equal((await me()).json.data.attributes.emailConfirmed, false);
+    // The owner of the mailbox follows the confirmation link mailed to it.
+    const token = await mailedToken(victim, 'confirm');
+    assert.equal(
+      (await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token } })).statusCode,
+      204,
+    );
+    assert.equal((await me()).statusCode, 401, "the opener's session ended");
+    const again = await t.request({ method: 'POST', url: '/api/auth/oauth/facebook', body: { accessToken: attacker } });
+    assert.equal(again.statusCode, 409, 'and the identity is unlinked');
+  });
+
   it('a confirmation link keeps the identities that vouched for the address, and drops the others', async () => {
     const bea = await createUser(t);
     const googleSub = nextSubject();
@@ -116,7 +139,13 @@ describe('linked identities', () => {
     const token = await mailedToken(bea.email, 'confirm');
     const confirmed = await t.request({ method: 'POST', url: '/api/auth/confirm-email', body: { token } });
     assert.ok(confirmed.statusCode < 300, confirmed.body);
-    const left = (await list(bea)).data.map(
+    // The confirmation ended her sessions: she signs in again.
+    const signedIn = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: bea.email, password: strongPassword },
+    });
+    const left = (await list({ token: signedIn.json.data.attributes.accessToken })).data.map(
       (identity: { attributes: { provider: string } }) => identity.attributes.provider,
     );
     assert.deepEqual(left, ['google']);

@@ -1,5 +1,5 @@
 /**
- * The sign-in page's markup: the outcome of a confirmation link, the reset form of a reset link, the
+ * The sign-in page's markup: the button or the outcome of a confirmation link, the reset form of a reset link, the
  * confirmation button of an account-deletion link, the sign-in form and the forgotten-password form. The page's script (assets/client/login.ts) posts the
  * forms as JSON (POST /login, POST /api/auth/reset-password, POST /api/auth/forgot-password,
  * POST /api/account/deletion/confirm) and
@@ -10,23 +10,35 @@ import { translate } from '../../../platform/i18n/i18n.ts';
 import { html, type Markup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 
-export type ConfirmOutcome = 'done' | 'invalidToken' | 'tokenUsed' | 'tokenExpired';
+/** `pending`: the link works and waits for its button; the others say what a click did, or why it cannot. */
+export type ConfirmOutcome = 'pending' | 'done' | 'invalidToken' | 'tokenUsed' | 'tokenExpired';
 
 export interface LoginPageState {
   /** Where to go once signed in: a path of this site (checked by safeNextPath). */
   next: string;
-  confirm: ConfirmOutcome | null;
+  /** A confirmation link's token and what its page shows. */
+  confirm: { outcome: ConfirmOutcome; token: string } | null;
   /** The reset token of a reset link, posted back by the script with the new password. */
   resetToken: string | null;
   /** The token of an account-deletion mail, posted back by the script once the owner confirms. */
   deleteToken: string | null;
 }
 
-function notice(context: PageContext, outcome: ConfirmOutcome | null): Markup {
-  if (outcome === null) return null;
-  const text = translate(context.locale, `signIn.confirm.${outcome}`);
+/** Confirmation is a button, a plain form (no script needed), never the GET of the link (mail scanners follow links). */
+function confirmation(context: PageContext, confirm: LoginPageState['confirm']): Markup {
+  if (confirm === null) return null;
+  const t = (key: string) => translate(context.locale, key);
+  const { outcome, token } = confirm;
+  if (outcome === 'pending') {
+    return html`<form id="confirm-form" class="form sign-in__form" method="post" action="/login/confirm-email" aria-labelledby="confirm-title">
+      <h2 id="confirm-title">${t('signIn.confirm.title')}</h2>
+      <p>${t('signIn.confirm.explain')}</p>
+      <input type="hidden" name="token" value=${token} />
+      <button type="submit" class="button button--primary">${t('signIn.confirm.submit')}</button>
+    </form>`;
+  }
   const good = outcome === 'done' || outcome === 'tokenUsed';
-  return html`<p id="confirm-outcome" class=${good ? 'notice notice--success' : 'notice notice--error'} role=${good ? 'status' : 'alert'} data-outcome=${outcome}>${text}</p>`;
+  return html`<p id="confirm-outcome" class=${good ? 'notice notice--success' : 'notice notice--error'} role=${good ? 'status' : 'alert'} data-outcome=${outcome}>${t(`signIn.confirm.${outcome}`)}</p>`;
 }
 
 function resetForm(context: PageContext, token: string): Markup {
@@ -67,7 +79,7 @@ function signedIn(context: PageContext, next: string): Markup {
 
 function loginForm(context: PageContext, state: LoginPageState): Markup {
   const t = (key: string) => translate(context.locale, key);
-  return html`<form id="login-form" class="form sign-in__form" method="post" action="/login" data-next=${state.next} hidden=${state.resetToken !== null || state.deleteToken !== null}>
+  return html`<form id="login-form" class="form sign-in__form" method="post" action="/login" data-next=${state.next} hidden=${state.resetToken !== null || state.deleteToken !== null || state.confirm?.outcome === 'pending'}>
     <p id="login-error" class="form-error" role="alert" hidden></p>
     <div class="field">
       <label for="login-name">${t('signIn.login')}</label>
@@ -97,7 +109,7 @@ export function loginPageBody(context: PageContext, state: LoginPageState): Mark
   const t = (key: string) => translate(context.locale, key);
   return html`<section class="sign-in" aria-labelledby="sign-in-title" data-locale=${context.locale} data-network-error=${t('signIn.networkError')}>
     <h1 id="sign-in-title">${t('signIn.title')}</h1>
-    ${notice(context, state.confirm)}
+    ${confirmation(context, state.confirm)}
     ${state.resetToken !== null ? resetForm(context, state.resetToken) : null}
     ${state.deleteToken !== null ? deleteForm(context, state.deleteToken) : null}
     ${context.viewer !== null && state.resetToken === null && state.deleteToken === null ? signedIn(context, state.next) : loginForm(context, state)}

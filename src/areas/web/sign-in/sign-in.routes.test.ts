@@ -261,7 +261,7 @@ describe('web sign-in', () => {
     }
   });
 
-  it('confirms an address from the mailed link, once', async () => {
+  it('confirms an address only by the button of the mailed link, a plain form: GET and HEAD change nothing', async () => {
     const email = 'web-confirm@example.test';
     const register = await t.request({
       method: 'POST',
@@ -273,24 +273,104 @@ describe('web sign-in', () => {
     const token = /\/login\?confirm=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
     assert.ok(token);
     const accessToken = register.json.data.attributes.accessToken;
+    const me = () => t.request({ method: 'GET', url: '/api/auth/me', token: accessToken });
 
-    // A HEAD (link checkers) spends nothing.
+    // Link checkers and mail scanners fetch the link: nothing happens.
     const head = await t.request({ method: 'HEAD', url: `/login?confirm=${token}` });
     assert.equal(head.statusCode, 200);
-    const me = () => t.request({ method: 'GET', url: '/api/auth/me', token: accessToken });
-    assert.equal((await me()).json.data.attributes.emailConfirmed, false);
-
-    const page = await t.request({ method: 'GET', url: `/login?confirm=${token}` });
+    const page = await t.request({
+      method: 'GET',
+      url: `/login?confirm=${token}`,
+      headers: { 'accept-language': 'fr-FR' },
+    });
     assert.equal(page.statusCode, 200);
-    assert.match(page.body, /data-outcome="done"/);
     assert.equal(page.headers['cache-control'], 'no-store');
-    assert.equal((await me()).json.data.attributes.emailConfirmed, true);
+    assert.match(page.body, /<meta name="robots" content="noindex"/);
+    assert.equal((await me()).json.data.attributes.emailConfirmed, false, 'the GET confirmed nothing');
+    // The page's button posts the token as an HTML form: no script needed.
+    const form = /<form id="confirm-form"[^>]*>[\s\S]*?<\/form>/.exec(page.body)?.[0];
+    assert.ok(form, page.body);
+    assert.match(form, /method="post"/);
+    assert.match(form, /action="\/login\/confirm-email"/);
+    assert.match(form, /Confirmer mon adresse/);
+    assert.equal(/<input type="hidden" name="token" value="([^"]+)"/.exec(form)?.[1], token);
 
+    const posted = await t.request({
+      method: 'POST',
+      url: '/login/confirm-email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      payload: new URLSearchParams({ token }).toString(),
+    });
+    assert.equal(posted.statusCode, 200);
+    assert.match(String(posted.headers['content-type']), /^text\/html/);
+    assert.equal(posted.headers['cache-control'], 'no-store');
+    assert.match(posted.body, /data-outcome="done"/);
+    assert.match(posted.body, /<form id="login-form"(?![^>]*hidden)/, 'the sign-in form, to sign in again');
+    assert.equal((await me()).statusCode, 401, 'confirming ended the sessions opened before it');
+    const signedIn = await login({ email, password: strongPassword });
+    const confirmed = await t.request({
+      method: 'GET',
+      url: '/api/auth/me',
+      token: sessionCookie(signedIn.headers['set-cookie']).value,
+    });
+    assert.equal(confirmed.json.data.attributes.emailConfirmed, true);
+
+    // Followed again: already confirmed, a page and not an error, with no button.
     const again = await t.request({ method: 'GET', url: `/login?confirm=${token}` });
+    assert.equal(again.statusCode, 200);
     assert.match(again.body, /data-outcome="tokenUsed"/);
+    assert.match(again.body, /already confirmed/);
+    assert.doesNotMatch(again.body, /confirm-form/);
     const bogus = await t.request({ method: 'GET', url: '/login?confirm=not-a-token' });
     assert.equal(bogus.statusCode, 200);
     assert.match(bogus.body, /data-outcome="invalidToken"/);
+    const bogusPost = await t.request({
+      method: 'POST',
+      url: '/login/confirm-email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'token=not-a-token',
+    });
+    assert.equal(bogusPost.statusCode, 200);
+    assert.match(bogusPost.body, /data-outcome="invalidToken"/);
+    const twice = await t.request({
+      method: 'POST',
+      url: '/login/confirm-email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=${token}&token=${token}`,
+    });
+    assert.equal(twice.statusCode, 422);
+  });
+
+  it('every confirmation link mailed works until the address is confirmed', async () => {
+    const email = 'web-confirm-twice@example.test';
+    await t.request({ method: 'POST', url: '/api/auth/register', body: { email, password: strongPassword } });
+    const tokens = async (count: number) => {
+      const mails = await waitFor('the confirmation mails', () => {
+        const sent = t.mail.sent.filter((mail) => mail.to === email);
+        return sent.length >= count ? sent : null;
+      });
+      return mails.map((mail) => /\/login\?confirm=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+    };
+    await tokens(1);
+    t.clock.advanceMinutes(1);
+    await t.request({ method: 'POST', url: '/api/auth/resend-confirmation', body: { email } });
+    const [first, second] = await tokens(2);
+    const click = (token: string) =>
+      t.request({
+        method: 'POST',
+        url: '/login/confirm-email',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `token=${token}`,
+      });
+    assert.match((await t.request({ method: 'GET', url: `/login?confirm=${first}` })).body, /confirm-form/);
+    assert.match((await click(first!)).body, /data-outcome="done"/);
+    for (const token of [second!, first!]) {
+      const page = await t.request({ method: 'GET', url: `/login?confirm=${token}` });
+      assert.match(page.body, /data-outcome="tokenUsed"/, 'already confirmed');
+      const clicked = await click(token);
+      assert.equal(clicked.statusCode, 200);
+      assert.match(clicked.body, /data-outcome="tokenUsed"/);
+    }
   });
 
   it('shows the new-password form of a reset link, whose token the API takes', async () => {
