@@ -4,7 +4,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { BrandsRepository, BrandWrite } from './brands.repository.ts';
 import type { BrandRow } from './tables.ts';
-import { httpUrlProblem, localizedTextProblem } from './validation.ts';
+import { externalIdProblem, httpUrlProblem, localizedTextProblem, nameProblem } from './validation.ts';
 import { invalid } from './write-checks.ts';
 
 export class BrandsService {
@@ -30,9 +30,13 @@ export class BrandsService {
     return this.#brands.findByIds([...new Set(ids)]);
   }
 
-  /** Creates or updates (by external id) a brand; a bad field is 422 validationFailed naming it. */
+  /**
+   * Creates or updates (by external id) a brand; a bad field is 422 validationFailed naming it. What
+   * passes here passes every check of the table (migration 1000).
+   */
   async save(input: BrandWrite): Promise<{ row: BrandRow; created: boolean }> {
-    invalid('/name', input.name.trim() === '' ? 'is blank' : null);
+    invalid('/externalId', externalIdProblem(input.externalId));
+    invalid('/name', nameProblem(input.name));
     if (input.website) invalid('/website', httpUrlProblem(input.website));
     invalid('/description', localizedTextProblem(input.description ?? {}, false));
     return this.#brands.upsert(input, this.#clock.now());

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import type { CatalogueServices } from './catalogue.module.ts';
+import { currencyCodes } from './currencies.ts';
+import { establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 
 describe('catalogue services', () => {
   let t: TestApp;
@@ -102,5 +104,48 @@ describe('catalogue services', () => {
     const { counts } = res.json.data.attributes;
     assert.equal(counts.establishments.total, 1);
     assert.ok(counts.offers.total >= 2);
+  });
+
+  it('refuses, as 422, whatever a check of the tables would refuse (migration 1000)', async () => {
+    const place = { externalId: 'e-3', name: 'Hut', kind: 'hotel', countryCode: 'CH' };
+    const brand = { externalId: 'b-3', name: 'Brand' };
+    for (const url of [
+      'https:alert(1)',
+      'http:/one-slash.example/',
+      'https:\\\\back.example/',
+      ' https://x.example/',
+    ]) {
+      await rejects422(catalogue.establishments.save({ ...place, website: url }), '/website');
+      await rejects422(catalogue.brands.save({ ...brand, website: url }), '/website');
+      await rejects422(catalogue.offers.save(offer({ partnerUrl: url })), '/partnerUrl');
+    }
+    for (const url of ['https://x.example/a\u00a0b', 'https://x.example/a\u2028b', 'https://x.example/a\u0085b']) {
+      await rejects422(catalogue.offers.save(offer({ partnerUrl: url })), '/partnerUrl');
+    }
+    await rejects422(catalogue.establishments.save({ ...place, name: 'x'.repeat(201) }), '/name');
+    await rejects422(catalogue.brands.save({ ...brand, name: 'x'.repeat(201) }), '/name');
+    await rejects422(catalogue.brands.save({ ...brand, externalId: '' }), '/externalId');
+    await rejects422(catalogue.establishments.save({ ...place, externalId: 'x'.repeat(201) }), '/externalId');
+    await rejects422(catalogue.offers.save(offer({ externalId: 'has space' })), '/externalId');
+    await rejects422(catalogue.brands.save({ ...brand, description: [] as never }), '/description');
+    await rejects422(catalogue.offers.save(offer({ validFrom: new Date(Number.NaN) })), '/validFrom');
+    await rejects422(catalogue.offers.save(offer({ validUntil: new Date('+010000-01-01T00:00:00Z') })), '/validUntil');
+    await catalogue.brands.save({ ...brand, name: 'x'.repeat(200), website: 'HTTPS://upper.example/' });
+  });
+
+  it('stores every kind and label and currency it accepts (the tables check the same lists)', async () => {
+    for (const kind of establishmentKinds) {
+      await catalogue.establishments.save({ externalId: `kind-${kind}`, name: kind, kind, countryCode: 'CH' });
+    }
+    await catalogue.establishments.save({
+      externalId: 'every-label',
+      name: 'Labelled',
+      kind: 'hotel',
+      labels: [...sustainabilityLabels],
+      countryCode: 'CH',
+    });
+    for (const currency of currencyCodes) {
+      await catalogue.offers.save(offer({ externalId: `currency-${currency}`, currency }));
+    }
   });
 });

@@ -1,8 +1,10 @@
 /** Establishments: the public list, search and page, and saving one (imports, tests). */
+
 import type { Clock } from '../../platform/clock.ts';
 import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import { isSearchable } from '../../platform/text/searchable.ts';
 import type { BrandsService } from './brands.service.ts';
 import {
   type EstablishmentFilter,
@@ -13,7 +15,14 @@ import {
 } from './establishments.repository.ts';
 import type { ListedOffer, OffersRepository } from './offers.repository.ts';
 import type { BrandRow, EstablishmentRow } from './tables.ts';
-import { httpUrlProblem, kindProblem, labelsProblem, localizedTextProblem } from './validation.ts';
+import {
+  externalIdProblem,
+  httpUrlProblem,
+  kindProblem,
+  labelsProblem,
+  localizedTextProblem,
+  nameProblem,
+} from './validation.ts';
 import { invalid } from './write-checks.ts';
 
 /** How many live offers an establishment's page includes (newest first); GET /api/offers lists them all. */
@@ -44,8 +53,9 @@ export class EstablishmentsService {
     return this.#establishments.list(filter, page);
   }
 
-  search(q: string, limit: number): Promise<ListedEstablishment[]> {
-    return this.#establishments.search(q, limit);
+  /** Nothing, without a statement, for a query with no letter or digit (isSearchable). */
+  async search(q: string, limit: number): Promise<ListedEstablishment[]> {
+    return isSearchable(q) ? this.#establishments.search(q, limit) : [];
   }
 
   /** An active establishment with its brand and its live offers; an unknown or inactive one is 404. */
@@ -59,9 +69,13 @@ export class EstablishmentsService {
     return { establishment, brand: brand ?? null, offers };
   }
 
-  /** Creates or updates (by external id) an establishment; a bad field is 422 validationFailed naming it. */
+  /**
+   * Creates or updates (by external id) an establishment; a bad field is 422 validationFailed naming
+   * it. What passes here passes every check of the table (migration 1000).
+   */
   async save(input: EstablishmentWrite): Promise<{ row: EstablishmentRow; created: boolean }> {
-    invalid('/name', input.name.trim() === '' ? 'is blank' : null);
+    invalid('/externalId', externalIdProblem(input.externalId));
+    invalid('/name', nameProblem(input.name));
     invalid('/kind', kindProblem(input.kind));
     invalid('/labels', labelsProblem(input.labels ?? []));
     invalid('/countryCode', /^[A-Z]{2}$/.test(input.countryCode) ? null : 'must be an ISO 3166-1 alpha-2 code');

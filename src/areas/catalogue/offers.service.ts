@@ -1,15 +1,19 @@
 /** Offers: the public list, search and page (live offers), what click tracking reads, and saving one. */
+
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import { isSearchable } from '../../platform/text/searchable.ts';
 import type { ListedOffer, OfferFilter, OffersRepository, OfferWrite } from './offers.repository.ts';
 import type { OfferRow } from './tables.ts';
 import {
   commissionRateProblem,
   currencyProblem,
+  externalIdProblem,
   httpUrlProblem,
   localizedTextProblem,
   priceProblem,
+  storableTimeProblem,
 } from './validation.ts';
 import { invalid } from './write-checks.ts';
 
@@ -38,8 +42,9 @@ export class OffersService {
     return this.#offers.listLive(filter, this.#clock.now(), page);
   }
 
-  search(q: string, limit: number): Promise<ListedOffer[]> {
-    return this.#offers.searchLive(q, this.#clock.now(), limit);
+  /** Nothing, without a statement, for a query with no letter or digit (isSearchable). */
+  async search(q: string, limit: number): Promise<ListedOffer[]> {
+    return isSearchable(q) ? this.#offers.searchLive(q, this.#clock.now(), limit) : [];
   }
 
   /**
@@ -66,8 +71,12 @@ export class OffersService {
     return { id: offer.id, partnerUrl, commissionRateBps, currency, establishmentId, brandId, live };
   }
 
-  /** Creates or updates (by external id) an offer; a bad field is 422 validationFailed naming it. */
+  /**
+   * Creates or updates (by external id) an offer; a bad field is 422 validationFailed naming it. What
+   * passes here passes every check of the table (migration 1000).
+   */
   async save(input: OfferWrite): Promise<{ row: OfferRow; created: boolean }> {
+    invalid('/externalId', externalIdProblem(input.externalId));
     invalid('/title', localizedTextProblem(input.title, true));
     invalid('/description', localizedTextProblem(input.description ?? {}, false));
     invalid('/establishmentId', input.establishmentId || input.brandId ? null : 'or brandId is required');
@@ -79,6 +88,8 @@ export class OffersService {
     if (input.priceMin != null && input.priceMax != null) {
       invalid('/priceMax', input.priceMin <= input.priceMax ? null : 'is below priceMin');
     }
+    if (input.validFrom) invalid('/validFrom', storableTimeProblem(input.validFrom));
+    if (input.validUntil) invalid('/validUntil', storableTimeProblem(input.validUntil));
     if (input.validFrom && input.validUntil) {
       invalid('/validUntil', input.validFrom < input.validUntil ? null : 'is not after validFrom');
     }

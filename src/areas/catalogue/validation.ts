@@ -6,7 +6,10 @@
 import { isCurrency } from './currencies.ts';
 import { catalogueLocales, establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 
-/** An absolute http(s) URL with a host and no credentials; anything else (javascript:, data:, relative) is refused. */
+/**
+ * An absolute http(s) URL written out with its `//` (the database's check), a host and no credentials;
+ * anything else (javascript:, data:, relative, `https:host` that a URL parser would accept) is refused.
+ */
 export function httpUrlProblem(value: string): string | null {
   if (value.length > 2000) return 'is longer than 2000 characters';
   let url: URL;
@@ -16,10 +19,25 @@ export function httpUrlProblem(value: string): string | null {
     return 'is not an absolute URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
+  if (!/^https?:\/\//i.test(value)) return 'must start with http:// or https://';
   if (url.hostname === '') return 'has no host';
   if (url.username !== '' || url.password !== '') return 'may not hold credentials';
-  if (/\s/.test(value)) return 'may not contain spaces';
+  // Wider than any engine's idea of a space, so the database's `[^\s]+` never refuses what passed here.
+  if (/[\s\p{Z}\p{Cc}]/u.test(value)) return 'may not contain spaces or control characters';
   return null;
+}
+
+/** A partner's key for a row: what the imports accept (the database holds it to 1 to 200 characters). */
+export function externalIdProblem(value: string): string | null {
+  return /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/.test(value)
+    ? null
+    : 'letters, digits and . _ : - (starting with a letter or digit), at most 200';
+}
+
+/** A brand's or an establishment's name: something visible, at most 200 characters. */
+export function nameProblem(value: string): string | null {
+  if (value.trim() === '') return 'is blank';
+  return value.length > 200 ? 'is longer than 200 characters' : null;
 }
 
 export const currencyProblem = (code: string): string | null =>
@@ -44,10 +62,18 @@ export const priceProblem = (value: number): string | null =>
 
 /** A text per locale: known locales only, non-blank strings; `required` asks for en-US (the fallback). */
 export function localizedTextProblem(value: Record<string, unknown>, required: boolean): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'must be an object of texts by locale';
   for (const [locale, text] of Object.entries(value)) {
     if (!(catalogueLocales as readonly string[]).includes(locale)) return `unknown locale ${locale}`;
     if (typeof text !== 'string' || text.trim() === '') return `the ${locale} text is blank`;
   }
   if (required && typeof value['en-US'] !== 'string') return 'needs an en-US text';
   return null;
+}
+
+/** A time a PostgreSQL timestamp can hold: a valid date between the years 1 and 9999. */
+export function storableTimeProblem(value: Date): string | null {
+  const year = value.getUTCFullYear();
+  return Number.isNaN(year) || year < 1 || year > 9999 ? 'is not a time between the years 1 and 9999' : null;
 }

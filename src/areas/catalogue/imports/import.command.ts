@@ -54,15 +54,25 @@ async function readImportFile(path: string): Promise<string> {
   }
 }
 
-/** The report as lines: a summary, then each refused row. */
+/** The report as lines: a summary, then each refused row, then where the import stopped, if it did. */
 export function reportLines(report: ImportReport): string[] {
   return [
     `${report.dataset}: ${report.created} created, ${report.updated} updated, ${report.refused.length} refused`,
     ...report.refused.map(({ line, reason }) => `  line ${line}: ${reason}`),
+    ...(report.stoppedAt === undefined
+      ? []
+      : [`  stopped at line ${report.stoppedAt}: the rows after it were not imported`]),
   ];
 }
 
 function finish(reports: ImportReport[]) {
+  const stopped = reports.find((report) => report.stoppedAt !== undefined);
+  if (stopped !== undefined) {
+    throw new CliError(
+      `the import stopped at line ${stopped.stoppedAt} of ${stopped.dataset} (its reason above); ` +
+        'the rows above it are imported: import the file again to finish',
+    );
+  }
   const refused = reports.reduce((sum, report) => sum + report.refused.length, 0);
   const rows = reports.reduce((sum, report) => sum + report.created + report.updated + report.refused.length, 0);
   if (refused > 0) throw new CliError(`${refused} of ${rows} rows refused (the others are imported)`);
@@ -103,7 +113,9 @@ export async function importDemoCatalogue(
   const reports: ImportReport[] = [];
   for (const dataset of ['brands', 'establishments', 'offers'] as const) {
     const text = await readFile(new URL(`${dataset}.json`, demoDirectory), 'utf8');
-    reports.push(await importer.import(dataset, jsonRows(text), progressBar(dataset, progress)));
+    const report = await importer.import(dataset, jsonRows(text), progressBar(dataset, progress));
+    reports.push(report);
+    if (report.stoppedAt !== undefined) break;
   }
   return reports;
 }

@@ -2,9 +2,16 @@
  * Imports rows into the catalogue, each in its own transaction: a row is written whole or not at all,
  * a refused row leaves the others alone, and rows earlier in a file are committed when a later one
  * refers to them (an offer's establishment above it). Rows are upserted by external id through the
- * catalogue's services (`save`), which hold the same rules once more.
+ * catalogue's services (`save`), which hold the same rules once more, and every check of the tables.
+ * A failure that is not the row's (the database is down) stops the import at that row: the rows
+ * above it stay imported. No reason ever quotes a statement or its values.
  */
-import { isForeignKeyViolation, isUnstorableText, uniqueViolation } from '../../../platform/db/errors.ts';
+import {
+  databaseError,
+  isForeignKeyViolation,
+  isUnstorableText,
+  uniqueViolation,
+} from '../../../platform/db/errors.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { isLowercaseUuid } from '../../../platform/http/ids.ts';
@@ -28,6 +35,8 @@ export interface ImportReport {
   updated: number;
   /** The refused rows, in file order: the line each starts on and why. */
   refused: { line: number; reason: string }[];
+  /** The line of the row the import stopped at (it is in `refused`); the rows after it were not imported. */
+  stoppedAt?: number;
 }
 
 export type ImportProgress = (done: number, total: number) => void;
@@ -54,7 +63,12 @@ export class CatalogueImporter {
         if (result.created) report.created++;
         else report.updated++;
       } catch (error) {
-        report.refused.push({ line: row.line, reason: reasonFor(error) });
+        const { reason, stop } = outcomeOf(error);
+        report.refused.push({ line: row.line, reason });
+        if (stop) {
+          report.stoppedAt = row.line;
+          return report;
+        }
       }
       progress?.(index + 1, rows.length);
     }
@@ -116,12 +130,32 @@ export class CatalogueImporter {
   }
 }
 
-/** Why a row was refused; an error that is not about the row (the database is down) stops the import. */
-function reasonFor(error: unknown): string {
-  if (error instanceof RowError) return error.message;
-  if (error instanceof AppError && error.code === 'validationFailed') return error.options.detail ?? error.code;
-  if (isUnstorableText(error)) return 'a text holds characters that cannot be stored';
-  if (isForeignKeyViolation(error)) return 'a row it refers to was deleted meanwhile';
-  if (uniqueViolation(error) !== null) return 'another import wrote the same external id meanwhile; import it again';
-  throw error;
+/**
+ * SQLSTATE classes that mean the database refused this row's values (a data exception, a constraint,
+ * a trigger's refusal, a conflict with a concurrent write), not that the database failed.
+ */
+const rowRefusals = new Set(['09', '22', '23', '27', '40', '44', 'P0']);
+
+/** Why a row was not written, and whether the next rows can be tried (not when the database failed). */
+function outcomeOf(error: unknown): { reason: string; stop: boolean } {
+  const refused = (reason: string) => ({ reason, stop: false });
+  if (error instanceof RowError) return refused(error.message);
+  if (error instanceof AppError) return refused(error.options.detail ?? error.code);
+  if (isUnstorableText(error)) return refused('a text holds characters that cannot be stored');
+  if (isForeignKeyViolation(error)) return refused('a row it refers to was deleted meanwhile');
+  if (uniqueViolation(error) !== null)
+    return refused('another import wrote the same external id meanwhile; import it again');
+  const database = databaseError(error);
+  if (database === null) return { reason: `the row could not be written: ${innermostMessage(error)}`, stop: true };
+  const said = `${database.message} (${database.code})`;
+  return rowRefusals.has(database.code.slice(0, 2))
+    ? refused(`the database refused it: ${said}`)
+    : { reason: `the database failed: ${said}`, stop: true };
+}
+
+/** The innermost cause's message: Drizzle's wrapper quotes the statement and its values, its cause says what went wrong. */
+function innermostMessage(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
 }

@@ -203,6 +203,120 @@ describe('catalogue imports', () => {
     assert.match(shown.at(-1)!, /\[#+\] 2\/2 rows 100%$/);
     assert.equal(progressBar('brands', undefined), undefined, 'no terminal, no bar');
   });
+
+  it('refuses, as rows, URLs the database would refuse (https:alert(1)), and imports the rows around them', async () => {
+    const noSql = (value: unknown) => assert.doesNotMatch(JSON.stringify(value), /insert into|params|\$1/i);
+    const brands = await run('import:brands', [
+      file(
+        'url-brands.csv',
+        'external_id,name,website\nu-1,Scripted Brand,https:alert(1)\nu-2,Fine Brand,HTTPS://fine.example/\n',
+      ),
+    ]);
+    assert.deepEqual(brands.report.refused, [{ line: 2, reason: 'website: must start with http:// or https://' }]);
+    assert.equal(brands.report.created, 1);
+    const establishments = await run('import:establishments', [
+      file(
+        'url-establishments.csv',
+        [
+          'external_id,name,kind,country,website',
+          'u-1,Before,hotel,FR,https://before.example/',
+          'u-2,Scripted,hotel,FR,https:alert(1)',
+          'u-3,Slashless,hotel,FR,http:/one-slash.example/',
+          'u-4,After,hotel,FR,',
+        ].join('\n'),
+      ),
+    ]);
+    assert.deepEqual(establishments.report, {
+      dataset: 'establishments',
+      created: 2,
+      updated: 0,
+      refused: [
+        { line: 3, reason: 'website: must start with http:// or https://' },
+        { line: 4, reason: 'website: must start with http:// or https://' },
+      ],
+    });
+    assert.match(establishments.failure?.message ?? '', /^2 of 4 rows refused/);
+    const offers = await run('import:offers', [
+      file(
+        'url-offers.csv',
+        [
+          'external_id,title_en,establishment_external_id,currency,commission_rate_bps,partner_url',
+          'u-1,Scripted,u-1,EUR,500,https:alert(1)',
+          'u-2,Non-breaking,u-1,EUR,500,https://partner.example/a\u00a0b',
+          'u-3,Fine,u-1,EUR,500,https://partner.example/book',
+        ].join('\n'),
+      ),
+    ]);
+    assert.deepEqual(
+      offers.report.refused.map(({ line }: { line: number }) => line),
+      [2, 3],
+    );
+    assert.equal(offers.report.created, 1);
+    for (const result of [brands, establishments, offers]) noSql(result);
+    const names = (await listed('/api/establishments?country=FR&limit=50')).map((row) => row.attributes.name);
+    assert.ok(names.includes('Before') && names.includes('After'), 'the rows around the refused ones are in');
+    assert.ok(!names.includes('Scripted') && !names.includes('Slashless'));
+  });
+
+  it('reports a row the database refuses for a rule the service does not know by its line, without SQL', async () => {
+    const exec = (text: string) => t.deps.database.withMigrationLock((conn) => conn.exec(text));
+    await exec(`ALTER TABLE brands ADD CONSTRAINT brands_operator_rule CHECK (name <> 'Forbidden Name')`);
+    try {
+      const result = await run('import:brands', [
+        file('operator.csv', 'external_id,name\nr-1,Allowed One\nr-2,Forbidden Name\nr-3,Allowed Two\n'),
+      ]);
+      assert.equal(result.report.created, 2);
+      assert.equal(result.report.refused.length, 1);
+      assert.equal(result.report.refused[0].line, 3);
+      assert.match(result.report.refused[0].reason, /^the database refused it: .*brands_operator_rule.* \(23514\)$/);
+      assert.doesNotMatch(JSON.stringify(result), /insert into|params|\$1|r-2/i);
+      assert.match(result.failure?.message ?? '', /^1 of 3 rows refused/);
+    } finally {
+      await exec('ALTER TABLE brands DROP CONSTRAINT brands_operator_rule');
+    }
+  });
+
+  it('stops at a row the database fails on (not the row’s fault), keeping the rows before it, without SQL', async () => {
+    const exec = (text: string) => t.deps.database.withMigrationLock((conn) => conn.exec(text));
+    await exec(`
+      CREATE FUNCTION test_disk_trouble() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.name = 'Disk Trouble' THEN
+          RAISE EXCEPTION 'could not write block 7 of the brands table' USING ERRCODE = '58030';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER test_disk_trouble BEFORE INSERT OR UPDATE ON brands
+        FOR EACH ROW EXECUTE FUNCTION test_disk_trouble();
+    `);
+    try {
+      const result = await run('import:brands', [
+        file('trouble.csv', 'external_id,name\ns-1,Saved First\ns-2,Disk Trouble\ns-3,Never Read\n'),
+      ]);
+      assert.deepEqual(result.report, {
+        dataset: 'brands',
+        created: 1,
+        updated: 0,
+        refused: [{ line: 3, reason: 'the database failed: could not write block 7 of the brands table (58030)' }],
+        stoppedAt: 3,
+      });
+      assert.match(result.failure?.message ?? '', /^the import stopped at line 3 .*import the file again/);
+      output.length = 0;
+      await assert.rejects(
+        command('import:brands').run({ ...context, cwd: dir }, ['trouble.csv']),
+        (error) => error instanceof CliError,
+      );
+      assert.deepEqual(output, [
+        'brands: 0 created, 1 updated, 1 refused',
+        '  line 3: the database failed: could not write block 7 of the brands table (58030)',
+        '  stopped at line 3: the rows after it were not imported',
+      ]);
+      const names = (await listed('/api/brands?limit=50')).map((brand) => brand.attributes.name);
+      assert.ok(names.includes('Saved First') && !names.includes('Never Read'));
+    } finally {
+      await exec('DROP TRIGGER test_disk_trouble ON brands; DROP FUNCTION test_disk_trouble()');
+    }
+  });
 });
 
 describe('the demo catalogue', () => {

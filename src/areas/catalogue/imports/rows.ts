@@ -10,6 +10,7 @@ import type { LocalizedText } from '../tables.ts';
 import {
   commissionRateProblem,
   currencyProblem,
+  externalIdProblem,
   httpUrlProblem,
   kindProblem,
   labelsProblem,
@@ -120,11 +121,10 @@ function text(row: Row, field: string, max: number, options: { required?: boolea
   return cleaned;
 }
 
-const externalIdShape = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 function externalId(row: Row, field: string, required: boolean): string | null {
   const value = required ? text(row, field, 200, { required: true }) : text(row, field, 200);
-  if (value !== null && !externalIdShape.test(value))
-    refuse(field, 'letters, digits and . _ : - (starting with a letter or digit), at most 200');
+  const problem = value === null ? null : externalIdProblem(value);
+  if (problem !== null) refuse(field, problem);
   return value;
 }
 
