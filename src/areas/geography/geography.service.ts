@@ -2,9 +2,11 @@
  * The reference data (regions, subregions, countries, cities), name search, and reverse geocoding
  * for other areas: `nearestCity` (media at upload, the backfill, discovery) and `cityById`.
  */
+
 import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import { isSearchable } from '../../platform/text/searchable.ts';
 import type { GeographyRepository, NearbyCity, ParentFilter, Scored } from './geography.repository.ts';
 import { searchQuery } from './search-query.ts';
 import type { CityRow, CountryRow, RegionRow, SubregionRow } from './tables.ts';
@@ -69,20 +71,24 @@ export class GeographyService {
     return isLowercaseUuid(id) ? this.repository.city(id) : Promise.resolve(null);
   }
 
-  searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
-    return this.repository.searchRegions(searchQuery(q), limit);
+  async searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
+    const query = searchQuery(q);
+    return isSearchable(query) ? this.repository.searchRegions(query, limit) : [];
   }
 
-  searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
-    return this.repository.searchSubregions(searchQuery(q), limit);
+  async searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
+    const query = searchQuery(q);
+    return isSearchable(query) ? this.repository.searchSubregions(query, limit) : [];
   }
 
-  searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
-    return this.repository.searchCountries(searchQuery(q), limit);
+  async searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
+    const query = searchQuery(q);
+    return isSearchable(query) ? this.repository.searchCountries(query, limit) : [];
   }
 
-  searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
-    return this.repository.searchCities(searchQuery(q), limit);
+  async searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
+    const query = searchQuery(q);
+    return isSearchable(query) ? this.repository.searchCities(query, limit) : [];
   }
 
   /** A city by id (canonical lowercase UUID), or null for an unknown or malformed one. */

@@ -1,10 +1,12 @@
 /** Hashtag discovery: suggestions, trending and related tags, read from the tables the rebuild keeps. */
+
 import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Slots } from '../../platform/concurrency/slots.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import { isSearchable } from '../../platform/text/searchable.ts';
 import { normaliseTagQuery } from './hashtag-query.ts';
 import type {
   HashtagsRepository,
@@ -45,8 +47,10 @@ export class HashtagsService {
   readonly #computeSlots = new Slots(2);
 
   /** Tags starting with `q` (accents and case ignored), then tags similar to it, each group by uses. */
-  suggest(q: string, page: PageRequest): Promise<SuggestionRow[]> {
-    return this.#repository.suggestions(normaliseTagQuery(q, 'q'), page);
+  /** Nothing, without a statement, for a query with no letter or digit (isSearchable): no tag has none. */
+  async suggest(q: string, page: PageRequest): Promise<SuggestionRow[]> {
+    const tag = normaliseTagQuery(q, 'q');
+    return isSearchable(tag) ? this.#repository.suggestions(tag, page) : [];
   }
 
   /**

@@ -1,5 +1,6 @@
 /** Finding users by name, from the search index. */
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import { isSearchable } from '../../platform/text/searchable.ts';
 import type { UserSearchRepository } from './user-search.repository.ts';
 
 export class UserSearchService {
@@ -11,11 +12,11 @@ export class UserSearchService {
 
   /**
    * Discoverable, active users matching `query` (already checked to be 1 to 50 characters). Names are
-   * matched by their letters and digits: a query with neither (`%`, `_`, `\`) matches nobody, and is
-   * answered without a statement (no index could narrow it down).
+   * matched by their letters and digits: a query with neither matches nobody, and is answered without
+   * a statement (isSearchable).
    */
   async search(query: string, page: PageRequest) {
-    if (!/[\p{L}\p{N}]/u.test(query)) return [];
+    if (!isSearchable(query)) return [];
     return this.repository.search(query, page);
   }
 }
