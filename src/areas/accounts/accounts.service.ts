@@ -190,10 +190,4 @@ export class AccountsService {
     if (found === null) throw new AppError('notFound');
     return found;
   }
-
-  async getUser(userId: string): Promise<UserRow> {
-    const user = await this.repository.findUserById(userId);
-    if (user === null) throw new AppError('notFound');
-    return user;
-  }
 }

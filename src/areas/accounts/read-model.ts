@@ -1,7 +1,7 @@
 /**
  * What other areas may read of users in their own queries: lists that join users and must apply
- * accounts' rules before paginating (who shows their reactions). Read only: a change to a user goes
- * through UsersService.
+ * accounts' rules before paginating (who is visible, who shows their reactions). Read only: a change
+ * to a user goes through UsersService.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { defaultSettings } from './settings.service.ts';
@@ -35,15 +35,25 @@ export type PublicUserRow = Pick<UserRow, keyof typeof publicUserColumns>;
 export const showsReactionsPublicly = (settings: Partial<UserSettings>): boolean =>
   settings.showReactionsPublicly ?? defaultSettings.showReactionsPublicly;
 
-/** Users in good standing: neither banned, nor erased, nor being deleted (a confirmed deletion in its grace period). */
-export const activeUser = (): SQL =>
-  sql`(${users.bannedAt} IS NULL AND ${users.anonymizedAt} IS NULL AND ${users.deletionRequestedAt} IS NULL)`;
-
 /**
- * Users shown in lists of users (followers, following, likers): all but accounts being deleted (their
- * follows and likes still count until the erasure; a banned user stays listed, as their follows count).
+ * The one rule of who others may see of whom (docs/api.md, "Who sees whom"): a banned account, or one
+ * in its deletion's grace period, is to everyone but operators an account that does not exist: 404 by
+ * id or name, out of every list of users, never mentioned, never followed. An erased account stays,
+ * under its anonymous name. No exception for the user themself: a ban and a confirmed deletion end
+ * every session, so a hidden user is never the viewer.
  */
-export const listedUser = (): SQL => sql`(${users.deletionRequestedAt} IS NULL)`;
+export const visibleUser = (): SQL => sql`(${users.bannedAt} IS NULL AND ${users.deletionRequestedAt} IS NULL)`;
+
+/** The same rule for a row in hand. */
+export const isVisibleUser = (user: Pick<UserRow, 'bannedAt' | 'deletionRequestedAt'>): boolean =>
+  user.bannedAt === null && user.deletionRequestedAt === null;
+
+/** Users in good standing: visible and not erased (found by name, shown with their content). */
+export const activeUser = (): SQL => sql`(${visibleUser()} AND ${users.anonymizedAt} IS NULL)`;
+
+/** The same rule for a row in hand. */
+export const isActiveUser = (user: Pick<UserRow, 'bannedAt' | 'deletionRequestedAt' | 'anonymizedAt'>): boolean =>
+  isVisibleUser(user) && user.anonymizedAt === null;
 
 /** Users anyone may find by name (GET /api/users/search): active and discoverable (the default). */
 export const discoverableUser = (): SQL =>

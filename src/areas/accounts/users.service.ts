@@ -8,6 +8,7 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
+import { isVisibleUser } from './read-model.ts';
 import type { UserRow } from './tables.ts';
 
 export type ProfileImageKind = 'avatar' | 'cover';
@@ -29,18 +30,28 @@ export class UsersService {
     return this.repository.lockUser(userId);
   }
 
+  /** Any user, whatever their state (writers, operators, the user themself). */
   find(userId: string): Promise<UserRow | null> {
     return this.repository.findUserById(userId);
+  }
+
+  /** A user others may see (read-model.ts `isVisibleUser`); null when unknown, banned or being deleted. */
+  async findVisible(userId: string): Promise<UserRow | null> {
+    const user = await this.repository.findUserById(userId);
+    return user !== null && isVisibleUser(user) ? user : null;
   }
 
   findByEmail(email: string): Promise<UserRow | null> {
     return this.repository.findUserByEmail(email);
   }
 
-  /** An account by username; an account being deleted cannot be found by its name (only its owner signs in with it). */
+  /**
+   * An account by username, when others may see it: a banned account or one being deleted cannot be
+   * found by its name (only its owner signs in with it).
+   */
   async findByUsername(username: string): Promise<UserRow | null> {
     const user = await this.repository.findUserByUsername(username);
-    return user === null || user.deletionRequestedAt !== null ? null : user;
+    return user !== null && isVisibleUser(user) ? user : null;
   }
 
   /** Experience and level, which gamification computes; call with the user locked. */

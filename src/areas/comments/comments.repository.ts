@@ -13,7 +13,7 @@ import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
+import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
 
 /** A comment as lists show it: its row, its author, and how many direct replies are shown under it. */
@@ -288,13 +288,13 @@ export class CommentsRepository extends Repository {
     return { total: row?.total ?? 0, day: row?.day ?? 0, week: row?.week ?? 0, month: row?.month ?? 0 };
   }
 
-  /** Current usernames of users, for the mentions a page shows. */
+  /** Current usernames of the users others may see among these, for the mentions a page shows. */
   async usernames(ids: string[]): Promise<Map<string, string | null>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db
       .select({ id: users.id, username: users.username })
       .from(users)
-      .where(inArray(users.id, ids));
+      .where(and(inArray(users.id, ids), visibleUser()));
     return new Map(rows.map((row) => [row.id, row.username]));
   }
 

@@ -29,7 +29,10 @@ const mediaNotFound = () =>
 const commentNotFound = (detail = 'no such comment, or not visible to you') =>
   new AppError('notFound', { source: { parameter: 'commentId' }, detail });
 
-/** A page of comments with the current usernames of the users they mention. */
+/**
+ * A page of comments with the current usernames of the users they mention, those others may see only:
+ * a mention of a hidden account shows unlinked, and linked again once it is visible.
+ */
 export interface CommentsView {
   rows: ListedComment[];
   usernames: Map<string, string | null>;
@@ -328,7 +331,10 @@ export class CommentsService {
     });
   }
 
-  /** The users an @name designates, as ids; unknown and erased names stay plain text. */
+  /**
+   * The users an @name designates, as ids; unknown, erased and hidden names (banned, being deleted:
+   * `findByUsername` applies accounts' rule) stay plain text.
+   */
   async #resolveMentions(body: string): Promise<string[]> {
     const ids: string[] = [];
     for (const name of extractMentions(body)) {

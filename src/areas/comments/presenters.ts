@@ -20,7 +20,7 @@ export const CommentSchema = ResourceSchema(
     depth: Type.Integer({ minimum: 0, maximum: 2, description: '0 top level, 1 reply, 2 reply to a reply' }),
     repliesCount: Type.Integer({ description: 'direct replies shown under this comment' }),
     mentions: Type.Array(Type.Object({ id: Type.String(), username: Nullable(Type.String()) }), {
-      description: 'users mentioned as @username, with their current username',
+      description: 'users mentioned as @username, with their current username (a hidden account is left out)',
     }),
     hashtags: Type.Array(Type.String(), { description: '#hashtags of the body, lower-cased, without #' }),
     createdAt: Timestamp,
@@ -52,7 +52,10 @@ export function presentComment(row: ListedComment, usernames: Map<string, string
       placeholder: shown ? null : translate(locale, 'comments.placeholder'),
       depth: comment.depth,
       repliesCount: row.repliesCount,
-      mentions: shown ? comment.mentions.map((id) => ({ id, username: usernames.get(id) ?? null })) : [],
+      // Only mentions of users others may see: the view's usernames hold no one else.
+      mentions: shown
+        ? comment.mentions.filter((id) => usernames.has(id)).map((id) => ({ id, username: usernames.get(id) ?? null }))
+        : [],
       hashtags: shown ? comment.hashtags : [],
       createdAt: formatTimestamp(comment.createdAt),
       editedAt: shown && comment.editedAt !== null ? formatTimestamp(comment.editedAt) : null,

@@ -3,7 +3,7 @@ import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { listedUser, type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
+import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
 /** One side of a follow: the other user and when the follow began. */
@@ -105,7 +105,7 @@ export class FollowsRepository extends Repository {
         .select({ user: publicUserColumns, followedAt: follows.createdAt })
         .from(follows)
         .innerJoin(users, eq(users.id, follows.followeeId))
-        .where(and(eq(follows.followerId, sql.placeholder('userId')), listedUser(), where))
+        .where(and(eq(follows.followerId, sql.placeholder('userId')), visibleUser(), where))
         .orderBy(...orderBy),
   );
 
@@ -118,7 +118,7 @@ export class FollowsRepository extends Repository {
         .select({ user: publicUserColumns, followedAt: follows.createdAt })
         .from(follows)
         .innerJoin(users, eq(users.id, follows.followerId))
-        .where(and(eq(follows.followeeId, sql.placeholder('userId')), listedUser(), where))
+        .where(and(eq(follows.followeeId, sql.placeholder('userId')), visibleUser(), where))
         .orderBy(...orderBy),
   );
 

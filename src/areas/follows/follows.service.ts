@@ -1,5 +1,6 @@
 /**
- * Follow rules: never oneself, at most once (409 alreadyFollowing), unknown users are 404. A new
+ * Follow rules: never oneself, at most once (409 alreadyFollowing), unknown users are 404, and so are
+ * users others may not see (banned or being deleted: accounts' read-model.ts `isVisibleUser`). A new
  * follow publishes `follow.created` in its transaction: notifications announce it, gamification
  * rewards it (see their subscriptions).
  */
@@ -44,7 +45,7 @@ export class FollowsService {
   }
 
   async #requireUser(id: string, parameter: string): Promise<UserRow> {
-    const user = await this.users.find(id);
+    const user = await this.users.findVisible(id);
     if (user === null) throw new AppError('notFound', { source: { parameter }, detail: 'no such user' });
     return user;
   }

@@ -269,9 +269,9 @@ export class GamificationService {
     return this.repository.earnedBadges(userId, page);
   }
 
-  /** Level, experience and title of a user, for profiles; null when the user does not exist. */
+  /** Level, experience and title of a user, for profiles; null when the user does not exist or is hidden. */
   async progress(userId: string) {
-    const user = await this.users.find(userId);
+    const user = await this.users.findVisible(userId);
     if (user === null) return null;
     const title = titleForLevel(user.level, await this.repository.activeTitles());
     return { experience: user.experience, level: user.level, title };

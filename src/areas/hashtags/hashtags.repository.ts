@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
-import { userRows as users } from '../accounts/read-model.ts';
+import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 
 /** An autocomplete suggestion: `prefix` 1 when the tag starts with the query, 0 when only similar. */
@@ -73,7 +73,7 @@ export interface RebuildCounts {
 /** Publicly listed posts of owners in good standing, with their tags (the FROM and WHERE of a rebuild). */
 const listedMedia = sql`${media}
   JOIN ${users} ON ${users.id} = ${media.ownerId}
-  WHERE ${mediaListedFor(null)} AND ${users.bannedAt} IS NULL`;
+  WHERE ${mediaListedFor(null)} AND ${visibleUser()}`;
 
 /**
  * One statement that makes `table` hold exactly the rows of `fresh` (its keys and value columns):

@@ -121,7 +121,8 @@ export class MediaService {
   }
 
   async listPublicPosts(userId: string, page: PageRequest): Promise<Page<ListedMedia>> {
-    if ((await this.users.find(userId)) === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
+    if ((await this.users.findVisible(userId)) === null)
+      throw new AppError('notFound', { source: { parameter: 'userId' } });
     return pageOf(await this.repository.listPublicPosts(userId, page), page, userMediaKeyset);
   }
 

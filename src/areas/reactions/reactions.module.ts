@@ -41,7 +41,7 @@ export const reactionsArea = defineArea({
       }
     });
     return {
-      reactions: new ReactionsService(transactions, events, repository, media.media, accounts.accounts, clock),
+      reactions: new ReactionsService(transactions, events, repository, media.media, accounts.users, clock),
     };
   },
   routes: reactionsRoutes,

@@ -13,11 +13,11 @@ import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import {
-  listedUser,
   type PublicUserRow,
   publicUserColumns,
   reactionsShownTo,
   userRows as users,
+  visibleUser,
 } from '../accounts/read-model.ts';
 import {
   type ListedMedia,
@@ -195,7 +195,8 @@ export class ReactionsRepository extends Repository {
 
   /**
    * The users who reacted to a media with `type`, newest first. Users who keep their reactions
-   * private are left out (but for the viewer themself); the media's counters still count them.
+   * private are left out (but for the viewer themself), and so are users others may not see; the
+   * media's counters still count them.
    */
   async listUsersOfMedia(
     mediaId: string,
@@ -213,7 +214,7 @@ export class ReactionsRepository extends Repository {
           eq(mediaReactions.mediaId, mediaId),
           eq(mediaReactions.type, type),
           reactionsShownTo(viewerId),
-          listedUser(),
+          visibleUser(),
           where,
         ),
       )

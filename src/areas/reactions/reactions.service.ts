@@ -5,8 +5,8 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
-import type { AccountsService } from '../accounts/accounts.service.ts';
 import { showsReactionsPublicly } from '../accounts/read-model.ts';
+import type { UsersService } from '../accounts/users.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import './events.ts';
 import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
@@ -28,7 +28,7 @@ export class ReactionsService {
   private readonly events: EventBus;
   private readonly repository: ReactionsRepository;
   private readonly media: MediaService;
-  private readonly accounts: AccountsService;
+  private readonly users: UsersService;
   private readonly clock: Clock;
 
   constructor(
@@ -36,14 +36,14 @@ export class ReactionsService {
     events: EventBus,
     repository: ReactionsRepository,
     media: MediaService,
-    accounts: AccountsService,
+    users: UsersService,
     clock: Clock,
   ) {
     this.transactions = transactions;
     this.events = events;
     this.repository = repository;
     this.media = media;
-    this.accounts = accounts;
+    this.users = users;
     this.clock = clock;
   }
 
@@ -100,16 +100,12 @@ export class ReactionsService {
   }
 
   /**
-   * A user's likes or dislikes as anyone sees them: 403 when that user keeps them private (unless
-   * they are the viewer), publicly listed media only.
+   * A user's likes or dislikes as anyone sees them: 404 for a user others may not see, 403 when that
+   * user keeps them private (unless they are the viewer), publicly listed media only.
    */
   async listOfUser(userId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
-    const user = await this.accounts.getUser(userId).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'notFound') {
-        throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
-      }
-      throw error;
-    });
+    const user = await this.users.findVisible(userId);
+    if (user === null) throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
     if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });
     }

@@ -10,6 +10,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { erasedAccountName, renameName } from '../accounts/mentions.ts';
+import { isActiveUser } from '../accounts/read-model.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { ReportCounts, ReportsRepository } from './reports.repository.ts';
@@ -76,9 +77,9 @@ export class ReportsService {
       case 'media':
         return (await this.media.findVisibleMedia(targetId, reporterId))?.ownerId ?? null;
       case 'user': {
-        // Erased and banned accounts are out of public view: there is nothing left to report.
+        // Erased, banned and deleting accounts are out of public view: there is nothing left to report.
         const user = await this.users.find(targetId);
-        return user === null || user.anonymizedAt !== null || user.bannedAt !== null ? null : user.id;
+        return user !== null && isActiveUser(user) ? user.id : null;
       }
       case 'comment':
         return (await this.comments.findReportable(targetId, reporterId))?.authorId ?? null;

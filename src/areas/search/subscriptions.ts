@@ -4,6 +4,7 @@
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import '../accounts/events.ts';
+import { isActiveUser } from '../accounts/read-model.ts';
 import '../media/events.ts';
 import type { SearchIndexService } from './search-index.service.ts';
 
@@ -14,7 +15,7 @@ export function subscribeToSources(events: EventBus, index: SearchIndexService):
   events.subscribe('user.changed', 'inTransaction', 'search.reindexUser', async ({ user }) => {
     await index.sync('user', user.id);
     // A ban, an erasure or a confirmed deletion takes the user's media out of the index too.
-    if (user.bannedAt !== null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) {
+    if (!isActiveUser(user)) {
       await index.refreshMediaOf(user.id);
     }
   });

@@ -1,4 +1,4 @@
-/** Recording clicks on offers: bots, duplicates and the creator to credit (docs/api.md, "Clicks, redirects and commissions"). */
+/** Recording clicks on offers: bots, duplicates, own clicks and the creator to credit (docs/api.md, "Clicks, redirects and commissions"). */
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -29,7 +29,9 @@ export const duplicateWindowMs = 30 * 60 * 1000;
 export interface ClickRequest {
   offerId: string;
   mediaId: string | null;
+  /** The signed-in clicker (a token, or on /go the web sign-in cookie): the media's owner earns nothing. */
   viewerId: string | null;
+  /** The client IP as Fastify resolves it (TRUST_PROXY): an anonymous clicker's network. */
   ip: string;
   headers: Record<string, string | string[] | undefined>;
   source: 'api' | 'redirect';
@@ -88,9 +90,8 @@ export class ClicksService {
       if (media === null && request.hiddenMedia === 'refuse')
         throw new AppError('notFound', { source: { pointer: '/mediaId' }, detail: 'No public media with this id' });
     }
-    const userAgent = String(request.headers['user-agent'] ?? '');
     const clicker: ClickerKey =
-      request.viewerId !== null ? { viewerId: request.viewerId } : { visitorKey: visitorKeyOf(request.ip, userAgent) };
+      request.viewerId !== null ? { viewerId: request.viewerId } : { visitorKey: visitorKeyOf(request.ip) };
     const now = this.#clock.now();
     const windowStart = new Date(now.getTime() - duplicateWindowMs);
     // A prefetch and the reader's real click that follows are not duplicates of each other.
@@ -110,6 +111,7 @@ export class ClicksService {
         visitorKey: 'visitorKey' in clicker ? clicker.visitorKey : null,
         source: request.source,
         bot,
+        ownClick: media !== null && media.ownerId === request.viewerId,
         currency: offer.currency,
         commissionRateBps: offer.commissionRateBps,
         createdAt: now,

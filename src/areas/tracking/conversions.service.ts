@@ -47,11 +47,12 @@ export interface TargetReport {
   clicks: number;
   creditedClicks: number;
   botClicks: number;
+  ownClicks: number;
   totals: CurrencyTotals[];
 }
 
-/** Whether a click earns its creator anything: a human click on a public media. */
-export const credited = (click: ClickRow): boolean => !click.bot && click.creatorId !== null;
+/** Whether a click earns its creator anything: a human click on a public media, not by its owner. */
+export const credited = (click: ClickRow): boolean => !click.bot && click.creatorId !== null && !click.ownClick;
 
 function totalsOf(conversions: ConversionRow[]): CurrencyTotals[] {
   const byCurrency = new Map<string, CurrencyTotals>();
@@ -170,7 +171,13 @@ export class ConversionsService {
       this.#repository.clickCounts(type, id, window),
       this.#repository.conversionTotals(type, id, window),
     ]);
-    return { clicks: counts.clicks, creditedClicks: counts.credited, botClicks: counts.bots, totals };
+    return {
+      clicks: counts.clicks,
+      creditedClicks: counts.credited,
+      botClicks: counts.bots,
+      ownClicks: counts.own,
+      totals,
+    };
   }
 
   earnings(creatorId: string, page: PageRequest): Promise<Earning[]> {

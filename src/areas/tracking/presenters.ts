@@ -93,7 +93,13 @@ export const AdminClickSchema = ResourceSchema(
     viewerId: Nullable(Uuid),
     source: StringEnum(['api', 'redirect'] as const, { description: 'POST /api/offers/{id}/clicks or a /go link' }),
     bot: Type.Boolean({ description: 'A known bot or link prefetcher (never credited)' }),
-    credited: Type.Boolean({ description: 'Earns its creator a commission: not a bot, and on a public media' }),
+    ownClick: Type.Boolean({
+      description:
+        "By the media's own creator (signed in with a token, or on a /go link with the web sign-in cookie): never credited",
+    }),
+    credited: Type.Boolean({
+      description: "Earns its creator a commission: not a bot, on a public media, not the creator's own click",
+    }),
     currency: Type.String(),
     commissionRateBps: Type.Integer({ description: "The offer's rate at click time, in basis points" }),
     createdAt: Timestamp,
@@ -124,6 +130,7 @@ const clickValues = (click: ClickRow) => ({
   viewerId: click.viewerId,
   source: click.source,
   bot: click.bot,
+  ownClick: click.ownClick,
   credited: credited(click),
   currency: click.currency,
   commissionRateBps: click.commissionRateBps,
@@ -140,8 +147,11 @@ export const TargetReportSchema = ResourceSchema(
     from: Nullable(Timestamp),
     to: Nullable(Timestamp),
     clicks: Type.Integer({ description: 'Clicks made in the window, bots included' }),
-    creditedClicks: Type.Integer({ description: 'Clicks that earn a creator: not bots, on a public media' }),
+    creditedClicks: Type.Integer({
+      description: "Clicks that earn a creator: not bots, on a public media, not the creator's own",
+    }),
     botClicks: Type.Integer(),
+    ownClicks: Type.Integer({ description: "Creators' clicks on their own media (recorded, never credited)" }),
     conversions: Type.Integer({ description: "Conversions in the window (by occurredAt) of the target's clicks" }),
     totals: TotalsSchema,
   }),
@@ -158,6 +168,7 @@ export function presentTargetReport(type: TargetType, id: string, window: Window
     clicks: report.clicks,
     creditedClicks: report.creditedClicks,
     botClicks: report.botClicks,
+    ownClicks: report.ownClicks,
     conversions: report.totals.reduce((sum, total) => sum + total.conversions, 0),
     totals: presentTotals(report.totals),
   });
@@ -168,6 +179,7 @@ export const EarningSchema = ResourceSchema(
   Type.Object({
     offerId: Uuid,
     mediaId: Nullable(Uuid),
+    ownClick: Type.Boolean({ description: 'My own purchase, through my own click: never credited (commission 0)' }),
     currency: Type.String({ description: 'ISO 4217' }),
     commission: MinorUnits('What this conversion earned me'),
     occurredAt: Timestamp,
@@ -179,7 +191,7 @@ export const EarningSchema = ResourceSchema(
 
 export const EarningTotalsSchema = Type.Array(
   Type.Object({ currency: Type.String(), conversions: Type.Integer(), commission: MinorUnits('Earned') }),
-  { description: 'My earnings per currency, over all time' },
+  { description: 'My earnings per currency, over all time: the conversions of my credited clicks (not my own)' },
 );
 
 export const presentEarningTotals = (totals: CurrencyTotals[]) =>
@@ -193,6 +205,7 @@ export const presentEarning = (row: Earning) =>
   resource('earnings', row.id, {
     offerId: row.offerId,
     mediaId: row.mediaId,
+    ownClick: row.ownClick,
     currency: row.currency,
     commission: toNumber(row.commission),
     occurredAt: formatTimestamp(row.occurredAt),

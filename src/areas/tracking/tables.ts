@@ -13,6 +13,8 @@ export const trackingClicks = pgTable('tracking_clicks', {
   visitorKey: text('visitor_key'),
   source: text('source').$type<'api' | 'redirect'>().notNull(),
   bot: boolean('bot').notNull(),
+  /** The media's own creator clicked (migration 1101): recorded, never credited. */
+  ownClick: boolean('own_click').notNull().default(false),
   currency: text('currency').notNull(),
   commissionRateBps: integer('commission_rate_bps').notNull(),
   createdAt: timestamptz('created_at').notNull(),

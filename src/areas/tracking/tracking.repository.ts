@@ -45,6 +45,8 @@ export interface Earning {
   clickRef: string;
   offerId: string;
   mediaId: string | null;
+  /** A conversion of the creator's own click: shown, never credited (commission 0). */
+  ownClick: boolean;
   currency: string;
   commission: bigint;
   occurredAt: Date;
@@ -58,6 +60,9 @@ export const earningsKeyset = defineKeyset<Earning>({
   columns: [trackingConversions.createdAt, trackingConversions.id],
   keyOf: (row) => [row.createdAt, row.id],
 });
+
+/** A click that earns its creator: human, on a public media (a creator), not the creator's own (`credited`). */
+const creditedClick = sql`NOT ${trackingClicks.bot} AND ${trackingClicks.creatorId} IS NOT NULL AND NOT ${trackingClicks.ownClick}`;
 
 const windowOf = (column: AnyColumn, { from, to }: Window) =>
   and(from === null ? undefined : gte(column, from), to === null ? undefined : lt(column, to));
@@ -167,21 +172,25 @@ export class TrackingRepository extends Repository {
 
   // ---- reports ----
 
-  /** Clicks, credited clicks (human, with a creator) and bot clicks on a target, by click time inside the window. */
+  /**
+   * Clicks, credited clicks (human, with a creator, not theirs), bot clicks and the creators' own
+   * clicks on a target, by click time inside the window.
+   */
   async clickCounts(
     type: TargetType,
     id: string,
     window: Window,
-  ): Promise<{ clicks: number; credited: number; bots: number }> {
+  ): Promise<{ clicks: number; credited: number; bots: number; own: number }> {
     const [row] = await this.db
       .select({
         clicks: sql<number>`count(*)::int`,
-        credited: sql<number>`(count(*) FILTER (WHERE NOT ${trackingClicks.bot} AND ${trackingClicks.creatorId} IS NOT NULL))::int`,
+        credited: sql<number>`(count(*) FILTER (WHERE ${creditedClick}))::int`,
         bots: sql<number>`(count(*) FILTER (WHERE ${trackingClicks.bot}))::int`,
+        own: sql<number>`(count(*) FILTER (WHERE ${trackingClicks.ownClick}))::int`,
       })
       .from(trackingClicks)
       .where(and(eq(targetColumn[type], id), windowOf(trackingClicks.createdAt, window)));
-    return { clicks: row?.clicks ?? 0, credited: row?.credited ?? 0, bots: row?.bots ?? 0 };
+    return { clicks: row?.clicks ?? 0, credited: row?.credited ?? 0, bots: row?.bots ?? 0, own: row?.own ?? 0 };
   }
 
   /** Conversions of a target's clicks, by conversion time inside the window, per currency. */
@@ -191,7 +200,7 @@ export class TrackingRepository extends Repository {
 
   /** A creator's earnings per currency (conversions of their credited clicks). */
   earningTotals(creatorId: string): Promise<CurrencyTotals[]> {
-    return this.totals(sql`${trackingClicks.creatorId} = ${creatorId} AND NOT ${trackingClicks.bot}`);
+    return this.totals(sql`${trackingClicks.creatorId} = ${creatorId} AND ${creditedClick}`);
   }
 
   private async totals(where: SQL): Promise<CurrencyTotals[]> {
@@ -212,7 +221,7 @@ export class TrackingRepository extends Repository {
     }));
   }
 
-  /** limit + 1 earnings of a creator for one page. */
+  /** limit + 1 earnings of a creator for one page: their credited clicks' conversions and their own clicks'. */
   earnings(creatorId: string, page: PageRequest): Promise<Earning[]> {
     const { where, orderBy } = keyset(earningsKeyset, page);
     return this.db
@@ -221,6 +230,7 @@ export class TrackingRepository extends Repository {
         clickRef: trackingConversions.clickRef,
         offerId: trackingClicks.offerId,
         mediaId: trackingClicks.mediaId,
+        ownClick: trackingClicks.ownClick,
         currency: trackingConversions.currency,
         commission: trackingConversions.commission,
         occurredAt: trackingConversions.occurredAt,

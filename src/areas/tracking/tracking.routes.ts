@@ -75,12 +75,13 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
     locale: Locale,
     offerId: string,
     mediaId: string | null,
+    viewerId: string | null,
   ) {
     try {
       const { redirectUrl } = await clickOf(request, {
         offerId,
         mediaId,
-        viewerId: null,
+        viewerId,
         source: 'redirect',
         hiddenMedia: 'ignore',
       });
@@ -108,7 +109,7 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
       path: '/api/offers/{id}/clicks',
       auth: 'optional',
       summary:
-        'Record a click on an offer from a public media; answers the click reference and the URL to open (201, or 200 with the same reference for a duplicate within 30 minutes). 410 offerGone for an offer that has ended',
+        "Record a click on an offer from a public media; answers the click reference and the URL to open (201, or 200 with the same reference for a duplicate: the same user, or without a token the same IP or IPv6 /64, within 30 minutes). The media owner's own click is recorded, never credited. 410 offerGone for an offer that has ended",
       params: offerParam,
       body: Type.Object(
         { mediaId: Type.String({ description: 'The public media the click came from: UUID or 32 hex digits' }) },
@@ -140,25 +141,27 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
     route({
       method: 'GET',
       path: '/go/offer/{id}',
-      auth: 'none',
+      auth: 'optional',
       summary: "Record a click and redirect (302) to the offer's partner URL; 410 page for an offer that has ended",
       params: offerParam,
       errors: ['notFound', 'offerGone'],
       rateLimit: [redirectRule],
       success: goSuccess,
-      handler: ({ params, request, reply, locale }) => redirect(request, reply, locale, params.id, null),
+      handler: ({ params, request, reply, locale, viewer }) =>
+        redirect(request, reply, locale, params.id, null, viewer?.userId ?? null),
     }),
     route({
       method: 'GET',
       path: '/go/offer/{id}/media/{mediaId}',
-      auth: 'none',
+      auth: 'optional',
       summary:
-        "Record a click credited to the media's owner and redirect (302) to the offer's partner URL; a media that is not public still redirects, crediting no one",
+        "Record a click credited to the media's owner (unless the owner's own browser, signed in, clicks) and redirect (302) to the offer's partner URL; a media that is not public still redirects, crediting no one",
       params: { ...offerParam, mediaId: idParam('The media: UUID or 32 hex digits') },
       errors: ['notFound', 'offerGone'],
       rateLimit: [redirectRule],
       success: goSuccess,
-      handler: ({ params, request, reply, locale }) => redirect(request, reply, locale, params.id, params.mediaId),
+      handler: ({ params, request, reply, locale, viewer }) =>
+        redirect(request, reply, locale, params.id, params.mediaId, viewer?.userId ?? null),
     }),
     route({
       method: 'POST',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { adminToken, createTestApp, type TestApp, type TestRequest } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 import { isBotOrPrefetch } from './bots.ts';
@@ -32,10 +32,18 @@ describe('clicks, redirects and commissions', () => {
   let hiddenMediaId: string;
   let offerCounter = 0;
 
+  let ips = 0;
+  /** A client address of its own (behind the trusted proxy), so that anonymous requests are different visitors. */
+  const freshIp = () => {
+    ips += 1;
+    return `10.0.${ips >> 8}.${ips & 255}`;
+  };
+  const visit = (options: TestRequest) =>
+    t.request({ ...options, headers: { 'x-forwarded-for': freshIp(), ...options.headers } });
   const admin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
   const click = (offer: string, body: unknown, options: { token?: string; headers?: Record<string, string> } = {}) =>
-    t.request({ method: 'POST', url: `/api/offers/${offer}/clicks`, body, ...options });
+    visit({ method: 'POST', url: `/api/offers/${offer}/clicks`, body, ...options });
   const newOffer = async (fields: Record<string, unknown> = {}) => {
     offerCounter += 1;
     const { row } = await t.services.areas.catalogue.offers.save({
@@ -59,7 +67,7 @@ describe('clicks, redirects and commissions', () => {
     });
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
     ada = await createUser(t);
     bob = await createUser(t);
     const { row } = await t.services.areas.catalogue.establishments.save({
@@ -125,15 +133,23 @@ describe('clicks, redirects and commissions', () => {
       assert.equal(new Set(answers.map((res) => res.json.data.id)).size, 1);
     });
 
-    it('counts anonymous duplicates by IP and User-Agent', async () => {
-      const headers = { 'user-agent': 'Mozilla/5.0 (dedup test)' };
-      const first = await click(offerId, { mediaId }, { headers });
-      const again = await click(offerId, { mediaId }, { headers });
-      const other = await click(offerId, { mediaId }, { headers: { 'user-agent': 'Mozilla/5.0 (another browser)' } });
+    it('counts anonymous duplicates by IP, whatever the User-Agent', async () => {
+      const ip = '192.0.2.77';
+      const first = await click(
+        offerId,
+        { mediaId },
+        { headers: { 'user-agent': 'Mozilla/5.0 (dedup test)', 'x-forwarded-for': ip } },
+      );
+      const again = await click(
+        offerId,
+        { mediaId },
+        { headers: { 'user-agent': 'Mozilla/5.0 (another browser)', 'x-forwarded-for': ip } },
+      );
+      const other = await click(offerId, { mediaId }, { headers: { 'user-agent': 'Mozilla/5.0 (dedup test)' } });
       assert.deepEqual([first.statusCode, again.statusCode, other.statusCode], [201, 200, 201]);
       assert.equal(again.json.data.id, first.json.data.id);
       assert.notEqual(other.json.data.id, first.json.data.id);
-      // The hash of IP and User-Agent is kept for the window only, and never the IP itself.
+      // The hash of the IP is kept for the window only, and never the IP itself.
       const keyOf = async (ref: string) =>
         (
           await t.deps.database.db
@@ -143,7 +159,7 @@ describe('clicks, redirects and commissions', () => {
         )[0]?.key;
       const key = await keyOf(first.json.data.id);
       assert.match(String(key), /^[A-Za-z0-9_-]{43}$/);
-      assert.ok(!String(key).includes('127.0.0.1'));
+      assert.ok(!String(key).includes(ip));
       t.clock.advance(31 * 60 * 1000);
       await click(offerId, { mediaId }, { headers: { 'user-agent': 'Mozilla/5.0 (clears old keys)' } });
       assert.equal(await keyOf(first.json.data.id), null);
@@ -174,13 +190,9 @@ describe('clicks, redirects and commissions', () => {
     });
 
     it('does not take the real click after a prefetch for a duplicate of it', async () => {
-      const browser = 'Mozilla/5.0 (prefetch then click)';
-      const prefetch = await click(
-        offerId,
-        { mediaId },
-        { headers: { 'user-agent': browser, 'sec-purpose': 'prefetch' } },
-      );
-      const real = await click(offerId, { mediaId }, { headers: { 'user-agent': browser } });
+      const browser = { 'user-agent': 'Mozilla/5.0 (prefetch then click)', 'x-forwarded-for': freshIp() };
+      const prefetch = await click(offerId, { mediaId }, { headers: { ...browser, 'sec-purpose': 'prefetch' } });
+      const real = await click(offerId, { mediaId }, { headers: browser });
       assert.deepEqual([prefetch.statusCode, real.statusCode], [201, 201]);
       assert.notEqual(real.json.data.id, prefetch.json.data.id);
       const seen = (await admin('GET', `/admin/tracking/clicks/${real.json.data.id}`)).json.data.attributes;
@@ -217,7 +229,7 @@ describe('clicks, redirects and commissions', () => {
 
   describe('GET /go/offer/...', () => {
     it('records the click and redirects to exactly the stored URL plus the reference', async () => {
-      const res = await t.request({
+      const res = await visit({
         method: 'GET',
         url: `/go/offer/${offerId}/media/${mediaHex}`,
         headers: { 'user-agent': 'Mozilla/5.0 (go test)' },
@@ -232,7 +244,7 @@ describe('clicks, redirects and commissions', () => {
       assert.equal(seen.creatorId, ada.id);
       assert.equal(seen.mediaId, mediaId);
 
-      const plain = await t.request({
+      const plain = await visit({
         method: 'GET',
         url: `/go/offer/${offerId}?tm_ref=forged&url=https://evil.example/`,
       });
@@ -246,7 +258,7 @@ describe('clicks, redirects and commissions', () => {
     it('keeps URLs without a query or with a bare host exactly', async () => {
       for (const stored of ['https://partner.example', 'http://partner.example/path/', 'https://partner.example/?']) {
         const id = await newOffer({ partnerUrl: stored });
-        const res = await t.request({ method: 'GET', url: `/go/offer/${id}` });
+        const res = await visit({ method: 'GET', url: `/go/offer/${id}` });
         const location = String(res.headers.location);
         const ref = location.slice(location.indexOf('tm_ref=') + 7);
         assert.match(ref, /^[A-Za-z0-9_-]{22}$/);
@@ -255,7 +267,7 @@ describe('clicks, redirects and commissions', () => {
     });
 
     it('records a HEAD request (a link checker) as a bot', async () => {
-      const res = await t.request({
+      const res = await visit({
         method: 'HEAD',
         url: `/go/offer/${offerId}/media/${mediaId}`,
         headers: { 'user-agent': 'Mozilla/5.0 (head)' },
@@ -266,7 +278,7 @@ describe('clicks, redirects and commissions', () => {
     });
 
     it('redirects for a media that is not public without crediting anyone', async () => {
-      const res = await t.request({ method: 'GET', url: `/go/offer/${offerId}/media/${hiddenMediaId}` });
+      const res = await visit({ method: 'GET', url: `/go/offer/${offerId}/media/${hiddenMediaId}` });
       assert.equal(res.statusCode, 302);
       const ref = new URL(String(res.headers.location)).searchParams.get('tm_ref');
       const seen = (await admin('GET', `/admin/tracking/clicks/${ref}`)).json.data.attributes;
@@ -276,7 +288,7 @@ describe('clicks, redirects and commissions', () => {
     });
 
     it('answers 410 with a page pointing to the establishment for an offer that has ended', async () => {
-      const page = await t.request({
+      const page = await visit({
         method: 'GET',
         url: `/go/offer/${expiredOfferId}`,
         headers: { accept: 'text/html', 'accept-language': 'fr-FR' },
@@ -286,15 +298,15 @@ describe('clicks, redirects and commissions', () => {
       assert.match(page.body, new RegExp(`href="/api/establishments/${establishmentId}"`));
       assert.match(page.body, /Cette offre est terminée/);
       assert.equal(page.headers.location, undefined);
-      const json = await t.request({
+      const json = await visit({
         method: 'GET',
         url: `/go/offer/${expiredOfferId}/media/${mediaId}`,
         headers: { accept: 'application/json' },
       });
       assert.equal(json.statusCode, 410);
       assert.equal(json.json.errors[0].code, 'offerGone');
-      assert.equal((await t.request({ method: 'GET', url: `/go/offer/${crypto.randomUUID()}` })).statusCode, 404);
-      assert.equal((await t.request({ method: 'GET', url: '/go/offer/12' })).statusCode, 422);
+      assert.equal((await visit({ method: 'GET', url: `/go/offer/${crypto.randomUUID()}` })).statusCode, 404);
+      assert.equal((await visit({ method: 'GET', url: '/go/offer/12' })).statusCode, 422);
     });
 
     it('never redirects anywhere but an http(s) partner URL (checked again at redirect time)', async () => {
@@ -315,7 +327,7 @@ describe('clicks, redirects and commissions', () => {
         (await import('drizzle-orm'))
           .sql`UPDATE offers SET partner_url = 'https://user:pass@evil.example/' WHERE id = ${id}`,
       );
-      const res = await t.request({ method: 'GET', url: `/go/offer/${id}`, headers: { accept: 'application/json' } });
+      const res = await visit({ method: 'GET', url: `/go/offer/${id}`, headers: { accept: 'application/json' } });
       assert.equal(res.statusCode, 410);
       assert.equal(res.headers.location, undefined);
       assert.equal((await click(id, { mediaId })).statusCode, 410);
@@ -460,7 +472,7 @@ describe('clicks, redirects and commissions', () => {
       const carolMedia = await createMediaRow(t, carol.id);
       const human = await click(other, { mediaId: carolMedia.id }, { headers: { 'user-agent': 'Mozilla/5.0 (r1)' } });
       const robot = await click(other, { mediaId: carolMedia.id }, { headers: { 'user-agent': 'Googlebot/2.1' } });
-      const noMedia = await t.request({
+      const noMedia = await visit({
         method: 'GET',
         url: `/go/offer/${other}`,
         headers: { 'user-agent': 'X (r3)' },

@@ -6,6 +6,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import { isActiveUser } from '../accounts/read-model.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { EstablishmentsService } from '../catalogue/establishments.service.ts';
 import type { GeoMediaService } from '../discovery/geo-media.service.ts';
@@ -150,9 +151,8 @@ export class WebPagesService {
   async profile(username: string, page: PageRequest): Promise<ProfileView> {
     const { users, media, follows, gamification, repository } = this.#deps;
     const user = await users.findByUsername(username);
-    if (user === null || user.username === null || user.bannedAt !== null || user.anonymizedAt !== null)
+    if (user === null || user.username === null || !isActiveUser(user))
       throw new AppError('notFound', { source: { parameter: 'username' } });
-    if (user.deletionRequestedAt !== null) throw new AppError('notFound', { source: { parameter: 'username' } });
     const [posts, followCounts, likesReceived, progress, badges, list] = await Promise.all([
       repository.publicPostCount(user.id),
       follows.counts(user.id),

@@ -6,6 +6,7 @@
 import { toHex } from '../../../platform/http/ids.ts';
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
 import type { AccountsServices } from '../../accounts/accounts.module.ts';
+import { isActiveUser } from '../../accounts/read-model.ts';
 import type { GeographyServices } from '../../geography/geography.module.ts';
 import type { MediaServices } from '../../media/media.module.ts';
 import { mediaVariantUrls } from '../../media/media-urls.ts';
@@ -34,7 +35,7 @@ export async function loadPhotoPanel(
   const media = await sources.media.media.findVisibleMedia(mediaId, null);
   if (media === null) return null;
   const owner = await sources.accounts.users.find(media.ownerId);
-  const shown = owner !== null && owner.anonymizedAt === null && owner.bannedAt === null;
+  const shown = owner !== null && isActiveUser(owner);
   const name = shown ? (owner.nickname ?? owner.username) : null;
   const author = shown && name !== null ? { username: owner.username, name } : null;
   return { media, author, place: media.locationPublic ? await placeName(sources, media, locale) : null };
