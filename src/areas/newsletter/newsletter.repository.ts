@@ -56,6 +56,11 @@ export class NewsletterRepository extends Repository {
     return row;
   }
 
+  async findById(id: string): Promise<SubscriberRow | null> {
+    const [row] = await this.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id));
+    return row ?? null;
+  }
+
   async lockById(id: string): Promise<SubscriberRow | null> {
     const [row] = await this.db
       .select()
@@ -77,17 +82,7 @@ export class NewsletterRepository extends Repository {
     return row ?? null;
   }
 
-  /** Marks one token used; false when another request used it first. */
-  async useToken(id: string, now: Date): Promise<boolean> {
-    const rows = await this.db
-      .update(newsletterTokens)
-      .set({ usedAt: now })
-      .where(and(eq(newsletterTokens.id, id), isNull(newsletterTokens.usedAt)))
-      .returning({ id: newsletterTokens.id });
-    return rows.length === 1;
-  }
-
-  /** Voids a subscriber's open tokens of a purpose (only the newest confirmation link works). */
+  /** Spends a subscriber's open tokens of a purpose (every confirmation link, once confirmed or unsubscribed). */
   async useAllTokens(subscriberId: string, purpose: NewsletterTokenPurpose, now: Date): Promise<void> {
     await this.db
       .update(newsletterTokens)

@@ -1,7 +1,8 @@
 /**
- * The newsletter: POST /api/newsletter/subscribe (JSON), and the web routes POST /newsletter/subscribe
- * (an HTML form, or JSON), GET /newsletter/confirm, GET and POST (RFC 8058 one-click)
- * /newsletter/unsubscribe, which answer small HTML pages (errors: the platform's error page).
+ * The newsletter: POST /api/newsletter/subscribe (JSON), and the web form POST /newsletter/subscribe
+ * (an HTML form, or JSON), which answers a small HTML page (errors: the platform's error page). The
+ * pages of the mailed links (/newsletter/confirm, /newsletter/unsubscribe) are the web area's
+ * (src/areas/web/newsletter).
  */
 import { Type } from 'typebox';
 import { StringEnum } from '../../platform/http/jsonapi.ts';
@@ -23,9 +24,6 @@ const SubscribeBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const TokenQuery = {
-  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token from the mailed link' }),
-};
 const html = 'text/html; charset=utf-8';
 
 /**
@@ -48,7 +46,6 @@ const subscribeLimits = (name: string): RateLimitRule[] => {
     address,
   ];
 };
-const tokenLimits = [perIp('newsletter-token', 60, 60)];
 
 export function newsletterRoutes(app: App, { newsletter }: NewsletterServices) {
   registerRoutes(app, 'newsletter', [
@@ -83,51 +80,6 @@ export function newsletterRoutes(app: App, { newsletter }: NewsletterServices) {
         newsletter.subscribe(body.email, body.locale ?? locale);
         if (wantsJson(request)) return reply.status(202).send();
         return reply.status(202).type(html).send(renderPage(locale, 'subscribed'));
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/newsletter/confirm',
-      auth: 'none',
-      summary: 'Confirm a subscription with the mailed link (single use, 48 hours); an HTML page',
-      rateLimit: tokenLimits,
-      query: TokenQuery,
-      errors: ['invalidToken', 'tokenUsed', 'tokenExpired'],
-      success: { status: 200, mediaType: 'text/html', description: 'A page saying the subscription is confirmed' },
-      handler: async ({ query, locale, reply }) => {
-        const subscriber = await newsletter.confirm(query.token);
-        return reply.type(html).send(renderPage(locale, 'confirmed', { email: subscriber.email }));
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/newsletter/unsubscribe',
-      auth: 'none',
-      summary: 'Unsubscribe with the link of any newsletter mail (valid a year, idempotent); an HTML page',
-      rateLimit: tokenLimits,
-      query: TokenQuery,
-      errors: ['invalidToken', 'tokenExpired'],
-      success: { status: 200, mediaType: 'text/html', description: 'A page saying the address is unsubscribed' },
-      handler: async ({ query, locale, reply }) => {
-        const subscriber = await newsletter.unsubscribe(query.token);
-        return reply.type(html).send(renderPage(locale, 'unsubscribed', { email: subscriber.email }));
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/newsletter/unsubscribe',
-      auth: 'none',
-      summary:
-        'RFC 8058 one-click unsubscribe: the List-Unsubscribe URL posted with the form body List-Unsubscribe=One-Click',
-      rateLimit: tokenLimits,
-      query: TokenQuery,
-      body: Type.Object({ 'List-Unsubscribe': Type.Literal('One-Click') }, { additionalProperties: false }),
-      formBody: true,
-      errors: ['invalidToken', 'tokenExpired'],
-      success: { status: 200, mediaType: 'text/html', description: 'A page saying the address is unsubscribed' },
-      handler: async ({ query, locale, reply }) => {
-        const subscriber = await newsletter.unsubscribe(query.token);
-        return reply.type(html).send(renderPage(locale, 'unsubscribed', { email: subscriber.email }));
       },
     }),
   ]);

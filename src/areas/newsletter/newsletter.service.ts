@@ -94,8 +94,9 @@ export class NewsletterService {
 
   /**
    * Answers at once. After the answer: a new address becomes a pending subscriber; a pending or
-   * unsubscribed one gets a fresh confirmation link (earlier ones stop working) unless
-   * `confirmationsPerHour` were sent in the last hour; a confirmed one gets nothing.
+   * unsubscribed one gets a fresh confirmation link (earlier ones keep working: people ask twice and
+   * follow the first mail) unless `confirmationsPerHour` were sent in the last hour; a confirmed one
+   * gets nothing.
    */
   subscribe(email: string, locale: Locale): void {
     this.#background('newsletter-confirm', async () => {
@@ -113,7 +114,6 @@ export class NewsletterService {
           return null;
         }
         if (subscriber.locale !== locale) await this.repository.update(subscriber.id, { locale, updatedAt: now });
-        await this.repository.useAllTokens(subscriber.id, 'confirm', now);
         return {
           to: subscriber.email,
           confirm: await this.#issue(subscriber.id, 'confirm', now),
@@ -133,10 +133,15 @@ export class NewsletterService {
     });
   }
 
-  /** The stored token if it can be used; otherwise invalidToken (422), tokenUsed (422), tokenExpired (410). */
-  async #check(token: string, purpose: NewsletterTokenPurpose, singleUse: boolean): Promise<NewsletterTokenRow> {
+  /** The stored token, or invalidToken (422). */
+  async #find(token: string, purpose: NewsletterTokenPurpose): Promise<NewsletterTokenRow> {
     const found = await this.repository.findToken(hashToken(token), purpose);
     if (found === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
+    return found;
+  }
+
+  /** Throws tokenUsed (422, single-use tokens) or tokenExpired (410) for a token that cannot be used. */
+  #checkUsable(found: NewsletterTokenRow, singleUse: boolean): void {
     if (singleUse && found.usedAt !== null) throw new AppError('tokenUsed', { source: { parameter: 'token' } });
     if (found.expiresAt.getTime() <= this.clock.now().getTime()) {
       throw new AppError('tokenExpired', {
@@ -144,26 +149,53 @@ export class NewsletterService {
         meta: { expiredAt: formatTimestamp(found.expiresAt) },
       });
     }
-    return found;
   }
 
-  /** Confirms the address the token was mailed to (single use). */
-  async confirm(token: string): Promise<SubscriberRow> {
+  /**
+   * The subscriber of a confirmation token (locked for a write), if the token can confirm it or it is
+   * confirmed already. Every confirmation link mailed works until the address is confirmed (then each
+   * says so, whatever its age) or it expires; unsubscribing voids the open ones (tokenUsed).
+   */
+  async #confirmable(token: string, lock: boolean): Promise<{ found: NewsletterTokenRow; subscriber: SubscriberRow }> {
+    const found = await this.#find(token, 'confirm');
+    const subscriber = lock
+      ? await this.repository.lockById(found.subscriberId)
+      : await this.repository.findById(found.subscriberId);
+    if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
+    if (subscriber.status !== 'confirmed') this.#checkUsable(found, true);
+    return { found, subscriber };
+  }
+
+  /** What a confirmation link's page shows before the click (a GET changes nothing): the address and its state. */
+  async confirmation(token: string): Promise<{ subscriber: SubscriberRow; alreadyConfirmed: boolean }> {
+    const { subscriber } = await this.#confirmable(token, false);
+    return { subscriber, alreadyConfirmed: subscriber.status === 'confirmed' };
+  }
+
+  /** Confirms the address the token was mailed to (the click); a confirmed one stays as it is. */
+  async confirm(token: string): Promise<{ subscriber: SubscriberRow; alreadyConfirmed: boolean }> {
     return this.transactions.run(async () => {
-      const found = await this.#check(token, 'confirm', true);
+      const { subscriber } = await this.#confirmable(token, true);
+      if (subscriber.status === 'confirmed') return { subscriber, alreadyConfirmed: true };
       const now = this.clock.now();
-      if (!(await this.repository.useToken(found.id, now))) {
-        throw new AppError('tokenUsed', { source: { parameter: 'token' } });
-      }
-      const subscriber = await this.repository.lockById(found.subscriberId);
-      if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
-      return this.repository.update(subscriber.id, {
+      await this.repository.useAllTokens(subscriber.id, 'confirm', now);
+      const confirmed = await this.repository.update(subscriber.id, {
         status: 'confirmed',
         confirmedAt: now,
         unsubscribedAt: null,
         updatedAt: now,
       });
+      return { subscriber: confirmed, alreadyConfirmed: false };
     });
+  }
+
+  /** What an unsubscribe link's page shows before the click (a GET changes nothing): the address and its state. */
+  async unsubscription(token: string): Promise<SubscriberRow> {
+    const found = await this.#find(token, 'unsubscribe');
+    this.#checkUsable(found, false);
+    const subscriber = await this.repository.findById(found.subscriberId);
+    if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
+    return subscriber;
   }
 
   /**
@@ -172,7 +204,8 @@ export class NewsletterService {
    */
   async unsubscribe(token: string): Promise<SubscriberRow> {
     return this.transactions.run(async () => {
-      const found = await this.#check(token, 'unsubscribe', false);
+      const found = await this.#find(token, 'unsubscribe');
+      this.#checkUsable(found, false);
       const subscriber = await this.repository.lockById(found.subscriberId);
       if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
       const now = this.clock.now();

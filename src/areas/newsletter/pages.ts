@@ -1,6 +1,7 @@
 /**
- * The newsletter's small HTML pages (subscribed, confirmed, unsubscribed): server-rendered, localized,
- * every value escaped, no outside asset (inline style only). Errors use the platform's error page.
+ * The newsletter form's small HTML page (subscribed): server-rendered, localized, every value escaped,
+ * no outside asset (inline style only). Errors use the platform's error page. The pages of the mailed
+ * links are the web area's (src/areas/web/newsletter).
  */
 import type { FastifyRequest } from 'fastify';
 import { type Locale, languageOf, translate } from '../../platform/i18n/i18n.ts';
@@ -14,7 +15,7 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-export type PageKind = 'subscribed' | 'confirmed' | 'unsubscribed';
+export type PageKind = 'subscribed';
 
 export function renderPage(locale: Locale, kind: PageKind, values: Record<string, unknown> = {}): string {
   const e = escapeHtml;

@@ -1,7 +1,7 @@
 /**
  * The web front: server-rendered pages in one layout (layout/), the public pages (pages/), profiles,
- * sitemap and robots; the explorer, client assets and web sign-in live in explorer/, assets/ and
- * sign-in/. Reads the other areas through their services only.
+ * sitemap and robots; the explorer, client assets, web sign-in and the newsletter's mailed links live
+ * in explorer/, assets/, sign-in/ and newsletter/. Reads the other areas through their services only.
  */
 import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
@@ -13,10 +13,12 @@ import type { GamificationServices } from '../gamification/gamification.module.t
 import type { GeographyServices } from '../geography/geography.module.ts';
 import type { IdentitiesServices } from '../identities/identities.module.ts';
 import type { MediaServices } from '../media/media.module.ts';
+import type { NewsletterServices } from '../newsletter/newsletter.module.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
 import { installLayout } from './layout/install-layout.ts';
 import { layoutRoutes } from './layout/layout.routes.ts';
+import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
@@ -36,6 +38,8 @@ export interface WebServices {
   pages: WebPagesService;
   /** Provider sign-in, for POST /auth/oauth/{provider}. */
   identities: IdentitiesServices;
+  /** The pages of the newsletter's mailed links. */
+  newsletter: NewsletterServices;
   /** MAP_TILE_URL, when set (its origin is allowed in the pages' img-src). */
   mapTileUrl: string | null;
 }
@@ -48,10 +52,20 @@ declare module '../../platform/modules/area-module.ts' {
 
 export const webArea = defineArea({
   name: 'web',
-  needs: ['accounts', 'media', 'discovery', 'geography', 'gamification', 'catalogue', 'follows', 'identities'],
+  needs: [
+    'accounts',
+    'media',
+    'discovery',
+    'geography',
+    'gamification',
+    'catalogue',
+    'follows',
+    'identities',
+    'newsletter',
+  ],
   create(
     { config, transactions, clock, caches },
-    { accounts, media, discovery, geography, gamification, catalogue, follows, identities },
+    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter },
   ) {
     const repository = new WebRepository(transactions);
     const placeCounts = new PlaceCounts(repository, clock);
@@ -69,7 +83,19 @@ export const webArea = defineArea({
       clock,
     });
     const mapTileUrl = config.mapTileUrl;
-    return { accounts, media, discovery, geography, gamification, catalogue, follows, pages, identities, mapTileUrl };
+    return {
+      accounts,
+      media,
+      discovery,
+      geography,
+      gamification,
+      catalogue,
+      follows,
+      pages,
+      identities,
+      newsletter,
+      mapTileUrl,
+    };
   },
   routes(app, services, { config }) {
     installLayout(app, { findUser: (userId) => services.accounts.users.find(userId), mapTileUrl: services.mapTileUrl });
@@ -82,6 +108,7 @@ export const webArea = defineArea({
         sessionTtlDays: config.sessionTtlDays,
       }),
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
+      ...newsletterLinkRoutes(services.newsletter),
     ]);
   },
 });
