@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
+import { createTestApp, type TestApp, type TestResponse } from '../../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../../test/helpers/factories.ts';
 import { waitFor } from '../../../../test/helpers/wait-for.ts';
 import {
@@ -373,33 +373,62 @@ describe('web sign-in', () => {
     }
   });
 
-  it('shows the new-password form of a reset link, whose token the API takes', async () => {
-    const user = await createUser(t);
-    const forgot = await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-    assert.equal(forgot.statusCode, 202);
-    const mail = await waitFor('the reset mail', () =>
-      t.mail.sent.find((sent) => sent.to === user.email && /\/login\?reset=/.test(sent.text)),
-    );
-    const token = /\/login\?reset=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
-    assert.ok(token);
-    const page = await t.request({ method: 'GET', url: `/login?reset=${token}` });
-    assert.equal(page.statusCode, 200);
-    assert.match(page.body, /<form id="reset-form"/);
-    const formToken = /<form id="reset-form"[^>]*data-token="([^"]+)"/.exec(page.body)?.[1];
-    assert.equal(formToken, token);
-    assert.match(page.body, /<meta name="robots" content="noindex"/);
-    // What the page's script posts.
-    const newPassword = 'a-new-password-42';
-    const reset = await t.request({
+  /** A mailed link's form as a browser without script posts it: its action, hidden fields and `extra` ones. */
+  const submit = (page: TestResponse, formId: string, extra: Record<string, string> = {}) => {
+    const form = new RegExp(`<form id="${formId}"[^>]*>[\\s\\S]*?</form>`).exec(page.body)?.[0];
+    assert.ok(form, page.body);
+    assert.match(form, /method="post"/);
+    const action = /action="([^"]+)"/.exec(form)![1]!;
+    const hidden = [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]+)"/g)].map((m) => [
+      m[1]!,
+      m[2]!,
+    ]);
+    return t.request({
       method: 'POST',
-      url: '/api/auth/reset-password',
-      body: { token: formToken, password: newPassword },
+      url: action,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      payload: new URLSearchParams([...hidden, ...Object.entries(extra)]).toString(),
     });
-    assert.equal(reset.statusCode, 204);
+  };
+
+  it('sets a new password from the plain form of a reset link; every reset link works until one is used', async () => {
+    const user = await createUser(t);
+    const resetLink = async (count: number) => {
+      await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
+      const mails = await waitFor('the reset mails', () => {
+        const sent = t.mail.sent.filter((mail) => mail.to === user.email && /\/login\?reset=/.test(mail.text));
+        return sent.length >= count ? sent : null;
+      });
+      return /\/login\?reset=[A-Za-z0-9_-]+/.exec(mails[count - 1]!.text)![0];
+    };
+    const first = await resetLink(1);
+    t.clock.advanceMinutes(1);
+    const second = await resetLink(2);
+    const page = await t.request({ method: 'GET', url: first });
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.match(page.body, /<meta name="robots" content="noindex"/);
+    assert.match(page.body, /<form id="reset-form"[^>]*action="\/login\/reset-password"/);
+
+    const weak = await submit(page, 'reset-form', { password: 'short' });
+    assert.equal(weak.statusCode, 200);
+    assert.match(weak.body, /<p id="link-error" class="form-error" role="alert">/, 'the form again, with the error');
+    assert.match(weak.body, /<form id="reset-form"/);
+    const newPassword = 'a-new-password-42';
+    const done = await submit(page, 'reset-form', { password: newPassword });
+    assert.equal(done.statusCode, 200);
+    assert.match(done.body, /data-kind="reset" data-outcome="done"/);
+    assert.match(done.body, /<form id="login-form"(?![^>]*hidden)/, 'the sign-in form, to sign in again');
+    assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode, 401);
     assert.equal((await login({ login: user.username, password: newPassword })).statusCode, 200);
+
+    const secondPage = await t.request({ method: 'GET', url: second });
+    const late = await submit(secondPage, 'reset-form', { password: 'yet-another-one-43' });
+    assert.match(late.body, /data-kind="reset" data-outcome="tokenUsed"/);
+    assert.equal((await login({ login: user.username, password: newPassword })).statusCode, 200, 'unchanged');
   });
 
-  it('asks for a click on an account-deletion link, and its token is what the API confirms', async () => {
+  it('asks for a click on an account-deletion link: a plain form, and the GET spends nothing', async () => {
     const user = await createUser(t);
     const asked = await t.request({
       method: 'DELETE',
@@ -411,29 +440,24 @@ describe('web sign-in', () => {
     const mail = await waitFor('the deletion mail', () =>
       t.mail.sent.find((sent) => sent.to === user.email && /\/login\?delete=/.test(sent.text)),
     );
-    const token = /\/login\?delete=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
-    assert.ok(token);
-    const page = await t.request({
-      method: 'GET',
-      url: `/login?delete=${token}`,
-      headers: { 'accept-language': 'fr-FR' },
-    });
+    const link = /\/login\?delete=[A-Za-z0-9_-]+/.exec(mail.text)![0];
+    assert.equal((await t.request({ method: 'HEAD', url: link })).statusCode, 200);
+    const page = await t.request({ method: 'GET', url: link, headers: { 'accept-language': 'fr-FR' } });
     assert.equal(page.statusCode, 200);
     assert.equal(page.headers['cache-control'], 'no-store');
     assert.match(page.body, /<meta name="robots" content="noindex"/);
     assert.match(page.body, /Supprimer mon compte/);
-    const formToken = /<form id="delete-form"[^>]*data-token="([^"]+)"/.exec(page.body)?.[1];
-    assert.equal(formToken, token);
-    // The GET alone spent nothing: the account still works.
+    assert.match(page.body, /<form id="delete-form"[^>]*action="\/login\/delete-account"/);
+    // The GET and the HEAD spent nothing: the account still works.
     assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode, 200);
-    // What the page's script posts once the owner clicks.
-    const confirmed = await t.request({
-      method: 'POST',
-      url: '/api/account/deletion/confirm',
-      body: { token: formToken },
-    });
+
+    const confirmed = await submit(page, 'delete-form');
     assert.equal(confirmed.statusCode, 200);
+    assert.match(confirmed.body, /data-kind="delete" data-outcome="done"/);
     assert.equal((await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode, 401);
+    const again = await submit(page, 'delete-form');
+    assert.equal(again.statusCode, 200);
+    assert.match(again.body, /data-kind="delete" data-outcome="invalidToken"/);
   });
 
   it('signs in with a provider on POST /auth/oauth/{provider} only from the site', async () => {

@@ -1,33 +1,28 @@
 /**
- * The web sign-in (docs/api.md, Web sign-in): GET /login (the page; it shows the confirmation button
- * of a `?confirm=` link, whose form POST /login/confirm-email confirms the address, and the
- * new-password form of a `?reset=` link), POST /login
+ * The web sign-in (docs/api.md, Web sign-in): GET /login (the page; it also shows the form of a mailed
+ * `?confirm=`, `?reset=` or `?delete=` link, whose POST is in mailed-links.routes.ts), POST /login
  * (JSON, as POST /api/auth/login takes it; sets the `tm_session` cookie), POST /logout (ends the
  * cookie's session) and POST /auth/oauth/{provider} (a provider's token, as POST /api/auth/oauth/{provider}
  * takes it; sets the cookie). Every session is a row of the one sessions table, opened by the
  * accounts and identities services. The writes must come from this site (web-session.ts).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { readCookie } from '../../../platform/http/cookies.ts';
 import { AppError, type ErrorCode } from '../../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
 import { perIp } from '../../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
-import type { Viewer } from '../../../platform/http/types.ts';
-import { translate } from '../../../platform/i18n/i18n.ts';
 import type { AccountsServices } from '../../accounts/accounts.module.ts';
 import { LoginBody, loginNameOf } from '../../accounts/auth.routes.ts';
 import { presentSession, SessionSchema } from '../../accounts/presenters.ts';
 import { clientInfo } from '../../accounts/sessions.service.ts';
 import type { IdentitiesServices } from '../../identities/identities.module.ts';
 import { ProviderCredentialsBody } from '../../identities/identities.schemas.ts';
-import { assetUrl, loadClientAssets } from '../assets/client-assets.ts';
 import { safeNextPath } from '../layout/layout.routes.ts';
-import { pageContext } from '../layout/page-context.ts';
-import { renderPage } from '../layout/render-page.ts';
-import { htmlMediaType, sendPage } from '../layout/send-page.ts';
-import { type ConfirmOutcome, type LoginPageState, loginPageBody } from './login-page.ts';
+import { htmlMediaType } from '../layout/send-page.ts';
+import { MailedToken, mailedLinkRoutes, openedLink } from './mailed-links.routes.ts';
+import { sendLoginPage } from './send-login-page.ts';
 import { clearSessionCookie, requireSameSiteRequest, setSessionCookie, webSessionCookie } from './web-session.ts';
 
 export interface SignInDependencies {
@@ -36,32 +31,11 @@ export interface SignInDependencies {
   sessionTtlDays: number;
 }
 
-const Token = Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' });
-const confirmOutcomes = new Set<string>(['invalidToken', 'tokenUsed', 'tokenExpired']);
-
 /** A signed-in answer: the session (never its token, which only the HttpOnly cookie holds). */
 const WebSessionDocument = DocumentSchema(SessionSchema);
 const presentWebSession = (session: Parameters<typeof presentSession>[0]) => ({
   data: presentSession(session, session.id),
 });
-
-/**
- * What a confirmation link's page shows: `pending` (a button that posts it) before the click, the
- * outcome after (`confirm` true: the POST). A GET or HEAD never spends it (mail scanners follow links).
- */
-async function confirmOutcome(accounts: AccountsServices, token: string, confirm: boolean): Promise<ConfirmOutcome> {
-  try {
-    if (!confirm) {
-      await accounts.mailFlows.checkConfirmation(token);
-      return 'pending';
-    }
-    await accounts.mailFlows.confirmEmail(token);
-    return 'done';
-  } catch (error) {
-    if (error instanceof AppError && confirmOutcomes.has(error.code)) return error.code as ConfirmOutcome;
-    throw error;
-  }
-}
 
 const sameSiteOnly = async (request: FastifyRequest) => requireSameSiteRequest(request);
 
@@ -75,30 +49,6 @@ const providerErrors: ErrorCode[] = [
   'identityEmailMissing',
   'accountBanned',
 ];
-
-/** The sign-in page in the state of its request (a mailed link's form or outcome); never kept by a cache. */
-async function sendLoginPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  viewer: Viewer | null,
-  state: LoginPageState,
-): Promise<FastifyReply> {
-  await loadClientAssets();
-  const context = await pageContext(request, viewer);
-  const t = (key: string) => translate(context.locale, key);
-  // The tokens of mailed links must not stay in caches or in the history's Referer.
-  reply.header('Cache-Control', 'no-store');
-  const page = renderPage(context, {
-    title: t('signIn.title'),
-    description: t('signIn.description'),
-    canonicalPath: '/login',
-    body: loginPageBody(context, state),
-    styles: [assetUrl('login.css')],
-    scripts: [assetUrl('login.js')],
-    noIndex: state.confirm !== null || state.resetToken !== null || state.deleteToken !== null,
-  });
-  return sendPage(reply, page);
-}
 
 export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDependencies): AnyRoute[] {
   /** Ends the session of the request's cookie, if it still lives (a banned account's too: only pages ignore it). */
@@ -114,54 +64,30 @@ export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDep
       method: 'GET',
       path: '/login',
       auth: 'optional',
-      summary: 'The sign-in page; asks for a click on a ?confirm= link and a new password for a ?reset= link',
+      summary:
+        'The sign-in page; shows the form of a mailed ?confirm=, ?reset= or ?delete= link (the GET spends nothing)',
       description:
         'HTML. `next`: the page to go to once signed in (a path of this site; anything else goes home). `confirm`: the token ' +
-        'of a confirmation mail; the page shows a button posting it to POST /login/confirm-email (a GET or HEAD spends ' +
-        'nothing), or why it cannot (already confirmed, expired, not valid). `reset`: the token of a reset mail; the ' +
-        "page's script posts it to POST /api/auth/reset-password with the new password. `delete`: the token of an account-deletion " +
-        'mail; the page asks for a click and its script posts it to POST /api/account/deletion/confirm. A signed-in viewer (web cookie) is offered to continue.',
+        'of a confirmation mail: a button posting it to POST /login/confirm-email, or why it cannot work (already ' +
+        'confirmed, expired, not valid). `reset`: the token of a reset mail: a new-password form posting to POST ' +
+        '/login/reset-password. `delete`: the token of an account-deletion mail: a button posting to POST ' +
+        '/login/delete-account. A GET or HEAD spends no token. A signed-in viewer (web cookie) is offered to continue.',
       query: {
         next: Type.Optional(
           Type.String({ maxLength: 2000, description: 'A path of this site to go to once signed in' }),
         ),
-        confirm: Type.Optional(Token),
-        reset: Type.Optional(Token),
-        delete: Type.Optional(Token),
+        confirm: Type.Optional(MailedToken),
+        reset: Type.Optional(MailedToken),
+        delete: Type.Optional(MailedToken),
       },
       success: { status: 200, mediaType: htmlMediaType, description: 'The sign-in page' },
-      handler: async ({ query, request, reply, viewer }) => {
-        const confirm = query.confirm === undefined ? null : await confirmOutcome(accounts, query.confirm, false);
-        return sendLoginPage(request, reply, viewer, {
+      handler: async ({ query, request, reply, viewer }) =>
+        sendLoginPage(request, reply, viewer, {
           next: safeNextPath(query.next),
-          confirm: confirm === null ? null : { outcome: confirm, token: query.confirm! },
-          resetToken: query.reset ?? null,
-          deleteToken: query.delete ?? null,
-        });
-      },
+          link: await openedLink(accounts, query),
+        }),
     }),
-    route({
-      method: 'POST',
-      path: '/login/confirm-email',
-      auth: 'none',
-      summary: 'The button of a confirmation link: confirms the address (an HTML form), answers the sign-in page',
-      description:
-        'The form of GET /login?confirm= (`application/x-www-form-urlencoded`, `token`): the body and rules of POST ' +
-        '/api/auth/confirm-email (every session of the account ends). The page says whether it worked (200 either way).',
-      rateLimit: [perIp('web-confirm-email', 30, 900)],
-      body: Type.Object({ token: Token }, { additionalProperties: false }),
-      formBody: true,
-      success: { status: 200, mediaType: htmlMediaType, description: 'The sign-in page with the outcome' },
-      handler: async ({ body, request, reply }) => {
-        const outcome = await confirmOutcome(accounts, body.token, true);
-        return sendLoginPage(request, reply, null, {
-          next: '/',
-          confirm: { outcome, token: body.token },
-          resetToken: null,
-          deleteToken: null,
-        });
-      },
-    }),
+    ...mailedLinkRoutes(accounts),
     route({
       method: 'POST',
       path: '/login',

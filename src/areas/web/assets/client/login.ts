@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
- * The sign-in page's script: posts its forms as JSON and shows the answers in the page's own elements
- * (their texts are rendered by the server in the page's language; an error shows the API's translated
- * title). Sign-in goes to the server-checked `data-next` path once the cookie is set.
+ * The sign-in page's script: posts the sign-in and forgotten-password forms as JSON and shows the
+ * answers in the page's own elements (their texts are rendered by the server in the page's language;
+ * an error shows the API's translated title). Sign-in goes to the server-checked `data-next` path once
+ * the cookie is set. A mailed link's form is a plain HTML form, which needs no script.
  */
 
 interface ErrorDocument {
@@ -89,23 +90,6 @@ function start(section: HTMLElement): void {
   );
 
   handle(
-    'reset-form',
-    'reset-error',
-    (form) => ({
-      url: '/api/auth/reset-password',
-      payload: { token: form.dataset.token, password: value(form, 'password') },
-    }),
-    (form) => {
-      form.hidden = true;
-      const done = document.getElementById('reset-done');
-      if (done) done.hidden = false;
-      const login = document.getElementById('login-form');
-      if (login) login.hidden = false;
-      document.getElementById('login-name')?.focus();
-    },
-  );
-
-  handle(
     'forgot-form',
     'forgot-error',
     (form) => ({ url: '/api/auth/forgot-password', payload: { email: value(form, 'email') } }),
@@ -113,17 +97,6 @@ function start(section: HTMLElement): void {
       form.hidden = true;
       const sent = document.getElementById('forgot-sent');
       if (sent) sent.hidden = false;
-    },
-  );
-
-  handle(
-    'delete-form',
-    'delete-error',
-    (form) => ({ url: '/api/account/deletion/confirm', payload: { token: form.dataset.token } }),
-    (form) => {
-      form.hidden = true;
-      const done = document.getElementById('delete-done');
-      if (done) done.hidden = false;
     },
   );
 }
