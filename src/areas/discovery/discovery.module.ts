@@ -2,13 +2,17 @@
  * Discovery: media by place (nearby, recommended around a centre, trending in a country) and the map
  * (a box's media or its clusters). It reads media, their owners and likes through those areas'
  * read models, the viewer's birth city through accounts and geography, their topics through topics.
- * Job: map-clusters (rebuilds the map's precomputed clusters).
+ * Media events keep the map's precomputed clusters current (map-cell-counts.service.ts); the job
+ * map-clusters rebuilds them, repairing what no event told.
  */
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { GeoMediaRepository } from './geo-media.repository.ts';
 import { geoMediaRoutes } from './geo-media.routes.ts';
 import { GeoMediaService, type ViewerProfile } from './geo-media.service.ts';
+import { MapCellCountsRepository } from './map-cell-counts.repository.ts';
+import { MapCellCountsService } from './map-cell-counts.service.ts';
+import { subscribeMapCells } from './map-cell-subscriptions.ts';
 import { MapCellsRepository } from './map-cells.repository.ts';
 import { NearbyRepository } from './nearby.repository.ts';
 
@@ -22,13 +26,13 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
-/** How often the map's clusters are rebuilt (what a cluster's count may lag behind). */
+/** How often the map's clusters are rebuilt (how long a write behind the API's back may go uncounted). */
 export const mapClustersEveryMinutes = 5;
 
 export const discoveryArea = defineArea({
   name: 'discovery',
   needs: ['accounts', 'geography', 'topics'],
-  create({ transactions, jobs, clock, caches }, { accounts, geography, topics }) {
+  create({ transactions, events, jobs, clock, caches }, { accounts, geography, topics }) {
     const viewers: ViewerProfile = {
       birthCity: async (userId) => {
         const cityId = await accounts.settings.birthCityId(userId);
@@ -37,6 +41,7 @@ export const discoveryArea = defineArea({
       topicHashtags: (userId) => topics.topics.hashtagsOfUser(userId),
     };
     const cells = new MapCellsRepository(transactions);
+    subscribeMapCells(events, new MapCellCountsService(transactions, new MapCellCountsRepository(transactions)));
     jobs.register('map-clusters', {
       schedule: everyMinutes(mapClustersEveryMinutes),
       run: () => transactions.run(() => cells.rebuild(clock.now())),

@@ -1,6 +1,8 @@
 /**
- * All SQL of the map's clusters: reading the precomputed cells of a box, clustering a small box live,
- * and rebuilding every level from the media placed in public (map-grid.ts gives the grid).
+ * All SQL of reading the map's clusters: the precomputed cells of a box, a small box clustered live,
+ * and the rebuild of every level (and of the ledger of what they count) from the media placed in
+ * public (map-grid.ts gives the grid). The writes that keep them current between rebuilds are
+ * map-cell-counts.repository.ts.
  */
 import { and, between, eq, sql } from 'drizzle-orm';
 import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
@@ -9,40 +11,48 @@ import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import { boxValues, inBoxPlaceholders, placedInPublic, spansOf } from './geo-sql.ts';
-import { type Box, cellDegrees, cellRanges, precomputedZoom } from './map-grid.ts';
-import { type MapCellRow, mapCells, mapCellsRebuilds } from './tables.ts';
+import { cellOf } from './map-cell-sql.ts';
+import { type Box, cellRanges, precomputedZoom } from './map-grid.ts';
+import { mapCells, mapCellsRebuilds, mapCountedMedia } from './tables.ts';
 
 /**
- * A cell and where its representative is, read live: null once that media is no longer placed in
- * public (the cells are a few minutes old at most; a media's visibility changes at once).
+ * A cell (its media's mean position) and where its representative is, read live: null once that
+ * media is no longer placed in public (the writes keep the cells current, but the representative of
+ * a cell may trail: a like does not move it until the next rebuild).
  */
-export type MapCell = Omit<MapCellRow, 'zoom'> & {
+export interface MapCell {
+  cellY: number;
+  cellX: number;
+  mediaCount: number;
+  latitude: number;
+  longitude: number;
+  representativeId: string;
+  representativeLikes: number;
   representativeLatitude: number | null;
   representativeLongitude: number | null;
-};
-
-/** The cell row and column of a media at a zoom, clamped so that 90° and 180° fall in the last cell. */
-const cellOf = (zoom: number) => {
-  const size = cellDegrees(zoom);
-  return {
-    cellY: sql<number>`least(floor((${media.latitude} + 90) / ${size})::int, ${2 ** (zoom + 2) - 1})`,
-    cellX: sql<number>`least(floor((${media.longitude} + 180) / ${size})::int, ${2 ** (zoom + 3) - 1})`,
-  };
-};
+}
 
 const cellColumns = {
   cellY: mapCells.cellY,
   cellX: mapCells.cellX,
   mediaCount: mapCells.mediaCount,
-  latitude: mapCells.latitude,
-  longitude: mapCells.longitude,
+  latitude: sql<number>`${mapCells.latitudeSum} / ${mapCells.mediaCount}`,
+  longitude: sql<number>`${mapCells.longitudeSum} / ${mapCells.mediaCount}`,
   representativeId: mapCells.representativeId,
   representativeLikes: mapCells.representativeLikes,
 };
 
+/** What a rebuild counted, and what it found the writes had not told the cells. */
+export type RebuildReport = {
+  media: number;
+  cells: number;
+  /** Media counted where they no longer are (stale), or not counted (missing), before the rebuild. */
+  drift: { stale: number; missing: number };
+};
+
 export class MapCellsRepository extends Repository {
   // The representatives' positions come with the cells (one round trip, not two): a probe of the
-  // media's primary key per cell, null where the media left public view since the rebuild.
+  // media's primary key per cell, null where the media is not placed in public (any more).
   readonly #cellsIn = byKey(
     longitudeSpans,
     (spans) =>
@@ -84,7 +94,7 @@ export class MapCellsRepository extends Repository {
     const key = `${zoom}.${spans}`;
     let statement = this.#clusterLive.get(key);
     if (statement === undefined) {
-      const { cellY, cellX } = cellOf(zoom);
+      const { cellY, cellX } = cellOf(zoom, media);
       const byLikes = sql`ORDER BY ${media.likesCount} DESC, ${media.id} DESC`;
       statement = new PreparedRead<MapCell>(this.source, `discovery.clusterLive.${key}`, (db) =>
         db
@@ -110,16 +120,18 @@ export class MapCellsRepository extends Repository {
 
   /**
    * Rebuilds every level in one transaction (readers see the old cells until it commits): the
-   * deepest level from the media, each coarser one from the level below (a cell is four of those).
-   * A concurrent rebuild waits for this one (the table lock), then rebuilds again.
+   * deepest level from the media, each coarser one from the level below (a cell is four of those),
+   * and repairs the ledger of what they count. The table locks make a concurrent rebuild, and the
+   * writes that keep the cells current (their ledger lock first, as here), wait for this one.
    */
-  async rebuild(at: Date): Promise<{ media: number; cells: number }> {
-    await this.db.execute(sql`LOCK TABLE ${mapCells} IN EXCLUSIVE MODE`);
+  async rebuild(at: Date): Promise<RebuildReport> {
+    await this.db.execute(sql`LOCK TABLE ${mapCountedMedia}, ${mapCells} IN EXCLUSIVE MODE`);
+    const drift = await this.#repairCounted();
     await this.db.delete(mapCells);
-    const { cellY, cellX } = cellOf(precomputedZoom);
+    const { cellY, cellX } = cellOf(precomputedZoom, media);
     await this.db.execute(sql`
-      INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude, longitude, representative_id, representative_likes)
-      SELECT ${precomputedZoom}, cell_y, cell_x, count(*)::int, avg(latitude), avg(longitude),
+      INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude_sum, longitude_sum, representative_id, representative_likes)
+      SELECT ${precomputedZoom}, cell_y, cell_x, count(*)::int, sum(latitude), sum(longitude),
              (array_agg(id ORDER BY likes_count DESC, id DESC))[1], max(likes_count)
       FROM (
         SELECT ${cellY} AS cell_y, ${cellX} AS cell_x, ${media.latitude} AS latitude, ${media.longitude} AS longitude,
@@ -130,9 +142,8 @@ export class MapCellsRepository extends Repository {
       GROUP BY cell_y, cell_x`);
     for (let zoom = precomputedZoom - 1; zoom >= 0; zoom--) {
       await this.db.execute(sql`
-        INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude, longitude, representative_id, representative_likes)
-        SELECT ${zoom}, cell_y / 2, cell_x / 2, sum(media_count)::int,
-               sum(latitude * media_count) / sum(media_count), sum(longitude * media_count) / sum(media_count),
+        INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude_sum, longitude_sum, representative_id, representative_likes)
+        SELECT ${zoom}, cell_y / 2, cell_x / 2, sum(media_count)::int, sum(latitude_sum), sum(longitude_sum),
                (array_agg(representative_id ORDER BY representative_likes DESC, representative_id DESC))[1],
                max(representative_likes)
         FROM ${mapCells} WHERE zoom = ${zoom + 1}
@@ -147,7 +158,30 @@ export class MapCellsRepository extends Repository {
       .insert(mapCellsRebuilds)
       .values({ id: true, rebuiltAt: at, mediaCount: counts.media })
       .onConflictDoUpdate({ target: mapCellsRebuilds.id, set: { rebuiltAt: at, mediaCount: counts.media } });
-    return counts;
+    return { ...counts, drift };
+  }
+
+  /**
+   * Makes the ledger hold exactly the media placed in public, where they are: only the rows that
+   * differ are written, so a ledger the writes kept right costs two reads.
+   */
+  async #repairCounted(): Promise<RebuildReport['drift']> {
+    const placedThere = sql`${media.id} = ${mapCountedMedia.mediaId} AND ${placedInPublic}
+      AND ${media.latitude} = ${mapCountedMedia.latitude} AND ${media.longitude} = ${mapCountedMedia.longitude}`;
+    const [stale] = await queryRows<{ count: number }>(
+      this.db,
+      sql`WITH stale AS (DELETE FROM ${mapCountedMedia} WHERE NOT EXISTS (SELECT 1 FROM ${media} WHERE ${placedThere}) RETURNING 1)
+          SELECT count(*)::int AS count FROM stale`,
+    );
+    const [missing] = await queryRows<{ count: number }>(
+      this.db,
+      sql`WITH missing AS (
+            INSERT INTO ${mapCountedMedia} (media_id, latitude, longitude)
+            SELECT ${media.id}, ${media.latitude}, ${media.longitude} FROM ${media} WHERE ${placedInPublic}
+            ON CONFLICT (media_id) DO NOTHING RETURNING 1)
+          SELECT count(*)::int AS count FROM missing`,
+    );
+    return { stale: stale!.count, missing: missing!.count };
   }
 
   async lastRebuild(): Promise<{ rebuiltAt: Date; mediaCount: number } | null> {

@@ -1,0 +1,190 @@
+/**
+ * The SQL that keeps the map's cells current on a write: what the cells count of some media (the
+ * ledger map_counted_media), where those media are placed in public now, and the additions that move
+ * every level's cells from the one to the other.
+ */
+import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { literal } from '../../platform/db/literals.ts';
+import { Repository } from '../../platform/db/repository.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import { mediaRows as media } from '../media/read-model.ts';
+import { placedInPublic } from './geo-sql.ts';
+import { cellOf, coarser } from './map-cell-sql.ts';
+import { cellDegrees, precomputedZoom } from './map-grid.ts';
+import { mapCells, mapCountedMedia } from './tables.ts';
+
+/** A media at the position the cells count it at (or should). */
+export interface CountedPosition {
+  mediaId: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** A media going into the cells (+1, with its likes, a candidate representative) or out of them (-1). */
+export interface CellChange extends CountedPosition {
+  sign: 1 | -1;
+  likes: number;
+}
+
+/** A cell a change touched, as the change left it. */
+export interface TouchedCell {
+  zoom: number;
+  cellY: number;
+  cellX: number;
+  mediaCount: number;
+  representativeId: string;
+}
+
+const uuidArray = (values: readonly string[]) => sql`${sql.param(values)}::uuid[]`;
+const integerArray = (values: readonly number[]) => sql`${sql.param(values)}::int[]`;
+const doubleArray = (values: readonly number[]) => sql`${sql.param(values)}::float8[]`;
+// One array parameter however many media an owner has (an IN list would take a parameter each).
+const amongIds = (column: SQLWrapper, ids: readonly string[]) => sql`${column} = ANY(${uuidArray(ids)})`;
+
+/** The cells of a list of one zoom, as rows `cell(cell_y, cell_x)`. */
+const cellsOfList = (cells: readonly TouchedCell[]): SQL =>
+  sql`unnest(${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}) AS cell(cell_y, cell_x)`;
+
+/** The best representative first: most liked, then the highest id (as the rebuild orders them). */
+const byLikes = (id: SQL, likes: SQL) => sql`ORDER BY ${likes} DESC, ${id} DESC LIMIT 1`;
+
+export class MapCellCountsRepository extends Repository {
+  /**
+   * What the cells count of these media, their ledger rows locked until the transaction ends, in id
+   * order. The lock also waits for a rebuild in progress (the job's table lock), so what it reads is
+   * what the cells hold.
+   */
+  async lockCounted(ids: readonly string[]): Promise<CountedPosition[]> {
+    return this.db
+      .select({
+        mediaId: mapCountedMedia.mediaId,
+        latitude: mapCountedMedia.latitude,
+        longitude: mapCountedMedia.longitude,
+      })
+      .from(mapCountedMedia)
+      .where(amongIds(mapCountedMedia.mediaId, ids))
+      .orderBy(mapCountedMedia.mediaId)
+      .for('update');
+  }
+
+  /** Which of these media are placed in public now, where, and with how many likes. */
+  async placedNow(ids: readonly string[]): Promise<Array<CountedPosition & { likes: number }>> {
+    const rows = await this.db
+      .select({ mediaId: media.id, latitude: media.latitude, longitude: media.longitude, likes: media.likesCount })
+      .from(media)
+      .where(and(amongIds(media.id, ids), placedInPublic));
+    return rows.map((row) => ({ ...row, latitude: row.latitude!, longitude: row.longitude! }));
+  }
+
+  /** Every post of an owner (their standing decides whether the map counts them). */
+  async postIdsOf(ownerId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: media.id })
+      .from(media)
+      .where(and(eq(media.ownerId, ownerId), eq(media.kind, literal('post'))));
+    return rows.map((row) => row.id);
+  }
+
+  /** The ledger follows the change: the media taken out are forgotten, those put in recorded where they are. */
+  async recordCounted(removedIds: readonly string[], added: readonly CountedPosition[]): Promise<void> {
+    if (removedIds.length > 0)
+      await this.db.delete(mapCountedMedia).where(amongIds(mapCountedMedia.mediaId, removedIds));
+    if (added.length === 0) return;
+    await this.db.execute(
+      sql`INSERT INTO ${mapCountedMedia} (media_id, latitude, longitude)
+          SELECT * FROM unnest(${uuidArray(added.map((item) => item.mediaId))},
+            ${doubleArray(added.map((item) => item.latitude))}, ${doubleArray(added.map((item) => item.longitude))})`,
+    );
+  }
+
+  /**
+   * Adds the changes to the cells of every precomputed level in one statement: per cell, the count
+   * and position sums move by the changes' sum, and a media put in becomes the representative when it
+   * beats the cell's. A cell that only loses media exists (the ledger counted them there); were it
+   * missing, the row made here counts 0 or less and `deleteEmptied` takes it away.
+   *
+   * Why an addition (`count = count + n`) and not a recount of the cell: INSERT ... ON CONFLICT DO
+   * UPDATE adds to the row as it is once this statement holds its lock, another writer's committed
+   * change included, so two media written at once in one cell are both counted. A recount would read
+   * the media as of the statement's start, before waiting for the other writer, and write back a
+   * count without its media. The cells are locked in (zoom, row, column) order, one order for every
+   * writer, so writers that share cells wait for one another instead of deadlocking.
+   */
+  async addToCells(changes: readonly CellChange[]): Promise<TouchedCell[]> {
+    const change = sql`unnest(${integerArray(changes.map((item) => item.sign))}, ${uuidArray(changes.map((item) => item.mediaId))},
+      ${doubleArray(changes.map((item) => item.latitude))}, ${doubleArray(changes.map((item) => item.longitude))},
+      ${integerArray(changes.map((item) => item.likes))}) AS change(sign, id, latitude, longitude, likes)`;
+    const { cellY, cellX } = cellOf(precomputedZoom, {
+      latitude: sql`change.latitude`,
+      longitude: sql`change.longitude`,
+    });
+    const zoom = sql`level.zoom`;
+    return queryRows<TouchedCell>(
+      this.db,
+      sql`INSERT INTO ${mapCells} AS cell (zoom, cell_y, cell_x, media_count, latitude_sum, longitude_sum,
+                                           representative_id, representative_likes)
+          SELECT ${zoom}, ${coarser(sql`finest.cell_y`, zoom)}, ${coarser(sql`finest.cell_x`, zoom)},
+                 sum(sign)::int, sum(sign * latitude), sum(sign * longitude),
+                 (array_agg(id ORDER BY sign DESC, likes DESC, id DESC))[1],
+                 max(CASE WHEN sign > 0 THEN likes ELSE -1 END)
+          FROM (SELECT change.*, ${cellY} AS cell_y, ${cellX} AS cell_x FROM ${change}) finest
+          CROSS JOIN generate_series(0, ${literal(precomputedZoom)}) AS level(zoom)
+          GROUP BY 1, 2, 3
+          ORDER BY 1, 2, 3
+          ON CONFLICT (zoom, cell_y, cell_x) DO UPDATE SET
+            media_count = cell.media_count + excluded.media_count,
+            latitude_sum = cell.latitude_sum + excluded.latitude_sum,
+            longitude_sum = cell.longitude_sum + excluded.longitude_sum,
+            representative_id = CASE
+              WHEN (excluded.representative_likes, excluded.representative_id) > (cell.representative_likes, cell.representative_id)
+              THEN excluded.representative_id ELSE cell.representative_id END,
+            representative_likes = greatest(cell.representative_likes, excluded.representative_likes)
+          RETURNING zoom, cell_y AS "cellY", cell_x AS "cellX", media_count AS "mediaCount",
+                    representative_id AS "representativeId"`,
+    );
+  }
+
+  /** Deletes the cells among these that count no media any more (read again under the lock held). */
+  async deleteEmptied(cells: readonly TouchedCell[]): Promise<void> {
+    await this.db.execute(
+      sql`DELETE FROM ${mapCells} WHERE media_count <= 0
+          AND (zoom, cell_y, cell_x) IN (SELECT * FROM unnest(${integerArray(cells.map((cell) => cell.zoom))}::smallint[],
+            ${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}))`,
+    );
+  }
+
+  /**
+   * Gives these cells of one zoom the best representative they hold now: at the precomputed zoom the
+   * most liked media placed in public in the cell, above it the best of the four cells below (the
+   * rebuild's rule). Run from the precomputed zoom up, so each level reads the one it just repaired.
+   */
+  async repairRepresentatives(zoom: number, cells: readonly TouchedCell[]): Promise<void> {
+    const best = zoom === precomputedZoom ? bestPlacedMedia() : bestCellBelow(zoom);
+    await this.db.execute(
+      sql`UPDATE ${mapCells} AS target SET representative_id = best.id, representative_likes = best.likes
+          FROM ${cellsOfList(cells)} CROSS JOIN LATERAL (${best}) AS best
+          WHERE target.zoom = ${literal(zoom)} AND target.cell_y = cell.cell_y AND target.cell_x = cell.cell_x`,
+    );
+  }
+}
+
+/** The most liked media placed in public in `cell` at the precomputed zoom (the map's GiST index reads its rectangle). */
+function bestPlacedMedia(): SQL {
+  const size = cellDegrees(precomputedZoom);
+  const { cellY, cellX } = cellOf(precomputedZoom, media);
+  const corner = (y: SQL, x: SQL) => sql`point(${x} * ${literal(size)} - 180, ${y} * ${literal(size)} - 90)`;
+  const rectangle = sql`box(${corner(sql`cell.cell_y`, sql`cell.cell_x`)}, ${corner(sql`cell.cell_y + 1`, sql`cell.cell_x + 1`)})`;
+  return sql`SELECT ${media.id} AS id, ${media.likesCount} AS likes FROM ${media}
+    WHERE point(${media.longitude}, ${media.latitude}) <@ ${rectangle} AND ${placedInPublic}
+      AND ${cellY} = cell.cell_y AND ${cellX} = cell.cell_x
+    ${byLikes(sql`${media.id}`, sql`${media.likesCount}`)}`;
+}
+
+/** The best representative of the four cells one zoom below `cell`. */
+function bestCellBelow(zoom: number): SQL {
+  return sql`SELECT below.representative_id AS id, below.representative_likes AS likes FROM ${mapCells} AS below
+    WHERE below.zoom = ${literal(zoom + 1)}
+      AND below.cell_y BETWEEN cell.cell_y * 2 AND cell.cell_y * 2 + 1
+      AND below.cell_x BETWEEN cell.cell_x * 2 AND cell.cell_x * 2 + 1
+    ${byLikes(sql`below.representative_id`, sql`below.representative_likes`)}`;
+}

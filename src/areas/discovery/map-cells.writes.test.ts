@@ -1,0 +1,293 @@
+/**
+ * The map's precomputed cells follow the writes in their transaction: a photo is counted in the
+ * world view as soon as it is public, and leaves it as soon as it is not, without waiting for the
+ * map-clusters job, which then finds nothing to repair.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { testEngine } from '../../../test/helpers/database.ts';
+import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
+import { createMediaRow, readMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
+import { upload } from '../../../test/helpers/media-uploads.ts';
+import { makeJpeg } from '../../../test/support/test-images.ts';
+import { queryRows } from '../../platform/db/rows.ts';
+import type { MediaRow } from '../media/read-model.ts';
+import type { RebuildReport } from './map-cells.repository.ts';
+
+interface Cluster {
+  id: string;
+  attributes: { count: number; thumbnail: string | null; position: { latitude: number; longitude: number } };
+  relationships: { representative: { data: { id: string } | null } };
+}
+interface Place {
+  latitude: number;
+  longitude: number;
+}
+
+let t: TestApp;
+let ada: TestUser;
+
+const hexOf = (id: string) => id.replaceAll('-', '');
+const admin = (method: 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+  t.request({ method, url, token: adminToken, ...(body === undefined ? {} : { body }) });
+const inBounds = (query: string) => t.request({ method: 'GET', url: `/api/media/in-bounds?${query}` });
+const worldView = async () => {
+  const response = await inBounds('south=-90&west=-180&north=90&east=180&limit=1');
+  assert.equal(response.statusCode, 200);
+  return response.json as { meta: { mode: string }; data: Cluster[] };
+};
+const total = (clusters: Cluster[]) => clusters.reduce((sum, cluster) => sum + cluster.attributes.count, 0);
+
+/**
+ * How many media the map shows around a place, read from the precomputed cells of a zoom-4 view:
+ * with limit 1, two media or more are answered as clusters (one media is read live, and answers 1).
+ */
+async function shownAround(place: Place): Promise<number> {
+  const box = `south=${place.latitude - 1}&west=${place.longitude - 1}&north=${place.latitude + 1}&east=${place.longitude + 1}`;
+  const response = await inBounds(`${box}&zoom=4&limit=1`);
+  assert.equal(response.statusCode, 200);
+  return response.json.meta.mode === 'media' ? response.json.data.length : total(response.json.data);
+}
+
+/** Media of an owner put on the map the way an operator does it: created unpublished, then published. */
+async function publishedMedia(owner: TestUser, place: Place, count: number, offset = 0): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = await createMediaRow(t, owner.id, {
+      published: false,
+      latitude: place.latitude + (offset + i) * 0.001,
+      longitude: place.longitude,
+    });
+    const response = await admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published: true });
+    assert.equal(response.statusCode, 200, response.body);
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/** Every precomputed cell, positions rounded (sums of doubles added in another order differ in the last bits). */
+const allCells = () =>
+  queryRows<Record<string, unknown>>(
+    t.deps.database.db,
+    sql`SELECT zoom, cell_y, cell_x, media_count, round(latitude_sum::numeric, 6)::text AS latitude_sum,
+               round(longitude_sum::numeric, 6)::text AS longitude_sum, representative_id
+        FROM map_cells ORDER BY zoom, cell_y, cell_x`,
+  );
+const rebuild = async () => {
+  const response = await admin('POST', '/admin/jobs/flush/map-clusters');
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json.data.attributes.report as RebuildReport;
+};
+
+before(async () => {
+  t = await createTestApp();
+  ada = await createUser(t);
+});
+after(() => t.close());
+
+describe('the map follows the writes at once', () => {
+  it('counts uploaded photos in the world view at once, and a hidden one leaves it at once', async () => {
+    const lisbon = { latitude: 38.7223, longitude: -9.1393 };
+    const photos: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const jpeg = await makeJpeg({
+        width: 32,
+        height: 32,
+        gps: { latitude: lisbon.latitude + i * 0.01, longitude: lisbon.longitude },
+      });
+      const response = await upload(t, '/api/users/me/media', ada.token, jpeg);
+      assert.equal(response.statusCode, 201, response.body);
+      photos.push(response.json.data.id);
+    }
+    const seen = await worldView();
+    assert.equal(seen.meta.mode, 'clusters');
+    assert.equal(seen.data.length, 1);
+    const [cluster] = seen.data;
+    assert.equal(cluster!.attributes.count, 3);
+    const representative = cluster!.relationships.representative.data!.id;
+    assert.ok(photos.includes(representative));
+    assert.notEqual(cluster!.attributes.thumbnail, null);
+
+    // Hiding the cluster's representative: the count drops and another photo of the cell stands for it.
+    assert.equal((await admin('PUT', `/admin/media/${hexOf(representative)}/flag`, { flag: 2 })).statusCode, 200);
+    const hidden = await worldView();
+    assert.equal(hidden.meta.mode, 'clusters');
+    assert.deepEqual(
+      hidden.data.map((item) => item.attributes.count),
+      [2],
+    );
+    const standIn = hidden.data[0]!.relationships.representative.data!.id;
+    assert.ok(standIn !== representative && photos.includes(standIn), 'a photo still public represents the cell');
+    assert.notEqual(hidden.data[0]!.attributes.thumbnail, null);
+
+    assert.equal((await admin('PUT', `/admin/media/${hexOf(representative)}/flag`, { flag: 0 })).statusCode, 200);
+    assert.equal(total((await worldView()).data), 3, 'shown again at once');
+    assert.equal((await admin('PUT', `/admin/media/${hexOf(representative)}/flag`, { flag: 1 })).statusCode, 200);
+    assert.equal(total((await worldView()).data), 2, 'a sensitive photo is not listed on the map');
+  });
+
+  it('leaves out a photo uploaded with its position private', async () => {
+    const oslo = { latitude: 59.91, longitude: 10.75 };
+    await publishedMedia(ada, oslo, 2);
+    const jpeg = await makeJpeg({ width: 32, height: 32, gps: oslo });
+    const response = await upload(t, '/api/users/me/media', ada.token, jpeg, { locationPublic: 'false' });
+    assert.equal(response.statusCode, 201, response.body);
+    assert.equal(await shownAround(oslo), 2);
+  });
+
+  it('follows publication: unpublished leaves, published again comes back', async () => {
+    const rome = { latitude: 41.9, longitude: 12.5 };
+    const [first] = await publishedMedia(ada, rome, 3);
+    assert.equal(await shownAround(rome), 3);
+    await admin('PUT', `/admin/media/${hexOf(first!)}/published`, { published: false });
+    assert.equal(await shownAround(rome), 2);
+    await admin('PUT', `/admin/media/${hexOf(first!)}/published`, { published: true });
+    assert.equal(await shownAround(rome), 3);
+  });
+
+  it('follows deletions, by the owner and by an operator', async () => {
+    const cairo = { latitude: 30.04, longitude: 31.23 };
+    const [mine, moderated] = await publishedMedia(ada, cairo, 4);
+    assert.equal(await shownAround(cairo), 4);
+    const deleted = await t.request({ method: 'DELETE', url: `/api/users/me/media/${mine}`, token: ada.token });
+    assert.equal(deleted.statusCode, 204, deleted.body);
+    assert.equal(await shownAround(cairo), 3);
+    assert.equal((await admin('DELETE', `/admin/media/${hexOf(moderated!)}`)).statusCode, 204);
+    assert.equal(await shownAround(cairo), 2);
+  });
+
+  it("takes a banned owner's photos off the map and puts them back when the ban is lifted", async () => {
+    const lima = { latitude: -12.05, longitude: -77.04 };
+    const bob = await createUser(t);
+    await publishedMedia(ada, lima, 2);
+    await publishedMedia(bob, lima, 3, 10);
+    assert.equal(await shownAround(lima), 5);
+    assert.equal((await admin('PUT', `/admin/users/${bob.hex}/ban`, { reason: 'spam' })).statusCode, 200);
+    assert.equal(await shownAround(lima), 2);
+    assert.equal((await admin('PUT', `/admin/users/${bob.hex}/unban`)).statusCode, 200);
+    assert.equal(await shownAround(lima), 5);
+  });
+
+  it('takes the photos of an account being deleted off the map, and of an erased one; a cancelled deletion puts them back', async () => {
+    const nairobi = { latitude: -1.29, longitude: 36.82 };
+    const cyd = await createUser(t);
+    const dee = await createUser(t);
+    await publishedMedia(ada, nairobi, 2);
+    await publishedMedia(cyd, nairobi, 2, 10);
+    await publishedMedia(dee, nairobi, 2, 20);
+    assert.equal(await shownAround(nairobi), 6);
+
+    const asked = await t.request({
+      method: 'DELETE',
+      url: '/api/users/me',
+      token: cyd.token,
+      body: { password: strongPassword },
+    });
+    assert.equal(asked.statusCode, 202, asked.body);
+    await t.services.areas.accounts.mailFlows.drain();
+    const token = /tmd_[A-Za-z0-9_-]+/.exec(t.mail.last(cyd.email)!.text)?.[0];
+    const confirmed = await t.request({ method: 'POST', url: '/api/account/deletion/confirm', body: { token } });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    assert.equal(await shownAround(nairobi), 4);
+    // Signing in during the grace period cancels the deletion.
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { login: cyd.username, password: strongPassword },
+    });
+    assert.equal(login.statusCode, 200, login.body);
+    assert.equal(await shownAround(nairobi), 6);
+
+    assert.equal((await admin('POST', `/admin/users/${dee.hex}/anonymize`)).statusCode, 200);
+    assert.equal(await shownAround(nairobi), 4);
+  });
+
+  it('moves the count when a media is moved, and drops it when its position is made private (media.changed)', async () => {
+    // No route edits a position yet: the write is made here, and announced as every media write is.
+    const quito = { latitude: -0.18, longitude: -78.47 };
+    const perth = { latitude: -31.95, longitude: 115.86 };
+    const [moved, hiddenPosition] = await publishedMedia(ada, quito, 4);
+    await publishedMedia(ada, perth, 2);
+    const announce = async (id: string) => {
+      const media = await readMediaRow(t, id);
+      await t.services.platform.events.publish('media.changed', { media });
+    };
+    await updateMediaRow(t, moved!, perth);
+    await announce(moved!);
+    assert.deepEqual([await shownAround(quito), await shownAround(perth)], [3, 3]);
+    await updateMediaRow(t, hiddenPosition!, { locationPublic: false });
+    await announce(hiddenPosition!);
+    assert.equal(await shownAround(quito), 2);
+    await updateMediaRow(t, hiddenPosition!, { locationPublic: true });
+    await announce(hiddenPosition!);
+    assert.equal(await shownAround(quito), 3);
+  });
+
+  it('keeps the cells as the job rebuilds them: the job finds nothing to repair', async () => {
+    const kept = await allCells();
+    assert.ok(kept.length > 0);
+    const report = await rebuild();
+    assert.deepEqual(report.drift, { stale: 0, missing: 0 });
+    assert.deepEqual(await allCells(), kept);
+  });
+
+  it('repairs what no write told: a media inserted behind the API is counted at the next rebuild', async () => {
+    const hanoi = { latitude: 21.03, longitude: 105.85 };
+    await publishedMedia(ada, hanoi, 2);
+    await createMediaRow(t, ada.id, hanoi);
+    assert.equal(await shownAround(hanoi), 2);
+    const report = await rebuild();
+    assert.deepEqual(report.drift, { stale: 0, missing: 1 });
+    assert.equal(await shownAround(hanoi), 3);
+  });
+});
+
+describe('the map under concurrent writes (PostgreSQL)', {
+  skip: testEngine() !== 'postgres' && 'one connection on PGlite',
+}, () => {
+  it('loses no count when media of one cell are published and unpublished at once', async () => {
+    const reykjavik = { latitude: 64.1466, longitude: -21.9426 };
+    const rows: MediaRow[] = [];
+    for (let i = 0; i < 24; i++) {
+      // All in one cell of the finest precomputed level (about 1.2 km).
+      rows.push(
+        await createMediaRow(t, ada.id, {
+          published: false,
+          latitude: reykjavik.latitude + i * 0.0001,
+          longitude: reykjavik.longitude,
+        }),
+      );
+    }
+    const publishAll = (published: boolean) =>
+      Promise.all(rows.map((row) => admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published })));
+    assert.ok((await publishAll(true)).every((response) => response.statusCode === 200));
+    assert.equal(await shownAround(reykjavik), 24);
+    const kept = await allCells();
+    assert.deepEqual((await rebuild()).drift, { stale: 0, missing: 0 });
+    assert.deepEqual(await allCells(), kept);
+
+    assert.ok((await publishAll(false)).every((response) => response.statusCode === 200));
+    assert.equal(await shownAround(reykjavik), 0);
+  });
+
+  it('publishes media of many cells at once without a deadlock (one lock order for every writer)', async () => {
+    const rows: MediaRow[] = [];
+    for (let i = 0; i < 24; i++) {
+      // Spread over two continents: the writers share coarse cells, each in a different order of finer ones.
+      const latitude = i % 2 === 0 ? 10 + i : -10 - i;
+      rows.push(await createMediaRow(t, ada.id, { published: false, latitude, longitude: 20 + (i % 5) * 7 }));
+    }
+    const answers = await Promise.all(
+      rows.map((row) => admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published: true })),
+    );
+    assert.deepEqual(
+      answers.map((response) => response.statusCode),
+      rows.map(() => 200),
+    );
+    const kept = await allCells();
+    assert.deepEqual((await rebuild()).drift, { stale: 0, missing: 0 });
+    assert.deepEqual(await allCells(), kept);
+  });
+});
