@@ -92,6 +92,7 @@ export class AccountsRepository extends Repository {
    * area uses: it queues writers of one user's data without blocking inserts that reference the row).
    */
   async lockUser(id: string): Promise<UserRow | null> {
+    this.noteRowLock('user', id);
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).for('no key update');
     return row ?? null;
   }

@@ -30,6 +30,16 @@ export class UsersService {
     return this.repository.lockUser(userId);
   }
 
+  /**
+   * Locks several users in ascending id, the order every writer of more than one user takes them in
+   * (docs/development.md); each row, or null for an unknown id, by id.
+   */
+  async lockInOrder(userIds: readonly string[]): Promise<Map<string, UserRow | null>> {
+    const locked = new Map<string, UserRow | null>();
+    for (const id of [...new Set(userIds)].sort()) locked.set(id, await this.repository.lockUser(id));
+    return locked;
+  }
+
   /** Any user, whatever their state (writers, operators, the user themself). */
   find(userId: string): Promise<UserRow | null> {
     return this.repository.findUserById(userId);

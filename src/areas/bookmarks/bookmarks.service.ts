@@ -59,7 +59,8 @@ export class BookmarksService {
       await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
     try {
       return await this.transactions.run(async () => {
-        if (!(await this.media.lockForCounters(target.id))) throw mediaNotFound();
+        // A new bookmark moves the viewer's curator badge (bookmark.created), so it locks the viewer too.
+        if ((await this.media.lockForWrite(target.id, [viewerId])) === null) throw mediaNotFound();
         const now = this.clock.now();
         const existing = await this.repository.find(viewerId, target.id);
         let bookmark: BookmarkRow;
@@ -101,7 +102,7 @@ export class BookmarksService {
   /** Removes the viewer's bookmark of a media; 404 when there is none. */
   async remove(viewerId: string, mediaId: string): Promise<void> {
     const removed = await this.transactions.run(async () => {
-      if (!(await this.media.lockForCounters(mediaId))) return false;
+      if ((await this.media.lockForWrite(mediaId, [])) === null) return false;
       if (!(await this.repository.delete(viewerId, mediaId))) return false;
       await this.media.adjustCounters(mediaId, { bookmarks: -1 });
       return true;

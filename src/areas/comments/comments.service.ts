@@ -154,10 +154,11 @@ export class CommentsService {
     const mentions = await this.#resolveMentions(body);
     const id = newId();
     await this.transactions.run(async () => {
-      // Lock order: the author, then the media (a ban locks the user before its media).
-      const author = await this.users.lock(viewerId);
-      if (author === null || author.bannedAt !== null) throw new AppError('accountBanned');
-      if (!(await this.media.lockForCounters(target.id))) throw mediaNotFound();
+      // The author's experience and badges move (comment.created), and a ban is checked under their lock.
+      const locked = await this.media.lockForWrite(target.id, [viewerId]);
+      if (locked === null) throw mediaNotFound();
+      const author = locked.get(viewerId);
+      if (!author || author.bannedAt !== null) throw new AppError('accountBanned');
       const place = parentId === null ? null : await this.#placeUnder(parentId, target);
       await this.repository.insert({
         id,
@@ -323,7 +324,7 @@ export class CommentsService {
   /** Soft-deletes with the media locked, moving its counter when a visible comment goes. */
   #softDelete(row: CommentRow, by: DeletedBy): Promise<boolean> {
     return this.transactions.run(async () => {
-      if (!(await this.media.lockForCounters(row.mediaId))) return false;
+      if ((await this.media.lockForWrite(row.mediaId, [])) === null) return false;
       const deleted = await this.repository.softDelete(row.id, by, this.clock.now());
       if (deleted === null) return false;
       if (deleted.wasVisible) await this.media.adjustCounters(row.mediaId, { comments: -1 });

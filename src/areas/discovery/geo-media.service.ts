@@ -32,8 +32,8 @@ export type MapAnswer =
 /**
  * A cluster is drawn at the mean position of its media when it holds at least this many (a blur of
  * several public positions); a smaller one at its representative's own public position, and not at
- * all once that media left public view. So a precomputed cell, a few minutes old at most, never places
- * a media that is no longer public.
+ * all once that media left public view. So a precomputed cell whose representative left behind the
+ * writes' back (they replace it at once) never places a media that is no longer public.
  */
 export const clusterBlurCount = 5;
 

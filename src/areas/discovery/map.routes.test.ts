@@ -172,7 +172,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
     );
   });
 
-  it("answers a city's view (zoom 12) from the precomputed cells: a new media counts there after the next rebuild", async () => {
+  it("answers a city's view (zoom 12) from the precomputed cells: a media inserted behind the API's back counts there after the next rebuild", async () => {
     const cityView = 'south=41.86&west=12.44&north=41.94&east=12.56&zoom=12&limit=2';
     const total = (response: { json: { data: { attributes: { count: number } }[] } }) =>
       response.json.data.reduce((sum, cluster) => sum + cluster.attributes.count, 0);
@@ -185,7 +185,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
     assert.equal(total(await inBounds(cityView)), total(before) + 1);
   });
 
-  it('never places a media that left public view: a small cell whose representative left is not drawn until the next rebuild', async () => {
+  it('never places a media that left public view behind the API: a small cell whose representative left is not drawn until the next rebuild', async () => {
     await updateMediaRow(t, madridStar, { flag: 2 });
     type Cluster = {
       attributes: { count: number; position: { latitude: number; longitude: number } };

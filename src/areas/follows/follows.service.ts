@@ -55,6 +55,8 @@ export class FollowsService {
       throw new AppError('cannotFollowSelf', { source: { parameter: 'targetUserId' } });
     }
     await this.transactions.run(async () => {
+      // The followee first (the lock order): follow.created changes their experience and notifications.
+      await this.users.lock(targetId);
       const followee = await this.#requireUser(targetId, 'targetUserId');
       const follower = await this.#requireUser(followerId, 'targetUserId');
       if (!(await this.repository.insert(followerId, followee.id, this.clock.now()))) {

@@ -2,6 +2,8 @@
  * What earns experience and badge progress: gamification's subscriptions to other areas' events, in
  * the producing transaction (a reward commits or rolls back with the action). Badges advance by their
  * `metric` (migration 0120): an event that reports a metric's new value raises every badge measuring it.
+ * Rewarding locks the user rewarded; an event published under a media's lock (like, bookmark, comment)
+ * rewards only users its producer locked before the media (media's lockForWrite, the lock order).
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import type { GamificationService } from './gamification.service.ts';

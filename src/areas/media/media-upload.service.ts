@@ -176,6 +176,9 @@ export class MediaUploadService {
   /** Deletes a media (row, then files); null when it does not exist. */
   async deleteMedia(id: string): Promise<MediaRow | null> {
     const row = await this.transactions.run(async () => {
+      // The owner first (the lock order): media.deleted takes back what publishing earned them.
+      const found = await this.repository.findById(id);
+      if (found === null || (await this.users.lock(found.ownerId)) === null) return null;
       const deleted = await this.repository.delete(id);
       if (deleted !== null) await this.events.publish('media.deleted', { media: deleted });
       return deleted;

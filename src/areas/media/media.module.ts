@@ -79,7 +79,7 @@ export const mediaArea = defineArea({
       schedule: everyMinutes(1),
       run: () => describeQueue.releaseExpiredClaims(),
     });
-    const mediaAdmin = new MediaAdminService(transactions, audit, repository, storage, clock, events);
+    const mediaAdmin = new MediaAdminService(transactions, audit, repository, storage, clock, events, accounts.users);
     // A banned owner's media leave public lists and answer 404 to others until the ban ends (media-flags.ts).
     events.subscribe('user.banned', 'inTransaction', 'media.hideBannedOwner', async ({ userId }) => {
       await repository.setOwnerBanned(userId, true);

@@ -39,6 +39,7 @@ export class MediaRepository extends Repository {
 
   /** Locks the row until the end of the transaction; false when there is no such media. */
   async lockRow(id: string): Promise<boolean> {
+    this.noteRowLock('media', id);
     const rows = await this.db.select({ id: media.id }).from(media).where(eq(media.id, id)).for('no key update');
     return rows.length > 0;
   }
@@ -68,6 +69,7 @@ export class MediaRepository extends Repository {
   }
 
   async delete(id: string): Promise<MediaRow | null> {
+    this.noteRowLock('media', id);
     const [row] = await this.db.delete(media).where(eq(media.id, id)).returning();
     this.#changed(id);
     return row ?? null;

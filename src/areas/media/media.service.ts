@@ -8,6 +8,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import type { UserRow } from '../accounts/read-model.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';
 import { type CounterDelta, type MediaRepository, ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
@@ -72,10 +73,20 @@ export class MediaService {
   /**
    * Locks a media row in the transaction in progress, before its counters change (reactions,
    * bookmarks): writers on one media then take turns, so counters follow the rows exactly.
-   * False when there is no such media.
+   * False when there is no such media. A write that also changes users takes lockForWrite instead.
    */
   lockForCounters(id: string): Promise<boolean> {
     return this.repository.lockRow(id);
+  }
+
+  /**
+   * The locks of a write on a media, in the one lock order (docs/development.md): the users the write
+   * and its in-transaction events change (the actor's badges, the owner's experience), ascending id,
+   * then the media. The users' rows by id; null when the media is gone.
+   */
+  async lockForWrite(id: string, userIds: readonly string[]): Promise<Map<string, UserRow | null> | null> {
+    const users = await this.users.lockInOrder(userIds);
+    return (await this.repository.lockRow(id)) ? users : null;
   }
 
   /** Moves the counters of a media locked with lockForCounters, by what the caller's change really did. */

@@ -56,7 +56,9 @@ export class ReactionsService {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
     return await this.transactions.run(async () => {
-      if (!(await this.media.lockForCounters(target.id))) throw mediaNotFound();
+      // A like changes the owner's experience and badges (reaction.liked), so it locks the owner too.
+      if ((await this.media.lockForWrite(target.id, type === 'like' ? [target.ownerId] : [])) === null)
+        throw mediaNotFound();
       const at = this.clock.now();
       const change = await this.repository.setReaction({ id: newId(), userId: viewerId, mediaId: target.id, type, at });
       await this.media.adjustCounters(target.id, counterMove(type, change));
@@ -81,7 +83,7 @@ export class ReactionsService {
   /** Removes the viewer's reaction; 404 when they had none on this media. */
   async unreact(viewerId: string, mediaId: string): Promise<void> {
     const removed = await this.transactions.run(async () => {
-      if (!(await this.media.lockForCounters(mediaId))) return null;
+      if ((await this.media.lockForWrite(mediaId, [])) === null) return null;
       const type = await this.repository.removeReaction(viewerId, mediaId);
       if (type !== null) await this.media.adjustCounters(mediaId, type === 'like' ? { likes: -1 } : { dislikes: -1 });
       return type;

@@ -5,6 +5,7 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Db as JobsDb } from 'pg-boss';
 import { KeyedMutex } from './keyed-mutex.ts';
+import type { LockedKind } from './lock-order.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the schema generic is unused (we query with explicit tables)
 export type Db = PgDatabase<PgQueryResultHKT, any>;
@@ -17,6 +18,8 @@ export interface DbSource {
   readonly db: Db;
   /** Whether `db` is a transaction in progress (prepared statements are then prepared on it). */
   readonly active?: boolean;
+  /** Notes a row lock about to be taken, to check the lock order (lock-order.ts). */
+  noteRowLock?(kind: LockedKind, id: string): void;
 }
 
 /** A plain connection for what Drizzle does not cover: multi-statement migration scripts. */

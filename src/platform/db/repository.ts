@@ -3,6 +3,7 @@
  * context, or on the database itself outside one (see transactions.ts).
  */
 import type { Db, DbSource } from './database.ts';
+import type { LockedKind } from './lock-order.ts';
 
 export abstract class Repository {
   readonly #source: DbSource;
@@ -19,5 +20,10 @@ export abstract class Repository {
   /** The transaction in progress in this async context, else the database. */
   protected get db(): Db {
     return this.#source.db;
+  }
+
+  /** Call before a statement that locks a row of a kind the lock order names (lock-order.ts). */
+  protected noteRowLock(kind: LockedKind, id: string): void {
+    this.#source.noteRowLock?.(kind, id);
   }
 }

@@ -13,25 +13,40 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './database.ts';
+import { HeldLocks, type LockedKind, type LockOrderViolation } from './lock-order.ts';
 
 type AfterCommit = () => Promise<void> | void;
 
 interface TransactionState {
   readonly tx: Db;
   readonly afterCommit: AfterCommit[];
+  readonly locks: HeldLocks;
 }
 
 /** Reports an after-commit callback that threw; the transaction has committed, so nothing is undone. */
 export type AfterCommitErrorHandler = (error: unknown) => void;
 
+/** What a row locked out of the lock order does (lock-order.ts): by default, it throws. */
+export type LockOrderViolationHandler = (violation: LockOrderViolation) => void;
+
+const throwViolation: LockOrderViolationHandler = (violation) => {
+  throw violation;
+};
+
 export class Transactions {
   readonly #storage = new AsyncLocalStorage<TransactionState>();
   readonly #base: Db;
   readonly #onAfterCommitError: AfterCommitErrorHandler;
+  readonly #onLockOrderViolation: LockOrderViolationHandler;
 
-  constructor(base: Db, onAfterCommitError: AfterCommitErrorHandler) {
+  constructor(
+    base: Db,
+    onAfterCommitError: AfterCommitErrorHandler,
+    onLockOrderViolation: LockOrderViolationHandler = throwViolation,
+  ) {
     this.#base = base;
     this.#onAfterCommitError = onAfterCommitError;
+    this.#onLockOrderViolation = onLockOrderViolation;
   }
 
   /** The transaction in progress in this async context, else the database itself (one statement each). */
@@ -49,7 +64,7 @@ export class Transactions {
     if (this.active) return fn();
     const afterCommit: AfterCommit[] = [];
     const result = await this.#base.transaction((tx) =>
-      this.#storage.run({ tx: tx as unknown as Db, afterCommit }, fn),
+      this.#storage.run({ tx: tx as unknown as Db, afterCommit, locks: new HeldLocks() }, fn),
     );
     for (const callback of afterCommit) {
       try {
@@ -59,6 +74,12 @@ export class Transactions {
       }
     }
     return result;
+  }
+
+  /** Notes a row lock about to be taken in the transaction in progress (none outside one): see lock-order.ts. */
+  noteRowLock(kind: LockedKind, id: string): void {
+    const violation = this.#storage.getStore()?.locks.take(kind, id);
+    if (violation) this.#onLockOrderViolation(violation);
   }
 
   /** Runs fn once the transaction in progress commits (never if it rolls back); at once outside one. */

@@ -12,8 +12,13 @@ import { Stats } from '../stats/stats.ts';
 import type { AnyAreaModule, AreaServices, Platform } from './area-module.ts';
 
 export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platform {
-  const transactions = new Transactions(deps.database.db, (error) =>
-    logger.error({ event: 'transaction.afterCommitFailed', err: error }, 'after-commit work failed'),
+  const transactions = new Transactions(
+    deps.database.db,
+    (error) => logger.error({ event: 'transaction.afterCommitFailed', err: error }, 'after-commit work failed'),
+    // Tests and development fail on a lock out of order; production logs it and goes on.
+    deps.config.appEnv === 'production'
+      ? (violation) => logger.error({ event: 'transaction.lockOrderViolation', err: violation }, violation.message)
+      : undefined,
   );
   const events = new EventBus(transactions, (error, event, subscriber) =>
     logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),

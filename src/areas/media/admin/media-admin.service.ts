@@ -6,6 +6,7 @@ import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../../platform/http/ids.ts';
+import type { UsersService } from '../../accounts/users.service.ts';
 import type { MediaRepository } from '../media.repository.ts';
 import { deleteMediaFiles } from '../media-files.ts';
 import { mediaHexOfKey, storagePrefixes } from '../media-storage-keys.ts';
@@ -25,6 +26,7 @@ export class MediaAdminService {
   private readonly storage: MediaStorage;
   private readonly clock: Clock;
   private readonly events: EventBus;
+  private readonly users: UsersService;
 
   constructor(
     transactions: Transactions,
@@ -33,6 +35,7 @@ export class MediaAdminService {
     storage: MediaStorage,
     clock: Clock,
     events: EventBus,
+    users: UsersService,
   ) {
     this.transactions = transactions;
     this.audit = audit;
@@ -40,6 +43,7 @@ export class MediaAdminService {
     this.storage = storage;
     this.clock = clock;
     this.events = events;
+    this.users = users;
   }
 
   /** Areas that keep a counter on media (reactions, bookmarks) say how to recount it from their rows. */
@@ -95,6 +99,9 @@ export class MediaAdminService {
 
   async delete(id: string): Promise<MediaRow> {
     const row = await this.transactions.run(async () => {
+      // The owner first (the lock order): media.deleted takes back what publishing earned them.
+      const found = await this.repository.findById(id);
+      if (found !== null) await this.users.lock(found.ownerId);
       const deleted = await this.repository.delete(id);
       if (deleted === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
       await this.events.publish('media.deleted', { media: deleted });
