@@ -5,9 +5,11 @@
  * One walk over those routes, for each way of being hidden.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp, type TestResponse } from '../../../test/helpers/app.ts';
-import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
+import { createUser, strongPassword, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 
 /** The hidden user and the people around them, with what they did before the hiding. */
@@ -123,6 +125,19 @@ describe('a banned or deleting account does not exist to others', () => {
       },
     },
     {
+      route: 'GET /api/users/me/notifications (the follow they made)',
+      shows: async (w) => {
+        const res = await expect(request('GET', '/api/users/me/notifications', w.owner.token), 200);
+        const follow = res.json.data.find(
+          (item: { attributes: { type: string } }) => item.attributes.type === 'follow.received',
+        );
+        assert.ok(follow, 'the notification stays in the feed');
+        const { actorId, actorUsername } = follow.attributes.data;
+        assert.equal(actorId === null, actorUsername === null, 'linked by both, or by neither');
+        return actorId === w.hidden.id && actorUsername === w.hidden.username;
+      },
+    },
+    {
       route: 'GET /api/media/{mediaId}/comments (an earlier mention)',
       shows: async (w) => {
         const res = await expect(request('GET', `/api/media/${w.postId}/comments`), 200);
@@ -213,4 +228,22 @@ describe('a banned or deleting account does not exist to others', () => {
       assert.deepEqual(await walk(w), { shown: everyRoute, hidden: [] });
     });
   }
+
+  it('the upgrade unlinks the follow notifications of accounts hidden before it (migration 0160)', async () => {
+    const [followed, actor] = [await createUser(t), await createUser(t)];
+    await expect(request('POST', `/api/users/me/following/${followed.id}`, actor.token), 201);
+    await updateUserRow(t, actor.id, { bannedAt: t.clock.now() }); // as a ban made before the upgrade left it
+    const actorOfFollow = async () =>
+      (await expect(request('GET', '/api/users/me/notifications', followed.token), 200)).json.data[0].attributes.data;
+    assert.equal((await actorOfFollow()).actorId, actor.id);
+    const migration = readFileSync(
+      new URL('../../../migrations/0160_notifications_hidden_actors.sql', import.meta.url),
+    );
+    await t.deps.database.db.execute(sql.raw(migration.toString()));
+    assert.deepEqual(await actorOfFollow(), {
+      actorId: null,
+      actorUsername: null,
+      actorDisplayName: actor.user.nickname,
+    });
+  });
 });

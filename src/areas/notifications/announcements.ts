@@ -23,6 +23,13 @@ export function subscribeAnnouncements(events: EventBus, dispatcher: Notificatio
       );
     },
   );
+  // While the actor of follow notifications is hidden (banned, being deleted), the feed shows them unlinked.
+  events.subscribe('user.banned', 'inTransaction', 'notifications.hideActor', async ({ userId }) => {
+    await dispatcher.setActorHidden(userId, true);
+  });
+  events.subscribe('user.unbanned', 'inTransaction', 'notifications.showActor', async ({ userId }) => {
+    await dispatcher.setActorHidden(userId, false);
+  });
   // An erased account's name frozen in follow notifications becomes its anonymous name.
   events.subscribe(
     'user.anonymized',

@@ -13,7 +13,8 @@ export const isNotificationChannel = (value: string): value is NotificationChann
   (notificationChannels as readonly string[]).includes(value);
 
 export interface NotificationData {
-  'follow.received': { actorId: string; actorUsername: string | null; actorDisplayName: string };
+  /** `actorHidden` while the actor is banned or being deleted (presenters.ts shows no link to them then). */
+  'follow.received': { actorId: string; actorUsername: string | null; actorDisplayName: string; actorHidden?: true };
   'badge.earned': {
     badgeId: string;
     badgeSlug: string;

@@ -85,4 +85,9 @@ export class NotificationDispatcher {
   renameActor(actorId: string, username: string, displayName: string): Promise<void> {
     return this.repository.renameActor(actorId, username, displayName);
   }
+
+  /** Marks the notifications naming this actor while others may not see them (banned, being deleted), or clears the mark. */
+  setActorHidden(actorId: string, hidden: boolean): Promise<void> {
+    return this.repository.setActorHidden(actorId, hidden);
+  }
 }

@@ -86,6 +86,14 @@ export class NotificationsRepository extends Repository {
       WHERE type = 'follow.received' AND data ->> 'actorId' = ${actorId}`);
   }
 
+  /** Sets or clears `actorHidden` in the follow notifications naming the actor; rare too (a ban, a deletion). */
+  async setActorHidden(actorId: string, hidden: boolean): Promise<void> {
+    await this.db.execute(sql`
+      UPDATE notifications
+      SET data = ${hidden ? sql`data || '{"actorHidden": true}'::jsonb` : sql`data - 'actorHidden'`}
+      WHERE type = 'follow.received' AND data ->> 'actorId' = ${actorId}`);
+  }
+
   /**
    * An erased account (`user.erasing`): its notifications, preferences and counters, and the follow
    * notifications others received from it (their counters follow through the triggers of 0130).

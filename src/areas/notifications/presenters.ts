@@ -23,6 +23,16 @@ export const NotificationSchema = ResourceSchema(
   'Notification',
 );
 
+/**
+ * The data a notification shows: an actor others may not see (`actorHidden`) is unlinked, no id and no
+ * username, as a mention of them in a comment; the name frozen in the text stays, as the mention's text.
+ */
+function shownData(data: Record<string, unknown>): Record<string, unknown> {
+  if (data.actorHidden !== true) return data;
+  const { actorHidden: _hidden, ...shown } = data;
+  return { ...shown, actorId: null, actorUsername: null };
+}
+
 export function presentNotification(row: FeedItem, locale: Locale) {
   const { title, body } = renderNotification(row.type, row.data, locale);
   return resource('notifications', row.id, {
@@ -30,7 +40,7 @@ export function presentNotification(row: FeedItem, locale: Locale) {
     title,
     body,
     locale,
-    data: row.data,
+    data: shownData(row.data),
     isRead: row.readAt !== null,
     readAt: formatNullableTimestamp(row.readAt),
     createdAt: formatTimestamp(row.createdAt),
