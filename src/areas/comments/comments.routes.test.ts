@@ -176,6 +176,12 @@ describe('comments', () => {
 
     const parent = await comment(bob, photo.id, 'soon gone');
     assert.equal((await t.request({ method: 'DELETE', url: commentUrl(parent), token: bob.token })).statusCode, 204);
+    for (const spelling of [parent.toUpperCase(), parent.replaceAll('-', '')]) {
+      const misspelt = await post(alice, photo.id, { body: 'hello?', parentId: spelling });
+      assert.equal(misspelt.statusCode, 422, spelling);
+      assert.equal(misspelt.json.errors[0].code, 'validationFailed');
+      assert.equal(misspelt.json.errors[0].source.pointer, '/parentId');
+    }
     const toDeleted = await post(alice, photo.id, { body: 'hello?', parentId: parent });
     assert.equal(toDeleted.statusCode, 422);
     assert.equal(toDeleted.json.errors[0].code, 'parentCommentDeleted');
@@ -217,6 +223,11 @@ describe('comments', () => {
       ['PATCH', commentUrl('nope')],
       ['DELETE', commentUrl('nope')],
       ['GET', `${commentUrl(parent.replaceAll('-', ''))}/thread`],
+      // Ids are lowercase: a comment's id in upper case names no comment (as every id but users' and media's).
+      ['GET', `${commentUrl(parent.toUpperCase())}/thread`],
+      ['GET', `${commentUrl(parent.toUpperCase())}/replies`],
+      ['PATCH', commentUrl(longest.json.data.id.toUpperCase())],
+      ['DELETE', commentUrl(longest.json.data.id.toUpperCase())],
     ] as const) {
       const res = await t.request({
         method,

@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isLowercaseUuid, newId, parseUuidOrHex } from '../../platform/http/ids.ts';
+import { isLowercaseUuid, newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { erasedAccountName, renameMention } from '../accounts/mentions.ts';
 import type { UsersService } from '../accounts/users.service.ts';
@@ -147,8 +147,8 @@ export class CommentsService {
     const target = await this.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
     const body = checkedBody(input.body);
-    const parentId = input.parentId === undefined ? null : parseUuidOrHex(input.parentId);
-    if (input.parentId !== undefined && parentId === null) {
+    const parentId = input.parentId ?? null;
+    if (parentId !== null && !isLowercaseUuid(parentId)) {
       throw new AppError('validationFailed', { source: { pointer: '/parentId' }, detail: 'must be a comment id' });
     }
     const mentions = await this.#resolveMentions(body);

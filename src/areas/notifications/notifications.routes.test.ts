@@ -179,7 +179,7 @@ describe('notification endpoints', () => {
     const owner = await createUser(t);
     const intruder = await createUser(t);
     const { id } = await follow(owner);
-    for (const bad of ['abc', '123', `${id}x`, id!.replaceAll('-', '')]) {
+    for (const bad of ['abc', '123', `${id}x`, id!.replaceAll('-', ''), id!.toUpperCase()]) {
       const res = await t.request({ method: 'PATCH', url: `${base}/${bad}/read`, token: owner.token });
       assert.equal(res.statusCode, 422, bad);
       assert.equal(res.json.errors[0].code, 'invalidId');

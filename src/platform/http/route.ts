@@ -20,7 +20,7 @@ import { type Static, type TObject, type TProperties, type TSchema, Type } from 
 import type { Locale } from '../i18n/i18n.ts';
 import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
-import { parseUuidOrHex } from './ids.ts';
+import { isLowercaseUuid, parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
 import { type Keyset, type Page, type PageRequest, pageLinks, pageQuerySchema, pageRequest } from './pagination.ts';
 import type { RateLimitRule } from './rate-limit.ts';
@@ -28,7 +28,10 @@ import type { App, RouteAuth, Viewer } from './types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A path parameter holding a UUID (or its 32-hex form unless `hex: false`): anything else is 422 invalidId. */
+/**
+ * A path parameter holding a UUID, any case, or its 32-hex form; with `hex: false` (ids of anything but
+ * users and media) only the lowercase canonical UUID. Anything else is 422 invalidId.
+ */
 export interface IdParam {
   kind: 'id';
   description: string;
@@ -178,11 +181,8 @@ function resolveParams(params: ParamSpecs, raw: Record<string, string>): Record<
   for (const [name, spec] of Object.entries(params)) {
     if (!('kind' in spec)) continue;
     const value = raw[name] ?? '';
-    const id = spec.hex
-      ? parseUuidOrHex(value)
-      : /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value)
-        ? value.toLowerCase()
-        : null;
+    // A user's or a media's id in either form, any case; any other id exactly as the service writes it.
+    const id = spec.hex ? parseUuidOrHex(value) : isLowercaseUuid(value) ? value : null;
     if (id === null) throw new AppError('invalidId', { source: { parameter: name } });
     resolved[name] = id;
   }
