@@ -3,7 +3,9 @@
  * every failure into one line and an exit code: 1 when the command failed, 2 for a usage mistake.
  * The CLI process uses it on its own connection; a running server uses it for commands sent to it.
  */
+import { DrizzleQueryError } from 'drizzle-orm';
 import { ConfigError } from '../config.ts';
+import { databaseError } from '../platform/db/errors.ts';
 import { AppError } from '../platform/http/error-catalogue.ts';
 import { defaultLocale, translate } from '../platform/i18n/i18n.ts';
 import { type CliContext, CliError } from './command.ts';
@@ -18,7 +20,11 @@ export interface CommandOutput {
   progress?(line: string): void;
 }
 
-/** One line for an error: a coded domain error with its title, detail and field, or the message. */
+/**
+ * One line for an error: a coded domain error with its title, detail and field, what the database
+ * said of a failed statement (never the statement or its values, which Drizzle's message quotes), or
+ * the message.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return error.message;
   if (error instanceof ConfigError) return `configuration: ${error.problems.join('; ')}`;
@@ -28,6 +34,10 @@ export function describeError(error: unknown): string {
     const detail = error.options.detail ? ` (${error.options.detail})` : '';
     return `${error.code}: ${title}${detail}${field ? ` [--${field}]` : ''}`;
   }
+  const database = databaseError(error);
+  if (database !== null) return `database error ${database.code}: ${database.message}`;
+  if (error instanceof DrizzleQueryError)
+    return `database error: ${(error.cause as Error | undefined)?.message ?? 'unknown'}`;
   return error instanceof Error ? error.message : String(error);
 }
 

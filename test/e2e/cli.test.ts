@@ -1,4 +1,7 @@
-/** The operator CLI: the registry, users:create, the <user> resolver, and how it reaches the data. */
+/**
+ * The operator CLI: the registry, users:create, users:ban and users:unban (each with the effects of the
+ * API's path), the <user> resolver, errors, and how it reaches the data.
+ */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,21 +9,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
 import { resolveUser } from '../../src/areas/accounts/resolve-user.ts';
 import { usersCreateCommand } from '../../src/areas/accounts/users-create.command.ts';
+import { searchDocuments } from '../../src/areas/search/tables.ts';
+import { usersBanCommand, usersUnbanCommand } from '../../src/areas/user-admin/users-ban.command.ts';
 import { type CliContext, CliError } from '../../src/cli/command.ts';
 import { runOnServer } from '../../src/cli/command-client.ts';
 import { commandSocketPath, startCommandServer } from '../../src/cli/command-server.ts';
 import { helpCommand } from '../../src/cli/commands/help.ts';
 import { openCliDatabase } from '../../src/cli/connect.ts';
 import { cliServices } from '../../src/cli/context.ts';
+import { executeCommand } from '../../src/cli/execute.ts';
 import { commands } from '../../src/cli/registry.ts';
 import { loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/platform/http/error-catalogue.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { adminToken, createTestApp, type TestApp } from '../helpers/app.ts';
 import { cliTestContext } from '../helpers/cli.ts';
 import { createEmptyPostgresDatabase, testEngine } from '../helpers/database.ts';
-import { createUser, strongPassword } from '../helpers/factories.ts';
+import { createUser, strongPassword, type TestUser } from '../helpers/factories.ts';
+import { upload } from '../helpers/media-uploads.ts';
+import { makePng } from '../support/test-images.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -63,6 +72,12 @@ describe('CLI commands', () => {
       '--confirmed',
     ]);
     const id = output.at(-1)!;
+    const found = await t.request({ method: 'GET', url: '/api/users/search?q=cli_user' });
+    assert.deepEqual(
+      found.json.data.map((user: { id: string }) => user.id),
+      [id],
+      'found by the search at once, as a registered user is (not at the next repair)',
+    );
     const login = await t.request({
       method: 'POST',
       url: '/api/auth/login',
@@ -119,6 +134,140 @@ describe('CLI commands', () => {
         return true;
       },
     );
+  });
+
+  it('users:ban and users:unban do what the admin routes do: sessions, login, media, search, audit', async () => {
+    const byCli = await createUser(t, { username: 'banned_by_cli' });
+    const byApi = await createUser(t, { username: 'banned_by_api' });
+    const posts = new Map<string, { id: string; attributes: { hex: string } }>();
+    for (const user of [byCli, byApi]) {
+      const post = await upload(t, '/api/users/me/media', user.token, await makePng({ width: 24, height: 24 }));
+      posts.set(user.id, post.json.data);
+    }
+    const admin = (method: 'GET' | 'PUT', url: string, body?: unknown) =>
+      t.request({ method, url, token: adminToken, ...(body === undefined ? {} : { body }) });
+    /** What the service shows of a user and their post, from outside. */
+    const seen = async (user: TestUser) => {
+      const post = posts.get(user.id)!;
+      const search = await t.request({ method: 'GET', url: `/api/users/search?q=${user.username}` });
+      const documents = await t.deps.database.db
+        .select({ id: searchDocuments.sourceId })
+        .from(searchDocuments)
+        .where(eq(searchDocuments.sourceId, post.id));
+      const account = (await admin('GET', `/admin/users/${user.hex}`)).json.data.attributes;
+      return {
+        inUserSearch: search.json.data.some((hit: { id: string }) => hit.id === user.id),
+        mediaInIndex: documents.length,
+        mediaVisible: (await t.services.areas.media.media.findVisibleMedia(post.id, null)) !== null,
+        file: (await t.request({ method: 'GET', url: `/media/${post.attributes.hex}.webp?size=thumb` })).statusCode,
+        session: (await t.request({ method: 'GET', url: '/api/auth/me', token: user.token })).statusCode,
+        login: (
+          await t.request({
+            method: 'POST',
+            url: '/api/auth/login',
+            body: { login: user.username, password: strongPassword },
+          })
+        ).statusCode,
+        banned: account.banned,
+        reason: account.ban?.reason ?? null,
+      };
+    };
+    const shown = { inUserSearch: true, mediaInIndex: 1, mediaVisible: true, file: 200, banned: false, reason: null };
+    assert.deepEqual(await seen(byCli), { ...shown, session: 200, login: 200 });
+
+    output.length = 0;
+    await usersBanCommand.run(context, ['banned_by_cli', '--reason', '  spam links ']);
+    assert.deepEqual(output, [`${byCli.id} banned until lifted`]);
+    assert.equal((await admin('PUT', `/admin/users/${byApi.hex}/ban`, { reason: 'spam links' })).statusCode, 200);
+    const hidden = {
+      inUserSearch: false,
+      mediaInIndex: 0,
+      mediaVisible: false,
+      file: 404,
+      session: 401,
+      login: 401,
+      banned: true,
+      reason: 'spam links',
+    };
+    assert.deepEqual(await seen(byCli), hidden);
+    assert.deepEqual(await seen(byApi), hidden);
+
+    t.clock.advance(1000);
+    output.length = 0;
+    await usersUnbanCommand.run(context, ['@banned_by_cli']);
+    await usersUnbanCommand.run(context, [byCli.hex]);
+    assert.deepEqual(output, [`${byCli.id} unbanned`, `${byCli.id} was not banned`]);
+    assert.equal((await admin('PUT', `/admin/users/${byApi.hex}/unban`)).statusCode, 200);
+    assert.deepEqual(await seen(byCli), { ...shown, session: 401, login: 200 });
+    assert.deepEqual(await seen(byApi), { ...shown, session: 401, login: 200 });
+
+    const audit = (await t.services.platform.audit.recent(200)).filter((entry) => entry.targetId === byCli.id);
+    assert.deepEqual(audit.map((entry) => [entry.actor, entry.action]).reverse(), [
+      ['cli', 'user.ban'],
+      ['cli', 'user.unban'],
+    ]);
+  });
+
+  it('users:ban refuses bad arguments as usage errors, and what the admin route refuses with its code', async () => {
+    const target = await createUser(t, { username: 'ban_target' });
+    const usage = async (args: string[], pattern: RegExp) => {
+      await assert.rejects(usersBanCommand.run(context, args), (error: unknown) => {
+        assert.ok(error instanceof CliError, String(error));
+        assert.equal(error.exitCode, 2);
+        assert.match(error.message, pattern);
+        return true;
+      });
+    };
+    await usage(['ban_target'], /--reason is required/);
+    await usage(['--reason', 'spam'], /one <user> is required/);
+    await usage(['ban_target', 'other', '--reason', 'spam'], /one <user> is required/);
+    await usage(
+      ['ban_target', '--reason', 'spam', '--until', 'tomorrow'],
+      /--until: "tomorrow" is not an RFC 3339 time/,
+    );
+    await usage(['ban_target', '--reason', 'spam', '--until', '2027-02-30T00:00:00Z'], /--until/);
+    const refused = async (args: string[], pointer: string) => {
+      await assert.rejects(usersBanCommand.run(context, args), (error: unknown) => {
+        assert.ok(error instanceof AppError, String(error));
+        assert.equal(error.code, 'validationFailed');
+        assert.equal(error.options.source?.pointer, pointer);
+        return true;
+      });
+    };
+    await refused(['ban_target', '--reason', ' \u200b '], '/reason');
+    await refused(['ban_target', '--reason', 'x'.repeat(501)], '/reason');
+    await refused(['ban_target', '--reason', 'spam', '--until', '2020-01-01T00:00:00Z'], '/until');
+    await assert.rejects(
+      usersBanCommand.run(context, ['nobody_at_all', '--reason', 'spam']),
+      (error: unknown) => error instanceof CliError && /no user "nobody_at_all"/.test(error.message),
+    );
+    output.length = 0;
+    await usersBanCommand.run(context, [target.id, '--reason', 'a week off', '--until', '2027-01-01T00:00:00+01:00']);
+    assert.deepEqual(output, [`${target.id} banned until 2026-12-31T23:00:00.000+00:00`]);
+  });
+
+  it('prints what the database said of a failed statement, never the statement or its values', async () => {
+    const exec = (text: string) => t.deps.database.withMigrationLock((conn) => conn.exec(text));
+    await exec(`
+      CREATE FUNCTION test_no_new_users() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'no new accounts today'; END $$;
+      CREATE TRIGGER test_no_new_users BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION test_no_new_users();
+    `);
+    try {
+      const errors: string[] = [];
+      const exit = await executeCommand(
+        ['users:create', '--email', 'refused@example.test', '--password', strongPassword],
+        async () => ({
+          environment: { config: t.deps.config, ...t.services, database: t.deps.database, via: 'postgres' },
+          close: async () => {},
+        }),
+        { print: () => {}, printError: (line) => errors.push(line) },
+      );
+      assert.equal(exit, 1);
+      assert.deepEqual(errors, ['error: database error P0001: no new accounts today']);
+    } finally {
+      await exec('DROP TRIGGER test_no_new_users ON users; DROP FUNCTION test_no_new_users()');
+    }
   });
 
   it('resolves a <user> given as a UUID, 32 hex digits or a username', async () => {

@@ -1,5 +1,5 @@
 /** Test data made through the real services, so it passes the same rules as the API. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { AccountsRepository, type NewUser } from '../../src/areas/accounts/accounts.repository.ts';
 import type { UserRow } from '../../src/areas/accounts/tables.ts';
 import type { TestApp } from './app.ts';
@@ -44,6 +44,19 @@ export async function createUser(
     email,
     username,
   };
+}
+
+/** Inserts a user's row directly, announcing nothing: what a write behind the services' back leaves (drift to repair). */
+export async function insertUserRow(t: TestApp, fields: { email: string; username: string }): Promise<UserRow> {
+  const now = t.clock.now();
+  return new AccountsRepository(t.services.platform.transactions, t.services.areas.accounts.sessionCache).insertUser({
+    id: randomUUID(),
+    ...fields,
+    sponsorCode: randomBytes(5).toString('hex').toUpperCase(),
+    settings: {},
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 /** Writes a user's row directly, for states the API cannot reach yet (bans, anonymization, raw settings). */

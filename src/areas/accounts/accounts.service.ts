@@ -70,7 +70,10 @@ export class AccountsService {
     });
   }
 
-  /** Creates an account without signing in or notifying (registration, operator CLI). */
+  /**
+   * Creates an account without signing in or mailing (registration, the operator's `users:create`,
+   * the demo world); `user.created` follows, as for every new account.
+   */
   async createAccount(input: Registration, options: { confirmed?: boolean } = {}): Promise<UserRow> {
     if (!isStrongEnough(input.password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
     if (input.username !== undefined && isReservedUsername(input.username)) {
@@ -127,6 +130,7 @@ export class AccountsService {
     });
   }
 
+  /** The one way an account is made, whoever makes it: the row and `user.created`, in one transaction. */
   async #insertUser(fields: {
     email: string;
     passwordHash: string | null;
@@ -136,23 +140,28 @@ export class AccountsService {
     confirmed: boolean;
   }): Promise<UserRow> {
     const now = this.clock.now();
-    try {
-      return await this.repository.insertUser({
-        id: newId(),
-        email: fields.email.trim(),
-        passwordHash: fields.passwordHash,
-        username: fields.username,
-        nickname: fields.nickname,
-        sponsorCode: newSponsorCode(),
-        sponsoredBy: fields.sponsoredBy,
-        settings: {},
-        emailConfirmedAt: fields.confirmed ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      });
-    } catch (error) {
-      throw AccountsService.conflictFor(error) ?? error;
-    }
+    return this.transactions.run(async () => {
+      let user: UserRow;
+      try {
+        user = await this.repository.insertUser({
+          id: newId(),
+          email: fields.email.trim(),
+          passwordHash: fields.passwordHash,
+          username: fields.username,
+          nickname: fields.nickname,
+          sponsorCode: newSponsorCode(),
+          sponsoredBy: fields.sponsoredBy,
+          settings: {},
+          emailConfirmedAt: fields.confirmed ? now : null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      } catch (error) {
+        throw AccountsService.conflictFor(error) ?? error;
+      }
+      await this.events.publish('user.created', { user });
+      return user;
+    });
   }
 
   /**

@@ -5,6 +5,13 @@ import type { UserRow } from './tables.ts';
 declare module '../../platform/events/domain-events.ts' {
   interface DomainEvents {
     /**
+     * An account was created, whoever created it: a registration, an identity provider's first
+     * sign-in, the operator's `users:create`, the demo world (accounts' one insert path). Published in
+     * the creating transaction, before `user.registered`; what every new account needs (the search
+     * index) follows this one.
+     */
+    'user.created': { user: UserRow };
+    /**
      * A person registered (not an operator-created account); `locale` is the request's. `couponCode` is
      * the code given at registration, redeemed by the coupons area in this transaction (a refused code
      * fails the registration).

@@ -17,6 +17,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId, toHex } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import { visibleText } from '../../platform/text/visible-text.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { AdminUserFilter, ModerationRepository } from './moderation.repository.ts';
 import type { UserRow, UserSettings } from './tables.ts';
@@ -25,8 +26,11 @@ import type { UserRow, UserSettings } from './tables.ts';
 export { adminUsersKeyset } from './moderation.repository.ts';
 export type { AdminUserFilter };
 
+/** The longest ban reason, in characters, once cleaned and trimmed. */
+export const maxBanReasonLength = 500;
+
 export interface BanInput {
-  /** Why, in the operator's words (1 to 500 characters); shown to operators only. */
+  /** Why, in the operator's words (1 to 500 characters once cleaned and trimmed); shown to operators only. */
   reason: string;
   /** When the ban ends by itself; null: until lifted. Must be in the future. */
   until: Date | null;
@@ -107,9 +111,17 @@ export class ModerationService {
 
   /**
    * Bans the user, or changes the reason and end of a ban in force (`user.banned` is published when
-   * the ban starts, not again). Joins the caller's transaction.
+   * the ban starts, not again). Joins the caller's transaction. The one path of every ban: the admin
+   * route, a report's action and the operator's `users:ban`.
    */
   async ban(userId: string, input: BanInput, actor: string): Promise<UserRow> {
+    const reason = visibleText(input.reason, { multiline: true });
+    if (reason === null || [...reason].length > maxBanReasonLength) {
+      throw new AppError('validationFailed', {
+        source: { pointer: '/reason' },
+        detail: `1 to ${maxBanReasonLength} characters once trimmed`,
+      });
+    }
     return this.transactions.run(async () => {
       const now = this.clock.now();
       if (input.until !== null && input.until.getTime() <= now.getTime()) {
@@ -119,7 +131,7 @@ export class ModerationService {
       const starts = user.bannedAt === null;
       const row = (await this.accounts.updateUser(userId, {
         bannedAt: user.bannedAt ?? now,
-        banReason: input.reason,
+        banReason: reason,
         bannedUntil: input.until,
         updatedAt: now,
       }))!;
@@ -130,7 +142,7 @@ export class ModerationService {
         if (user.deletionRequestedAt === null) await this.events.publish('user.banned', { userId });
       }
       await this.#record(actor, 'user.ban', userId, {
-        reason: input.reason,
+        reason,
         until: input.until?.toISOString() ?? null,
         started: starts,
       });

@@ -55,6 +55,11 @@ export class UsersService {
     return this.repository.findUserByEmail(email);
   }
 
+  /** Any account by username, whatever its state (operators act on banned and erased accounts too). */
+  findAnyByUsername(username: string): Promise<UserRow | null> {
+    return this.repository.findUserByUsername(username);
+  }
+
   /**
    * An account by username, when others may see it: a banned account or one being deleted cannot be
    * found by its name (only its owner signs in with it).

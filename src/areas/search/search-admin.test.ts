@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
+import { createUser, insertUserRow, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 
 describe('search index administration', () => {
@@ -73,12 +73,8 @@ describe('search index administration', () => {
   it('reports drift in the health, and the search-index job through the flush route repairs it', async () => {
     const stale = await createUser(t, { username: 'stale_user' });
     const banned = await createUser(t, { username: 'banned_user' });
-    // Changes no event announces: an operator-made account (no registration), rows written directly.
-    const missing = await t.services.areas.accounts.accounts.createAccount({
-      email: 'operator-made@example.test',
-      password: 'correct horse 42',
-      username: 'operator_made',
-    });
+    // Changes no event announces: rows written directly, behind the services' back.
+    const missing = await insertUserRow(t, { email: 'written-directly@example.test', username: 'operator_made' });
     await updateUserRow(t, stale.id, { updatedAt: new Date(t.clock.now().getTime() + 60_000) });
     await updateUserRow(t, banned.id, { bannedAt: t.clock.now() });
     await createMediaRow(t, ada.id, { hashtags: ['lighthouse'] });

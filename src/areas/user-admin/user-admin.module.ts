@@ -1,12 +1,13 @@
 /**
  * User administration: the operators' routes on accounts (GET /admin/users, detail, verified, ban,
- * unban, anonymize). The rules live in accounts.moderation; this area puts the pages together with
- * the counts other areas keep.
+ * unban, anonymize) and commands (users:ban, users:unban). The rules live in accounts.moderation; this
+ * area puts the pages together with the counts other areas keep.
  */
 import { defineArea } from '../../platform/modules/area-module.ts';
 import type { ModerationService } from '../accounts/moderation.service.ts';
 import { userAdminRoutes } from './user-admin.routes.ts';
 import { UserAdminService } from './user-admin.service.ts';
+import { usersBanCommand, usersUnbanCommand } from './users-ban.command.ts';
 
 export interface UserAdminServices {
   userAdmin: UserAdminService;
@@ -37,4 +38,5 @@ export const userAdminArea = defineArea({
     };
   },
   routes: userAdminRoutes,
+  cliCommands: [usersBanCommand, usersUnbanCommand],
 });

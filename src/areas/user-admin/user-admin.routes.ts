@@ -7,27 +7,13 @@ import { pageOf } from '../../platform/http/pagination.ts';
 import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
 import type { App } from '../../platform/http/types.ts';
-import { visibleText } from '../../platform/text/visible-text.ts';
-import { adminUsersKeyset } from '../accounts/moderation.service.ts';
+import { adminUsersKeyset, maxBanReasonLength } from '../accounts/moderation.service.ts';
 import { AdminUserDetailSchema, AdminUserSchema, presentAdminUser, presentAdminUserDetail } from './presenters.ts';
 import type { UserAdminServices } from './user-admin.module.ts';
 
 const params = { hex: idParam('32 hex digits or UUID') };
 const OneUser = { status: 200, schema: DocumentSchema(AdminUserSchema) } as const;
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description }));
-export const maxBanReasonLength = 500;
-
-/** The reason as stored: cleaned, trimmed, 1 to 500 characters with something visible, else 422. */
-function banReason(value: string): string {
-  const trimmed = visibleText(value, { multiline: true });
-  if (trimmed === null || [...trimmed].length > maxBanReasonLength) {
-    throw new AppError('validationFailed', {
-      source: { pointer: '/reason' },
-      detail: `1 to ${maxBanReasonLength} characters once trimmed`,
-    });
-  }
-  return trimmed;
-}
 
 /** An RFC 3339 time the format let through but a Date cannot hold is 422 too (the future is checked by the service). */
 function banEnd(value: string | undefined): Date | null {
@@ -122,7 +108,7 @@ export function userAdminRoutes(app: App, { userAdmin, moderation }: UserAdminSe
       errors: ['notFound'],
       success: OneUser,
       handler: async ({ params, body }) => {
-        const input = { reason: banReason(body.reason), until: banEnd(body.until) };
+        const input = { reason: body.reason, until: banEnd(body.until) };
         return { data: presentAdminUser(await moderation.ban(params.hex, input, 'admin')) };
       },
     }),
