@@ -9,7 +9,8 @@ import '../media/events.ts';
 import type { SearchIndexService } from './search-index.service.ts';
 
 export function subscribeToSources(events: EventBus, index: SearchIndexService): void {
-  events.subscribe('user.registered', 'inTransaction', 'search.indexNewUser', async ({ user }) => {
+  // Every new account, registered or made by an operator.
+  events.subscribe('user.created', 'inTransaction', 'search.indexNewUser', async ({ user }) => {
     await index.sync('user', user.id);
   });
   events.subscribe('user.changed', 'inTransaction', 'search.reindexUser', async ({ user }) => {
