@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
+import { createOfferFactory, type OfferFactory } from '../../../test/helpers/offer-factory.ts';
 
 /**
  * Credited clicks count once per visitor, offer and media within 30 minutes, whatever the User-Agent:
@@ -14,27 +15,14 @@ describe('click visitors', () => {
   let t: TestApp;
   // The same database, not behind a proxy: X-Forwarded-For is not believed at all.
   let direct: TestApp;
-  let establishmentId: string;
+  let offers: OfferFactory;
   let mediaId: string;
-  let offers = 0;
 
   const browsers = Array.from(
     { length: 20 },
     (_, index) =>
       `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/${100 + index}.0.0.0 Safari/537.36`,
   );
-  const newOffer = async () => {
-    offers += 1;
-    const { row } = await t.services.areas.catalogue.offers.save({
-      externalId: `visitor-offer-${offers}`,
-      title: { 'en-US': `A boat tour ${offers}` },
-      establishmentId,
-      currency: 'EUR',
-      commissionRateBps: 700,
-      partnerUrl: 'https://partner.example/tour',
-    });
-    return row.id;
-  };
   const go = async (app: TestApp, offerId: string, headers: Record<string, string>) => {
     const res = await app.request({ method: 'GET', url: `/go/offer/${offerId}/media/${mediaId}`, headers });
     assert.equal(res.statusCode, 302);
@@ -48,13 +36,7 @@ describe('click visitors', () => {
     t = await createTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
     direct = await createTestApp({ database: t.deps.database, clock: t.clock });
     const creator = await createUser(t);
-    const { row } = await t.services.areas.catalogue.establishments.save({
-      externalId: 'visitor-harbour',
-      name: 'Harbour Tours',
-      kind: 'tour',
-      countryCode: 'FR',
-    });
-    establishmentId = row.id;
+    offers = await createOfferFactory(t, 'Harbour Tours', 'tour');
     mediaId = (await createMediaRow(t, creator.id)).id;
   });
   after(async () => {
@@ -63,7 +45,7 @@ describe('click visitors', () => {
   });
 
   it('counts 20 visits from one IP with 20 User-Agents as one credited click', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     const refs = new Set<string>();
     for (const agent of browsers)
       refs.add(await go(t, offerId, { 'user-agent': agent, 'x-forwarded-for': '203.0.113.7' }));
@@ -79,7 +61,7 @@ describe('click visitors', () => {
   });
 
   it('takes the client IP as the proxy gives it: addresses the client prepends change nothing', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     const refs = new Set<string>();
     for (const [index, agent] of browsers.entries())
       refs.add(await go(t, offerId, { 'user-agent': agent, 'x-forwarded-for': `10.9.8.${index}, 203.0.113.20` }));
@@ -92,7 +74,7 @@ describe('click visitors', () => {
   });
 
   it('counts an IPv6 /64 as one visitor, and an IPv4-mapped address as its IPv4 address', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     const visit = (ip: string, index: number) =>
       go(t, offerId, { 'user-agent': browsers[index]!, 'x-forwarded-for': ip });
     const one = await visit('2001:db8:aa:1::1', 0);
@@ -107,7 +89,7 @@ describe('click visitors', () => {
   });
 
   it('keeps signed-in readers on one connection apart, and bots apart from people', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     const ip = '203.0.113.30';
     const readers = await Promise.all([createUser(t), createUser(t)]);
     const clicks = await Promise.all(
@@ -132,7 +114,7 @@ describe('click visitors', () => {
   });
 
   it('credits one click when one visitor’s clicks race', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     const refs = await Promise.all(
       browsers.map((agent) => go(t, offerId, { 'user-agent': agent, 'x-forwarded-for': '203.0.113.40' })),
     );

@@ -1,39 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { clientAddresses } from '../../../test/helpers/client-addresses.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
+import { createOfferFactory, type OfferFactory } from '../../../test/helpers/offer-factory.ts';
 
 /** A creator clicking an offer through their own photo: recorded, never credited (docs/api.md, "Own clicks"). */
 describe("a creator's own clicks", () => {
   let t: TestApp;
   let ada: TestUser;
   let bob: TestUser;
-  let establishmentId: string;
+  let offers: OfferFactory;
   let mediaId: string;
   let mediaHex: string;
-  let offers = 0;
-  let ips = 0;
 
   // Every request comes from an address of its own, unless a test says otherwise.
-  const freshIp = () => {
-    ips += 1;
-    return `198.51.100.${ips}`;
-  };
+  const freshIp = clientAddresses();
   const admin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
-  const newOffer = async () => {
-    offers += 1;
-    const { row } = await t.services.areas.catalogue.offers.save({
-      externalId: `own-click-offer-${offers}`,
-      title: { 'en-US': `A room with a view ${offers}` },
-      establishmentId,
-      currency: 'EUR',
-      commissionRateBps: 700,
-      partnerUrl: 'https://partner.example/book',
-    });
-    return row.id;
-  };
   const apiClick = (offerId: string, token?: string) =>
     t.request({
       method: 'POST',
@@ -67,13 +52,7 @@ describe("a creator's own clicks", () => {
     t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
     ada = await createUser(t);
     bob = await createUser(t);
-    const { row } = await t.services.areas.catalogue.establishments.save({
-      externalId: 'own-click-lodge',
-      name: 'Hillside Lodge',
-      kind: 'hotel',
-      countryCode: 'FR',
-    });
-    establishmentId = row.id;
+    offers = await createOfferFactory(t, 'Hillside Lodge');
     const media = await createMediaRow(t, ada.id);
     mediaId = media.id;
     mediaHex = media.id.replaceAll('-', '');
@@ -81,7 +60,7 @@ describe("a creator's own clicks", () => {
   after(() => t.close());
 
   it('records the signed-in owner’s click on the API, earns nothing on the purchase and reports it as their own', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     const own = await apiClick(offerId, ada.token);
     assert.equal(own.statusCode, 201);
     const reader = await apiClick(offerId, bob.token);
@@ -114,7 +93,7 @@ describe("a creator's own clicks", () => {
   });
 
   it('takes a /go visit from the owner’s signed-in browser (the web sign-in cookie) for their own click', async () => {
-    const offerId = await newOffer();
+    const offerId = await offers.newOffer();
     // A reader on the same connection clicked first: the owner's click must not take theirs over.
     const ip = freshIp();
     const readerRef = await go(offerId, { 'x-forwarded-for': ip });

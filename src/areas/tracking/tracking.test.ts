@@ -3,8 +3,10 @@ import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp, type TestRequest } from '../../../test/helpers/app.ts';
+import { clientAddresses } from '../../../test/helpers/client-addresses.ts';
 import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
+import { createOfferFactory, type OfferFactory } from '../../../test/helpers/offer-factory.ts';
 import { isBotOrPrefetch } from './bots.ts';
 import { commissionOf } from './money.ts';
 import { partnerRedirectUrl } from './partner-url.ts';
@@ -30,33 +32,18 @@ describe('clicks, redirects and commissions', () => {
   let mediaId: string;
   let mediaHex: string;
   let hiddenMediaId: string;
-  let offerCounter = 0;
+  let offers: OfferFactory;
 
-  let ips = 0;
-  /** A client address of its own (behind the trusted proxy), so that anonymous requests are different visitors. */
-  const freshIp = () => {
-    ips += 1;
-    return `10.0.${ips >> 8}.${ips & 255}`;
-  };
+  // Every anonymous request comes from an address of its own, unless a test says otherwise.
+  const freshIp = clientAddresses();
   const visit = (options: TestRequest) =>
     t.request({ ...options, headers: { 'x-forwarded-for': freshIp(), ...options.headers } });
   const admin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
   const click = (offer: string, body: unknown, options: { token?: string; headers?: Record<string, string> } = {}) =>
     visit({ method: 'POST', url: `/api/offers/${offer}/clicks`, body, ...options });
-  const newOffer = async (fields: Record<string, unknown> = {}) => {
-    offerCounter += 1;
-    const { row } = await t.services.areas.catalogue.offers.save({
-      externalId: `tracking-offer-${offerCounter}`,
-      title: { 'en-US': `A night by the lake ${offerCounter}` },
-      establishmentId,
-      currency: 'EUR',
-      commissionRateBps: 750,
-      partnerUrl,
-      ...fields,
-    });
-    return row.id;
-  };
+  const newOffer = (fields: Parameters<OfferFactory['newOffer']>[0] = {}) =>
+    offers.newOffer({ commissionRateBps: 750, partnerUrl, ...fields });
   const conversion = (ref: string, fields: Record<string, unknown> = {}) =>
     admin('POST', '/admin/tracking/conversions', {
       ref,
@@ -70,13 +57,8 @@ describe('clicks, redirects and commissions', () => {
     t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
     ada = await createUser(t);
     bob = await createUser(t);
-    const { row } = await t.services.areas.catalogue.establishments.save({
-      externalId: 'tracking-lodge',
-      name: 'Lakeside Ecolodge',
-      kind: 'ecolodge',
-      countryCode: 'FR',
-    });
-    establishmentId = row.id;
+    offers = await createOfferFactory(t, 'Lakeside Ecolodge', 'ecolodge');
+    establishmentId = offers.establishmentId;
     offerId = await newOffer();
     expiredOfferId = await newOffer({ validUntil: new Date(t.clock.now().getTime() - 60_000) });
     const media = await createMediaRow(t, ada.id);

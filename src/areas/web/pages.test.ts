@@ -258,8 +258,10 @@ describe('web pages', () => {
     assertPage(commissions);
     assert.match(commissions.body, /within 30 days of the click/);
     assert.match(commissions.body, /€14\.99/);
+    assert.match(commissions.body, /Your own clicks on your photos are recorded but never credited/);
     const french = await get('/commissions', { 'accept-language': 'fr-FR' });
     assert.match(french.body, /dans les 30 jours qui suivent le clic/);
+    assert.match(french.body, /Vos propres clics sur vos photos sont enregistrés mais jamais attribués/);
   });
 
   it('publishes a sitemap and robots.txt', async () => {

@@ -36,7 +36,7 @@ export function renderHowItWorks(context: PageContext): string {
 
 export function renderCommissions(context: PageContext): string {
   const t = translator(context.locale);
-  const rules = ['credited', 'rate', 'window', 'duplicates', 'bots', 'currency', 'earnings'] as const;
+  const rules = ['credited', 'rate', 'window', 'duplicates', 'own', 'bots', 'currency', 'earnings'] as const;
   const body = html`
     <h1>${t('web.commissions.title')}</h1>
     <p class="lead">${t('web.commissions.lead')}</p>
