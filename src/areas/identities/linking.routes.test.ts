@@ -68,9 +68,8 @@ describe('linked identities', () => {
     return pattern.exec(mail.text)![1]!;
   };
 
-  it('pre-hijack: an account opened with an address the provider did not vouch for is lost to whoever proves the mailbox', async () => {
-    const victim = `victim${nextSubject()}@example.test`;
-    // Someone's Facebook account claims the victim's address (Facebook addresses are never taken as proven).
+  /** An account opened by someone's Facebook account claiming the victim's address (never taken as proven). */
+  const openedWithFacebook = async (victim: string) => {
     const attacker = facebook.issue({ userId: nextSubject(), email: victim });
     const opened = await t.request({
       method: 'POST',
@@ -78,6 +77,12 @@ describe('linked identities', () => {
       body: { accessToken: attacker },
     });
     assert.equal(opened.statusCode, 201, opened.body);
+    return { attacker, session: opened.json.data.attributes.accessToken as string };
+  };
+
+  it('pre-hijack: an account opened with an address the provider did not vouch for is lost to whoever proves the mailbox', async () => {
+    const victim = `victim${nextSubject()}@example.test`;
+    const { attacker } = await openedWithFacebook(victim);
     // The owner of the mailbox takes the account over with a password reset...
     await t.request({ method: 'POST', url: '/api/auth/forgot-password', body: { email: victim } });
     const token = await mailedToken(victim, 'reset');
@@ -102,14 +107,7 @@ describe('linked identities', () => {
 
   it("pre-hijack: when the mailbox's owner confirms the address, the account opener's session ends too", async () => {
     const victim = `confirmed${nextSubject()}@example.test`;
-    const attacker = facebook.issue({ userId: nextSubject(), email: victim });
-    const opened = await t.request({
-      method: 'POST',
-      url: '/api/auth/oauth/facebook',
-      body: { accessToken: attacker },
-    });
-    assert.equal(opened.statusCode, 201, opened.body);
-    const session = opened.json.data.attributes.accessToken as string;
+    const { attacker, session } = await openedWithFacebook(victim);
     const me = () => t.request({ method: 'GET', url: '/api/auth/me', token: session });
     assert.equal((await me()).json.data.attributes.emailConfirmed, false);
     // The owner of the mailbox follows the confirmation link mailed to it.

@@ -40,13 +40,8 @@ export function newsletterLinkRoutes({ newsletter }: NewsletterServices): AnyRou
       success: page('The button, or "already confirmed" once the address is'),
       handler: async ({ query, request, reply }) => {
         const { subscriber, alreadyConfirmed } = await newsletter.confirmation(query.token);
-        return sendNewsletterPage(
-          request,
-          reply,
-          alreadyConfirmed
-            ? { kind: 'alreadyConfirmed', email: subscriber.email }
-            : { kind: 'confirm', email: subscriber.email, token: query.token },
-        );
+        const kind = alreadyConfirmed ? 'alreadyConfirmed' : 'confirm';
+        return sendNewsletterPage(request, reply, { kind, email: subscriber.email, token: query.token });
       },
     }),
     route({
@@ -67,10 +62,8 @@ export function newsletterLinkRoutes({ newsletter }: NewsletterServices): AnyRou
       success: page('"Subscription confirmed", or "already confirmed"'),
       handler: async ({ query, request, reply }) => {
         const { subscriber, alreadyConfirmed } = await newsletter.confirm(query.token);
-        return sendNewsletterPage(request, reply, {
-          kind: alreadyConfirmed ? 'alreadyConfirmed' : 'confirmed',
-          email: subscriber.email,
-        });
+        const kind = alreadyConfirmed ? 'alreadyConfirmed' : 'confirmed';
+        return sendNewsletterPage(request, reply, { kind, email: subscriber.email, token: query.token });
       },
     }),
     route({
@@ -85,13 +78,8 @@ export function newsletterLinkRoutes({ newsletter }: NewsletterServices): AnyRou
       success: page('The button, or "you are unsubscribed" once the address is'),
       handler: async ({ query, request, reply }) => {
         const subscriber = await newsletter.unsubscription(query.token);
-        return sendNewsletterPage(
-          request,
-          reply,
-          subscriber.status === 'unsubscribed'
-            ? { kind: 'unsubscribed', email: subscriber.email }
-            : { kind: 'unsubscribe', email: subscriber.email, token: query.token },
-        );
+        const kind = subscriber.status === 'unsubscribed' ? 'unsubscribed' : 'unsubscribe';
+        return sendNewsletterPage(request, reply, { kind, email: subscriber.email, token: query.token });
       },
     }),
     route({
@@ -108,7 +96,11 @@ export function newsletterLinkRoutes({ newsletter }: NewsletterServices): AnyRou
       success: page('A page saying the address is unsubscribed'),
       handler: async ({ query, request, reply }) => {
         const subscriber = await newsletter.unsubscribe(query.token);
-        return sendNewsletterPage(request, reply, { kind: 'unsubscribed', email: subscriber.email });
+        return sendNewsletterPage(request, reply, {
+          kind: 'unsubscribed',
+          email: subscriber.email,
+          token: query.token,
+        });
       },
     }),
   ];

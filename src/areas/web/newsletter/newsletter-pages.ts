@@ -9,14 +9,22 @@ import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 
-/** What a page shows: a link waiting for its button, or the state of the address. */
-export type NewsletterPage =
-  | { kind: 'confirm' | 'unsubscribe'; email: string; token: string }
-  | { kind: 'confirmed' | 'alreadyConfirmed' | 'unsubscribed'; email: string };
+/**
+ * What a page shows: a link waiting for its button (`confirm`, `unsubscribe`), or the state of the
+ * address (the others); `token` is the link's.
+ */
+export interface NewsletterPage {
+  kind: 'confirm' | 'unsubscribe' | 'confirmed' | 'alreadyConfirmed' | 'unsubscribed';
+  email: string;
+  token: string;
+}
+type ButtonKind = 'confirm' | 'unsubscribe';
+const hasButton = (page: NewsletterPage): page is NewsletterPage & { kind: ButtonKind } =>
+  page.kind === 'confirm' || page.kind === 'unsubscribe';
 
 const paths = { confirm: '/newsletter/confirm', unsubscribe: '/newsletter/unsubscribe' } as const;
 
-function button(context: PageContext, page: Extract<NewsletterPage, { token: string }>) {
+function button(context: PageContext, page: NewsletterPage & { kind: ButtonKind }) {
   const t = (key: string) => translate(context.locale, `newsletterPage.${page.kind}.${key}`);
   // The one-click body of RFC 8058: the unsubscribe button posts what mail clients post.
   const oneClick =
@@ -32,7 +40,7 @@ export function renderNewsletterPage(context: PageContext, page: NewsletterPage)
   const body = html`<section class="newsletter-link" data-state=${page.kind}>
     <h1>${t('title')}</h1>
     <p class="lead">${t('body')}</p>
-    ${'token' in page ? button(context, page) : null}
+    ${hasButton(page) ? button(context, page) : null}
   </section>`;
   const path = page.kind === 'confirm' || page.kind === 'confirmed' || page.kind === 'alreadyConfirmed';
   return renderPage(context, {
