@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
+import { jsonApiMediaType } from '../../src/platform/http/jsonapi.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('OpenAPI', () => {
@@ -34,6 +35,78 @@ describe('OpenAPI', () => {
       if (route.auth === 'admin')
         assert.deepEqual(operation.security, [{ adminToken: [] }], `${route.method} ${route.path}`);
     }
+  });
+
+  it('describes empty answers as empty, and each body with the media type the service sends', async () => {
+    const spec = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json;
+    const responseOf = (method: string, path: string, status: number) => {
+      const response = spec.paths[path]?.[method]?.responses?.[String(status)];
+      assert.ok(response, `${method.toUpperCase()} ${path} documents no ${status}`);
+      return response;
+    };
+    for (const [method, path, status] of [
+      ['delete', '/api/auth/sessions/{id}', 204],
+      ['post', '/api/auth/logout', 204],
+      ['delete', '/api/users/me/address', 204],
+      ['delete', '/api/users/me/notifications/{id}', 204],
+      ['delete', '/api/users/me/media/{mediaId}/bookmark', 204],
+      ['delete', '/api/users/me/bookmarks/collections/{collectionId}', 204],
+      ['delete', '/api/users/me/media/{mediaId}/reaction', 204],
+      ['delete', '/api/users/me/media/{mediaId}/description', 204],
+      ['delete', '/api/users/me/avatar', 204],
+      ['delete', '/api/users/me/following/{targetUserId}', 204],
+      ['post', '/api/auth/forgot-password', 202],
+      ['post', '/api/auth/resend-confirmation', 202],
+      ['post', '/api/newsletter/subscribe', 202],
+      ['delete', '/api/users/me', 202],
+      ['get', '/media/{hex}.{ext}', 304],
+      ['get', '/go/offer/{id}', 302],
+    ] as const) {
+      assert.equal(responseOf(method, path, status).content, undefined, `${method.toUpperCase()} ${path} ${status}`);
+    }
+
+    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export aside).
+    for (const [path, operations] of Object.entries<
+      Record<string, { responses: Record<string, { content?: object }> }>
+    >(spec.paths)) {
+      if (!/^\/(api|admin)\//.test(path)) continue;
+      for (const [method, operation] of Object.entries(operations))
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const types = Object.keys(response.content ?? {});
+          const expected = path === '/api/users/me/export' && status === '200' ? 'application/zip' : jsonApiMediaType;
+          assert.ok(
+            types.every((type) => type === expected),
+            `${method.toUpperCase()} ${path} ${status}: ${types}`,
+          );
+        }
+    }
+
+    // A status beside the main one has its own schema: the same document.
+    for (const path of ['/api/offers/{id}/clicks', '/admin/tracking/conversions']) {
+      const created = responseOf('post', path, 201).content[jsonApiMediaType].schema;
+      assert.deepEqual(responseOf('post', path, 200).content[jsonApiMediaType].schema, created, path);
+      assert.ok(JSON.stringify(created).includes('#/components/schemas/'), path);
+    }
+    assert.deepEqual(Object.keys(responseOf('get', '/media/{hex}.{ext}', 206).content), ['image/*']);
+
+    // Outside /api and /admin: JSON is plain JSON, and an error is a page unless the client asks for JSON.
+    assert.deepEqual(Object.keys(responseOf('post', '/login', 200).content), ['application/json']);
+    assert.deepEqual(Object.keys(responseOf('get', '/travel', 404).content).sort(), [jsonApiMediaType, 'text/html']);
+    assert.deepEqual(Object.keys(responseOf('get', '/api/media/trending', 400).content), [jsonApiMediaType]);
+  });
+
+  it('declares every tag its operations use, with a description', async () => {
+    const spec = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json;
+    const declared = new Map<string, string>(
+      spec.tags.map((tag: { name: string; description: string }) => [tag.name, tag.description]),
+    );
+    const used = new Set(
+      Object.values<Record<string, { tags: string[] }>>(spec.paths).flatMap((operations) =>
+        Object.values(operations).flatMap((operation) => operation.tags),
+      ),
+    );
+    for (const tag of used) assert.ok(declared.get(tag), `the tag ${tag} is not declared with a description`);
+    assert.ok(used.has('comments') && used.has('web'));
   });
 
   it('serves a readable reference page at /api/docs', async () => {

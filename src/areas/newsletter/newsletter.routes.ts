@@ -75,6 +75,7 @@ export function newsletterRoutes(app: App, { newsletter }: NewsletterServices) {
         status: 202,
         mediaType: 'text/html',
         description: 'A page saying a confirmation link is on its way (no body when the client asks for JSON)',
+        emptyForJson: true,
       },
       handler: async ({ body, locale, request, reply }) => {
         newsletter.subscribe(body.email, body.locale ?? locale);

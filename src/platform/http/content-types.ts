@@ -56,7 +56,11 @@ function checkAccept(header: string | undefined): void {
   }
 }
 
-const isApiPath = (path: string) => path.startsWith('/api/') || path.startsWith('/admin/');
+export const isApiPath = (path: string) => path.startsWith('/api/') || path.startsWith('/admin/');
+
+/** The media type a JSON body goes out with on this path (the OpenAPI document says the same). */
+export const jsonBodyMediaType = (path: string) =>
+  isApiPath(path) && !plainJsonPaths.has(path) ? jsonApiMediaType : 'application/json';
 
 export function registerContentTypes(app: App) {
   // Only JSON is read from a body (multipart is added on the upload routes alone).
@@ -77,8 +81,7 @@ export function registerContentTypes(app: App) {
     if (typeof type !== 'string' || path.startsWith('/media/')) return payload;
     if (
       (type.startsWith('application/json') || type.startsWith(jsonApiMediaType)) &&
-      isApiPath(path) &&
-      !plainJsonPaths.has(path)
+      jsonBodyMediaType(path) === jsonApiMediaType
     ) {
       reply.header('content-type', jsonApiMediaType);
     }

@@ -7,10 +7,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from 'typebox';
+import { isApiPath, jsonBodyMediaType } from './content-types.ts';
 import { type ErrorCode, errorCatalogue } from './error-catalogue.ts';
 import { ErrorDocumentSchema, jsonApiMediaType } from './jsonapi.ts';
 import { hoistComponents } from './openapi-components.ts';
-import type { Success } from './route.ts';
+import { type Success, successHasBody } from './route.ts';
 import type { App, RouteAuth } from './types.ts';
 
 /** Tags of the document, in the order the reference page shows them. */
@@ -30,11 +31,26 @@ export const openApiTags = [
   { name: 'hashtags', description: 'Hashtag autocomplete, trends and related hashtags' },
   { name: 'topics', description: 'The catalogue of travel topics and the ones I follow' },
   { name: 'social-feeds', description: 'Shareable feeds: named selections of a user’s public media' },
+  { name: 'comments', description: 'Comments on media, their replies and threads' },
+  { name: 'reports', description: 'Reporting a media, a comment or a user to the moderators' },
+  { name: 'catalogue', description: 'Brands, establishments and their offers' },
+  {
+    name: 'tracking',
+    description: "Clicks on offers, the partners' conversions and the commissions creators earn from them",
+  },
+  { name: 'newsletter', description: 'The double opt-in newsletter: subscription, confirmation, unsubscription' },
   {
     name: 'admin',
     description: "The operators' API (ADMIN_API_TOKEN): moderation, description queue, search index, jobs",
   },
+  {
+    name: 'web',
+    description: 'The server-rendered HTML pages, their assets and their cookie sign-in (not part of the API)',
+  },
 ];
+
+/** On an operation whose success answer has no body when the client asks for JSON (`Success.emptyForJson`). */
+export const emptyForJsonExtension = 'x-empty-for-json';
 
 const errorDocumentRef = { $ref: '#/components/schemas/ErrorDocument' };
 
@@ -53,8 +69,13 @@ const whoMayCall: Record<RouteAuth, string> = {
   admin: 'Needs the admin token (ADMIN_API_TOKEN).',
 };
 
-/** One documented response per error status, listing the codes, with an example of the first. */
-function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+const htmlPage = { schema: { type: 'string' } };
+
+/**
+ * One documented response per error status, listing the codes, with an example of the first: a JSON:API
+ * error document, or outside /api and /admin an HTML page unless the client asks for JSON.
+ */
+function errorResponses(path: string, codes: ErrorCode[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorCatalogue[code];
@@ -63,29 +84,40 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const first = list[0]!;
+    const errorDocument = {
+      schema: errorDocumentRef,
+      example: { errors: [{ status: String(status), code: first, title: first }] },
+    };
     responses[String(status)] = {
       description: `Error: ${list.map((code) => `\`${code}\``).join(', ')} (see docs/api.md, Errors)`,
-      content: {
-        [jsonApiMediaType]: {
-          schema: errorDocumentRef,
-          example: { errors: [{ status: String(status), code: first, title: first }] },
-        },
-      },
+      content: isApiPath(path)
+        ? { [jsonApiMediaType]: errorDocument }
+        : { 'text/html': htmlPage, [jsonApiMediaType]: errorDocument },
     };
   }
   return responses;
 }
 
-function successResponses(success: Success): Record<string, unknown> {
-  const description = success.description ?? statusDescriptions[success.status] ?? 'Success';
-  const main =
-    success.mediaType !== undefined
-      ? { description, content: { [success.mediaType]: { schema: { type: 'string', format: 'binary' } } } }
-      : success.schema !== undefined
-        ? { description, content: { [jsonApiMediaType]: { schema: success.schema } } }
-        : { description };
-  const responses: Record<string, unknown> = { [String(success.status)]: main };
-  for (const [status, text] of Object.entries(success.also ?? {})) responses[status] = { description: text };
+/** The body of a success answer by media type; undefined when it has none. */
+function successContent(path: string, success: Success): Record<string, unknown> | undefined {
+  if (success.schema !== undefined) return { [jsonBodyMediaType(path)]: { schema: success.schema } };
+  if (success.mediaType === undefined) return undefined;
+  const types: readonly string[] = typeof success.mediaType === 'string' ? [success.mediaType] : success.mediaType;
+  return Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+}
+
+/** The main success answer and those beside it (`also`), each with its body, or none (`type: 'null'`). */
+function successResponses(path: string, success: Success): Record<string, unknown> {
+  const content = successContent(path, success);
+  const response = (status: number, description: string) =>
+    content !== undefined && successHasBody(success, status) ? { description, content } : { description, type: 'null' };
+  const responses: Record<string, unknown> = {
+    [String(success.status)]: response(
+      success.status,
+      success.description ?? statusDescriptions[success.status] ?? 'Success',
+    ),
+  };
+  for (const [status, text] of Object.entries(success.also ?? {})) responses[status] = response(Number(status), text);
   return responses;
 }
 
@@ -95,12 +127,13 @@ interface RouteDoc {
 }
 
 /** The documented form of one route's schema (validation keeps the route's own). */
-export function documentRoute({ schema, config }: RouteDoc): Record<string, unknown> {
+export function documentRoute(path: string, { schema, config }: RouteDoc): Record<string, unknown> {
   if (config.success === undefined) return schema;
   const documented: Record<string, unknown> = { ...schema };
   const auth = whoMayCall[config.auth ?? 'none'];
   documented.description = typeof schema.description === 'string' ? `${schema.description}\n\n${auth}` : auth;
-  documented.response = { ...successResponses(config.success), ...errorResponses(config.errors ?? []) };
+  documented.response = { ...successResponses(path, config.success), ...errorResponses(path, config.errors ?? []) };
+  if (config.success.emptyForJson) documented[emptyForJsonExtension] = true;
   if (config.multipart) {
     documented.body = config.multipart;
     documented.consumes = ['multipart/form-data'];
@@ -134,7 +167,7 @@ export async function registerOpenApi(app: App, publicUrl: string) {
       },
     },
     transform: ({ schema, url, route }) => ({
-      schema: documentRoute({
+      schema: documentRoute(url, {
         schema: (schema ?? {}) as RouteDoc['schema'],
         config: (route.config ?? {}) as RouteDoc['config'],
       }) as typeof schema,

@@ -52,17 +52,31 @@ export interface PageSpec {
   maxLimit?: number;
 }
 
+/**
+ * The answer of a route that succeeds, declared once: its body is `schema` (a JSON document, sent as
+ * application/vnd.api+json under /api and /admin, application/json elsewhere), or a body of
+ * `mediaType` (a page, an image, an archive), or, with neither, no body at all (whatever the handler returns).
+ */
 export interface Success {
   /** 302: a redirect (the handler sends it, Location included; e.g. GET /go/offer/{id}). */
   status: 200 | 201 | 202 | 204 | 206 | 302;
-  /** The body's schema (JSON:API documents); none for 204 or binary bodies. */
+  /** The JSON body's schema (JSON:API documents under /api and /admin). */
   schema?: TSchema;
-  /** Default application/vnd.api+json; binary routes name theirs. */
-  mediaType?: string;
+  /** A body that is not JSON: its media type, or each one it may have. */
+  mediaType?: string | readonly string[];
   description?: string;
-  /** Other statuses the route answers without an error (e.g. 206 and 304 for files), with what they mean. */
+  /**
+   * Other statuses the route answers without an error (a duplicate's 200, 206 and 304 for files), with
+   * what they mean; each has the main answer's body, but 304, which has none.
+   */
   also?: Record<number, string>;
+  /** A web form's answer has no body when the client asks for JSON rather than HTML (the error pages' rule). */
+  emptyForJson?: boolean;
 }
+
+/** Whether the route's success answer has a body (a 304 beside it never has). */
+export const successHasBody = (success: Success, status: number = success.status): boolean =>
+  status !== 304 && (success.schema !== undefined || success.mediaType !== undefined);
 
 export interface RouteContext<A extends RouteAuth, P extends ParamSpecs, Q extends TProperties, B> {
   viewer: A extends 'user' ? Viewer : Viewer | null;
@@ -224,9 +238,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
         ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
         ...(query ? { querystring: query } : {}),
         ...(spec.body ? { body: spec.body } : {}),
-        ...(spec.success.schema && !spec.success.mediaType
-          ? { response: { [spec.success.status]: spec.success.schema } }
-          : {}),
+        ...(spec.success.schema ? { response: { [spec.success.status]: spec.success.schema } } : {}),
       },
       handler: async (request, reply) => {
         const params = spec.params ? resolveParams(spec.params, request.params as Record<string, string>) : {};
@@ -246,7 +258,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
           links: (result) => pageLinks(request, result),
         });
         if (result === reply) return reply;
-        if (spec.success.status === 204) return reply.status(204).send();
+        if (!successHasBody(spec.success)) return reply.status(spec.success.status).send();
         return reply.status(spec.success.status).send(result);
       },
     });

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { registerRoutes, route } from '../../../platform/http/route.ts';
 import type { App } from '../../../platform/http/types.ts';
-import { gzippedBody, loadClientAssets } from './client-assets.ts';
+import { assetContentTypes, gzippedBody, loadClientAssets } from './client-assets.ts';
 
 /** The file's name holds the hash of its content: it never changes under this URL. */
 export const immutableCacheControl = 'public, max-age=31536000, immutable';
@@ -32,8 +32,8 @@ export function assetsRoutes(app: App) {
       errors: ['notFound'],
       success: {
         status: 200,
-        mediaType: 'application/octet-stream',
-        description: 'The file, with its own Content-Type (text/javascript, text/css, image/png, application/json)',
+        mediaType: assetContentTypes,
+        description: 'The file, with the Content-Type of its kind',
       },
       handler: async ({ params, request, reply }) => {
         const assets = await loadClientAssets();

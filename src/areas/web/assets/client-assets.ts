@@ -50,6 +50,10 @@ const contentTypes: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+const otherContentType = 'application/octet-stream';
+/** Every Content-Type an asset may be sent with (the route documents them). */
+export const assetContentTypes = [...Object.values(contentTypes), otherContentType];
+
 const shortHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 12);
 
 function logicalName(entry: string): string {
@@ -81,7 +85,7 @@ async function bundle(): Promise<ClientAssets> {
     const file = relative(outdir, output.path);
     files.set(file, {
       file,
-      contentType: contentTypes[extname(file)] ?? 'application/octet-stream',
+      contentType: contentTypes[extname(file)] ?? otherContentType,
       body: Buffer.from(output.contents),
     });
   }
