@@ -29,6 +29,7 @@ import './events.ts';
 import { extractHashtags } from './hashtags.ts';
 import { imageErrorToAppError } from './image-errors-to-http.ts';
 import type { MediaRepository } from './media.repository.ts';
+import { MediaDeletion } from './media-deletion.ts';
 import { deleteMediaFiles } from './media-files.ts';
 import { originalKey } from './media-storage-keys.ts';
 import type { MediaKind, MediaRow } from './tables.ts';
@@ -50,6 +51,7 @@ export class MediaUploadService {
   private readonly geography: GeographyService;
   /** Bytes of originals one user may keep; null: no quota. */
   private readonly quotaBytes: number | null;
+  readonly #deletion: MediaDeletion;
 
   constructor(
     transactions: Transactions,
@@ -69,6 +71,7 @@ export class MediaUploadService {
     this.users = users;
     this.storage = storage;
     this.clock = clock;
+    this.#deletion = new MediaDeletion(transactions, events, repository, users, storage);
   }
 
   async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {
@@ -173,17 +176,8 @@ export class MediaUploadService {
     return removed.length > 0;
   }
 
-  /** Deletes a media (row, then files); null when it does not exist. */
-  async deleteMedia(id: string): Promise<MediaRow | null> {
-    const row = await this.transactions.run(async () => {
-      // The owner first (the lock order): media.deleted takes back what publishing earned them.
-      const found = await this.repository.findById(id);
-      if (found === null || (await this.users.lock(found.ownerId)) === null) return null;
-      const deleted = await this.repository.delete(id);
-      if (deleted !== null) await this.events.publish('media.deleted', { media: deleted });
-      return deleted;
-    });
-    if (row !== null) await deleteMediaFiles(this.storage, row).catch(() => undefined);
-    return row;
+  /** Deletes a media (row, then files), as an operator's delete does (media-deletion.ts); null when it does not exist. */
+  deleteMedia(id: string): Promise<MediaRow | null> {
+    return this.#deletion.one(id);
   }
 }

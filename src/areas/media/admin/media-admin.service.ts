@@ -8,7 +8,7 @@ import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../../platform/http/ids.ts';
 import type { UsersService } from '../../accounts/users.service.ts';
 import type { MediaRepository } from '../media.repository.ts';
-import { deleteMediaFiles } from '../media-files.ts';
+import { MediaDeletion } from '../media-deletion.ts';
 import { mediaHexOfKey, storagePrefixes } from '../media-storage-keys.ts';
 import type { MediaRow } from '../tables.ts';
 
@@ -26,7 +26,7 @@ export class MediaAdminService {
   private readonly storage: MediaStorage;
   private readonly clock: Clock;
   private readonly events: EventBus;
-  private readonly users: UsersService;
+  readonly #deletion: MediaDeletion;
 
   constructor(
     transactions: Transactions,
@@ -43,7 +43,7 @@ export class MediaAdminService {
     this.storage = storage;
     this.clock = clock;
     this.events = events;
-    this.users = users;
+    this.#deletion = new MediaDeletion(transactions, events, repository, users, storage);
   }
 
   /** Areas that keep a counter on media (reactions, bookmarks) say how to recount it from their rows. */
@@ -97,20 +97,14 @@ export class MediaAdminService {
     return { before: countersOf(before), after: countersOf(row), row };
   }
 
+  /** Deletes a media as its owner's DELETE does (media-deletion.ts), audited; 404 when unknown. */
   async delete(id: string): Promise<MediaRow> {
-    const row = await this.transactions.run(async () => {
-      // The owner first (the lock order): media.deleted takes back what publishing earned them.
-      const found = await this.repository.findById(id);
-      if (found !== null) await this.users.lock(found.ownerId);
-      const deleted = await this.repository.delete(id);
+    return this.transactions.run(async () => {
+      const deleted = await this.#deletion.one(id);
       if (deleted === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
-      await this.events.publish('media.deleted', { media: deleted });
       await this.#audit('media.delete', id, { ownerId: deleted.ownerId, kind: deleted.kind });
       return deleted;
     });
-    // The row is gone; a file left behind by a failure here is removed by cleanup-orphan-files.
-    await deleteMediaFiles(this.storage, row).catch(() => undefined);
-    return row;
   }
 
   /**
@@ -118,14 +112,7 @@ export class MediaAdminService {
    * files once it commits (a file left behind by a failure is removed by cleanup-orphan-files).
    */
   async deleteAllOf(ownerId: string): Promise<number> {
-    return this.transactions.run(async () => {
-      const rows = await this.repository.deleteAllOfOwner(ownerId);
-      for (const row of rows) await this.events.publish('media.deleted', { media: row });
-      await this.transactions.afterCommit(async () => {
-        for (const row of rows) await deleteMediaFiles(this.storage, row).catch(() => undefined);
-      });
-      return rows.length;
-    });
+    return (await this.#deletion.allOf(ownerId)).length;
   }
 
   /** Deletes stored files whose media row is gone and that are older than the grace period. */

@@ -1,0 +1,64 @@
+/**
+ * Deleting media, the one way every path does it: the owner's DELETE, an operator's, an erased or
+ * deleted account's. Rows in the transaction in progress, `media.deleted` for each (the search index,
+ * hashtag counts, the map, gamification's take-back follow it), files once it commits (a file left
+ * behind by a failure is removed by cleanup-orphan-files).
+ */
+import type { MediaStorage } from '../../adapters/storage/index.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
+import type { UsersService } from '../accounts/users.service.ts';
+import './events.ts';
+import type { MediaRepository } from './media.repository.ts';
+import { deleteMediaFiles } from './media-files.ts';
+import type { MediaRow } from './tables.ts';
+
+export class MediaDeletion {
+  readonly #transactions: Transactions;
+  readonly #events: EventBus;
+  readonly #repository: MediaRepository;
+  readonly #users: UsersService;
+  readonly #storage: MediaStorage;
+
+  constructor(
+    transactions: Transactions,
+    events: EventBus,
+    repository: MediaRepository,
+    users: UsersService,
+    storage: MediaStorage,
+  ) {
+    this.#transactions = transactions;
+    this.#events = events;
+    this.#repository = repository;
+    this.#users = users;
+    this.#storage = storage;
+  }
+
+  /** Deletes one media; null when it (or its owner) does not exist. */
+  async one(id: string): Promise<MediaRow | null> {
+    return this.#transactions.run(async () => {
+      // The owner first (the lock order): media.deleted takes back what publishing earned them.
+      const found = await this.#repository.findById(id);
+      if (found === null || (await this.#users.lock(found.ownerId)) === null) return null;
+      const deleted = await this.#repository.delete(id);
+      if (deleted !== null) await this.#announce([deleted]);
+      return deleted;
+    });
+  }
+
+  /** Deletes every media of an owner (an erased or deleted account), the owner already locked. */
+  async allOf(ownerId: string): Promise<MediaRow[]> {
+    return this.#transactions.run(async () => {
+      const rows = await this.#repository.deleteAllOfOwner(ownerId);
+      await this.#announce(rows);
+      return rows;
+    });
+  }
+
+  async #announce(rows: MediaRow[]): Promise<void> {
+    for (const row of rows) await this.#events.publish('media.deleted', { media: row });
+    await this.#transactions.afterCommit(async () => {
+      for (const row of rows) await deleteMediaFiles(this.#storage, row).catch(() => undefined);
+    });
+  }
+}
