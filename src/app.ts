@@ -19,6 +19,7 @@ import { serializerCompiler } from './platform/http/serialization.ts';
 import type { App, RouteAuth } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { defaultLocale, negotiateLocale } from './platform/i18n/i18n.ts';
+import type { MailDelivery } from './platform/mail-outbox/mail-outbox.ts';
 import { registerMaintenance } from './platform/maintenance/maintenance-hook.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -45,6 +46,8 @@ export async function buildApp(
     loggerInstance?: FastifyBaseLogger;
     /** When routes' validators and serializers are compiled: at their first use (default), or at registration. */
     compileSchemas?: 'firstUse' | 'now';
+    /** How filed mail leaves after its commit: the job queue (default) or at once in this process (tests). */
+    mailDelivery?: MailDelivery;
   } = {},
 ): Promise<BuiltApp> {
   const { config } = deps;
@@ -79,7 +82,7 @@ export async function buildApp(
     }
   });
 
-  const services = createServices(deps, app.log);
+  const services = createServices(deps, app.log, { mailDelivery: options.mailDelivery });
 
   app.decorateRequest('locale', defaultLocale);
   app.addHook('onRequest', async (request) => {

@@ -7,15 +7,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { areaModules } from './areas/areas.ts';
 import type { AppDeps } from './deps.ts';
 import type { AreaServices, Platform } from './platform/modules/area-module.ts';
-import { buildAreas, buildPlatform } from './platform/modules/build-areas.ts';
+import { buildAreas, buildPlatform, type PlatformOptions } from './platform/modules/build-areas.ts';
 
 export interface Services {
   platform: Platform;
   areas: AreaServices;
 }
 
-export function createServices(deps: AppDeps, logger: FastifyBaseLogger): Services {
-  const platform = buildPlatform(deps, logger);
+export function createServices(deps: AppDeps, logger: FastifyBaseLogger, options: PlatformOptions = {}): Services {
+  const platform = buildPlatform(deps, logger, options);
   return { platform, areas: buildAreas(areaModules, platform) };
 }
 

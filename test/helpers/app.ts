@@ -1,6 +1,7 @@
 /**
  * One app per test file (or per describe block): a fresh database, a manual clock, mail captured in
- * memory, rate limits off unless asked for, and an admin token.
+ * memory (each mail filed in the outbox is sent right after its commit, unless `mailDelivery: 'queue'`),
+ * rate limits off unless asked for, and an admin token.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 import { MemoryRateLimitStore } from '../../src/platform/http/memory-rate-limit-store.ts';
 import type { App } from '../../src/platform/http/types.ts';
+import type { MailDelivery } from '../../src/platform/mail-outbox/mail-outbox.ts';
 import type { Services } from '../../src/services.ts';
 import { openTestDatabase } from './database.ts';
 import { watchStatuses } from './declared-statuses.ts';
@@ -66,6 +68,12 @@ export async function createTestApp(
     database?: Database;
     /** Compile every route's validators and serializers at registration (see src/platform/http/validation.ts). */
     compileSchemas?: 'firstUse' | 'now';
+    /**
+     * `atCommit` (default): a filed mail is sent before its transaction's `run` returns, so `t.mail`
+     * holds it once the request (or the after-answer work) is done; a failed send waits for the job
+     * mail-outbox. `queue`: only the job sends (as in production; this app's queue is not started).
+     */
+    mailDelivery?: MailDelivery;
   } = {},
 ): Promise<TestApp> {
   const config: Config = loadConfig({
@@ -91,7 +99,11 @@ export async function createTestApp(
     broadcast: new LocalBroadcast(),
     ...options.deps,
   };
-  const { app, services } = await buildApp(deps, { logger: false, compileSchemas: options.compileSchemas });
+  const { app, services } = await buildApp(deps, {
+    logger: false,
+    compileSchemas: options.compileSchemas,
+    mailDelivery: options.mailDelivery ?? 'atCommit',
+  });
   const statuses = watchStatuses(app);
   await app.ready();
   return {

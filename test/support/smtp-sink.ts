@@ -5,6 +5,7 @@
  *   // point the app at it: SMTP_URL=sink.url (plain SMTP, no STARTTLS, no authentication needed)
  *   const mail = await sink.waitForMessage((m) => m.to.includes('ana@example.com'));
  *   mail.subject; mail.text; mail.html; mail.headers['message-id']; mail.raw
+ *   sink.refuse(true);   // a mail server that is down: every connection is refused (421) until refuse(false)
  *   sink.clear();        // between tests
  *   await sink.close();
  *
@@ -43,6 +44,8 @@ export interface SmtpSink {
   messages: SinkMessage[];
   /** The first message, received already or later, that matches; rejects after timeoutMs (default 5 s). */
   waitForMessage(predicate?: (message: SinkMessage) => boolean, timeoutMs?: number): Promise<SinkMessage>;
+  /** While true, every connection gets 421 (service not available) and no message is kept. */
+  refuse(refusing: boolean): void;
   clear(): void;
   close(): Promise<void>;
 }
@@ -58,11 +61,16 @@ export function smtpMailer(smtpUrl: string): Mailer {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
   const waiters = new Set<(message: SinkMessage) => void>();
+  let refusing = false;
 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      if (!refusing) return callback();
+      callback(Object.assign(new Error('service not available'), { responseCode: 421 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -106,6 +114,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         };
         waiters.add(waiter);
       });
+    },
+    refuse(value) {
+      refusing = value;
     },
     clear() {
       messages.length = 0;

@@ -6,6 +6,8 @@ export interface MailMessage {
   html: string;
   /** Extra headers (e.g. List-Unsubscribe); nodemailer writes them as given. */
   headers?: Record<string, string>;
+  /** The Message-ID header, `<unique@domain>` (the outbox makes it from the mail's row id); nodemailer makes one otherwise. */
+  messageId?: string;
 }
 
 /** Sends one rendered e-mail. Rejects when the message could not be handed over. */

@@ -66,7 +66,7 @@ export const accountsArea = defineArea({
       jobs,
       clock,
       config,
-      mailer,
+      mail,
       logger,
       broadcast,
       caches,
@@ -100,7 +100,7 @@ export const accountsArea = defineArea({
       transactions,
       repository,
       mailTokens,
-      mailer,
+      mail,
       clock,
       config.publicUrl,
       logger,
@@ -113,6 +113,7 @@ export const accountsArea = defineArea({
       accounts: repository,
       repository: new ModerationRepository(transactions),
       clock,
+      mail,
     });
     // Bans whose `until` has passed are lifted through the same path as an operator's unban.
     jobs.register('bans', { schedule: everyMinutes(1), run: () => moderation.liftEndedBans() });
@@ -123,7 +124,7 @@ export const accountsArea = defineArea({
       accounts: repository,
       repository: new DeletionRepository(transactions),
       tokens: mailTokens,
-      mailFlows,
+      mail,
       clock,
       publicUrl: config.publicUrl,
       logger,
@@ -136,8 +137,9 @@ export const accountsArea = defineArea({
       run: () => deletion.eraseDue(),
       retryWhen: (report) => (report.failed as number) > 0,
     });
-    // An address an identity provider vouched for is confirmed already (identities area): no mail.
-    events.subscribe('user.registered', 'afterCommit', 'accounts.confirmationMail', async ({ user, locale }) => {
+    // In the registration's transaction: the account exists if and only if its confirmation mail is
+    // filed. An address an identity provider vouched for is confirmed already (identities area): no mail.
+    events.subscribe('user.registered', 'inTransaction', 'accounts.confirmationMail', async ({ user, locale }) => {
       if (user.emailConfirmedAt === null) await mailFlows.sendConfirmation(user, locale);
     });
     return {
@@ -168,7 +170,7 @@ export const accountsArea = defineArea({
     accountRoutes(app, services);
     deletionRoutes(app, services);
   },
-  // Account mails are handed over in the background; a graceful stop waits for them.
+  // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ mailFlows }) => mailFlows.drain(),
   cliCommands: [usersCreateCommand],
 });

@@ -27,9 +27,9 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { toHex } from '../../platform/http/ids.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { DeletionRepository } from './deletion.repository.ts';
-import type { MailFlowsService } from './mail-flows.service.ts';
 import { mailsPerHour } from './mail-flows.service.ts';
 import type { MailTokens } from './mail-tokens.ts';
 import { deletionMail } from './mails/deletion-mail.ts';
@@ -54,7 +54,7 @@ export class DeletionService {
   private readonly accounts: AccountsRepository;
   private readonly repository: DeletionRepository;
   private readonly tokens: MailTokens;
-  private readonly mailFlows: MailFlowsService;
+  private readonly mail: MailOutbox;
   private readonly clock: Clock;
   private readonly publicUrl: string;
   private readonly logger: FastifyBaseLogger;
@@ -67,7 +67,7 @@ export class DeletionService {
     accounts: AccountsRepository;
     repository: DeletionRepository;
     tokens: MailTokens;
-    mailFlows: MailFlowsService;
+    mail: MailOutbox;
     clock: Clock;
     publicUrl: string;
     logger: FastifyBaseLogger;
@@ -79,7 +79,7 @@ export class DeletionService {
     this.accounts = options.accounts;
     this.repository = options.repository;
     this.tokens = options.tokens;
-    this.mailFlows = options.mailFlows;
+    this.mail = options.mail;
     this.clock = options.clock;
     this.publicUrl = options.publicUrl;
     this.logger = options.logger;
@@ -116,24 +116,22 @@ export class DeletionService {
         });
       }
     }
-    const token = await this.transactions.run(async () => {
-      if ((await this.accounts.lockUser(userId)) === null) return null;
+    // The token and its mail in one transaction: one exists if and only if the other does.
+    await this.transactions.run(async () => {
+      if ((await this.accounts.lockUser(userId)) === null) return;
       const since = new Date(this.clock.now().getTime() - 3_600_000);
-      if ((await this.accounts.countTokensSince(userId, 'delete-account', since)) >= mailsPerHour) return null;
-      return this.tokens.issue(this.accounts, userId, 'delete-account');
-    });
-    if (token === null) return;
-    this.mailFlows.deliver(
-      deletionMail({
+      if ((await this.accounts.countTokensSince(userId, 'delete-account', since)) >= mailsPerHour) return;
+      const token = await this.tokens.issue(this.accounts, userId, 'delete-account');
+      const mail = deletionMail({
         locale,
         to: user.email,
         name: user.nickname ?? user.username ?? null,
         token,
         publicUrl: this.publicUrl,
         graceDays: this.graceDays,
-      }),
-      'delete-account',
-    );
+      });
+      await this.mail.file(mail, 'delete-account');
+    });
   }
 
   /**
@@ -219,6 +217,7 @@ export class DeletionService {
       // Audit payloads carry no e-mail or username by rule (moderation.service.ts); the e-mail is
       // checked anyway since it cannot match anything else.
       await this.audit.forgetUser([userId, toHex(userId)], [user.email]);
+      await this.mail.forgetRecipient(user.email);
       await this.repository.deleteUser(userId);
       return true;
     });

@@ -1,15 +1,16 @@
 /**
  * The e-mailed flows: confirming an address and resetting a forgotten password. Requests for a mail
- * answer the same whatever the account (no enumeration); a mail that cannot be sent is logged, never
- * turned into a different answer.
+ * answer the same whatever the account (no enumeration); each mail is filed in the mail outbox in the
+ * transaction that issues its token (platform.mail), so a mail server that is down delays it, never
+ * loses it, and never changes the answer.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { MailTokens } from './mail-tokens.ts';
 import { tokenMail } from './mails/token-mail.ts';
@@ -34,7 +35,7 @@ export class MailFlowsService {
   private readonly transactions: Transactions;
   private readonly repository: AccountsRepository;
   private readonly tokens: MailTokens;
-  private readonly mailer: Mailer;
+  private readonly mail: MailOutbox;
   private readonly clock: Clock;
   private readonly publicUrl: string;
   private readonly logger: FastifyBaseLogger;
@@ -44,7 +45,7 @@ export class MailFlowsService {
     transactions: Transactions,
     repository: AccountsRepository,
     tokens: MailTokens,
-    mailer: Mailer,
+    mail: MailOutbox,
     clock: Clock,
     publicUrl: string,
     logger: FastifyBaseLogger,
@@ -54,30 +55,16 @@ export class MailFlowsService {
     this.transactions = transactions;
     this.repository = repository;
     this.tokens = tokens;
-    this.mailer = mailer;
+    this.mail = mail;
     this.clock = clock;
     this.publicUrl = publicUrl;
     this.logger = logger;
   }
 
   /**
-   * Hands the mail over in the background: the answer does not wait for SMTP, so its timing does not
-   * tell whether an account exists, and a mail server that is down does not fail the request.
-   */
-  #send(message: MailMessage, kind: string): void {
-    const sending = this.mailer
-      .send(message)
-      .catch((error: unknown) => {
-        this.logger.error({ event: 'mail.sendFailed', kind, err: error }, 'could not send an account e-mail');
-      })
-      .finally(() => this.#inFlight.delete(sending));
-    this.#inFlight.add(sending);
-  }
-
-  /**
    * Runs the per-account part of a mail request after the answer: looking the account up, writing
-   * its token and handing the mail over take longer for an account that exists, so the answer
-   * (the same 202 for every address) must not wait for them. Failures are logged.
+   * its token and filing the mail take longer for an account that exists, so the answer (the same
+   * 202 for every address) must not wait for them. Failures are logged.
    */
   #afterAnswer(kind: string, work: () => Promise<void>): void {
     const running = new Promise<void>((resolve) => setImmediate(resolve))
@@ -89,14 +76,8 @@ export class MailFlowsService {
     this.#inFlight.add(running);
   }
 
-  /** Hands another accounts mail over in the background (account deletion's confirmation), as the flows here do. */
-  deliver(message: MailMessage, kind: string): void {
-    this.#send(message, kind);
-  }
-
-  /** Waits for the mails still being handed over (a graceful stop calls it, so none is dropped). */
+  /** Waits for the work still running after answers (a graceful stop calls it, so no mail request is dropped). */
   async drain(): Promise<void> {
-    // Work done after an answer may hand a mail over in turn: wait until nothing is left.
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
@@ -113,14 +94,28 @@ export class MailFlowsService {
     });
   }
 
-  /** Sends a fresh confirmation link (earlier ones keep working), unless the hourly cap is reached. */
-  async sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
-    const token = await this.#issueCapped(user.id, 'confirm-email');
-    if (token === null) return;
-    this.#send(
-      tokenMail('confirmEmail', { locale, to: user.email, name: displayName(user), token, publicUrl: this.publicUrl }),
-      'confirm-email',
-    );
+  /**
+   * Files a mail with a fresh link of this kind (earlier ones keep working), in one transaction with
+   * its token (the caller's, at registration), unless the hourly cap is reached.
+   */
+  async #mailToken(user: UserRow, locale: Locale, purpose: 'confirm-email' | 'reset-password'): Promise<void> {
+    await this.transactions.run(async () => {
+      const token = await this.#issueCapped(user.id, purpose);
+      if (token === null) return;
+      const mail = tokenMail(purpose === 'confirm-email' ? 'confirmEmail' : 'resetPassword', {
+        locale,
+        to: user.email,
+        name: displayName(user),
+        token,
+        publicUrl: this.publicUrl,
+      });
+      await this.mail.file(mail, purpose);
+    });
+  }
+
+  /** Mails a fresh confirmation link (earlier ones keep working), unless the hourly cap is reached. */
+  sendConfirmation(user: UserRow, locale: Locale): Promise<void> {
+    return this.#mailToken(user, locale, 'confirm-email');
   }
 
   /** Answers at once; the mail, if the address has an unconfirmed account, is prepared after the answer. */
@@ -175,18 +170,7 @@ export class MailFlowsService {
     this.#afterAnswer('reset-password', async () => {
       const user = await this.repository.findUserByEmail(email.trim());
       if (!canReceiveMail(user)) return;
-      const token = await this.#issueCapped(user.id, 'reset-password');
-      if (token === null) return;
-      this.#send(
-        tokenMail('resetPassword', {
-          locale,
-          to: user.email,
-          name: displayName(user),
-          token,
-          publicUrl: this.publicUrl,
-        }),
-        'reset-password',
-      );
+      await this.#mailToken(user, locale, 'reset-password');
     });
   }
 

@@ -17,6 +17,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId, toHex } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { AdminUserFilter, ModerationRepository } from './moderation.repository.ts';
@@ -54,6 +55,7 @@ export class ModerationService {
   private readonly accounts: AccountsRepository;
   private readonly repository: ModerationRepository;
   private readonly clock: Clock;
+  private readonly mail: MailOutbox;
 
   constructor(options: {
     transactions: Transactions;
@@ -62,6 +64,7 @@ export class ModerationService {
     accounts: AccountsRepository;
     repository: ModerationRepository;
     clock: Clock;
+    mail: MailOutbox;
   }) {
     this.transactions = options.transactions;
     this.events = options.events;
@@ -69,6 +72,7 @@ export class ModerationService {
     this.accounts = options.accounts;
     this.repository = options.repository;
     this.clock = options.clock;
+    this.mail = options.mail;
   }
 
   list(filter: AdminUserFilter, page: PageRequest): Promise<UserRow[]> {
@@ -225,6 +229,8 @@ export class ModerationService {
       }))!;
       await this.accounts.deleteSessionsOfUser(userId);
       await this.repository.deleteTokensOfUser(userId);
+      // Mail to the former address, sent or waiting, names the account: it goes too.
+      await this.mail.forgetRecipient(user.email);
       await this.events.publish('user.changed', { user: row });
       await this.events.publish('user.anonymized', { userId, formerUsername: user.username, username });
       await this.#record(actor, 'user.anonymize', userId);

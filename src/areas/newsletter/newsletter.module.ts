@@ -23,7 +23,7 @@ declare module '../../platform/modules/area-module.ts' {
 export const newsletterArea = defineArea({
   name: 'newsletter',
   needs: ['accounts'],
-  create({ transactions, events, mailer, clock, config, logger, exports }, { accounts }) {
+  create({ transactions, events, mail, clock, config, logger, exports }, { accounts }) {
     const subscriberRows = new NewsletterRepository(transactions);
     events.subscribe('user.erasing', 'inTransaction', 'newsletter.erase', async ({ userId }) => {
       const user = await accounts.users.find(userId);
@@ -42,7 +42,7 @@ export const newsletterArea = defineArea({
       newsletter: new NewsletterService({
         transactions,
         repository: new NewsletterRepository(transactions),
-        mailer,
+        mail,
         clock,
         publicUrl: config.publicUrl,
         logger,
@@ -53,6 +53,6 @@ export const newsletterArea = defineArea({
     newsletterRoutes(app, services);
     newsletterAdminRoutes(app, services);
   },
-  // Confirmation mails are prepared and handed over in the background; a graceful stop waits for them.
+  // Subscriptions are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ newsletter }) => newsletter.drain(),
 });

@@ -2,11 +2,11 @@
  * The newsletter's rules: double opt-in subscription, confirmation, unsubscription, the admin list.
  *
  * A subscription request answers at once and the same way for every address; the per-address work
- * (the row, the token, the mail) runs after the answer, so neither the answer nor its timing tells
- * whether the address was known. No address becomes confirmed but through the token mailed to it.
+ * (the row, the token, the mail filed in the outbox, in one transaction) runs after the answer, so
+ * neither the answer nor its timing tells whether the address was known. No address becomes
+ * confirmed but through the token mailed to it.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -14,6 +14,7 @@ import { newId } from '../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import { hashToken, newSecretToken } from '../accounts/secrets.ts';
 import { confirmationMail, confirmUrl, unsubscribeUrl } from './mails.ts';
 import { type NewsletterRepository, subscribersKeyset } from './newsletter.repository.ts';
@@ -36,7 +37,7 @@ export class NewsletterService {
 
   private readonly transactions: Transactions;
   private readonly repository: NewsletterRepository;
-  private readonly mailer: Mailer;
+  private readonly mail: MailOutbox;
   private readonly clock: Clock;
   private readonly publicUrl: string;
   private readonly logger: FastifyBaseLogger;
@@ -44,14 +45,14 @@ export class NewsletterService {
   constructor(deps: {
     transactions: Transactions;
     repository: NewsletterRepository;
-    mailer: Mailer;
+    mail: MailOutbox;
     clock: Clock;
     publicUrl: string;
     logger: FastifyBaseLogger;
   }) {
     this.transactions = deps.transactions;
     this.repository = deps.repository;
-    this.mailer = deps.mailer;
+    this.mail = deps.mail;
     this.clock = deps.clock;
     this.publicUrl = deps.publicUrl;
     this.logger = deps.logger;
@@ -68,11 +69,7 @@ export class NewsletterService {
     this.#inFlight.add(running);
   }
 
-  #send(message: MailMessage, kind: string): void {
-    this.#background(kind, () => this.mailer.send(message));
-  }
-
-  /** Waits for work and mails still in flight (a graceful stop calls it). */
+  /** Waits for the work still running after answers (a graceful stop calls it). */
   async drain(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
@@ -100,7 +97,7 @@ export class NewsletterService {
    */
   subscribe(email: string, locale: Locale): void {
     this.#background('newsletter-confirm', async () => {
-      const prepared = await this.transactions.run(async () => {
+      await this.transactions.run(async () => {
         const now = this.clock.now();
         const { subscriber } = await this.repository.upsertAndLock({
           id: newId(),
@@ -108,28 +105,18 @@ export class NewsletterService {
           locale,
           now,
         });
-        if (subscriber.status === 'confirmed') return null;
+        if (subscriber.status === 'confirmed') return;
         const since = new Date(now.getTime() - 3_600_000);
-        if ((await this.repository.countTokensSince(subscriber.id, 'confirm', since)) >= confirmationsPerHour) {
-          return null;
-        }
+        if ((await this.repository.countTokensSince(subscriber.id, 'confirm', since)) >= confirmationsPerHour) return;
         if (subscriber.locale !== locale) await this.repository.update(subscriber.id, { locale, updatedAt: now });
-        return {
-          to: subscriber.email,
-          confirm: await this.#issue(subscriber.id, 'confirm', now),
-          unsubscribe: await this.#issue(subscriber.id, 'unsubscribe', now),
-        };
-      });
-      if (prepared === null) return;
-      this.#send(
-        confirmationMail({
+        const mail = confirmationMail({
           locale,
-          to: prepared.to,
-          confirmUrl: confirmUrl(this.publicUrl, prepared.confirm),
-          unsubscribeUrl: unsubscribeUrl(this.publicUrl, prepared.unsubscribe),
-        }),
-        'newsletter-confirm',
-      );
+          to: subscriber.email,
+          confirmUrl: confirmUrl(this.publicUrl, await this.#issue(subscriber.id, 'confirm', now)),
+          unsubscribeUrl: unsubscribeUrl(this.publicUrl, await this.#issue(subscriber.id, 'unsubscribe', now)),
+        });
+        await this.mail.file(mail, 'newsletter-confirm');
+      });
     });
   }
 

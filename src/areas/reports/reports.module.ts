@@ -1,7 +1,7 @@
 /**
  * Reports: users report media, users and comments; operators list them, look at one with its target's
  * current state, and resolve it (actioned or dismissed), hiding the media, deleting the comment or
- * banning the user in the same transaction. The reporter is mailed the outcome after the commit.
+ * banning the user in the same transaction, which files the reporter's outcome mail too.
  * Other areas read `reports.countAgainst` (user administration) and `reports.stats` (statistics).
  */
 import { byId } from '../../platform/exports/keyset-batches.ts';
@@ -17,8 +17,6 @@ export interface ReportsServices {
   reports: ReportsService;
   /** The operators' side: list, detail, resolution. */
   reportHandling: ReportHandlingService;
-  /** Outcome mails still being handed over (a graceful stop waits for them). */
-  outcomeMails: OutcomeMails;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -30,14 +28,14 @@ declare module '../../platform/modules/area-module.ts' {
 export const reportsArea = defineArea({
   name: 'reports',
   needs: ['accounts', 'media', 'comments'],
-  create({ transactions, events, audit, clock, mailer, logger, stats, exports }, { accounts, media, comments }) {
+  create({ transactions, events, audit, clock, mail, stats, exports }, { accounts, media, comments }) {
     const repository = new ReportsRepository(transactions);
     exports.register({
       name: 'reports',
       description: 'The reports you made: what you reported, why, and how it was resolved.',
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
-    const outcomeMails = new OutcomeMails(accounts.users, mailer, logger);
+    const outcomeMails = new OutcomeMails(accounts.users, mail);
     const reports = new ReportsService(repository, media.media, accounts.users, comments.comments, clock);
     stats.register('reports', (since) => reports.stats(since));
     events.subscribe(
@@ -58,12 +56,10 @@ export const reportsArea = defineArea({
         outcomeMails,
         clock,
       ),
-      outcomeMails,
     };
   },
   routes(app, services) {
     reportsRoutes(app, services);
     reportHandlingRoutes(app, services);
   },
-  stop: ({ outcomeMails }) => outcomeMails.drain(),
 });

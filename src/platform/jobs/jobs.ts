@@ -24,6 +24,7 @@ export const jobNames = [
   'bans',
   'account-erasure',
   'media-variants',
+  'mail-outbox',
 ] as const;
 export type JobName = (typeof jobNames)[number];
 
@@ -35,6 +36,8 @@ export interface JobDefinition {
   run(): Promise<JobReport>;
   /** When true for a queued run's report, the run counts as failed and the queue retries it with backoff. */
   retryWhen?(report: JobReport): boolean;
+  /** Told at a graceful stop, before the runs in progress are awaited: take no new work (the outbox's sender). */
+  stop?(): void;
 }
 
 export type JobOutcome = { job: JobName; ran: true; report: JobReport } | { job: JobName; ran: false; reason: 'busy' };
@@ -224,8 +227,9 @@ export class JobRunner {
     }
   }
 
-  /** Stops the workers, waiting for runs in progress, and pg-boss. */
+  /** Tells every job to take no new work, then stops the workers, waiting for runs in progress, and pg-boss. */
   async stop() {
+    for (const job of this.#jobs.values()) job.stop?.();
     const starting = this.#starting;
     if (!starting) return;
     await starting.catch(() => undefined);

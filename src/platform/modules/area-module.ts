@@ -20,6 +20,7 @@ import type { EventBus } from '../events/domain-events.ts';
 import type { ExportRegistry } from '../exports/export-registry.ts';
 import type { App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
+import type { MailOutbox } from '../mail-outbox/mail-outbox.ts';
 import type { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
 import type { Stats } from '../stats/stats.ts';
 
@@ -41,6 +42,8 @@ export interface Platform extends AppDeps {
   /** Sections of a user's data export (GET /api/users/me/export): an area registers one per kind of row it keeps of a user. */
   exports: ExportRegistry;
   maintenance: MaintenanceMode;
+  /** The mail outbox: an area files each mail in the transaction of its cause (never `mailer` directly). */
+  mail: MailOutbox;
 }
 
 export interface AreaModule<Name extends AreaName, Needs extends AreaName> {

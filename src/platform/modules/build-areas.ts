@@ -6,12 +6,20 @@ import { CacheRegistry } from '../cache/cache-registry.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { ExportRegistry } from '../exports/export-registry.ts';
-import { JobRunner } from '../jobs/jobs.ts';
+import { everyMinutes, JobRunner } from '../jobs/jobs.ts';
+import { MailOutboxRepository } from '../mail-outbox/mail-outbox.repository.ts';
+import { type MailDelivery, MailOutbox } from '../mail-outbox/mail-outbox.ts';
+import { messageIdDomain, OutboxSender } from '../mail-outbox/outbox-sender.ts';
 import { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
 import { Stats } from '../stats/stats.ts';
 import type { AnyAreaModule, AreaServices, Platform } from './area-module.ts';
 
-export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platform {
+export interface PlatformOptions {
+  /** How filed mail leaves after its commit (mail-outbox.ts); `queue` unless said otherwise. */
+  mailDelivery?: MailDelivery;
+}
+
+export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options: PlatformOptions = {}): Platform {
   const transactions = new Transactions(
     deps.database.db,
     (error) => logger.error({ event: 'transaction.afterCommitFailed', err: error }, 'after-commit work failed'),
@@ -28,6 +36,19 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platfor
   const caches = new CacheRegistry(deps.broadcast, logger);
   const stats = new Stats(deps.clock, () => jobs.depths());
   caches.register('stats', stats.cache);
+  const outboxRows = new MailOutboxRepository(transactions);
+  const sender = new OutboxSender(
+    outboxRows,
+    deps.mailer,
+    deps.clock,
+    logger,
+    messageIdDomain(deps.config.mailFrom, deps.config.publicUrl),
+  );
+  jobs.register('mail-outbox', { schedule: everyMinutes(1), run: () => sender.run(), stop: () => sender.stop() });
+  const mail = new MailOutbox(transactions, outboxRows, deps.clock, (id) =>
+    options.mailDelivery === 'atCommit' ? sender.sendFiled(id) : jobs.enqueue('mail-outbox'),
+  );
+  stats.register('mail', (since) => mail.stats(since));
   return {
     ...deps,
     logger,
@@ -39,6 +60,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger): Platfor
     stats,
     exports: new ExportRegistry(),
     maintenance: new MaintenanceMode(transactions, audit, deps.clock, logger),
+    mail,
   };
 }
 

@@ -3,7 +3,7 @@
  * resolution. A resolution and its action (hide the media, delete the comment, ban the target's
  * user) happen in one transaction with the audit entry, so a failing action leaves the report open.
  * Actioning a report resolves the other open reports on the same target with it; dismissing resolves
- * that report only. Each resolved report's reporter is mailed the outcome after the commit.
+ * that report only. Each resolved report's reporter is mailed the outcome: filed in that transaction.
  */
 
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
@@ -174,7 +174,7 @@ export class ReportHandlingService {
           alsoResolved: alsoResolved.map((row) => row.id),
         },
       });
-      await this.transactions.afterCommit(() => this.mails.send([report, ...alsoResolved]));
+      await this.mails.file([report, ...alsoResolved]);
       return { report, alsoResolved };
     });
   }
