@@ -45,7 +45,7 @@ const amongIds = (column: SQLWrapper, ids: readonly string[]) => sql`${column} =
 const cellsOfList = (cells: readonly TouchedCell[]): SQL =>
   sql`unnest(${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}) AS cell(cell_y, cell_x)`;
 
-/** The best representative first: most liked, then the highest id (as the rebuild orders them). */
+/** Keeps the best representative only: the most liked, then the highest id (the rebuild's order). */
 const byLikes = (id: SQL, likes: SQL) => sql`ORDER BY ${likes} DESC, ${id} DESC LIMIT 1`;
 
 export class MapCellCountsRepository extends Repository {
