@@ -40,8 +40,11 @@ describe('click visitors', () => {
     mediaId = (await createMediaRow(t, creator.id)).id;
   });
   after(async () => {
-    await direct.close();
-    await t.close();
+    try {
+      await direct.close();
+    } finally {
+      await t.close();
+    }
   });
 
   it('counts 20 visits from one IP with 20 User-Agents as one credited click', async () => {
