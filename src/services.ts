@@ -19,7 +19,7 @@ export function createServices(deps: AppDeps, logger: FastifyBaseLogger, options
   return { platform, areas: buildAreas(areaModules, platform) };
 }
 
-/** Lets every area finish its work in flight (e.g. mails handed over), in reverse build order. */
+/** Lets every area finish its work in flight (e.g. mail requests worked after their answer), in reverse build order. */
 export async function stopAreas({ areas }: Services): Promise<void> {
   for (const module of [...areaModules].reverse()) {
     await module.stop?.(areas[module.name as keyof AreaServices] as never);
