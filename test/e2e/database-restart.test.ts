@@ -99,6 +99,12 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
   const instances: Instance[] = [];
   const writers: Writer[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-db-restart-'));
+  /** The instances in turn: the nth request goes to instance n mod 2. */
+  const instanceFor = (n: number): Instance => {
+    const instance = instances[n % instances.length];
+    assert.ok(instance, 'the instances are started');
+    return instance;
+  };
 
   before(async () => {
     cluster = await startPrivatePostgres();
@@ -106,7 +112,7 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
     instances.push(await startInstance(cluster.url, join(dataDir, 'a')));
     instances.push(await startInstance(cluster.url, join(dataDir, 'b')));
     for (let i = 0; i < 4; i++) {
-      const response = await fetch(`${instances[i % 2].base}/api/auth/register`, {
+      const response = await fetch(`${instanceFor(i).base}/api/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: `writer${i}@example.test`, password: 'a long enough password 1' }),
@@ -128,7 +134,7 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
     await Promise.all(
       writers.map(async (writer, index) => {
         for (let round = 0; round < budget && !done(); round++) {
-          await write(instances[(index + round) % 2], writer);
+          await write(instanceFor(index + round), writer);
         }
       }),
     );
@@ -137,7 +143,7 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
   /** Writes `count` more acknowledged through each instance: they serve again. */
   async function bothServe(count: number): Promise<void> {
     const before = writers.map((writer) => writer.acknowledged.size);
-    const enough = () => writers.every((writer, index) => writer.acknowledged.size - before[index] >= count);
+    const enough = () => writers.every((writer, index) => writer.acknowledged.size - (before[index] ?? 0) >= count);
     // The budget is generous (every write of an outage may be refused), yet keeps each writer under
     // the 100 collections a user may have.
     await writeUntil(enough, 30);
@@ -201,7 +207,7 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
   it('lost no acknowledged write and did none twice', async (t) => {
     t.diagnostic(`refused during the outages, by status: ${JSON.stringify(Object.fromEntries(refusals))}`);
     for (const [index, writer] of writers.entries()) {
-      const response = await fetch(`${instances[index % 2].base}/api/users/me/bookmarks/collections?limit=100`, {
+      const response = await fetch(`${instanceFor(index).base}/api/users/me/bookmarks/collections?limit=100`, {
         headers: { authorization: `Bearer ${writer.token}` },
       });
       assert.equal(response.status, 200);

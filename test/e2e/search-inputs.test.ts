@@ -116,16 +116,15 @@ describe('search inputs', () => {
         const onTable = sent.filter((statement) => statement.text.includes(table));
         assert.equal(onTable.length, 1, `${path} ${q}: one search statement`);
         const [statement] = onTable;
+        assert.ok(statement, `${path} ${q}: one search statement`);
         const [row] = await queryRows<{ 'QUERY PLAN': unknown }>(
           t.deps.database.db,
           sql.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${withValues(statement.text, statement.values)}`),
         );
-        const plan = (
-          typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN']
-        ) as Array<{
-          Plan: PlanNode;
-        }>;
-        const read = rowsRead(plan[0].Plan);
+        const explained = row?.['QUERY PLAN'];
+        const [plan] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as Array<{ Plan: PlanNode }>;
+        assert.ok(plan, `${path} ${q}: a plan`);
+        const read = rowsRead(plan.Plan);
         const size = sizes.get(table) ?? 0;
         most.set(path, Math.max(most.get(path) ?? 0, read));
         // A small table (the regions, the 250 countries) may be read whole: that is its cheapest plan.

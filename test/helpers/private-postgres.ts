@@ -21,7 +21,8 @@ function binDirectory(): string | null {
   const versions = readdirSync(root)
     .filter((name) => /^\d+$/.test(name) && existsSync(join(root, name, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
-  return versions.length === 0 ? null : join(root, versions[0], 'bin');
+  const [newest] = versions;
+  return newest === undefined ? null : join(root, newest, 'bin');
 }
 
 /** Why a private cluster cannot be started here, or null when it can. */

@@ -26,9 +26,12 @@ function rawConnection(client: pg.ClientBase): RawConnection {
 
 /**
  * How long a request waits for a connection (a new one, or a pooled one to be free) before it is
- * answered 503: a database that is down or saturated is refused quickly instead of holding requests.
+ * answered 503 databaseUnavailable: long enough for a burst to wait its turn in the pool, short of the
+ * request timeout, so a database that cannot be reached (a network partition: its connections hang
+ * rather than fail) never holds a request for good. A database that restarts refuses connections at
+ * once, and those requests are answered 503 at once.
  */
-export const connectTimeoutMs = 5_000;
+export const connectTimeoutMs = 30_000;
 
 const ignore = () => {};
 
