@@ -14,7 +14,7 @@ import { resolveUser } from '../../src/areas/accounts/resolve-user.ts';
 import { usersCreateCommand } from '../../src/areas/accounts/users-create.command.ts';
 import { searchDocuments } from '../../src/areas/search/tables.ts';
 import { usersBanCommand, usersUnbanCommand } from '../../src/areas/user-admin/users-ban.command.ts';
-import { type CliContext, CliError } from '../../src/cli/command.ts';
+import { type CliCommand, type CliContext, CliError } from '../../src/cli/command.ts';
 import { runOnServer } from '../../src/cli/command-client.ts';
 import { commandSocketPath, startCommandServer } from '../../src/cli/command-server.ts';
 import { helpCommand } from '../../src/cli/commands/help.ts';
@@ -38,6 +38,14 @@ describe('CLI commands', () => {
   let t: TestApp;
   let output: string[];
   let context: CliContext;
+  /** Runs a command that must refuse its arguments as a usage mistake (exit 2) saying `pattern`. */
+  const refusedAsUsage = (command: CliCommand, args: string[], pattern: RegExp) =>
+    assert.rejects(command.run(context, args), (error: unknown) => {
+      assert.ok(error instanceof CliError, String(error));
+      assert.equal(error.exitCode, 2);
+      assert.match(error.message, pattern);
+      return true;
+    });
   before(async () => {
     t = await createTestApp();
     ({ context, output } = cliTestContext(t));
@@ -104,14 +112,7 @@ describe('CLI commands', () => {
   });
 
   it('users:create refuses bad arguments as usage errors and rule violations with their code', async () => {
-    const usage = async (args: string[], pattern: RegExp) => {
-      await assert.rejects(usersCreateCommand.run(context, args), (error: unknown) => {
-        assert.ok(error instanceof CliError, String(error));
-        assert.equal(error.exitCode, 2);
-        assert.match(error.message, pattern);
-        return true;
-      });
-    };
+    const usage = (args: string[], pattern: RegExp) => refusedAsUsage(usersCreateCommand, args, pattern);
     await usage(['--password', strongPassword], /--email is required/);
     await usage(['--email', 'a@example.test'], /--password is required/);
     await usage(['--email', 'not-an-email', '--password', strongPassword], /--email/);
@@ -210,14 +211,7 @@ describe('CLI commands', () => {
 
   it('users:ban refuses bad arguments as usage errors, and what the admin route refuses with its code', async () => {
     const target = await createUser(t, { username: 'ban_target' });
-    const usage = async (args: string[], pattern: RegExp) => {
-      await assert.rejects(usersBanCommand.run(context, args), (error: unknown) => {
-        assert.ok(error instanceof CliError, String(error));
-        assert.equal(error.exitCode, 2);
-        assert.match(error.message, pattern);
-        return true;
-      });
-    };
+    const usage = (args: string[], pattern: RegExp) => refusedAsUsage(usersBanCommand, args, pattern);
     await usage(['ban_target'], /--reason is required/);
     await usage(['--reason', 'spam'], /one <user> is required/);
     await usage(['ban_target', 'other', '--reason', 'spam'], /one <user> is required/);

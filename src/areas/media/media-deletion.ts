@@ -20,18 +20,18 @@ export class MediaDeletion {
   readonly #users: UsersService;
   readonly #storage: MediaStorage;
 
-  constructor(
-    transactions: Transactions,
-    events: EventBus,
-    repository: MediaRepository,
-    users: UsersService,
-    storage: MediaStorage,
-  ) {
-    this.#transactions = transactions;
-    this.#events = events;
-    this.#repository = repository;
-    this.#users = users;
-    this.#storage = storage;
+  constructor(owner: {
+    transactions: Transactions;
+    events: EventBus;
+    repository: MediaRepository;
+    users: UsersService;
+    storage: MediaStorage;
+  }) {
+    this.#transactions = owner.transactions;
+    this.#events = owner.events;
+    this.#repository = owner.repository;
+    this.#users = owner.users;
+    this.#storage = owner.storage;
   }
 
   /** Deletes one media; null when it (or its owner) does not exist. */

@@ -71,7 +71,7 @@ export class MediaUploadService {
     this.users = users;
     this.storage = storage;
     this.clock = clock;
-    this.#deletion = new MediaDeletion(transactions, events, repository, users, storage);
+    this.#deletion = new MediaDeletion({ transactions, events, repository, users, storage });
   }
 
   async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {

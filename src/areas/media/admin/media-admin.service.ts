@@ -43,7 +43,7 @@ export class MediaAdminService {
     this.storage = storage;
     this.clock = clock;
     this.events = events;
-    this.#deletion = new MediaDeletion(transactions, events, repository, users, storage);
+    this.#deletion = new MediaDeletion({ transactions, events, repository, users, storage });
   }
 
   /** Areas that keep a counter on media (reactions, bookmarks) say how to recount it from their rows. */
