@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { areaModules } from './areas/areas.ts';
+import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { handleClientError } from './platform/http/client-errors.ts';
@@ -39,6 +40,16 @@ export interface BuiltApp {
 
 export const toSpecPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count N trusts the N nearest addresses of the chain (the
+ * connection's peer, then X-Forwarded-For from its end): Fastify 5 refuses a bare number (it cannot
+ * check that the peer is a proxy), but an operator who names a count says the service is only
+ * reachable through that many proxies.
+ */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export async function buildApp(
   deps: AppDeps,
   options: {
@@ -59,7 +70,7 @@ export async function buildApp(
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? { level: config.logLevel } }),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: sendFrameworkError,
     requestTimeout,
