@@ -9,6 +9,7 @@ import { adminToken, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
 import { startAppWithSmtpSink } from '../../../test/helpers/smtp-app.ts';
 import type { SmtpSink } from '../../../test/support/smtp-sink.ts';
+import type { OutboxCounts } from './mail-outbox.repository.ts';
 import { mailRetry, messageIdDomain, retryDelayMs } from './outbox-sender.ts';
 
 describe('mail outbox over SMTP', () => {
@@ -38,7 +39,7 @@ describe('mail outbox over SMTP', () => {
     assert.equal((await admin('POST', '/admin/jobs/flush/stats')).statusCode, 200);
     const res = await admin('GET', '/admin/stats');
     assert.equal(res.statusCode, 200);
-    return res.json.data.attributes.counts.mail as Record<string, number>;
+    return res.json.data.attributes.counts.mail as OutboxCounts;
   };
   /** Waits for the work mail requests do after their answer (it files the mail). */
   const afterAnswers = async () => {
