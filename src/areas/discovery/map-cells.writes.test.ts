@@ -233,14 +233,17 @@ describe('the map follows the writes at once', () => {
     assert.deepEqual(await allCells(), kept);
   });
 
-  it('repairs what no write told: a media inserted behind the API is counted at the next rebuild', async () => {
+  it('repairs what no write told: media inserted, hidden and moved behind the API count as they are after the next rebuild', async () => {
     const hanoi = { latitude: 21.03, longitude: 105.85 };
-    await publishedMedia(ada, hanoi, 2);
+    const manila = { latitude: 14.6, longitude: 120.98 };
+    const [hiddenBehind, movedBehind] = await publishedMedia(ada, hanoi, 4);
+    await publishedMedia(ada, manila, 2);
     await createMediaRow(t, ada.id, hanoi);
-    assert.equal(await shownAround(hanoi), 2);
+    await updateMediaRow(t, hiddenBehind!, { flag: 2 });
+    await updateMediaRow(t, movedBehind!, manila);
     const report = await rebuild();
-    assert.deepEqual(report.drift, { stale: 0, missing: 1 });
-    assert.equal(await shownAround(hanoi), 3);
+    assert.deepEqual(report.drift, { stale: 1, missing: 2 });
+    assert.deepEqual([await shownAround(hanoi), await shownAround(manila)], [3, 3]);
   });
 });
 
