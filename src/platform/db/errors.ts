@@ -1,4 +1,6 @@
 /** Reads PostgreSQL error details through Drizzle's wrapper, on both engines. */
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+
 interface PgErrorLike {
   code?: string;
   message?: string;
@@ -10,7 +12,8 @@ function pgError(error: unknown): PgErrorLike | null {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const candidate = current as PgErrorLike;
-    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) return candidate;
+    // A SQLSTATE: five digits or capitals, never starting with E as a system errno (EPIPE, EPERM) does.
+    if (typeof candidate.code === 'string' && /^[0-9A-DF-Z][0-9A-Z]{4}$/.test(candidate.code)) return candidate;
     current = candidate.cause;
   }
   return null;
@@ -37,21 +40,31 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * connections, or killed this session (SQLSTATE classes 08 and 57P, too many connections), or the
  * driver could not connect, lost its socket or waited too long for a free connection. A request that
  * meets one is answered 503 with Retry-After, not 500: trying again soon is the right thing to do.
+ * A socket error counts only on the database's path (a statement Drizzle ran, or a connection the pool
+ * opened: markConnectFailure), never another service's (storage's ECONNREFUSED is its own failure).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = pgError(error)?.code;
   if (code !== undefined) return code.startsWith('08') || code.startsWith('57P') || code === '53300';
+  let onDatabasePath = false;
   for (let current: unknown = error, depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const { code: systemCode } = current as NodeJS.ErrnoException;
-    if (systemCode !== undefined && connectionFailures.has(systemCode)) return true;
+    if (current instanceof DrizzleQueryError || connectFailures.has(current)) onDatabasePath = true;
     if (driverConnectionMessages.some((message) => current instanceof Error && current.message.includes(message)))
       return true;
+    const { code: systemCode } = current as NodeJS.ErrnoException;
+    if (onDatabasePath && systemCode !== undefined && socketFailures.has(systemCode)) return true;
     current = current.cause;
   }
   return false;
 }
 
-const connectionFailures = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** Errors of the pool's attempts to connect (postgres-database.ts marks them). */
+const connectFailures = new WeakSet<Error>();
+export function markConnectFailure(error: unknown): void {
+  if (error instanceof Error) connectFailures.add(error);
+}
+
+const socketFailures = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
 /** What node-postgres says when a connection ends, breaks, or cannot be had in time. */
 const driverConnectionMessages = [
   'Connection terminated',

@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
+import { markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
 
 function rawConnection(client: pg.ClientBase): RawConnection {
@@ -35,6 +36,12 @@ export const connectTimeoutMs = 30_000;
 
 const ignore = () => {};
 
+type ConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  release: (release?: unknown) => void,
+) => void;
+
 export type PostgresDatabase = Database & { pool: pg.Pool };
 
 export const isPostgres = (database: Database): database is PostgresDatabase =>
@@ -59,6 +66,22 @@ export function openPostgres(url: string, poolSize = 10, migrationUrl = url): Po
   // next fails (its request answers 503 databaseUnavailable) and the pool discards it on release.
   pool.on('connect', (client) => client.on('error', ignore));
   pool.on('error', ignore);
+  // A connection that cannot be opened fails with a bare socket error (ECONNREFUSED): marked here, so
+  // the error handler knows it is the database's (isDatabaseUnavailable), not another service's.
+  // (pool.query connects with a callback, transactions with a promise: both are kept.)
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: ConnectCallback) => {
+    if (callback) {
+      return connect((error, client, release) => {
+        if (error) markConnectFailure(error);
+        callback(error, client, release);
+      });
+    }
+    return connect()?.catch((error: unknown) => {
+      markConnectFailure(error);
+      throw error;
+    });
+  }) as typeof pool.connect;
   const db = drizzle({ client: pool }) as unknown as Db;
 
   async function withMigrationClient<T>(fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {
