@@ -62,8 +62,10 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await app.close(); // stops accepting, waits for requests in flight
-    await services.platform.jobs.stop();
+    // The areas' work still running after its answer first (a forgot-password's mail), so the mail it
+    // files can still queue its job run; then the queue, whose runs finish what they hold.
     await stopAreas(services);
+    await services.platform.jobs.stop();
     await commandServer?.stop();
     await deps.rateLimitStore.close?.();
     await deps.broadcast.close();
