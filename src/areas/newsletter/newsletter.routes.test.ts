@@ -121,6 +121,27 @@ describe('newsletter subscriptions', () => {
   };
   const confirmTokenOf = (email: string) => tokenIn(t.mail.last(email)!.text, 'confirm');
 
+  it('never confirms an address unsubscribed at the same moment (the confirmation reads its link under the lock)', async () => {
+    for (let round = 0; round < 8; round++) {
+      const email = `race-${round}@example.test`;
+      await subscribe(email);
+      const text = t.mail.last(email)!.text;
+      const [confirmed, unsubscribed] = await Promise.all([
+        clickConfirm(t, tokenIn(text, 'confirm'), { accept: 'application/json' }),
+        t.request({
+          method: 'POST',
+          url: `/newsletter/unsubscribe?token=${tokenIn(text, 'unsubscribe')}`,
+          headers: formHeaders,
+          payload: 'List-Unsubscribe=One-Click',
+        }),
+      ]);
+      assert.equal(unsubscribed.statusCode, 200);
+      // Whichever came first, the unsubscription stands: a confirmation after it finds its link spent.
+      assert.ok([200, 422].includes(confirmed.statusCode), confirmed.body);
+      assert.equal(await statusOf(t, email), 'unsubscribed', `round ${round}`);
+    }
+  });
+
   it('answers the same for a new, a pending and a confirmed address, and mails a confirmed one nothing', async () => {
     const email = 'same-answer@example.test';
     const first = await subscribe(email);

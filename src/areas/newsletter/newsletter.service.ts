@@ -144,11 +144,13 @@ export class NewsletterService {
    * says so, whatever its age) or it expires; unsubscribing voids the open ones (tokenUsed).
    */
   async #confirmable(token: string, lock: boolean): Promise<{ found: NewsletterTokenRow; subscriber: SubscriberRow }> {
-    const found = await this.#find(token, 'confirm');
+    const first = await this.#find(token, 'confirm');
     const subscriber = lock
-      ? await this.repository.lockById(found.subscriberId)
-      : await this.repository.findById(found.subscriberId);
+      ? await this.repository.lockById(first.subscriberId)
+      : await this.repository.findById(first.subscriberId);
     if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
+    // Read again under the lock: an unsubscribe that committed while this waited has spent the token.
+    const found = lock ? await this.#find(token, 'confirm') : first;
     if (subscriber.status !== 'confirmed') this.#checkUsable(found, true);
     return { found, subscriber };
   }
