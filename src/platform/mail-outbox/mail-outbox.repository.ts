@@ -47,13 +47,25 @@ export class MailOutboxRepository extends Repository {
       .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')));
   }
 
-  /** A failed attempt: the row waits until `nextAttemptAt`, or is given up (`failed`) when that is null. */
+  /**
+   * A failed attempt: the row waits until `nextAttemptAt`, or is given up (`failed`) when that is null;
+   * a row given up loses its body as a sent one does (its links carry live tokens: a newsletter's
+   * unsubscribe link lives a year), so nothing readable in the database can act for the address.
+   */
   async attemptFailed(id: string, error: string, at: Date, nextAttemptAt: Date | null): Promise<void> {
     await this.db
       .update(mailOutbox)
       .set(
         nextAttemptAt === null
-          ? { status: 'failed', finishedAt: at, claimedUntil: null, lastError: error }
+          ? {
+              status: 'failed',
+              finishedAt: at,
+              claimedUntil: null,
+              lastError: error,
+              textBody: '',
+              htmlBody: '',
+              headers: null,
+            }
           : { nextAttemptAt, claimedUntil: null, lastError: error },
       )
       .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')));

@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { adminToken, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
 import { startAppWithSmtpSink } from '../../../test/helpers/smtp-app.ts';
 import type { SmtpSink } from '../../../test/support/smtp-sink.ts';
+import { queryRows } from '../db/rows.ts';
 import type { OutboxCounts } from './mail-outbox.repository.ts';
 import { mailRetry, messageIdDomain, retryDelayMs } from './outbox-sender.ts';
 
@@ -144,6 +146,12 @@ describe('mail outbox over SMTP', () => {
     const counts = await mailCounts();
     assert.equal(counts.failed, before.failed + 1);
     assert.equal(counts.pending, before.pending);
+    // Given up, it keeps no body: its reset link must not stay readable in the database.
+    const kept = await queryRows<{ text_body: string; html_body: string }>(
+      t.deps.database.db,
+      sql`SELECT text_body, html_body FROM mail_outbox WHERE recipient = ${user.email} AND status = 'failed'`,
+    );
+    assert.deepEqual(kept, [{ text_body: '', html_body: '' }]);
 
     sink.refuse(false);
     t.clock.advance(mailRetry.maxDelayMs);
