@@ -167,24 +167,25 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
     assert.equal(unexpected.length, 0, problems());
   });
 
-  it('lives through `pg_ctl restart` and serves again by itself', async () => {
-    let restarted = false;
-    const restart = (async () => {
+  /** Writes go on through both instances while `fault` runs, then both must serve again. */
+  async function livesThrough(fault: () => Promise<void>): Promise<void> {
+    let done = false;
+    const faulting = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 300)); // writes are in flight
-      await cluster.restart();
-      restarted = true;
+      await fault();
+      done = true;
     })();
-    await writeUntil(() => restarted, 60);
-    await restart;
+    await writeUntil(() => done, 60);
+    await faulting;
     await bothServe(3);
     await assertAlive();
     assert.equal(unexpected.length, 0, problems());
-  });
+  }
 
-  it('lives through every connection killed (pg_terminate_backend) and serves again', async () => {
-    let killed = false;
-    const kill = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+  it('lives through `pg_ctl restart` and serves again by itself', () => livesThrough(() => cluster.restart()));
+
+  it('lives through every connection killed (pg_terminate_backend) and serves again', () =>
+    livesThrough(async () => {
       const admin = new pg.Client({ connectionString: cluster.url });
       await admin.connect();
       try {
@@ -195,14 +196,7 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
       } finally {
         await admin.end();
       }
-      killed = true;
-    })();
-    await writeUntil(() => killed, 60);
-    await kill;
-    await bothServe(3);
-    await assertAlive();
-    assert.equal(unexpected.length, 0, problems());
-  });
+    }));
 
   it('lost no acknowledged write and did none twice', async (t) => {
     t.diagnostic(`refused during the outages, by status: ${JSON.stringify(Object.fromEntries(refusals))}`);

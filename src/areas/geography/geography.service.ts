@@ -28,6 +28,12 @@ export interface GeoCity {
 
 const geoCity = ({ geonamesId: _, ...city }: CityRow): GeoCity => city;
 
+/** The hits of a name search: none, without a statement, for a query with no letter or digit (isSearchable). */
+async function searched<Row>(q: string, search: (query: string) => Promise<Scored<Row>[]>): Promise<Scored<Row>[]> {
+  const query = searchQuery(q);
+  return isSearchable(query) ? search(query) : [];
+}
+
 export class GeographyService {
   private readonly repository: GeographyRepository;
 
@@ -71,24 +77,20 @@ export class GeographyService {
     return isLowercaseUuid(id) ? this.repository.city(id) : Promise.resolve(null);
   }
 
-  async searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
-    const query = searchQuery(q);
-    return isSearchable(query) ? this.repository.searchRegions(query, limit) : [];
+  searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
+    return searched(q, (query) => this.repository.searchRegions(query, limit));
   }
 
-  async searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
-    const query = searchQuery(q);
-    return isSearchable(query) ? this.repository.searchSubregions(query, limit) : [];
+  searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
+    return searched(q, (query) => this.repository.searchSubregions(query, limit));
   }
 
-  async searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
-    const query = searchQuery(q);
-    return isSearchable(query) ? this.repository.searchCountries(query, limit) : [];
+  searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
+    return searched(q, (query) => this.repository.searchCountries(query, limit));
   }
 
-  async searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
-    const query = searchQuery(q);
-    return isSearchable(query) ? this.repository.searchCities(query, limit) : [];
+  searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
+    return searched(q, (query) => this.repository.searchCities(query, limit));
   }
 
   /** A city by id (canonical lowercase UUID), or null for an unknown or malformed one. */
