@@ -6,19 +6,12 @@
  * The work is measured in rows, by EXPLAIN ANALYZE of each statement the route sent, not in time.
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { queryRows } from '../../src/platform/db/rows.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { literalOf } from '../helpers/kept-plan.ts';
 import { watchStatements } from '../helpers/statement-counter.ts';
-
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
-const literalOf = (value: unknown): string => {
-  const text = prepareValue(value);
-  return text === null || text === undefined ? 'NULL' : pg.escapeLiteral(String(text));
-};
 
 /** The statement with its values written in, highest number first ($10 before $1). */
 const withValues = (text: string, values: unknown[]) =>

@@ -14,7 +14,8 @@ import type { Transactions } from '../../src/platform/db/transactions.ts';
 // pg's own conversion of a value to the text it sends (dates, arrays, JSON); pure, so it serves PGlite too.
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
 
-const literalOf = (value: unknown): string => {
+/** A value written as the SQL literal pg would send for it (EXPLAIN of a statement with its values). */
+export const literalOf = (value: unknown): string => {
   const text = prepareValue(value);
   return text === null || text === undefined ? 'NULL' : pg.escapeLiteral(String(text));
 };
