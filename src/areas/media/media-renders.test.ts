@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp, type TestResponse } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
@@ -100,6 +100,8 @@ describe('the render queue (concurrency 2, long wait)', () => {
     });
     ada = await createUser(t);
   });
+  // A failed test must not leave renders held at the gate for the next one.
+  afterEach(() => gate.release());
   after(async () => {
     gate.release();
     await t.close();
@@ -140,7 +142,11 @@ describe('the render queue (concurrency 2, long wait)', () => {
     const hexes = await uploadPosts(t, ada, 6);
     gate.close();
     const requests = hexes.map((hex) => track(get(`/media/${hex}.png?size=small`)));
-    await waitFor('two renders running and four queued', () => counters().running === 2 && counters().queued === 4);
+    // A running render first reads the media's row, then its original: wait until both are held at the gate.
+    await waitFor(
+      'two renders at the gate and four queued',
+      () => counters().running === 2 && counters().queued === 4 && gate.inFlight === 2,
+    );
     // Give the queue every chance to start a third one: it must not.
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(gate.inFlight, 2);
