@@ -7,7 +7,12 @@
  * media now. The map-clusters job only repairs what no event told (writes behind the API's back).
  */
 import type { Transactions } from '../../platform/db/transactions.ts';
-import type { CellChange, CountedPosition, MapCellCountsRepository } from './map-cell-counts.repository.ts';
+import type {
+  CellChange,
+  CountedPosition,
+  MapCellCountsRepository,
+  TouchedCell,
+} from './map-cell-counts.repository.ts';
 import { precomputedZoom } from './map-grid.ts';
 
 export class MapCellCountsService {
@@ -29,16 +34,16 @@ export class MapCellCountsService {
       const counted = await this.repository.lockCounted(ids);
       const changes = changesBetween(counted, await this.repository.placedNow(ids));
       if (changes.length === 0) return;
-      const removed = changes.filter((change) => change.sign < 0);
+      const removed = changes.filter((change) => change.sign < 0).map((change) => change.mediaId);
       await this.repository.recordCounted(
-        removed.map((change) => change.mediaId),
+        removed,
         changes.filter((change) => change.sign > 0),
       );
       const cells = await this.repository.addToCells(changes);
       const emptied = cells.filter((cell) => cell.mediaCount <= 0);
       if (emptied.length > 0) await this.repository.deleteEmptied(emptied);
-      // A cell whose representative left gets the best media it still holds, the finest level first.
-      const left = new Set(removed.map((change) => change.mediaId));
+      // A cell whose representative left it gets the best media it still holds, the finest level first.
+      const left = new Set([...removed, ...(await this.#unplacedOthers(cells, ids))]);
       for (let zoom = precomputedZoom; zoom >= 0; zoom--) {
         const stale = cells.filter(
           (cell) => cell.zoom === zoom && cell.mediaCount > 0 && left.has(cell.representativeId),
@@ -46,6 +51,22 @@ export class MapCellCountsService {
         if (stale.length > 0) await this.repository.repairRepresentatives(zoom, stale);
       }
     });
+  }
+
+  /**
+   * The representatives of these cells, other than the media written, that are no longer placed in
+   * public. When a transaction takes several media off one after the other (an erased owner's), a
+   * cell may keep an earlier one as its representative: no placed media could stand in while a later
+   * one, deleted but not yet taken off, was still counted. The write that takes that one off repairs it.
+   */
+  async #unplacedOthers(cells: readonly TouchedCell[], written: readonly string[]): Promise<string[]> {
+    const skip = new Set(written);
+    const others = [
+      ...new Set(cells.filter((cell) => cell.mediaCount > 0).map((cell) => cell.representativeId)),
+    ].filter((id) => !skip.has(id));
+    if (others.length === 0) return [];
+    const placed = new Set((await this.repository.placedNow(others)).map((item) => item.mediaId));
+    return others.filter((id) => !placed.has(id));
   }
 
   /**

@@ -204,6 +204,39 @@ describe('the map follows the writes at once', () => {
     assert.equal(await shownAround(nairobi), 4);
   });
 
+  it("leaves no erased media as a representative, whichever of an owner's media the write takes off first", async () => {
+    // Two media of one erased owner, alone in a cell of the finest level (about 1.2 km) and sharing the
+    // coarser ones with others: the transaction deletes both, then takes them off the map one after
+    // the other. While the first is taken off, the second is still counted but no longer placed, so it
+    // cannot stand in for it; once both are off, no cell may show either.
+    const zanzibar = { latitude: -6.165, longitude: 39.2 };
+    const placeIn = async (owner: TestUser, likes: readonly number[], finestCell: number) => {
+      for (const [i, likesCount] of likes.entries()) {
+        const row = await createMediaRow(t, owner.id, {
+          published: false,
+          likesCount,
+          latitude: zanzibar.latitude + finestCell * 0.02 + i * 0.0001,
+          longitude: zanzibar.longitude,
+        });
+        const response = await admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published: true });
+        assert.equal(response.statusCode, 200, response.body);
+      }
+    };
+    const [eve, fay] = [await createUser(t), await createUser(t)];
+    await placeIn(ada, [1, 1], 0);
+    // The most liked first for one owner, last for the other: one of them is taken off before its sibling.
+    await placeIn(eve, [9, 0], 1);
+    await placeIn(fay, [0, 8], 2);
+    assert.equal(await shownAround(zanzibar), 6);
+
+    for (const erased of [eve, fay])
+      assert.equal((await admin('POST', `/admin/users/${erased.hex}/anonymize`)).statusCode, 200);
+    assert.equal(await shownAround(zanzibar), 2);
+    const kept = await allCells();
+    assert.deepEqual((await rebuild()).drift, { stale: 0, missing: 0 });
+    assert.deepEqual(await allCells(), kept, 'the cells the writes left are the ones a rebuild makes');
+  });
+
   it('moves the count when a media is moved, and drops it when its position is made private (media.changed)', async () => {
     // No route edits a position yet: the write is made here, and announced as every media write is.
     const quito = { latitude: -0.18, longitude: -78.47 };
