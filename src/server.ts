@@ -28,7 +28,7 @@ async function main() {
   if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
 
   const rateLimitStore = config.redisUrl
-    ? new (await import('./platform/http/redis-rate-limit-store.ts')).RedisRateLimitStore(config.redisUrl)
+    ? new (await import('./platform/http/redis-rate-limit-store.ts')).RedisRateLimitStore(config.redisUrl, { logger })
     : new MemoryRateLimitStore(systemClock);
   const deps = await createDeps(config, database, rateLimitStore, logger);
   const { app, services } = await buildApp(deps, { loggerInstance: logger });

@@ -165,7 +165,7 @@ describe('RedisRateLimitStore against the local Redis', () => {
   const stores: RedisRateLimitStore[] = [];
   const freshPrefix = () => `test:${process.pid}:${randomBytes(6).toString('hex')}:`;
   const store = (prefix: string) => {
-    const created = new RedisRateLimitStore('redis://127.0.0.1:6379', prefix);
+    const created = new RedisRateLimitStore('redis://127.0.0.1:6379', { prefix });
     stores.push(created);
     return created;
   };

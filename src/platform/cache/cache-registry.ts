@@ -2,8 +2,10 @@
  * The in-process caches of this instance by name, for POST /admin/cache/purge. Each owner registers
  * its cache once (`platform.caches.register('media.servable', cache)`); a purge empties the named
  * caches here and tells every other instance through the platform broadcast (Redis pub/sub, else
- * PostgreSQL NOTIFY, else in-process), which empty theirs on receipt. Delivery is at most once: an
- * instance that misses the message keeps its entries until their TTL ends, as after any change.
+ * PostgreSQL NOTIFY, else in-process), which empty theirs on receipt. Delivery is at most once, so an
+ * instance whose subscription (re)connects empties every cache (a purge may have been sent while it
+ * was cut off: a purge during a Redis outage reaches it when Redis is back); one cut off from the
+ * broadcast without noticing keeps its entries until their TTL ends, as after any change.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -36,7 +38,7 @@ export class CacheRegistry {
     broadcast.subscribe(
       channel,
       (message) => this.#received(message),
-      () => {},
+      () => this.#missedMessages(),
     );
   }
 
@@ -75,6 +77,12 @@ export class CacheRegistry {
       cache.clear();
       return { name, entries };
     });
+  }
+
+  #missedMessages() {
+    const purged = this.#clear(null).filter(({ entries }) => entries > 0);
+    if (purged.length > 0)
+      this.logger.info({ event: 'caches.purged', scope: null, purged }, 'caches emptied: purges may have been missed');
   }
 
   #received(message: string) {
