@@ -74,7 +74,9 @@ describe('two instances see alike', { skip: skip ?? false }, () => {
     const statuses = [];
     for (let i = 0; i < 6; i++) {
       const server = i % 2 === 0 ? one : two;
-      statuses.push((await server.call('POST', '/api/auth/forgot-password', { body: { email: 'x@example.test' } })).status);
+      statuses.push(
+        (await server.call('POST', '/api/auth/forgot-password', { body: { email: 'x@example.test' } })).status,
+      );
     }
     assert.deepEqual(statuses, [202, 202, 202, 202, 202, 429]);
   });
@@ -84,7 +86,10 @@ describe('two instances see alike', { skip: skip ?? false }, () => {
     const statuses = [];
     for (let i = 0; i < 11; i++) {
       const server = i % 2 === 0 ? one : two;
-      const body = { login: 'alike@example.test', password: i < 10 ? 'a wrong password 123' : 'a long enough password 1' };
+      const body = {
+        login: 'alike@example.test',
+        password: i < 10 ? 'a wrong password 123' : 'a long enough password 1',
+      };
       statuses.push((await server.call('POST', '/api/auth/login', { body })).status);
     }
     assert.deepEqual(statuses, [...Array(10).fill(401), 429]);

@@ -90,7 +90,11 @@ describe('Redis stopped and started under two instances', { skip: skip ?? false 
       (await me(lasting, tokens.revokedOnBrief)) === 401 ? true : null,
     );
     const purge = await lasting.call('POST', '/admin/cache/purge', { admin: true, body: { scope: 'stats' } });
-    assert.deepEqual(purge.json.data.attributes.purged, [{ name: 'stats', entries: 0 }], 'emptied when Redis came back');
+    assert.deepEqual(
+      purge.json.data.attributes.purged,
+      [{ name: 'stats', entries: 0 }],
+      'emptied when Redis came back',
+    );
     for (const server of [lasting, brief]) assert.equal(await me(server, tokens.kept), 200);
 
     // Each instance counts in Redis again (its first count there logs the recovery).

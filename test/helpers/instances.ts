@@ -20,12 +20,17 @@ export interface Instances {
 }
 
 /** One server per entry of `envs` (its environment on top of the shared one), started together. */
-export async function startInstances(envs: Record<string, string>[], shared: Record<string, string> = {}): Promise<Instances> {
+export async function startInstances(
+  envs: Record<string, string>[],
+  shared: Record<string, string> = {},
+): Promise<Instances> {
   const database = await openTestDatabase();
   const url = await postgresUrlOf(database);
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-instances-'));
   const started = await Promise.allSettled(
-    envs.map((env, index) => startServer({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(index)), ...shared, ...env })),
+    envs.map((env, index) =>
+      startServer({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(index)), ...shared, ...env }),
+    ),
   );
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const close = async () => {

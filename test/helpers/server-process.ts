@@ -30,7 +30,7 @@ export interface ServerProcess {
 export interface Answer {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: a JSON:API document read by the test
+  /** The parsed JSON body (a JSON:API document, read by the test as it likes), or the text. */
   json: any;
 }
 

@@ -46,7 +46,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.#counted(
       async () => {
         const redisKey = `${this.prefix}${key}`;
-        const results = await this.#redis.multi().incr(redisKey).pexpire(redisKey, windowMs, 'NX').pttl(redisKey).exec();
+        const results = await this.#redis
+          .multi()
+          .incr(redisKey)
+          .pexpire(redisKey, windowMs, 'NX')
+          .pttl(redisKey)
+          .exec();
         const count = Number(results?.[0]?.[1] ?? 1);
         const ttl = Number(results?.[2]?.[1] ?? windowMs);
         return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
