@@ -113,7 +113,13 @@ export class OutboxSender {
       const now = this.clock.now();
       const retryAt = row.attempts >= mailRetry.attempts ? null : new Date(now.getTime() + retryDelayMs(row.attempts));
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      await this.repository.attemptFailed(row.id, reason, now, retryAt);
+      if (!(await this.repository.attemptFailed(row.id, reason, now, retryAt))) {
+        this.logger.info(
+          { event: 'mail.finishedElsewhere', kind: row.kind, mailId: row.id, err: error },
+          'mail not sent by this instance: another one took it after this one’s lease and finished it',
+        );
+        return;
+      }
       const logged = { kind: row.kind, mailId: row.id, attempts: row.attempts, err: error };
       if (retryAt === null) {
         report.failed++;
