@@ -17,7 +17,7 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   readonly output: string[];
   /** One request; `token` is a user's Bearer token, `admin` the admin token. */
-  call(method: string, path: string, options?: { token?: string; admin?: boolean; body?: unknown }): Promise<Answer>;
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   /** The last `chars` characters of its log. */
   log(chars?: number): string;
   /** SIGSTOP / SIGCONT: the process keeps its sockets but runs nothing, as a stalled machine. */
@@ -25,6 +25,17 @@ export interface ServerProcess {
   resume(): void;
   /** SIGTERM, then SIGKILL if it has not exited within 15 s. */
   stop(): Promise<void>;
+}
+
+export interface CallOptions {
+  /** A user's Bearer token. */
+  token?: string;
+  /** Sends the admin token instead. */
+  admin?: boolean;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** More headers (e.g. X-Forwarded-For, for a server that trusts a proxy). */
+  headers?: Record<string, string>;
 }
 
 export interface Answer {
@@ -67,7 +78,10 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
     output,
     log,
     async call(method, path, options = {}) {
-      const headers: Record<string, string> = { accept: 'application/vnd.api+json, application/json' };
+      const headers: Record<string, string> = {
+        accept: 'application/vnd.api+json, application/json',
+        ...options.headers,
+      };
       if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
       if (options.admin) headers.authorization = `Bearer ${adminToken}`;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -102,12 +116,17 @@ export async function startServer(env: Record<string, string>, startTimeoutMs = 
 }
 
 /** Registers an account through `server` and returns its access token and hex id. */
-export async function registerThrough(server: ServerProcess, email: string): Promise<{ token: string; hex: string }> {
+export async function registerThrough(
+  server: ServerProcess,
+  email: string,
+  headers: Record<string, string> = {},
+): Promise<{ token: string; hex: string }> {
   const answer = await server.call('POST', '/api/auth/register', {
     body: { email, password: 'a long enough password 1' },
+    headers,
   });
   if (answer.status !== 201) throw new Error(`register ${email}: ${answer.status} ${JSON.stringify(answer.json)}`);
   const token: string = answer.json.data.attributes.accessToken;
-  const me = await server.call('GET', '/api/auth/me', { token });
+  const me = await server.call('GET', '/api/auth/me', { token, headers });
   return { token, hex: me.json.data.attributes.hex };
 }
