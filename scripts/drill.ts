@@ -78,7 +78,9 @@ async function main(): Promise<number> {
   out('starting a PostgreSQL cluster and a Redis of the drill’s own');
   cluster = await startPrivatePostgres();
   redis = await startPrivateRedis();
-  out('starting two instances (the first start on a new cluster loads the reference data: seconds, a minute on a busy machine)');
+  out(
+    'starting two instances (the first start on a new cluster loads the reference data: seconds, a minute on a busy machine)',
+  );
   const env = {
     DATABASE_URL: cluster.url,
     REDIS_URL: redis.url,
