@@ -10,13 +10,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/platform/db/rows.ts';
-import { testEngine } from '../helpers/database.ts';
-import { type Instances, startInstances } from '../helpers/instances.ts';
+import { type Instances, instancesUnavailable, startInstances } from '../helpers/instances.ts';
 import { registerThrough, type ServerProcess } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 
-const skip = testEngine() !== 'postgres' ? 'two server processes share a database only on PostgreSQL' : null;
+const skip = instancesUnavailable();
 /** Each instance's envelope sender, which tells whose hand-over the mail server holds. */
 const senders = ['one@example.test', 'two@example.test'];
 

@@ -6,14 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testEngine } from '../helpers/database.ts';
-import { type Instances, startInstances } from '../helpers/instances.ts';
+import { type Instances, instancesUnavailable, startInstances } from '../helpers/instances.ts';
 import { type PrivateRedis, privateRedisUnavailable, startPrivateRedis } from '../helpers/private-redis.ts';
 import { registerThrough, type ServerProcess } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-const skip =
-  testEngine() !== 'postgres' ? 'two server processes share a database only on PostgreSQL' : privateRedisUnavailable();
+const skip = instancesUnavailable() ?? privateRedisUnavailable();
 
 describe('two instances see alike', { skip: skip ?? false }, () => {
   let redis: PrivateRedis;

@@ -6,13 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testEngine } from '../helpers/database.ts';
-import { type Instances, startInstances } from '../helpers/instances.ts';
+import { type Instances, instancesUnavailable, startInstances } from '../helpers/instances.ts';
 import { registerThrough, type ServerProcess } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { type FakeOneSignal, startFakeOneSignal } from '../support/fake-onesignal-server.ts';
 
-const skip = testEngine() !== 'postgres' ? 'two server processes share a database only on PostgreSQL' : null;
+const skip = instancesUnavailable();
 
 describe('push provider answering 500, then 429 with Retry-After, then 200', { skip: skip ?? false }, () => {
   let onesignal: FakeOneSignal;

@@ -7,13 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { testEngine } from '../helpers/database.ts';
-import { type Instances, startInstances } from '../helpers/instances.ts';
+import { type Instances, instancesUnavailable, startInstances } from '../helpers/instances.ts';
 import { registerThrough, type ServerProcess } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 
-const skip = testEngine() !== 'postgres' ? 'two server processes share a database only on PostgreSQL' : null;
+const skip = instancesUnavailable();
 
 describe('SMTP down for a while, then up, under two instances', { skip: skip ?? false }, () => {
   let sink: SmtpSink;

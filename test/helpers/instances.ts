@@ -8,8 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../../src/platform/db/database.ts';
-import { openTestDatabase, postgresUrlOf } from './database.ts';
+import { openTestDatabase, postgresUrlOf, testEngine } from './database.ts';
 import { type ServerProcess, startServer } from './server-process.ts';
+
+/** Why several instances cannot run here (a `describe`'s skip reason), or null when they can. */
+export function instancesUnavailable(): string | null {
+  return testEngine() === 'postgres' ? null : 'two server processes share a database only on PostgreSQL';
+}
 
 export interface Instances {
   readonly servers: ServerProcess[];
