@@ -51,8 +51,10 @@ describe('one instance frozen while it holds a job, then resumed', { skip: skip 
     sink.hold(true);
     await registerThrough(instances.servers[0]!, address);
     // Whichever instance ran the job the commit filed is now waiting for the mail server.
-    const [held] = await waitFor('a hand-over held by the mail server', () =>
-      sink.held.length > 0 ? sink.held : null,
+    const [held] = await waitFor(
+      'a hand-over held by the mail server',
+      () => (sink.held.length > 0 ? sink.held : null),
+      60_000, // the queue's polling, or the job's minute schedule
     );
     const holder = senders.indexOf(held!.from);
     assert.ok(holder >= 0, `held from ${held!.from}`);

@@ -84,8 +84,10 @@ describe('Redis stopped and started under two instances', { skip: skip ?? false 
     assert.equal((await brief.call('POST', '/admin/cache/purge', { admin: true, body: {} })).status, 200);
     await redis.start();
 
-    await waitFor('the token revoked during the outage refused by every instance', async () =>
-      (await me(lasting, tokens.revokedOnBrief)) === 401 ? true : null,
+    await waitFor(
+      'the token revoked during the outage refused by every instance',
+      async () => ((await me(lasting, tokens.revokedOnBrief)) === 401 ? true : null),
+      30_000, // the subscriber's next reconnection attempt
     );
     const purge = await lasting.call('POST', '/admin/cache/purge', { admin: true, body: { scope: 'stats' } });
     assert.deepEqual(
