@@ -5,7 +5,6 @@
  * in full, and a clean exit.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -17,9 +16,9 @@ import { openTestDatabase, postgresUrlOf, testEngine } from '../helpers/database
 import { copyMigratedDataDirectory } from '../helpers/pglite-test-database.ts';
 import { freePort } from '../helpers/processes.ts';
 import { parseExposition, sumOf } from '../helpers/prometheus.ts';
+import { type ServerProcess, startServer } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 const shutdownDelaySeconds = 4;
 
 interface Answer {
@@ -82,41 +81,29 @@ function startSlowPost(url: string, json: unknown): { connected: Promise<void>; 
 describe('graceful stop of the real server', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-graceful-stop-'));
   let database: Database | null = null;
-  let server: ChildProcess;
+  let server: ServerProcess;
   let base: string;
   let metricsBase: string;
-  const logs: string[] = [];
 
   before(async () => {
     if (testEngine() === 'postgres') database = await openTestDatabase();
     else await copyMigratedDataDirectory(join(dataDir, 'db'));
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${port}`;
+    const metricsPort = await freePort();
     metricsBase = `http://127.0.0.1:${metricsPort}`;
-    server = spawn(process.execPath, ['src/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        APP_ENV: 'development',
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        METRICS_PORT: String(metricsPort),
-        SHUTDOWN_DELAY_SECONDS: String(shutdownDelaySeconds),
-        LOG_LEVEL: 'info',
-        RATE_LIMITS: 'off',
-        DATABASE_URL: database === null ? '' : await postgresUrlOf(database),
-        SMTP_URL: '',
-        REDIS_URL: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await startServer({
+      DATA_DIR: dataDir,
+      METRICS_PORT: String(metricsPort),
+      SHUTDOWN_DELAY_SECONDS: String(shutdownDelaySeconds),
+      DATABASE_URL: database === null ? '' : await postgresUrlOf(database),
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'info',
     });
-    server.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-    server.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+    base = server.base;
   });
 
   after(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    // Not started (a failed start kills its process itself), or stopped by the test: nothing to do.
+    if (server?.child.exitCode === null) server.child.kill('SIGKILL');
     await database?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -125,7 +112,7 @@ describe('graceful stop of the real server', () => {
     await waitFor(
       'GET /health/ready to answer 200',
       async () => {
-        if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}: ${logs.join('')}`);
+        if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.log()}`);
         return (await get(`${base}/health/ready`).catch(() => null))?.status === 200;
       },
       90_000,
@@ -151,8 +138,8 @@ describe('graceful stop of the real server', () => {
     });
     // Connected before the stop: the server reads its headers during the delay, well before it closes.
     await inFlight.connected;
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
 
     const notReady = await waitFor('GET /health/ready to answer 503', async () => {
       const answer = await get(`${base}/health/ready`);
@@ -179,8 +166,8 @@ describe('graceful stop of the real server', () => {
     assert.equal(JSON.parse(answer.body).data.type, 'sessions');
 
     const [code] = await exited;
-    assert.equal(code, 0, logs.join(''));
-    const events = logs
+    assert.equal(code, 0, server.log());
+    const events = server.output
       .join('')
       .split('\n')
       .filter((line) => line.startsWith('{'))

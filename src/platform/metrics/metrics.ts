@@ -15,6 +15,17 @@ export interface Sample<L extends string> {
 
 type Read<L extends string> = () => Sample<L>[] | Promise<Sample<L>[]>;
 
+/** A `collect` that empties the metric, then writes every sample its owner gives now. */
+function refill<L extends string, M extends { reset(): void }>(
+  read: Read<L>,
+  write: (metric: M, sample: Sample<L>) => void,
+) {
+  return async function collect(this: M) {
+    this.reset();
+    for (const sample of await read()) write(this, sample);
+  };
+}
+
 /** How a job run ended: `retry` when it returned a report its job flags as leaving work to retry. */
 export type JobRunOutcome = 'completed' | 'retry' | 'failed';
 /** What became of one attempt to send a mail: sent, failed and waiting for a later attempt, or given up. */
@@ -54,30 +65,14 @@ export class Metrics {
 
   /** A gauge whose values are read from their owner at each scrape. */
   gauge<L extends string>(name: string, help: string, labelNames: readonly L[], read: Read<L>): void {
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const { labels, value } of await read()) this.set(labels as never, value);
-      },
-    });
+    const collect = refill(read, (gauge: Gauge<L>, one) => gauge.set(one.labels, one.value));
+    new Gauge({ name, help, labelNames, registers: [this.registry], collect });
   }
 
   /** A counter whose running totals are kept by their owner (a cache's hits), read at each scrape. */
   counter<L extends string>(name: string, help: string, labelNames: readonly L[], read: Read<L>): void {
-    new Counter({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const { labels, value } of await read()) this.inc(labels as never, value);
-      },
-    });
+    const collect = refill(read, (counter: Counter<L>, one) => counter.inc(one.labels, one.value));
+    new Counter({ name, help, labelNames, registers: [this.registry], collect });
   }
 
   /**
