@@ -27,6 +27,7 @@ import { MediaVariantsJob } from './media-variants.job.ts';
 import { MediaVariantsRepository } from './media-variants.repository.ts';
 import { MediaVariantService } from './media-variants.ts';
 import { defaultMaxQueuedRenders, RenderQueue } from './render-queue.ts';
+import { registerRenderQueueMetrics } from './render-queue-metrics.ts';
 import { RenderRateLimit } from './render-rate-limit.ts';
 
 export interface MediaServices {
@@ -48,7 +49,21 @@ export const mediaArea = defineArea({
   name: 'media',
   needs: ['accounts', 'geography'],
   create(
-    { transactions, events, audit, jobs, storage, clock, caches, stats, config, rateLimitStore, logger, exports },
+    {
+      transactions,
+      events,
+      audit,
+      jobs,
+      storage,
+      clock,
+      caches,
+      stats,
+      config,
+      rateLimitStore,
+      logger,
+      exports,
+      metrics,
+    },
     { accounts, geography },
   ) {
     const repository = new MediaRepository(transactions);
@@ -118,6 +133,7 @@ export const mediaArea = defineArea({
     events.subscribe('media.published', 'afterCommit', 'media.renderVariants', () => jobs.enqueue('media-variants'));
     caches.register('media.servable', mediaService.cache);
     caches.register('media.variants', mediaVariants.cache);
+    registerRenderQueueMetrics(metrics, mediaVariants);
     const mediaStats = new MediaStatsRepository(transactions);
     stats.register('media', (since) => mediaStats.posts(since));
     stats.registerBacklog('media.describePending', () => repository.countQueue(['pending']));

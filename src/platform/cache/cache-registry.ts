@@ -10,11 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Broadcast } from '../../adapters/broadcast/index.ts';
+import type { CacheLookups } from './ttl-cache.ts';
 
 /** What a purge needs of a cache: TtlCache, the session cache and the stats snapshot have it. */
 export interface Purgeable {
   readonly size: number;
   clear(): void;
+  /** Its lookups so far, when it counts them (TtlCache does), for the metrics. */
+  readonly lookups?: CacheLookups;
 }
 
 export interface Purged {
@@ -45,6 +48,11 @@ export class CacheRegistry {
   register(name: string, cache: Purgeable): void {
     if (this.#caches.has(name)) throw new Error(`cache ${name} is registered twice`);
     this.#caches.set(name, cache);
+  }
+
+  /** The lookups of every cache that counts them, by name. */
+  lookups(): Array<{ name: string } & CacheLookups> {
+    return [...this.#caches].flatMap(([name, cache]) => (cache.lookups ? [{ name, ...cache.lookups }] : []));
   }
 
   /** The registered names, sorted. */

@@ -163,7 +163,8 @@ const bareErrorPage = (request: FastifyRequest, status: number, title: string) =
   `<!doctype html><html lang="${request.locale.slice(0, 2)}"><head><meta charset="utf-8"><title>${status} ${escapeHtml(title)}</title></head><body><main><h1>${status}</h1><p>${escapeHtml(title)}</p></main></body></html>`;
 
 function wantsHtml(request: FastifyRequest): boolean {
-  if (request.url.startsWith('/api') || request.url.startsWith('/admin')) return false;
+  if (request.url.startsWith('/api') || request.url.startsWith('/admin') || request.url.startsWith('/health/'))
+    return false;
   const accept = request.headers.accept ?? '';
   return accept.includes('text/html') || !accept.includes('json');
 }

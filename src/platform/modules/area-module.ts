@@ -18,10 +18,12 @@ import type { CacheRegistry } from '../cache/cache-registry.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
 import type { ExportRegistry } from '../exports/export-registry.ts';
+import type { Readiness } from '../health/readiness.ts';
 import type { App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
 import type { MailOutbox } from '../mail-outbox/mail-outbox.ts';
 import type { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Stats } from '../stats/stats.ts';
 
 // biome-ignore lint/suspicious/noEmptyInterface: each area adds its services (declaration merging)
@@ -44,6 +46,10 @@ export interface Platform extends AppDeps {
   maintenance: MaintenanceMode;
   /** The mail outbox: an area files each mail in the transaction of its cause (never `mailer` directly). */
   mail: MailOutbox;
+  /** This instance's Prometheus metrics: an area adds a gauge of what it keeps (the render queue). */
+  metrics: Metrics;
+  /** What GET /health/ready answers; the server turns it off first when it stops. */
+  readiness: Readiness;
 }
 
 export interface AreaModule<Name extends AreaName, Needs extends AreaName> {
