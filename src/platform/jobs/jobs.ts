@@ -54,6 +54,14 @@ export interface JobQueueOptions {
   retryDelayMaxSeconds: number;
   /** A run still active after this long is failed and retried (a crashed instance never holds a job forever). */
   expireInSeconds: number;
+  /**
+   * A running job's instance writes a heartbeat every half of this; a run whose heartbeat stops (its
+   * instance frozen or gone) is failed and retried at the next supervision, so it holds its job for
+   * about a minute or two, not until expireInSeconds. pg-boss refuses less than 10.
+   */
+  heartbeatSeconds: number;
+  /** How often this instance looks for runs whose heartbeat stopped or that expired (pg-boss's supervision and monitor). */
+  superviseIntervalSeconds: number;
   pollingIntervalSeconds: number;
   /** How often this instance looks for due schedules (pg-boss's cron worker and monitor). */
   cronIntervalSeconds: number;
@@ -64,6 +72,8 @@ export const defaultJobQueueOptions: JobQueueOptions = {
   retryDelaySeconds: 15,
   retryDelayMaxSeconds: 600,
   expireInSeconds: 900,
+  heartbeatSeconds: 60,
+  superviseIntervalSeconds: 60,
   pollingIntervalSeconds: 5,
   cronIntervalSeconds: 30,
 };
@@ -189,6 +199,8 @@ export class JobRunner {
       schema: jobsSchema,
       cronWorkerIntervalSeconds: options.cronIntervalSeconds,
       cronMonitorIntervalSeconds: Math.min(45, options.cronIntervalSeconds),
+      superviseIntervalSeconds: options.superviseIntervalSeconds,
+      monitorIntervalSeconds: options.superviseIntervalSeconds,
       openTelemetry: { enabled: false },
     });
     boss.on('error', (error) => this.#logger.error({ event: 'jobs.error', err: error }, 'job queue error'));
@@ -203,6 +215,7 @@ export class JobRunner {
         retryBackoff: true,
         retryDelayMax: options.retryDelayMaxSeconds,
         expireInSeconds: options.expireInSeconds,
+        heartbeatSeconds: options.heartbeatSeconds,
       };
       if (await boss.getQueue(name)) {
         const { policy: _fixedAtCreation, ...changeable } = queue;
