@@ -5,9 +5,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { AccountsServices } from './accounts.module.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { sessionsKeyset } from './accounts.repository.ts';
 import {
   NewSessionDocumentSchema,
@@ -17,6 +15,7 @@ import {
   presentSession,
   SessionSchema,
 } from './presenters.ts';
+import type { AccountsServices } from './public.ts';
 import { clientInfo } from './sessions.service.ts';
 import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
@@ -48,8 +47,8 @@ export function loginNameOf(body: { email?: string; login?: string }): string {
 /** An answer that carries an access token must not be kept by any cache. */
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
 
-export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
-  registerRoutes(app, 'auth', [
+export function authRoutes({ accounts, sessions }: Pick<AccountsServices, 'accounts' | 'sessions'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/auth/register',
@@ -168,5 +167,5 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
         },
       }),
     }),
-  ]);
+  ];
 }

@@ -6,13 +6,34 @@ import { Type } from 'typebox';
 import type { ErrorCode } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { NewSessionDocumentSchema, presentNewSession } from '../accounts/presenters.ts';
 import { clientInfo } from '../accounts/sessions.service.ts';
-import type { IdentitiesServices } from './identities.module.ts';
-import { ProviderCredentialsBody } from './identities.schemas.ts';
 import { IdentitySchema, presentIdentity } from './presenters.ts';
+import type { IdentitiesServices } from './public.ts';
+
+/** The provider's credential; the web sign-in (POST /auth/oauth/{provider}) takes the same. */
+export const ProviderCredentialsBody = Type.Object(
+  {
+    idToken: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 8192, description: 'Google and Apple: the ID token (a JWT) of the SDK' }),
+    ),
+    nonce: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'Google and Apple: the nonce given to the SDK, when one was (required then)',
+      }),
+    ),
+    accessToken: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 4096, description: 'Facebook: the user access token of the SDK' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: '`idToken` (and `nonce`) for google and apple, `accessToken` for facebook',
+  },
+);
 
 const providerParam = {
   provider: Type.String({
@@ -29,11 +50,12 @@ const verificationErrors: ErrorCode[] = [
   'providerUnavailable',
 ];
 
-export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
-  registerRoutes(app, 'auth', [
+export function identitiesRoutes({ identities }: Pick<IdentitiesServices, 'identities'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/auth/oauth/{provider}',
+      tags: ['auth'],
       auth: 'none',
       summary: 'Sign in with an identity provider: 200 into the linked account, 201 with a new account',
       description:
@@ -58,8 +80,6 @@ export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
           .send(presentNewSession(signedIn.session, signedIn.accessToken, signedIn.user));
       },
     }),
-  ]);
-  registerRoutes(app, 'account', [
     route({
       method: 'POST',
       path: '/api/users/me/oauth/{provider}',
@@ -109,5 +129,5 @@ export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
       success: { status: 204 },
       handler: ({ viewer, params }) => identities.unlink(viewer.userId, params.provider),
     }),
-  ]);
+  ];
 }

@@ -3,10 +3,9 @@ import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
-import type { MediaServices } from './media.module.ts';
+import type { MediaServices } from './public.ts';
 
 /** A Map, not an object: the extension comes from the URL, and `.__proto__` must find nothing. */
 const formatOfExtension = new Map<string, VariantFormat>([
@@ -25,8 +24,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServices) {
-  registerRoutes(app, 'media', [
+export function mediaFilesRoutes({ media, mediaVariants }: Pick<MediaServices, 'media' | 'mediaVariants'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/media/{hex}.{ext}',
@@ -107,5 +106,5 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
         return reply.send(stored.stream);
       },
     }),
-  ]);
+  ];
 }

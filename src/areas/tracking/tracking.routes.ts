@@ -9,9 +9,8 @@ import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { perIp } from '../../platform/http/rate-limit.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { ClickRequest } from './clicks.service.ts';
 import { gonePage } from './gone-page.ts';
@@ -30,7 +29,7 @@ import {
   TargetReportSchema,
   targetTypes,
 } from './presenters.ts';
-import type { TrackingServices } from './tracking.module.ts';
+import type { TrackingServices } from './public.ts';
 import { earningsKeyset, type TargetType } from './tracking.repository.ts';
 
 const offerParam = { id: idParam('The offer UUID', { hex: false }) };
@@ -64,7 +63,7 @@ function targetIdOf(type: TargetType, raw: string): string {
   return id;
 }
 
-export function trackingRoutes(app: App, { clicks, conversions }: TrackingServices) {
+export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, 'clicks' | 'conversions'>): AnyRoute[] {
   const clickOf = (request: FastifyRequest, fields: Omit<ClickRequest, 'ip' | 'headers' | 'probe'>) =>
     clicks.click({ ...fields, ip: request.ip, headers: request.headers, probe: request.method === 'HEAD' });
 
@@ -103,7 +102,7 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
       "Found: Location is the offer's stored partner URL with `tm_ref=<click reference>` appended (its own query and fragment kept)",
   } as const;
 
-  registerRoutes(app, 'tracking', [
+  return [
     route({
       method: 'POST',
       path: '/api/offers/{id}/clicks',
@@ -260,5 +259,5 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
         };
       },
     }),
-  ]);
+  ];
 }

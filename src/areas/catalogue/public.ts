@@ -1,0 +1,16 @@
+/** The face of catalogue: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+import type { BrandsService } from './brands.service.ts';
+import type { EstablishmentsService } from './establishments.service.ts';
+import type { OffersService } from './offers.service.ts';
+
+export interface CatalogueServices {
+  establishments: EstablishmentsService;
+  offers: OffersService;
+  brands: BrandsService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    catalogue: CatalogueServices;
+  }
+}

@@ -1,0 +1,12 @@
+/** The face of discovery: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+import type { GeoMediaService } from './geo-media.service.ts';
+
+export interface DiscoveryServices {
+  geoMedia: GeoMediaService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    discovery: DiscoveryServices;
+  }
+}

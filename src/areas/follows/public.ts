@@ -1,0 +1,12 @@
+/** The face of follows: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+import type { FollowsService } from './follows.service.ts';
+
+export interface FollowsServices {
+  follows: FollowsService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    follows: FollowsServices;
+  }
+}

@@ -1,0 +1,12 @@
+/** The face of geography: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+import type { GeographyService } from './geography.service.ts';
+
+export interface GeographyServices {
+  geography: GeographyService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    geography: GeographyServices;
+  }
+}

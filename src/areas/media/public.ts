@@ -1,0 +1,22 @@
+/** The face of media: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+import type { DescribeQueueService } from './admin/describe-queue.service.ts';
+import type { GeoBackfillService } from './admin/geo-backfill.service.ts';
+import type { MediaAdminService } from './admin/media-admin.service.ts';
+import type { MediaService } from './media.service.ts';
+import type { MediaUploadService } from './media-upload.service.ts';
+import type { MediaVariantService } from './media-variants.ts';
+
+export interface MediaServices {
+  media: MediaService;
+  mediaUploads: MediaUploadService;
+  mediaVariants: MediaVariantService;
+  describeQueue: DescribeQueueService;
+  mediaAdmin: MediaAdminService;
+  geoBackfill: GeoBackfillService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    media: MediaServices;
+  }
+}
