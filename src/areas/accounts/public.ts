@@ -33,3 +33,19 @@ declare module '../../platform/modules/area-module.ts' {
     accounts: AccountsServices;
   }
 }
+
+export type { ModerationService } from './moderation.service.ts';
+export { adminUsersKeyset, maxBanReasonLength } from './moderation.service.ts';
+export {
+  NewSessionDocumentSchema,
+  PublicUserSchema,
+  presentNewSession,
+  presentPublicUser,
+  presentSession,
+  SessionSchema,
+} from './presenters.ts';
+export { LoginBody, loginNameOf } from './requests.ts';
+export { resolveUser } from './resolve-user.ts';
+export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
+// What other areas use of accounts, beside its services.
+export { displayNameOf, type UsersService } from './users.service.ts';

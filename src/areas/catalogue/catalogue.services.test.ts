@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { currencyCodes } from './currencies.ts';
+import { currencyCodes } from '../../platform/money/currencies.ts';
 import type { CatalogueServices } from './public.ts';
 import { establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 

@@ -14,3 +14,6 @@ declare module '../../platform/modules/area-module.ts' {
     catalogue: CatalogueServices;
   }
 }
+
+export type { EstablishmentsService } from './establishments.service.ts';
+export { localized } from './localized.ts';

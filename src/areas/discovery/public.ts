@@ -10,3 +10,5 @@ declare module '../../platform/modules/area-module.ts' {
     discovery: DiscoveryServices;
   }
 }
+
+export { type GeoMediaService, trendingWindow } from './geo-media.service.ts';

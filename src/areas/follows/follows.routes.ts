@@ -2,7 +2,7 @@
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { type Keyset, type Page, pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, idParam, type RouteContext, route } from '../../platform/http/route.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import { followersKeyset, followingKeyset } from './follows.repository.ts';
 import type { FollowedUser } from './follows.service.ts';
 import { presentRelationship, RelationshipSchema } from './presenters.ts';

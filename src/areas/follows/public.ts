@@ -10,3 +10,5 @@ declare module '../../platform/modules/area-module.ts' {
     follows: FollowsServices;
   }
 }
+
+export type { FollowsService } from './follows.service.ts';

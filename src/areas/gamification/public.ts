@@ -10,3 +10,6 @@ declare module '../../platform/modules/area-module.ts' {
     gamification: GamificationServices;
   }
 }
+
+export type { GamificationService } from './gamification.service.ts';
+export { presentProgress, presentUserBadge } from './presenters.ts';

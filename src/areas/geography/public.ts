@@ -10,3 +10,5 @@ declare module '../../platform/modules/area-module.ts' {
     geography: GeographyServices;
   }
 }
+
+export type { GeographyService } from './geography.service.ts';

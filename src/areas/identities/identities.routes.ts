@@ -7,33 +7,10 @@ import type { ErrorCode } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
-import { NewSessionDocumentSchema, presentNewSession } from '../accounts/presenters.ts';
-import { clientInfo } from '../accounts/sessions.service.ts';
+import { clientInfo, NewSessionDocumentSchema, presentNewSession } from '../accounts/public.ts';
 import { IdentitySchema, presentIdentity } from './presenters.ts';
 import type { IdentitiesServices } from './public.ts';
-
-/** The provider's credential; the web sign-in (POST /auth/oauth/{provider}) takes the same. */
-export const ProviderCredentialsBody = Type.Object(
-  {
-    idToken: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 8192, description: 'Google and Apple: the ID token (a JWT) of the SDK' }),
-    ),
-    nonce: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 512,
-        description: 'Google and Apple: the nonce given to the SDK, when one was (required then)',
-      }),
-    ),
-    accessToken: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 4096, description: 'Facebook: the user access token of the SDK' }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description: '`idToken` (and `nonce`) for google and apple, `accessToken` for facebook',
-  },
-);
+import { ProviderCredentialsBody } from './requests.ts';
 
 const providerParam = {
   provider: Type.String({

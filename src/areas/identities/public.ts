@@ -12,4 +12,4 @@ declare module '../../platform/modules/area-module.ts' {
 }
 
 /** Shared with the web sign-in, which takes the same credential. */
-export { ProviderCredentialsBody } from './identities.routes.ts';
+export { ProviderCredentialsBody } from './requests.ts';

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
-import { hashtagPattern, maxHashtags } from './hashtags.ts';
+import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
 import { ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { MediaSchema, OwnMediaSchema, presentMedia, presentOwnMedia } from './presenters.ts';
 import type { MediaServices } from './public.ts';

@@ -20,3 +20,9 @@ declare module '../../platform/modules/area-module.ts' {
     media: MediaServices;
   }
 }
+
+export type { MediaAdminService } from './admin/media-admin.service.ts';
+export type { MediaService } from './media.service.ts';
+export { mediaFlags } from './media-flags.ts';
+export { mediaVariantUrls } from './media-urls.ts';
+export { MediaSchema, presentMedia } from './presenters.ts';

@@ -14,3 +14,6 @@ declare module '../../platform/modules/area-module.ts' {
     notifications: NotificationsServices;
   }
 }
+
+export { dedupKeys } from './kinds.ts';
+export type { NotificationDispatcher } from './notification-dispatcher.ts';

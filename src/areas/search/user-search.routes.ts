@@ -4,7 +4,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import type { SearchServices } from './public.ts';
 import { userSearchKeyset } from './user-search.repository.ts';
 

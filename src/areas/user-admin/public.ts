@@ -1,5 +1,5 @@
 /** The face of user-admin: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
-import type { ModerationService } from '../accounts/moderation.service.ts';
+import type { ModerationService } from '../accounts/public.ts';
 import type { UserAdminService } from './user-admin.service.ts';
 
 export interface UserAdminServices {

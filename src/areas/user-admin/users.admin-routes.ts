@@ -6,7 +6,7 @@ import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts
 import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
-import { adminUsersKeyset, maxBanReasonLength } from '../accounts/moderation.service.ts';
+import { adminUsersKeyset, maxBanReasonLength } from '../accounts/public.ts';
 import { AdminUserDetailSchema, AdminUserSchema, presentAdminUser, presentAdminUserDetail } from './presenters.ts';
 import type { UserAdminServices } from './public.ts';
 

@@ -24,7 +24,9 @@ import { isLowercaseUuid, parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
 import { type Keyset, type Page, type PageRequest, pageLinks, pageQuerySchema, pageRequest } from './pagination.ts';
 import type { RateLimitRule } from './rate-limit.ts';
-import type { App, RouteAuth, Viewer } from './types.ts';
+import type { App, RouteAuth, Success, Viewer } from './types.ts';
+
+export type { Success } from './types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -50,28 +52,6 @@ export interface PageSpec {
   keyset: Keyset<any>;
   defaultLimit?: number;
   maxLimit?: number;
-}
-
-/**
- * The answer of a route that succeeds, declared once: its body is `schema` (a JSON document, sent as
- * application/vnd.api+json under /api and /admin, application/json elsewhere), or a body of
- * `mediaType` (a page, an image, an archive), or, with neither, no body at all (whatever the handler returns).
- */
-export interface Success {
-  /** 302: a redirect (the handler sends it, Location included; e.g. GET /go/offer/{id}). */
-  status: 200 | 201 | 202 | 204 | 206 | 302;
-  /** The JSON body's schema (JSON:API documents under /api and /admin). */
-  schema?: TSchema;
-  /** A body that is not JSON: its media type, or each one it may have. */
-  mediaType?: string | readonly string[];
-  description?: string;
-  /**
-   * Other statuses the route answers without an error (a duplicate's 200, 206 and 304 for files), with
-   * what they mean; each has the main answer's body, but 304, which has none.
-   */
-  also?: Record<number, string>;
-  /** A web form's answer has no body when the client asks for JSON rather than HTML (the error pages' rule). */
-  emptyForJson?: boolean;
 }
 
 /** Whether the route's success answer has a body (a 304 beside it never has). */

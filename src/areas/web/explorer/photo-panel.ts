@@ -6,8 +6,8 @@
 import { toHex } from '../../../platform/http/ids.ts';
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
 import { isActiveUser } from '../../accounts/read-model.ts';
-import { mediaVariantUrls } from '../../media/media-urls.ts';
 import type { MediaServices } from '../../media/public.ts';
+import { mediaVariantUrls } from '../../media/public.ts';
 import { html, type Markup } from '../layout/html.ts';
 import type { PhotoPanelSources } from '../public.ts';
 

@@ -13,9 +13,7 @@ import { AppError, type ErrorCode } from '../../../platform/http/error-catalogue
 import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
 import { perIp } from '../../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
-import { LoginBody, loginNameOf } from '../../accounts/auth.routes.ts';
-import { presentSession, SessionSchema } from '../../accounts/presenters.ts';
-import { clientInfo } from '../../accounts/sessions.service.ts';
+import { clientInfo, LoginBody, loginNameOf, presentSession, SessionSchema } from '../../accounts/public.ts';
 import { ProviderCredentialsBody } from '../../identities/public.ts';
 import { safeNextPath } from '../layout/layout.routes.ts';
 import { htmlMediaType } from '../layout/send-page.ts';
