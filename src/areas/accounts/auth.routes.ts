@@ -1,7 +1,6 @@
 /** Registration, login and sessions: /api/auth/*. */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';

@@ -3,6 +3,7 @@
  * identities: link, list, unlink (docs/api.md, "Sign-in with an identity provider").
  */
 import { Type } from 'typebox';
+import { alsoAnswer } from '../../platform/http/answers.ts';
 import type { ErrorCode } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
@@ -52,9 +53,8 @@ export function identitiesRoutes({ identities }: Pick<IdentitiesServices, 'ident
         // The answer holds an access token: never kept by a cache.
         reply.header('Cache-Control', 'no-store');
         const signedIn = await identities.signIn(params.provider, body, clientInfo(request), locale);
-        return reply
-          .status(signedIn.created ? 201 : 200)
-          .send(presentNewSession(signedIn.session, signedIn.accessToken, signedIn.user));
+        const document = presentNewSession(signedIn.session, signedIn.accessToken, signedIn.user);
+        return signedIn.created ? alsoAnswer(201, document) : document;
       },
     }),
     route({
@@ -71,9 +71,10 @@ export function identitiesRoutes({ identities }: Pick<IdentitiesServices, 'ident
         schema: DocumentSchema(IdentitySchema),
         also: { 200: 'The identity was linked to my account already (same body)' },
       },
-      handler: async ({ viewer, params, body, reply }) => {
+      handler: async ({ viewer, params, body }) => {
         const linked = await identities.link(viewer.userId, params.provider, body);
-        return reply.status(linked.created ? 201 : 200).send({ data: presentIdentity(linked.identity) });
+        const document = { data: presentIdentity(linked.identity) };
+        return linked.created ? document : alsoAnswer(200, document);
       },
     }),
     route({

@@ -1,6 +1,7 @@
 /** GET /media/{hex}.{ext}: a media file, in the format its extension names and an optional size. */
 import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
+import { alsoAnswer } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
@@ -62,7 +63,10 @@ export function mediaFilesRoutes({ media, mediaVariants }: Pick<MediaServices, '
 
         const etag = mediaVariants.etagOf(row, size, format);
         const validators = { ETag: etag, 'Cache-Control': cacheControl };
-        if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers(validators).send();
+        if (matchesEtag(request.headers['if-none-match'], etag)) {
+          reply.headers(validators);
+          return alsoAnswer(304);
+        }
 
         // The client closing the connection (not the answer ending) gives up its hold on a queued render.
         const closed = new AbortController();
@@ -97,13 +101,12 @@ export function mediaFilesRoutes({ media, mediaVariants }: Pick<MediaServices, '
           .header('X-Content-Type-Options', 'nosniff');
         if (stored.range) {
           reply
-            .status(206)
             .header('Content-Range', `bytes ${stored.range.start}-${stored.range.end}/${stored.size}`)
             .header('Content-Length', String(stored.range.end - stored.range.start + 1));
-        } else {
-          reply.header('Content-Length', String(stored.size));
+          return alsoAnswer(206, stored.stream);
         }
-        return reply.send(stored.stream);
+        reply.header('Content-Length', String(stored.size));
+        return stored.stream;
       },
     }),
   ];

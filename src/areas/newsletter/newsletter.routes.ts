@@ -78,8 +78,9 @@ export function newsletterRoutes({ newsletter }: Pick<NewsletterServices, 'newsl
       },
       handler: async ({ body, locale, request, reply }) => {
         newsletter.subscribe(body.email, body.locale ?? locale);
-        if (wantsJson(request)) return reply.status(202).send();
-        return reply.status(202).type(html).send(renderPage(locale, 'subscribed'));
+        if (wantsJson(request)) return undefined;
+        reply.type(html);
+        return renderPage(locale, 'subscribed');
       },
     }),
   ];

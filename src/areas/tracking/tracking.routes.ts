@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { alsoAnswer, errorPage, redirectTo } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
@@ -84,15 +85,13 @@ export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, '
         source: 'redirect',
         hiddenMedia: 'ignore',
       });
-      return reply.status(302).header('Cache-Control', 'no-store').header('Location', redirectUrl).send();
+      reply.header('Cache-Control', 'no-store');
+      return redirectTo(redirectUrl);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'offerGone' || wantsJson(request)) throw error;
       const establishmentId = (error.options.meta?.establishmentId as string | null | undefined) ?? null;
-      return reply
-        .status(410)
-        .header('Cache-Control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(gonePage(locale, establishmentId));
+      reply.header('Cache-Control', 'no-store');
+      return errorPage('offerGone', gonePage(locale, establishmentId));
     }
   }
 
@@ -121,7 +120,7 @@ export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, '
         schema: DocumentSchema(ClickSchema),
         also: { 200: 'A duplicate click: the earlier click, nothing new recorded' },
       },
-      handler: async ({ viewer, params, body, request, reply }) => {
+      handler: async ({ viewer, params, body, request }) => {
         if (parseUuidOrHex(body.mediaId) === null)
           throw new AppError('validationFailed', {
             source: { pointer: '/mediaId' },
@@ -134,7 +133,8 @@ export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, '
           source: 'api',
           hiddenMedia: 'refuse',
         });
-        return reply.status(recorded.duplicate ? 200 : 201).send({ data: presentClick(recorded) });
+        const document = { data: presentClick(recorded) };
+        return recorded.duplicate ? alsoAnswer(200, document) : document;
       },
     }),
     route({
@@ -195,9 +195,10 @@ export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, '
         schema: DocumentSchema(ConversionSchema),
         also: { 200: 'A replay: the conversion first recorded for this partnerTransactionId' },
       },
-      handler: async ({ body, reply }) => {
+      handler: async ({ body }) => {
         const { conversion, replay } = await conversions.record(body);
-        return reply.status(replay ? 200 : 201).send({ data: presentConversion(conversion) });
+        const document = { data: presentConversion(conversion) };
+        return replay ? alsoAnswer(200, document) : document;
       },
     }),
     route({

@@ -9,7 +9,7 @@
  * validation still counts. The rules of a route are counted in their declared order (per IP first)
  * and the first refusal stops the count: a request refused for its IP creates no per-account counter.
  */
-import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { AppError } from './error-catalogue.ts';
 import type { App, RateLimitRule } from './types.ts';

@@ -19,6 +19,7 @@ import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fas
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import type { Locale } from '../i18n/i18n.ts';
 import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
+import { Answer } from './answers.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
 import { isLowercaseUuid, parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
@@ -183,6 +184,22 @@ function resolveParams(params: ParamSpecs, raw: Record<string, string>): Record<
   return resolved;
 }
 
+/** The statuses a route declares: its success, the others it lists, and those of its errors. */
+export function declaredStatuses(spec: AnyRoute): Set<number> {
+  return new Set([
+    spec.success.status,
+    ...Object.keys(spec.success.also ?? {}).map(Number),
+    ...routeErrors(spec).map((code) => errorCatalogue[code]),
+  ]);
+}
+
+function sendAnswer(spec: AnyRoute, reply: FastifyReply, answer: Answer): FastifyReply {
+  if (!declaredStatuses(spec).has(answer.status))
+    throw new Error(`${spec.method} ${spec.path} answered ${answer.status}, which its route does not declare`);
+  reply.status(answer.status).headers(answer.headers);
+  return answer.body === undefined ? reply.send() : reply.send(answer.body);
+}
+
 /** Registers routes on the app; `tag` is the default OpenAPI tag of the area's routes. */
 export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[]): void {
   for (const spec of routes) {
@@ -237,6 +254,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
           reply,
           links: (result) => pageLinks(request, result),
         });
+        if (result instanceof Answer) return sendAnswer(spec, reply, result);
         if (result === reply) return reply;
         if (!successHasBody(spec.success)) return reply.status(spec.success.status).send();
         return reply.status(spec.success.status).send(result);

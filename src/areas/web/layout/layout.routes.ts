@@ -4,6 +4,7 @@
  * goes back to the page it was clicked on).
  */
 import { Type } from 'typebox';
+import { redirectTo } from '../../../platform/http/answers.ts';
 import { isSecureRequest, setCookie } from '../../../platform/http/cookies.ts';
 import { StringEnum } from '../../../platform/http/jsonapi.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
@@ -67,11 +68,8 @@ export function layoutRoutes(): AnyRoute[] {
           sameSite: 'Lax',
           secure: isSecureRequest(request),
         });
-        return reply
-          .status(302)
-          .header('Cache-Control', 'no-store')
-          .header('Location', safeNextPath(query.next))
-          .send();
+        reply.header('Cache-Control', 'no-store');
+        return redirectTo(safeNextPath(query.next));
       },
     }),
   ];

@@ -8,6 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { alsoAnswer, redirectTo } from '../../../platform/http/answers.ts';
 import { readCookie } from '../../../platform/http/cookies.ts';
 import { AppError, type ErrorCode } from '../../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
@@ -130,7 +131,8 @@ export function signInRoutes(
       handler: async ({ request, reply }) => {
         await endCookieSession(request);
         clearSessionCookie(request, reply);
-        return reply.status(302).header('Cache-Control', 'no-store').header('Location', '/').send();
+        reply.header('Cache-Control', 'no-store');
+        return redirectTo('/');
       },
     }),
     route({
@@ -164,7 +166,8 @@ export function signInRoutes(
         const signedIn = await signIn.identities.signIn(params.provider, body, clientInfo(request), locale);
         await endCookieSession(request);
         setSessionCookie(request, reply, signedIn.accessToken, sessionTtlDays);
-        return reply.status(signedIn.created ? 201 : 200).send(presentWebSession(signedIn.session));
+        const document = presentWebSession(signedIn.session);
+        return signedIn.created ? alsoAnswer(201, document) : document;
       },
     }),
   ];
