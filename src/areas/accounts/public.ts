@@ -1,4 +1,4 @@
-/** The face of accounts: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of accounts: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { AccountsService } from './accounts.service.ts';
 import type { DeletionService } from './deletion.service.ts';
 import type { MailFlowsService } from './mail-flows.service.ts';
@@ -34,6 +34,7 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
+// What other areas use of accounts, beside its services.
 export type { ModerationService } from './moderation.service.ts';
 export { adminUsersKeyset, maxBanReasonLength } from './moderation.service.ts';
 export {
@@ -47,5 +48,4 @@ export {
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
-// What other areas use of accounts, beside its services.
 export { displayNameOf, type UsersService } from './users.service.ts';

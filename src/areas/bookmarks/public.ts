@@ -1,4 +1,4 @@
-/** The face of bookmarks: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of bookmarks: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { BookmarksService } from './bookmarks.service.ts';
 import type { CollectionsService } from './collections.service.ts';
 

@@ -1,4 +1,4 @@
-/** The face of catalogue: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of catalogue: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { BrandsService } from './brands.service.ts';
 import type { EstablishmentsService } from './establishments.service.ts';
 import type { OffersService } from './offers.service.ts';

@@ -1,4 +1,4 @@
-/** The face of comments: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of comments: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { CommentsService } from './comments.service.ts';
 
 export interface CommentsServices {

@@ -1,4 +1,4 @@
-/** The face of coupons: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of coupons: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { CouponsService } from './coupons.service.ts';
 
 export interface CouponsServices {

@@ -1,4 +1,4 @@
-/** The face of data-export: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of data-export: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { DataExportService } from './data-export.service.ts';
 import type { ExportLeases } from './export-leases.ts';
 

@@ -1,4 +1,4 @@
-/** The face of discovery: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of discovery: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { GeoMediaService } from './geo-media.service.ts';
 
 export interface DiscoveryServices {

@@ -1,4 +1,4 @@
-/** The face of follows: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of follows: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { FollowsService } from './follows.service.ts';
 
 export interface FollowsServices {

@@ -1,4 +1,4 @@
-/** The face of gamification: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of gamification: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { GamificationService } from './gamification.service.ts';
 
 export interface GamificationServices {

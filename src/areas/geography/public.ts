@@ -1,4 +1,4 @@
-/** The face of geography: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of geography: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { GeographyService } from './geography.service.ts';
 
 export interface GeographyServices {

@@ -1,4 +1,4 @@
-/** The face of hashtags: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of hashtags: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { HashtagsService } from './hashtags.service.ts';
 
 export interface HashtagsServices {

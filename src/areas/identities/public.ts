@@ -1,4 +1,4 @@
-/** The face of identities: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of identities: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { IdentitiesService } from './identities.service.ts';
 
 export interface IdentitiesServices {

@@ -1,4 +1,4 @@
-/** The face of media: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of media: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { DescribeQueueService } from './admin/describe-queue.service.ts';
 import type { GeoBackfillService } from './admin/geo-backfill.service.ts';
 import type { MediaAdminService } from './admin/media-admin.service.ts';

@@ -1,4 +1,4 @@
-/** The face of newsletter: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of newsletter: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { NewsletterService } from './newsletter.service.ts';
 
 export interface NewsletterServices {

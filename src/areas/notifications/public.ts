@@ -1,4 +1,4 @@
-/** The face of notifications: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of notifications: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
 import type { NotificationsService } from './notifications.service.ts';
 import type { PushFlush } from './push-flush.ts';

@@ -1,4 +1,4 @@
-/** The face of reactions: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of reactions: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { ReactionsService } from './reactions.service.ts';
 
 export interface ReactionsServices {

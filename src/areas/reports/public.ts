@@ -1,4 +1,4 @@
-/** The face of reports: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of reports: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { ReportHandlingService } from './admin/report-handling.service.ts';
 import type { ReportsService } from './reports.service.ts';
 

@@ -1,4 +1,4 @@
-/** The face of search: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of search: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { SearchAdminService } from './search-admin.service.ts';
 import type { SearchIndexService } from './search-index.service.ts';
 import type { UserSearchService } from './user-search.service.ts';

@@ -1,4 +1,4 @@
-/** The face of social-feeds: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of social-feeds: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { SocialFeedsService } from './social-feeds.service.ts';
 
 export interface SocialFeedsServices {

@@ -1,4 +1,4 @@
-/** The face of topics: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of topics: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { TopicsService } from './topics.service.ts';
 
 export interface TopicsServices {

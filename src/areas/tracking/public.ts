@@ -1,4 +1,4 @@
-/** The face of tracking: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of tracking: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { ClicksService } from './clicks.service.ts';
 import type { ConversionsService } from './conversions.service.ts';
 

@@ -1,4 +1,4 @@
-/** The face of user-admin: what other areas and its own routes may import of it (docs/development.md, How areas talk). */
+/** The face of user-admin: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { ModerationService } from '../accounts/public.ts';
 import type { UserAdminService } from './user-admin.service.ts';
 

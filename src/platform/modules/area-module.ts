@@ -4,7 +4,7 @@
  * `src/areas/areas.ts` lists the modules, one line each; the app, the CLI and the job runner iterate
  * that list, so adding an area edits no shared file but that line.
  *
- * What an area provides is typed by augmenting `AreaServices` in its module file:
+ * What an area provides is typed by augmenting `AreaServices` in its public.ts (its face):
  *
  *   declare module '../../platform/modules/area-module.ts' {
  *     interface AreaServices { follows: FollowsServices }
@@ -53,7 +53,10 @@ export interface AreaModule<Name extends AreaName, Needs extends AreaName> {
   needs: readonly Needs[];
   /** Builds the services; registers jobs (platform.jobs) and event subscriptions (platform.events). */
   create(platform: Platform, needs: Pick<AreaServices, Needs>): AreaServices[Name];
-  /** Registers the area's routes; a route receives its own area's services only. */
+  /**
+   * Registers the area's routes: each routes file takes the services it uses and returns declarations,
+   * which the module registers (registerRoutes) under the area's tag.
+   */
   routes?(app: App, services: AreaServices[Name], platform: Platform): void | Promise<void>;
   /** Called when the server stops, after requests and jobs ended: finish work in flight. */
   stop?(services: AreaServices[Name]): Promise<void>;
