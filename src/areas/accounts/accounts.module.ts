@@ -143,10 +143,8 @@ export const accountsArea = defineArea({
     };
   },
   routes(app, services) {
-    registerRoutes(app, 'auth', authRoutes(services));
-    registerRoutes(app, 'auth', mailFlowsRoutes(services));
-    registerRoutes(app, 'account', accountRoutes(services));
-    registerRoutes(app, 'account', deletionRoutes(services));
+    registerRoutes(app, 'auth', [...authRoutes(services), ...mailFlowsRoutes(services)]);
+    registerRoutes(app, 'account', [...accountRoutes(services), ...deletionRoutes(services)]);
   },
   // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ mailFlows }) => mailFlows.drain(),

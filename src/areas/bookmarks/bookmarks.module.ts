@@ -41,8 +41,6 @@ export const bookmarksArea = defineArea({
       bookmarkCollections,
     };
   },
-  routes(app, services) {
-    registerRoutes(app, 'bookmarks', collectionsRoutes(services));
-    registerRoutes(app, 'bookmarks', bookmarksRoutes(services));
-  },
+  routes: (app, services) =>
+    registerRoutes(app, 'bookmarks', [...collectionsRoutes(services), ...bookmarksRoutes(services)]),
 });

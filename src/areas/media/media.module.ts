@@ -142,10 +142,11 @@ export const mediaArea = defineArea({
       await uploads.register(multipart, multipartOptions);
       registerRoutes(uploads, 'media', mediaUploadRoutes(services));
     });
-    registerRoutes(app, 'media', mediaRoutes(services));
-    registerRoutes(app, 'media', mediaFilesRoutes(services));
-    registerRoutes(app, 'admin', describeQueueAdminRoutes(services));
-    registerRoutes(app, 'admin', mediaAdminRoutes(services));
-    registerRoutes(app, 'admin', geoBackfillAdminRoutes(services));
+    registerRoutes(app, 'media', [...mediaRoutes(services), ...mediaFilesRoutes(services)]);
+    registerRoutes(app, 'admin', [
+      ...describeQueueAdminRoutes(services),
+      ...mediaAdminRoutes(services),
+      ...geoBackfillAdminRoutes(services),
+    ]);
   },
 });

@@ -39,10 +39,12 @@ export const systemArea = defineArea({
   },
   routes(app, _services, platform) {
     registerRoutes(app, 'system', systemRoutes(platform));
-    registerRoutes(app, 'admin', jobsAdminRoutes(platform));
-    registerRoutes(app, 'admin', auditAdminRoutes(platform));
-    registerRoutes(app, 'admin', maintenanceAdminRoutes(platform));
-    registerRoutes(app, 'admin', cacheAdminRoutes(platform));
-    registerRoutes(app, 'admin', statsAdminRoutes(platform));
+    registerRoutes(app, 'admin', [
+      ...jobsAdminRoutes(platform),
+      ...auditAdminRoutes(platform),
+      ...maintenanceAdminRoutes(platform),
+      ...cacheAdminRoutes(platform),
+      ...statsAdminRoutes(platform),
+    ]);
   },
 });
