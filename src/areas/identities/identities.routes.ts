@@ -33,6 +33,7 @@ export function identitiesRoutes({ identities }: Pick<IdentitiesServices, 'ident
     route({
       method: 'POST',
       path: '/api/auth/oauth/{provider}',
+      // A sign-in: documented with the auth routes (the module registers the rest under account).
       tags: ['auth'],
       auth: 'none',
       summary: 'Sign in with an identity provider: 200 into the linked account, 201 with a new account',

@@ -1,4 +1,4 @@
-/** My media (avatar, cover, posts, descriptions) and a user's public media. */
+/** My media (removing avatar and cover, posts, descriptions) and a user's public media; uploads are media-uploads.routes.ts. */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
