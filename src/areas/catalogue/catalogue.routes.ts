@@ -7,10 +7,8 @@ import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
 import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { brandsKeyset } from './brands.repository.ts';
-import type { CatalogueServices } from './catalogue.module.ts';
 import {
   type EstablishmentFilter,
   establishmentsKeyset,
@@ -25,6 +23,7 @@ import {
   presentEstablishment,
   presentOffer,
 } from './presenters.ts';
+import type { CatalogueServices } from './public.ts';
 import { establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 
 /** A `near` list: radiusKm defaults to 25 and may go up to 200. */
@@ -79,8 +78,12 @@ function nearOf({ lat, lng, radiusKm }: NearQuery): EstablishmentFilter['near'] 
   };
 }
 
-export function catalogueRoutes(app: App, { establishments, offers, brands }: CatalogueServices) {
-  registerRoutes(app, 'catalogue', [
+export function catalogueRoutes({
+  establishments,
+  offers,
+  brands,
+}: Pick<CatalogueServices, 'establishments' | 'offers' | 'brands'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/establishments',
@@ -239,5 +242,5 @@ export function catalogueRoutes(app: App, { establishments, offers, brands }: Ca
         };
       },
     }),
-  ]);
+  ];
 }

@@ -2,9 +2,7 @@
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
-import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { GamificationServices } from './gamification.module.ts';
+import { type AnyRoute, idParam, type RouteContext, route } from '../../platform/http/route.ts';
 import { badgesKeyset, earnedBadgesKeyset } from './gamification.repository.ts';
 import type { GamificationService } from './gamification.service.ts';
 import {
@@ -15,6 +13,7 @@ import {
   presentUserBadge,
   UserBadgeSchema,
 } from './presenters.ts';
+import type { GamificationServices } from './public.ts';
 
 const UserBadgesPage = { status: 200, schema: CollectionSchema(UserBadgeSchema, ProgressMetaSchema) } as const;
 const page = { keyset: earnedBadgesKeyset, defaultLimit: 50 };
@@ -35,8 +34,8 @@ async function userBadges(
   };
 }
 
-export function gamificationRoutes(app: App, { gamification }: GamificationServices) {
-  registerRoutes(app, 'badges', [
+export function gamificationRoutes({ gamification }: Pick<GamificationServices, 'gamification'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/badges',
@@ -74,5 +73,5 @@ export function gamificationRoutes(app: App, { gamification }: GamificationServi
       success: UserBadgesPage,
       handler: (context) => userBadges(gamification, context.params.userId, context),
     }),
-  ]);
+  ];
 }

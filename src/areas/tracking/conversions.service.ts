@@ -10,7 +10,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
-import { isCurrency } from '../catalogue/currencies.ts';
+import { isCurrency } from '../../platform/money/currencies.ts';
 import { isClickRef } from './click-ref.ts';
 import { commissionOf } from './money.ts';
 import type { ClickRow, ConversionRow } from './tables.ts';

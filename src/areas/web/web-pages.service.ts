@@ -6,15 +6,15 @@
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import type { UsersService } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
-import type { UsersService } from '../accounts/users.service.ts';
-import type { EstablishmentsService } from '../catalogue/establishments.service.ts';
-import type { GeoMediaService } from '../discovery/geo-media.service.ts';
-import { trendingWindow } from '../discovery/geo-media.service.ts';
-import type { FollowsService } from '../follows/follows.service.ts';
-import type { GamificationService } from '../gamification/gamification.service.ts';
-import type { GeographyService } from '../geography/geography.service.ts';
-import type { MediaService } from '../media/media.service.ts';
+import type { EstablishmentsService } from '../catalogue/public.ts';
+import type { GeoMediaService } from '../discovery/public.ts';
+import { trendingWindow } from '../discovery/public.ts';
+import type { FollowsService } from '../follows/public.ts';
+import type { GamificationService } from '../gamification/public.ts';
+import type { GeographyService } from '../geography/public.ts';
+import type { MediaService } from '../media/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import type { PlaceCounts } from './place-counts.ts';
 import {

@@ -2,9 +2,11 @@
  * The one error handler: every error, on every surface, becomes a JSON:API error document
  * (HTML routes get an HTML page unless the client asks for JSON). Never a 500 for bad input.
  */
+
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isUnstorableText } from '../db/errors.ts';
 import { negotiateLocale, translate } from '../i18n/i18n.ts';
+import { escapeHtml } from '../text/escape-html.ts';
 import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
 import { nulCharacter } from './nul-guard.ts';
@@ -138,9 +140,6 @@ export function toErrorObject(error: AppError, request: FastifyRequest) {
     ...(error.options.meta ? { meta: error.options.meta } : {}),
   };
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** What an HTML error page shows: the status, the translated title, the error's code and detail. */
 export interface HtmlError {

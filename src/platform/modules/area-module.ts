@@ -4,17 +4,18 @@
  * `src/areas/areas.ts` lists the modules, one line each; the app, the CLI and the job runner iterate
  * that list, so adding an area edits no shared file but that line.
  *
- * What an area provides is typed by augmenting `AreaServices` in its module file:
+ * What an area provides is typed by augmenting `AreaServices` in its public.ts (its face):
  *
  *   declare module '../../platform/modules/area-module.ts' {
  *     interface AreaServices { follows: FollowsServices }
  *   }
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { CliCommand } from '../../cli/command.ts';
+import type { Config } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { CacheRegistry } from '../cache/cache-registry.ts';
+import type { Database } from '../db/database.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
 import type { ExportRegistry } from '../exports/export-registry.ts';
@@ -58,7 +59,10 @@ export interface AreaModule<Name extends AreaName, Needs extends AreaName> {
   needs: readonly Needs[];
   /** Builds the services; registers jobs (platform.jobs) and event subscriptions (platform.events). */
   create(platform: Platform, needs: Pick<AreaServices, Needs>): AreaServices[Name];
-  /** Registers the area's routes; a route receives its own area's services only. */
+  /**
+   * Registers the area's routes: each routes file takes the services it uses and returns declarations,
+   * which the module registers (registerRoutes) under the area's tag.
+   */
   routes?(app: App, services: AreaServices[Name], platform: Platform): void | Promise<void>;
   /** Called when the server stops, after requests and jobs ended: finish work in flight. */
   stop?(services: AreaServices[Name]): Promise<void>;
@@ -75,3 +79,33 @@ export function defineArea<Name extends AreaName, Needs extends AreaName = never
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of modules of every area; each is checked by defineArea
 export type AnyAreaModule = AreaModule<any, any>;
+
+/** What every operator command receives (src/cli/command.ts re-exports it with CliError). */
+export interface CliContext {
+  config: Config;
+  /** The services of every area, on the same database the server uses. */
+  areas: AreaServices;
+  platform: Platform;
+  database: Database;
+  /** Where the command runs: on the CLI's PostgreSQL connection, inside the running server, or on the PGlite files. */
+  via: 'postgres' | 'server' | 'pglite-files';
+  /** Every registered command (for help). */
+  commands: readonly CliCommand[];
+  /** Prints one line of the command's result on stdout. */
+  print(line: string): void;
+  /** Where relative paths in the arguments start: the operator's directory, also when the server runs the command. */
+  cwd?: string;
+  /** Shows a transient status line (a progress bar) on the operator's terminal; absent when stderr is not one. */
+  progress?(line: string): void;
+}
+
+/** An operator command: one file `<name>.command.ts` in its area, listed in the module's `cliCommands`. */
+export interface CliCommand {
+  name: string;
+  /** Arguments after the name, e.g. `--email E --password P [--confirmed]`. */
+  usage: string;
+  description: string;
+  /** false for commands that never touch the data (help); the database is then not opened. */
+  usesDatabase?: boolean;
+  run(context: CliContext, args: string[]): Promise<void>;
+}

@@ -12,7 +12,7 @@ import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { toHex } from '../../../platform/http/ids.ts';
 import { type Page, type PageRequest, pageOf } from '../../../platform/http/pagination.ts';
 import { formatNullableTimestamp } from '../../../platform/http/time.ts';
-import { normaliseHashtags } from '../hashtags.ts';
+import { normaliseHashtags } from '../../../platform/text/hashtags.ts';
 import { describeQueueKeyset, type MediaRepository } from '../media.repository.ts';
 import type { DescribeStatus, MediaRow } from '../tables.ts';
 

@@ -1,15 +1,14 @@
 /** The newsletter's back office: the subscriber list, newest first, by status. */
 import { Type } from 'typebox';
-import { CollectionSchema, StringEnum } from '../../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../../platform/http/route.ts';
-import type { App } from '../../../platform/http/types.ts';
-import type { NewsletterServices } from '../newsletter.module.ts';
-import { subscribersKeyset } from '../newsletter.repository.ts';
-import { presentSubscriber, SubscriberSchema } from '../presenters.ts';
-import { subscriberStatuses } from '../tables.ts';
+import { CollectionSchema, StringEnum } from '../../platform/http/jsonapi.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { subscribersKeyset } from './newsletter.repository.ts';
+import { presentSubscriber, SubscriberSchema } from './presenters.ts';
+import type { NewsletterServices } from './public.ts';
+import { subscriberStatuses } from './tables.ts';
 
-export function newsletterAdminRoutes(app: App, { newsletter }: NewsletterServices) {
-  registerRoutes(app, 'admin', [
+export function newsletterAdminRoutes({ newsletter }: Pick<NewsletterServices, 'newsletter'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/newsletter/subscribers',
@@ -28,5 +27,5 @@ export function newsletterAdminRoutes(app: App, { newsletter }: NewsletterServic
         return { data: result.items.map(presentSubscriber), meta: { limit: page.limit, total }, links: links(result) };
       },
     }),
-  ]);
+  ];
 }

@@ -1,18 +1,17 @@
 /** The description queue's admin API, worked by an outside worker. Every call is audited (in the service). */
 import { Type } from 'typebox';
-import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../../platform/http/ids.ts';
-import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../../platform/http/route.ts';
-import type { App } from '../../../platform/http/types.ts';
-import { hashtagPattern, maxHashtags } from '../hashtags.ts';
-import type { MediaServices } from '../media.module.ts';
-import { describeQueueKeyset } from '../media.repository.ts';
-import { maxDescriptionLength } from '../media.routes.ts';
-import type { DescribeStatus } from '../tables.ts';
-import { defaultLeaseSeconds, maxLeaseSeconds } from './describe-queue.service.ts';
-import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
-import { emptyBodyAsObject } from './optional-body.ts';
+import { AppError } from '../../platform/http/error-catalogue.ts';
+import { parseUuidOrHex } from '../../platform/http/ids.ts';
+import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
+import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
+import { defaultLeaseSeconds, maxLeaseSeconds } from './admin/describe-queue.service.ts';
+import { AdminMediaSchema, presentAdminMedia } from './admin/media-admin.presenters.ts';
+import { emptyBodyAsObject } from './admin/optional-body.ts';
+import { describeQueueKeyset } from './media.repository.ts';
+import { maxDescriptionLength } from './media.routes.ts';
+import type { MediaServices } from './public.ts';
+import type { DescribeStatus } from './tables.ts';
 
 const params = { hex: idParam('32 hex digits or UUID') };
 const statuses = ['pending', 'claimed', 'described', 'failed', 'skipped'] as const;
@@ -25,8 +24,11 @@ function bodyMediaId(value: string): string {
   return id;
 }
 
-export function describeQueueRoutes(app: App, { describeQueue, mediaVariants }: MediaServices) {
-  registerRoutes(app, 'admin', [
+export function describeQueueAdminRoutes({
+  describeQueue,
+  mediaVariants,
+}: Pick<MediaServices, 'describeQueue' | 'mediaVariants'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/jobs/describe-queue',
@@ -147,5 +149,5 @@ export function describeQueueRoutes(app: App, { describeQueue, mediaVariants }: 
         data: presentAdminMedia(await describeQueue.requeue(bodyMediaId(body.mediaId))),
       }),
     }),
-  ]);
+  ];
 }

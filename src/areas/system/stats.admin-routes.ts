@@ -1,9 +1,8 @@
 /** GET /admin/stats: counts, rolling windows and queue depths, kept statsSnapshot.seconds per instance. */
 import { Type } from 'typebox';
 import { DocumentSchema, Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 import { type StatsSnapshot, statsSnapshot } from '../../platform/stats/stats.ts';
 
@@ -47,8 +46,8 @@ export const presentStats = (snapshot: StatsSnapshot) => ({
   meta: { computedAt: formatTimestamp(snapshot.computedAt), keptSeconds: statsSnapshot.seconds },
 });
 
-export function statsRoutes(app: App, { stats }: Pick<Platform, 'stats'>) {
-  registerRoutes(app, 'admin', [
+export function statsAdminRoutes({ stats }: Pick<Platform, 'stats'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/stats',
@@ -62,5 +61,5 @@ export function statsRoutes(app: App, { stats }: Pick<Platform, 'stats'>) {
       },
       handler: async () => presentStats(await stats.snapshot()),
     }),
-  ]);
+  ];
 }

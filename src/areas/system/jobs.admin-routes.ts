@@ -1,14 +1,13 @@
 /** POST /admin/jobs/flush/{job}: run one job now and say what it did. */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { JobRunDocumentSchema } from '../../platform/jobs/job-run-schema.ts';
 import { jobNames } from '../../platform/jobs/jobs.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
-export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'audit'>) {
-  registerRoutes(app, 'admin', [
+export function jobsAdminRoutes({ jobs, audit }: Pick<Platform, 'jobs' | 'audit'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/admin/jobs/flush/{job}',
@@ -37,5 +36,5 @@ export function jobsRoutes(app: App, { jobs, audit }: Pick<Platform, 'jobs' | 'a
         return { data: { type: 'jobRuns', id: job, attributes: { job, ran: outcome.ran, report } } };
       },
     }),
-  ]);
+  ];
 }

@@ -2,8 +2,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema, ResourceSchema, resource } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
 const CachePurgeSchema = ResourceSchema(
@@ -21,8 +20,8 @@ const CachePurgeSchema = ResourceSchema(
   'CachePurge',
 );
 
-export function cacheRoutes(app: App, { caches, audit }: Pick<Platform, 'caches' | 'audit'>) {
-  registerRoutes(app, 'admin', [
+export function cacheAdminRoutes({ caches, audit }: Pick<Platform, 'caches' | 'audit'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/admin/cache/purge',
@@ -57,5 +56,5 @@ export function cacheRoutes(app: App, { caches, audit }: Pick<Platform, 'caches'
         return { data: resource('cachePurges', scope ?? '*', { scope, purged }) };
       },
     }),
-  ]);
+  ];
 }

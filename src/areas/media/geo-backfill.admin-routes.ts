@@ -1,10 +1,9 @@
 /** POST /admin/media/backfill-geo: city and country for positioned media never geocoded (audited in the service). */
 import { Type } from 'typebox';
-import { newId } from '../../../platform/http/ids.ts';
-import { DocumentSchema, ResourceSchema, resource } from '../../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../../platform/http/route.ts';
-import type { App } from '../../../platform/http/types.ts';
-import type { MediaServices } from '../media.module.ts';
+import { newId } from '../../platform/http/ids.ts';
+import { DocumentSchema, ResourceSchema, resource } from '../../platform/http/jsonapi.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import type { MediaServices } from './public.ts';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -20,8 +19,8 @@ const GeoBackfillSchema = ResourceSchema(
   'GeoBackfillRun',
 );
 
-export function geoBackfillRoutes(app: App, { geoBackfill }: MediaServices) {
-  registerRoutes(app, 'admin', [
+export function geoBackfillAdminRoutes({ geoBackfill }: Pick<MediaServices, 'geoBackfill'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/admin/media/backfill-geo',
@@ -31,5 +30,5 @@ export function geoBackfillRoutes(app: App, { geoBackfill }: MediaServices) {
       success: { status: 200, schema: DocumentSchema(GeoBackfillSchema) },
       handler: async () => ({ data: resource('geoBackfillRuns', newId(), await geoBackfill.run()) }),
     }),
-  ]);
+  ];
 }

@@ -3,9 +3,8 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema, Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatNullableTimestamp } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
 import { type MaintenanceSettings, maintenanceLimits } from '../../platform/maintenance/maintenance-mode.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
@@ -42,8 +41,8 @@ function operatorMessage(value: string): string {
   return visible;
 }
 
-export function maintenanceRoutes(app: App, { maintenance }: Pick<Platform, 'maintenance'>) {
-  registerRoutes(app, 'admin', [
+export function maintenanceAdminRoutes({ maintenance }: Pick<Platform, 'maintenance'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/maintenance',
@@ -78,5 +77,5 @@ export function maintenanceRoutes(app: App, { maintenance }: Pick<Platform, 'mai
           }),
         ),
     }),
-  ]);
+  ];
 }

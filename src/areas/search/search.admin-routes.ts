@@ -1,7 +1,6 @@
 /** The search index's back office: reindex one source or a kind, and the health report (audited in the service). */
 import { DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import {
   presentHealth,
   presentRebuild,
@@ -10,17 +9,17 @@ import {
   SearchHealthSchema,
   SearchRebuildSchema,
 } from './presenters.ts';
-import type { SearchServices } from './search.module.ts';
+import type { SearchServices } from './public.ts';
 import type { SearchKind } from './tables.ts';
 
 const params = { hex: idParam('32 hex digits or UUID') };
 
-export function searchAdminRoutes(app: App, { searchAdmin }: SearchServices) {
+export function searchAdminRoutes({ searchAdmin }: Pick<SearchServices, 'searchAdmin'>): AnyRoute[] {
   const kinds: Array<{ kind: SearchKind; base: string; noun: string }> = [
     { kind: 'media', base: '/admin/media', noun: 'media post' },
     { kind: 'user', base: '/admin/users', noun: 'user' },
   ];
-  registerRoutes(app, 'admin', [
+  return [
     ...kinds.flatMap(({ kind, base, noun }) => [
       route({
         method: 'POST',
@@ -51,5 +50,5 @@ export function searchAdminRoutes(app: App, { searchAdmin }: SearchServices) {
       success: { status: 200, schema: DocumentSchema(SearchHealthSchema) },
       handler: async () => ({ data: presentHealth(await searchAdmin.health()) }),
     }),
-  ]);
+  ];
 }

@@ -4,9 +4,8 @@ import { type AuditRow, auditKeyset } from '../../platform/audit/audit-log.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp, parseClientTime } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
 export const auditPage = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -49,8 +48,8 @@ function timeOf(value: string | undefined, parameter: string): Date | undefined 
   return date;
 }
 
-export function auditRoutes(app: App, { audit }: Pick<Platform, 'audit'>) {
-  registerRoutes(app, 'admin', [
+export function auditAdminRoutes({ audit }: Pick<Platform, 'audit'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/audit',
@@ -85,5 +84,5 @@ export function auditRoutes(app: App, { audit }: Pick<Platform, 'audit'>) {
         return { data: result.items.map(presentEntry), meta: { limit: page.limit }, links: links(result) };
       },
     }),
-  ]);
+  ];
 }

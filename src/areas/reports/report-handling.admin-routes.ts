@@ -1,18 +1,17 @@
 /** Report handling for operators: the list, one report with its target's state, the resolution. Audited in the service. */
 import { Type } from 'typebox';
-import { CollectionSchema, DocumentSchema, Nullable, StringEnum } from '../../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../../platform/http/route.ts';
-import type { App } from '../../../platform/http/types.ts';
+import { CollectionSchema, DocumentSchema, Nullable, StringEnum } from '../../platform/http/jsonapi.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
+import { maxBanReasonLength, maxNoteLength } from './admin/report-handling.service.ts';
 import {
   AdminReportDetailSchema,
   AdminReportSchema,
   presentAdminReport,
   presentAdminReportDetail,
-} from '../presenters.ts';
-import type { ReportsServices } from '../reports.module.ts';
-import { adminReportsKeyset } from '../reports.repository.ts';
-import { reportActions, reportKinds, reportReasons, reportResolutions, reportStatuses } from '../tables.ts';
-import { maxBanReasonLength, maxNoteLength } from './report-handling.service.ts';
+} from './presenters.ts';
+import type { ReportsServices } from './public.ts';
+import { adminReportsKeyset } from './reports.repository.ts';
+import { reportActions, reportKinds, reportReasons, reportResolutions, reportStatuses } from './tables.ts';
 
 const params = { hex: idParam('The report: UUID or 32 hex digits') };
 
@@ -45,8 +44,8 @@ const ResolveBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function reportHandlingRoutes(app: App, { reportHandling }: ReportsServices) {
-  registerRoutes(app, 'admin', [
+export function reportHandlingAdminRoutes({ reportHandling }: Pick<ReportsServices, 'reportHandling'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/reports',
@@ -103,5 +102,5 @@ export function reportHandlingRoutes(app: App, { reportHandling }: ReportsServic
         return { data: presentAdminReport(report), meta: { alsoResolved: alsoResolved.map((row) => row.id) } };
       },
     }),
-  ]);
+  ];
 }

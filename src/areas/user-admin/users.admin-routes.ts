@@ -4,12 +4,11 @@ import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
-import { adminUsersKeyset, maxBanReasonLength } from '../accounts/moderation.service.ts';
+import { adminUsersKeyset, maxBanReasonLength } from '../accounts/public.ts';
 import { AdminUserDetailSchema, AdminUserSchema, presentAdminUser, presentAdminUserDetail } from './presenters.ts';
-import type { UserAdminServices } from './user-admin.module.ts';
+import type { UserAdminServices } from './public.ts';
 
 const params = { hex: idParam('32 hex digits or UUID') };
 const OneUser = { status: 200, schema: DocumentSchema(AdminUserSchema) } as const;
@@ -28,8 +27,11 @@ function banEnd(value: string | undefined): Date | null {
   return date;
 }
 
-export function userAdminRoutes(app: App, { userAdmin, moderation }: UserAdminServices) {
-  registerRoutes(app, 'admin', [
+export function usersAdminRoutes({
+  userAdmin,
+  moderation,
+}: Pick<UserAdminServices, 'userAdmin' | 'moderation'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/admin/users',
@@ -139,5 +141,5 @@ export function userAdminRoutes(app: App, { userAdmin, moderation }: UserAdminSe
       success: OneUser,
       handler: async ({ params }) => ({ data: presentAdminUser(await moderation.anonymize(params.hex, 'admin')) }),
     }),
-  ]);
+  ];
 }

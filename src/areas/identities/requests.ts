@@ -1,6 +1,10 @@
-/** Request bodies shared with the web sign-in (POST /auth/oauth/{provider} declares the same input). */
+/**
+ * The request schemas of identities that routes of another area take too (the web sign-in's POST
+ * /auth/oauth/{provider}); other request schemas live in the routes that take them.
+ */
 import { Type } from 'typebox';
 
+/** A provider's credential, as POST /api/auth/oauth/{provider} and the web's POST /auth/oauth/{provider} take it. */
 export const ProviderCredentialsBody = Type.Object(
   {
     idToken: Type.Optional(

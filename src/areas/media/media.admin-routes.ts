@@ -1,20 +1,19 @@
 /** Media moderation: publication, flags, counters, deletion, orphan files. Every call is audited (in the service). */
 import { Type } from 'typebox';
-import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../../platform/http/route.ts';
-import type { App } from '../../../platform/http/types.ts';
-import { JobRunDocumentSchema } from '../../../platform/jobs/job-run-schema.ts';
-import type { MediaServices } from '../media.module.ts';
-import { maxMediaFlag } from '../media-flags.ts';
-import { AdminMediaSchema, presentAdminMedia } from './media-admin.presenters.ts';
-import { defaultOrphanGraceHours } from './media-admin.service.ts';
-import { emptyBodyAsObject } from './optional-body.ts';
+import { DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
+import { JobRunDocumentSchema } from '../../platform/jobs/job-run-schema.ts';
+import { AdminMediaSchema, presentAdminMedia } from './admin/media-admin.presenters.ts';
+import { defaultOrphanGraceHours } from './admin/media-admin.service.ts';
+import { emptyBodyAsObject } from './admin/optional-body.ts';
+import { maxMediaFlag } from './media-flags.ts';
+import type { MediaServices } from './public.ts';
 
 const params = { hex: idParam('32 hex digits or UUID') };
 const OneMedia = { status: 200, schema: DocumentSchema(AdminMediaSchema) } as const;
 
-export function mediaAdminRoutes(app: App, { mediaAdmin }: MediaServices) {
-  registerRoutes(app, 'admin', [
+export function mediaAdminRoutes({ mediaAdmin }: Pick<MediaServices, 'mediaAdmin'>): AnyRoute[] {
+  return [
     route({
       method: 'PUT',
       path: '/admin/media/{hex}/published',
@@ -106,5 +105,5 @@ export function mediaAdminRoutes(app: App, { mediaAdmin }: MediaServices) {
         };
       },
     }),
-  ]);
+  ];
 }
