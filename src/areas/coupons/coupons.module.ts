@@ -29,14 +29,15 @@ export const couponsArea = defineArea({
       description: 'The coupons you redeemed, what they gave you, and when.',
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
-    const coupons = new CouponsService(
+    const coupons = new CouponsService({
       transactions,
+      events,
       repository,
-      accounts.users,
-      gamification.gamification,
+      users: accounts.users,
+      badgeLevels: (slug) => gamification.gamification.badgeLastLevel(slug),
       audit,
       clock,
-    );
+    });
     stats.register('couponRedemptions', (since) => repository.stats(since));
     events.subscribe('user.erasing', 'inTransaction', 'coupons.erase', ({ userId }) => repository.eraseUser(userId));
     events.subscribe(
