@@ -10,6 +10,7 @@ import '../accounts/events.ts';
 import { CommentsRepository } from './comments.repository.ts';
 import { commentsRoutes } from './comments.routes.ts';
 import { CommentsService } from './comments.service.ts';
+import { CommentsStatsRepository } from './comments-stats.repository.ts';
 
 export interface CommentsServices {
   comments: CommentsService;
@@ -33,7 +34,8 @@ export const commentsArea = defineArea({
     });
     const comments = new CommentsService(transactions, events, commentRows, media.media, accounts.users, clock);
     media.mediaAdmin.addCounterSource(async (mediaId) => ({ commentsCount: await comments.visibleCountOf(mediaId) }));
-    stats.register('comments', (since) => comments.stats(since));
+    const commentStats = new CommentsStatsRepository(transactions);
+    stats.register('comments', (since) => commentStats.comments(since));
     events.subscribe('user.banned', 'inTransaction', 'comments.hideBannedAuthor', ({ userId }) =>
       comments.setAuthorBanned(userId, true),
     );

@@ -7,7 +7,7 @@
  * a visible reply below it (depth is at most 2, so a top-level comment's descendants are the rows
  * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
  */
-import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { literal } from '../../platform/db/literals.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
@@ -273,19 +273,6 @@ export class CommentsRepository extends Repository {
       .from(comments)
       .where(and(eq(comments.authorId, authorId), isNull(comments.deletedAt)));
     return row?.count ?? 0;
-  }
-
-  /** Comments written in total and since each date (deleted ones included: they were written). */
-  async stats(since: { day: Date; week: Date; month: Date }) {
-    const [row] = await this.db
-      .select({
-        total: sql<number>`count(*)::int`,
-        day: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.day)})::int`,
-        week: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.week)})::int`,
-        month: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.month)})::int`,
-      })
-      .from(comments);
-    return { total: row?.total ?? 0, day: row?.day ?? 0, week: row?.week ?? 0, month: row?.month ?? 0 };
   }
 
   /** Current usernames of the users others may see among these, for the mentions a page shows. */

@@ -105,15 +105,6 @@ export class CommentsService {
     return this.#softDelete(row, 'moderator');
   }
 
-  /** Comments written in total and since each date. */
-  stats(since: {
-    day: Date;
-    week: Date;
-    month: Date;
-  }): Promise<{ total: number; day: number; week: number; month: number }> {
-    return this.repository.stats(since);
-  }
-
   // Reading -----------------------------------------------------------------------------------------
 
   /** The top-level comments of a media the viewer can see, oldest first. */

@@ -8,6 +8,7 @@ import { defineArea } from '../../platform/modules/area-module.ts';
 import { CouponsRepository } from './coupons.repository.ts';
 import { couponsRoutes } from './coupons.routes.ts';
 import { CouponsService } from './coupons.service.ts';
+import { CouponsStatsRepository } from './coupons-stats.repository.ts';
 
 export interface CouponsServices {
   coupons: CouponsService;
@@ -38,7 +39,8 @@ export const couponsArea = defineArea({
       audit,
       clock,
     });
-    stats.register('couponRedemptions', (since) => repository.stats(since));
+    const couponStats = new CouponsStatsRepository(transactions);
+    stats.register('couponRedemptions', (since) => couponStats.redemptions(since));
     events.subscribe('user.erasing', 'inTransaction', 'coupons.erase', ({ userId }) => repository.eraseUser(userId));
     events.subscribe(
       'user.registered',

@@ -2,7 +2,7 @@
  * Reports: users report media, users and comments; operators list them, look at one with its target's
  * current state, and resolve it (actioned or dismissed), hiding the media, deleting the comment or
  * banning the user in the same transaction, which files the reporter's outcome mail too.
- * Other areas read `reports.countAgainst` (user administration) and `reports.stats` (statistics).
+ * Other areas read `reports.countAgainst` (user administration).
  */
 import { byId } from '../../platform/exports/keyset-batches.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
@@ -12,6 +12,7 @@ import { OutcomeMails } from './outcome-mails.ts';
 import { ReportsRepository } from './reports.repository.ts';
 import { reportsRoutes } from './reports.routes.ts';
 import { ReportsService } from './reports.service.ts';
+import { ReportsStatsRepository } from './reports-stats.repository.ts';
 
 export interface ReportsServices {
   reports: ReportsService;
@@ -37,7 +38,8 @@ export const reportsArea = defineArea({
     });
     const outcomeMails = new OutcomeMails(accounts.users, mail);
     const reports = new ReportsService(repository, media.media, accounts.users, comments.comments, clock);
-    stats.register('reports', (since) => reports.stats(since));
+    const reportStats = new ReportsStatsRepository(transactions);
+    stats.register('reports', (since) => reportStats.reports(since));
     events.subscribe(
       'user.anonymized',
       'inTransaction',

@@ -111,11 +111,6 @@ export class ReportsService {
     return this.repository.countAgainstUser(userId);
   }
 
-  /** Reports filed in all, since each date, and open now (statistics). */
-  stats(since: { day: Date; week: Date; month: Date }) {
-    return this.repository.stats(since);
-  }
-
   find(id: string): Promise<ReportRow | null> {
     return this.repository.findById(id);
   }
