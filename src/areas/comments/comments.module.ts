@@ -32,7 +32,14 @@ export const commentsArea = defineArea({
       description: 'The comments you wrote (deleted ones without their text), on which photo, and when.',
       rows: (userId) => byId((after, limit) => commentRows.exportRows(userId, after, limit)),
     });
-    const comments = new CommentsService(transactions, events, commentRows, media.media, accounts.users, clock);
+    const comments = new CommentsService({
+      transactions,
+      events,
+      repository: commentRows,
+      media: media.media,
+      users: accounts.users,
+      clock,
+    });
     media.mediaAdmin.addCounterSource(async (mediaId) => ({ commentsCount: await comments.visibleCountOf(mediaId) }));
     const commentStats = new CommentsStatsRepository(transactions);
     stats.register('comments', (since) => commentStats.comments(since));

@@ -27,7 +27,7 @@ export const dataExportArea = defineArea({
   create({ transactions, events, clock, logger, exports }) {
     const leases = new ExportLeases(new DataExportRepository(transactions), clock, logger);
     events.subscribe('user.erasing', 'inTransaction', 'dataExport.erase', ({ userId }) => leases.dropOfUser(userId));
-    return { dataExport: new DataExportService(exports, leases, clock, logger), leases };
+    return { dataExport: new DataExportService({ registry: exports, leases, clock, logger }), leases };
   },
   routes: dataExportRoutes,
 });

@@ -22,7 +22,7 @@ export const geographyArea = defineArea({
   name: 'geography',
   needs: [],
   create({ transactions }) {
-    return { geography: new GeographyService(new GeographyRepository(transactions)) };
+    return { geography: new GeographyService({ repository: new GeographyRepository(transactions) }) };
   },
   routes: geographyRoutes,
 });

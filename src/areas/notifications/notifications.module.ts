@@ -65,7 +65,7 @@ export const notificationsArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', ({ userId }) =>
       repository.eraseUser(userId),
     );
-    return { dispatcher, notifications: new NotificationsService(repository, clock), pushFlush };
+    return { dispatcher, notifications: new NotificationsService({ repository, clock }), pushFlush };
   },
   routes: notificationsRoutes,
 });

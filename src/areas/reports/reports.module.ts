@@ -37,7 +37,13 @@ export const reportsArea = defineArea({
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
     const outcomeMails = new OutcomeMails(accounts.users, mail);
-    const reports = new ReportsService(repository, media.media, accounts.users, comments.comments, clock);
+    const reports = new ReportsService({
+      repository,
+      media: media.media,
+      users: accounts.users,
+      comments: comments.comments,
+      clock,
+    });
     const reportStats = new ReportsStatsRepository(transactions);
     stats.register('reports', (since) => reportStats.reports(since));
     events.subscribe(
@@ -50,14 +56,16 @@ export const reportsArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'reports.erase', ({ userId }) => reports.eraseUser(userId));
     return {
       reports,
-      reportHandling: new ReportHandlingService(
+      reportHandling: new ReportHandlingService({
         transactions,
         audit,
         repository,
-        { mediaAdmin: media.mediaAdmin, comments: comments.comments, bans: accounts.moderation },
-        outcomeMails,
+        mediaAdmin: media.mediaAdmin,
+        comments: comments.comments,
+        bans: accounts.moderation,
+        mails: outcomeMails,
         clock,
-      ),
+      }),
     };
   },
   routes(app, services) {
