@@ -14,6 +14,7 @@ import pg from 'pg';
 import { testEngine } from '../helpers/database.ts';
 import { type PrivatePostgres, privatePostgresUnavailable, startPrivatePostgres } from '../helpers/private-postgres.ts';
 import { freePort, waitForPing } from '../helpers/processes.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const skip =
@@ -170,8 +171,12 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
   /** Writes go on through both instances while `fault` runs, then both must serve again. */
   async function livesThrough(fault: () => Promise<void>): Promise<void> {
     let done = false;
+    const acknowledgedBefore = writers.map((writer) => writer.acknowledged.size);
     const faulting = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300)); // writes are in flight
+      // The fault strikes once every writer is writing: each had a write acknowledged, the next is in flight.
+      await waitFor('writes under way', () =>
+        writers.every((writer, index) => writer.acknowledged.size > (acknowledgedBefore[index] ?? 0)),
+      );
       await fault();
       done = true;
     })();
