@@ -9,3 +9,9 @@ export const nameOf = (column: AnyColumn): SQL => sql`${sql.identifier(column.na
 
 /** Several bare names, comma-separated (an INSERT's column list). */
 export const namesOf = (...columns: AnyColumn[]): SQL => sql.join(columns.map(nameOf), sql`, `);
+
+/** For statement()'s text (no Drizzle SQL there): `alias.column`, the name typed from the table. */
+export const columnsOfAlias =
+  (alias: string) =>
+  (column: AnyColumn): string =>
+    `${alias}.${column.name}`;
