@@ -128,7 +128,7 @@ export const mediaArea = defineArea({
     caches.register('media.variants', mediaVariants.cache);
     const mediaStats = new MediaStatsRepository(transactions);
     stats.register('media', (since) => mediaStats.posts(since));
-    stats.registerBacklog('media.describePending', () => repository.countQueue(['pending']));
+    stats.registerBacklog('media.describePending', () => mediaStats.describePending());
     return {
       media: mediaService,
       mediaUploads: new MediaUploadService({
