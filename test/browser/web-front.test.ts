@@ -268,6 +268,7 @@ describe('the web front in a browser', { skip: browserUnavailable() }, () => {
           handler.setAttribute('onerror', 'window.__injectedHandler = true;');
           handler.src = 'data:,not-an-image';
           document.body.appendChild(handler);
+          // The browser's own clock: long enough for the image's error handler to have had its turn.
           setTimeout(
             () =>
               resolve({

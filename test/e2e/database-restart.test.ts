@@ -14,6 +14,7 @@ import { Writer } from '../helpers/acknowledged-writes.ts';
 import { testEngine } from '../helpers/database.ts';
 import { type PrivatePostgres, privatePostgresUnavailable, startPrivatePostgres } from '../helpers/private-postgres.ts';
 import { registerThrough, type ServerProcess, startServer } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const skip =
   testEngine() !== 'postgres' ? 'a PostgreSQL restart needs the PostgreSQL engine' : privatePostgresUnavailable();
@@ -109,8 +110,12 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
   /** Writes go on through both instances while `fault` runs, then both must serve again. */
   async function livesThrough(fault: () => Promise<void>): Promise<void> {
     let done = false;
+    const acknowledgedBefore = writers.map((writer) => writer.acknowledged.size);
     const faulting = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300)); // writes are in flight
+      // The fault strikes once every writer is writing: each had a write acknowledged, the next is in flight.
+      await waitFor('writes under way', () =>
+        writers.every((writer, index) => writer.acknowledged.size > (acknowledgedBefore[index] ?? 0)),
+      );
       await fault();
       done = true;
     })();

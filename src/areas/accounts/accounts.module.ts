@@ -72,18 +72,18 @@ export const accountsArea = defineArea({
         'Your sign-in sessions: when each began, was last seen and expires, its user agent and IP address (no token).',
       rows: (userId) => byId((after, limit) => repository.exportSessions(userId, after, limit)),
     });
-    const sessions = new SessionsService(repository, sessionCache, clock, config.sessionTtlDays);
+    const sessions = new SessionsService({ repository, cache: sessionCache, clock, ttlDays: config.sessionTtlDays });
     const mailTokens = new MailTokens(clock);
-    const mailFlows = new MailFlowsService(
+    const mailFlows = new MailFlowsService({
       transactions,
       repository,
-      mailTokens,
+      tokens: mailTokens,
       mail,
       clock,
-      config.publicUrl,
+      publicUrl: config.publicUrl,
       logger,
       events,
-    );
+    });
     const moderation = new ModerationService({
       transactions,
       events,
@@ -121,23 +121,26 @@ export const accountsArea = defineArea({
       if (user.emailConfirmedAt === null) await mailFlows.sendConfirmation(user, locale);
     });
     return {
-      accounts: new AccountsService(
+      accounts: new AccountsService({
         repository,
         sessions,
         clock,
         transactions,
         events,
         moderation,
-        new LoginThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits }),
-      ),
+        throttle: new LoginThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits }),
+      }),
       sessions,
       sessionCache,
       mailFlows,
-      profile: new ProfileService(repository, clock, transactions, events),
-      passwords: new PasswordService(repository, clock),
-      settings: new SettingsService(repository, clock, transactions, events, geography.geography),
-      directory: new UserDirectoryService(new UserDirectoryRepository(transactions), repository),
-      users: new UsersService(repository, clock),
+      profile: new ProfileService({ repository, clock, transactions, events }),
+      passwords: new PasswordService({ repository, clock }),
+      settings: new SettingsService({ repository, clock, transactions, events, geography: geography.geography }),
+      directory: new UserDirectoryService({
+        directory: new UserDirectoryRepository(transactions),
+        accounts: repository,
+      }),
+      users: new UsersService({ repository, clock }),
       moderation,
       deletion,
     };

@@ -1,5 +1,6 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
-import { and, desc, eq, getTableColumns, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, gt, isNull, ne, sql } from 'drizzle-orm';
+import { columnsOfAlias } from '../../platform/db/column-names.ts';
 import type { DbSource } from '../../platform/db/database.ts';
 import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
@@ -34,12 +35,13 @@ export interface BirthCity {
 export const sessionsKeyset = newestFirst<SessionRow>('sessions', sessions);
 
 /** A session as a request needs it, in one statement on the (session, user) pair; an erased account has none. */
+const [s, u] = [columnsOfAlias('s'), columnsOfAlias('u')];
 const liveSession = statement<CachedSession>(
   'accounts.liveSession',
-  `SELECT s.user_id AS "userId", s.id AS "sessionId", u.banned_at IS NOT NULL AS banned,
-          s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt"
-   FROM sessions AS s JOIN users AS u ON u.id = s.user_id
-   WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.anonymized_at IS NULL`,
+  `SELECT ${s(sessions.userId)} AS "userId", ${s(sessions.id)} AS "sessionId", ${u(users.bannedAt)} IS NOT NULL AS banned,
+          ${s(sessions.lastSeenAt)} AS "lastSeenAt", ${s(sessions.expiresAt)} AS "expiresAt"
+   FROM ${getTableName(sessions)} AS s JOIN ${getTableName(users)} AS u ON ${u(users.id)} = ${s(sessions.userId)}
+   WHERE ${s(sessions.tokenHash)} = $1 AND ${s(sessions.expiresAt)} > $2 AND ${u(users.anonymizedAt)} IS NULL`,
 );
 
 /** Told of every write that changes what a session token resolves to (see session-cache.ts). */

@@ -24,31 +24,21 @@ export interface Registration {
   couponCode?: string;
 }
 
-export class AccountsService {
-  private readonly repository: AccountsRepository;
-  private readonly sessions: SessionsService;
-  private readonly clock: Clock;
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly moderation: ModerationService;
-  private readonly throttle: LoginThrottle;
+export interface AccountsServiceDeps {
+  repository: AccountsRepository;
+  sessions: SessionsService;
+  clock: Clock;
+  transactions: Transactions;
+  events: EventBus;
+  moderation: ModerationService;
+  throttle: LoginThrottle;
+}
 
-  constructor(
-    repository: AccountsRepository,
-    sessions: SessionsService,
-    clock: Clock,
-    transactions: Transactions,
-    events: EventBus,
-    moderation: ModerationService,
-    throttle: LoginThrottle,
-  ) {
-    this.throttle = throttle;
-    this.moderation = moderation;
-    this.repository = repository;
-    this.sessions = sessions;
-    this.clock = clock;
-    this.transactions = transactions;
-    this.events = events;
+export class AccountsService {
+  readonly #deps: AccountsServiceDeps;
+
+  constructor(deps: AccountsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Maps unique-constraint violations on users to the documented 409s. */
@@ -62,10 +52,10 @@ export class AccountsService {
 
   /** The account, its first session and `user.registered` (the confirmation mail follows the commit). */
   async register(input: Registration, client: ClientInfo, locale: Locale = defaultLocale) {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const user = await this.createAccount(input);
-      const { session, accessToken } = await this.sessions.create(user, client);
-      await this.events.publish('user.registered', { user, locale, couponCode: input.couponCode });
+      const { session, accessToken } = await this.#deps.sessions.create(user, client);
+      await this.#deps.events.publish('user.registered', { user, locale, couponCode: input.couponCode });
       return { user, session, accessToken };
     });
   }
@@ -82,7 +72,7 @@ export class AccountsService {
     const nickname = input.nickname === undefined ? null : checkedNickname(input.nickname);
     let sponsorId: string | null = null;
     if (input.sponsorCode !== undefined) {
-      const sponsor = await this.repository.findUserBySponsorCode(input.sponsorCode);
+      const sponsor = await this.#deps.repository.findUserBySponsorCode(input.sponsorCode);
       if (sponsor === null) {
         throw new AppError('validationFailed', {
           source: { pointer: '/sponsorCode' },
@@ -113,7 +103,7 @@ export class AccountsService {
     locale: Locale,
     method: SignInMethod,
   ) {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const user = await this.#insertUser({
         email: input.email,
         passwordHash: null,
@@ -122,10 +112,14 @@ export class AccountsService {
         sponsoredBy: null,
         confirmed: input.emailVerified,
       });
-      const { session, accessToken } = await this.sessions.create(user, client, method);
-      await this.events.publish('user.registered', { user, locale });
+      const { session, accessToken } = await this.#deps.sessions.create(user, client, method);
+      await this.#deps.events.publish('user.registered', { user, locale });
       if (input.emailVerified)
-        await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: null, proof: 'provider' });
+        await this.#deps.events.publish('user.emailConfirmed', {
+          userId: user.id,
+          sponsoredBy: null,
+          proof: 'provider',
+        });
       return { user, session, accessToken };
     });
   }
@@ -139,11 +133,11 @@ export class AccountsService {
     sponsoredBy: string | null;
     confirmed: boolean;
   }): Promise<UserRow> {
-    const now = this.clock.now();
-    return this.transactions.run(async () => {
+    const now = this.#deps.clock.now();
+    return this.#deps.transactions.run(async () => {
       let user: UserRow;
       try {
-        user = await this.repository.insertUser({
+        user = await this.#deps.repository.insertUser({
           id: newId(),
           email: fields.email.trim(),
           passwordHash: fields.passwordHash,
@@ -159,7 +153,7 @@ export class AccountsService {
       } catch (error) {
         throw AccountsService.conflictFor(error) ?? error;
       }
-      await this.events.publish('user.created', { user });
+      await this.#deps.events.publish('user.created', { user });
       return user;
     });
   }
@@ -172,13 +166,13 @@ export class AccountsService {
   async login(login: string, password: string, client: ClientInfo) {
     const trimmed = login.trim();
     const user = trimmed.includes('@')
-      ? await this.repository.findUserByEmail(trimmed)
-      : await this.repository.findUserByUsername(trimmed);
+      ? await this.#deps.repository.findUserByEmail(trimmed)
+      : await this.#deps.repository.findUserByUsername(trimmed);
     const known = user !== null && user.anonymizedAt === null;
     const bucket = known ? user.id : `name:${trimmed.toLowerCase()}`;
-    await this.throttle.check(bucket, client.ip);
+    await this.#deps.throttle.check(bucket, client.ip);
     const refuse = async () => {
-      await this.throttle.fail(bucket, client.ip);
+      await this.#deps.throttle.fail(bucket, client.ip);
       return new AppError('invalidCredentials');
     };
     if (!known) {
@@ -188,14 +182,14 @@ export class AccountsService {
     if (!(await verifyPassword(user.passwordHash, password))) throw await refuse();
     // A ban whose end has passed is lifted here (as the bans job would); a ban in force answers like
     // a wrong password: only a session opened before the ban learns of it (403 accountBanned).
-    if (!(await this.moderation.liftIfEnded(user))) throw await refuse();
-    const { session, accessToken } = await this.sessions.create(user, client);
+    if (!(await this.#deps.moderation.liftIfEnded(user))) throw await refuse();
+    const { session, accessToken } = await this.#deps.sessions.create(user, client);
     return { user, session, accessToken };
   }
 
   /** The signed-in user (GET /api/auth/me), with the name and country of their birth city. */
   async me(userId: string): Promise<UserWithBirthCity> {
-    const found = await this.repository.findUserWithBirthCity(userId);
+    const found = await this.#deps.repository.findUserWithBirthCity(userId);
     if (found === null) throw new AppError('notFound');
     return found;
   }

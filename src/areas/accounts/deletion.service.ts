@@ -47,43 +47,28 @@ const asInvalidToken = (error: unknown): never => {
   throw error instanceof AppError ? invalidToken() : error;
 };
 
+export interface DeletionServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  audit: AuditLog;
+  accounts: AccountsRepository;
+  repository: DeletionRepository;
+  tokens: MailTokens;
+  mail: MailOutbox;
+  clock: Clock;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+  graceDays: number;
+}
+
 export class DeletionService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly audit: AuditLog;
-  private readonly accounts: AccountsRepository;
-  private readonly repository: DeletionRepository;
-  private readonly tokens: MailTokens;
-  private readonly mail: MailOutbox;
-  private readonly clock: Clock;
-  private readonly publicUrl: string;
-  private readonly logger: FastifyBaseLogger;
+  readonly #deps: DeletionServiceDeps;
+
   readonly graceDays: number;
 
-  constructor(options: {
-    transactions: Transactions;
-    events: EventBus;
-    audit: AuditLog;
-    accounts: AccountsRepository;
-    repository: DeletionRepository;
-    tokens: MailTokens;
-    mail: MailOutbox;
-    clock: Clock;
-    publicUrl: string;
-    logger: FastifyBaseLogger;
-    graceDays: number;
-  }) {
-    this.transactions = options.transactions;
-    this.events = options.events;
-    this.audit = options.audit;
-    this.accounts = options.accounts;
-    this.repository = options.repository;
-    this.tokens = options.tokens;
-    this.mail = options.mail;
-    this.clock = options.clock;
-    this.publicUrl = options.publicUrl;
-    this.logger = options.logger;
-    this.graceDays = options.graceDays;
+  constructor(deps: DeletionServiceDeps) {
+    this.#deps = deps;
+    this.graceDays = deps.graceDays;
   }
 
   /**
@@ -92,7 +77,7 @@ export class DeletionService {
    * past which nothing more is sent and the answer stays the same).
    */
   async request(userId: string, sessionId: string, password: string | undefined, locale: Locale): Promise<void> {
-    const user = await this.accounts.findUserById(userId);
+    const user = await this.#deps.accounts.findUserById(userId);
     if (user === null) throw new AppError('notFound');
     if (user.passwordHash !== null) {
       if (password === undefined) {
@@ -105,11 +90,11 @@ export class DeletionService {
         throw new AppError('wrongPassword', { source: { pointer: '/password' } });
       }
     } else {
-      const opening = await this.repository.sessionOpening(sessionId);
+      const opening = await this.#deps.repository.sessionOpening(sessionId);
       const recent =
         opening !== null &&
         opening.signInMethod !== 'password' &&
-        this.clock.now().getTime() - opening.createdAt.getTime() <= recentSignInMs;
+        this.#deps.clock.now().getTime() - opening.createdAt.getTime() <= recentSignInMs;
       if (!recent) {
         throw new AppError('reauthenticationRequired', {
           detail: 'sign in again with your identity provider, then ask within 10 minutes',
@@ -117,20 +102,20 @@ export class DeletionService {
       }
     }
     // The token and its mail in one transaction: one exists if and only if the other does.
-    await this.transactions.run(async () => {
-      if ((await this.accounts.lockUser(userId)) === null) return;
-      const since = new Date(this.clock.now().getTime() - 3_600_000);
-      if ((await this.accounts.countTokensSince(userId, 'delete-account', since)) >= mailsPerHour) return;
-      const token = await this.tokens.issue(this.accounts, userId, 'delete-account');
+    await this.#deps.transactions.run(async () => {
+      if ((await this.#deps.accounts.lockUser(userId)) === null) return;
+      const since = new Date(this.#deps.clock.now().getTime() - 3_600_000);
+      if ((await this.#deps.accounts.countTokensSince(userId, 'delete-account', since)) >= mailsPerHour) return;
+      const token = await this.#deps.tokens.issue(this.#deps.accounts, userId, 'delete-account');
       const mail = deletionMail({
         locale,
         to: user.email,
         name: user.nickname ?? user.username ?? null,
         token,
-        publicUrl: this.publicUrl,
+        publicUrl: this.#deps.publicUrl,
         graceDays: this.graceDays,
       });
-      await this.mail.file(mail, 'delete-account');
+      await this.#deps.mail.file(mail, 'delete-account');
     });
   }
 
@@ -139,18 +124,18 @@ export class DeletionService {
    * token all answer 422 invalidToken (nothing tells them apart). Returns when the erasure is due.
    */
   async confirm(token: string): Promise<{ userId: string; eraseAfter: Date }> {
-    return this.transactions.run(async () => {
-      const found = await this.tokens.check(this.accounts, token, 'delete-account').catch(asInvalidToken);
+    return this.#deps.transactions.run(async () => {
+      const found = await this.#deps.tokens.check(this.#deps.accounts, token, 'delete-account').catch(asInvalidToken);
       // The user first (the lock order), then the token: confirming spends every link of the account.
-      const user = await this.accounts.lockUser(found.userId);
+      const user = await this.#deps.accounts.lockUser(found.userId);
       if (user === null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) throw invalidToken();
-      await this.tokens.spend(this.accounts, found).catch(asInvalidToken);
-      const now = this.clock.now();
-      const row = (await this.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }))!;
-      await this.accounts.deleteSessionsOfUser(user.id);
-      await this.accounts.useAllTokens(user.id, 'delete-account', now);
-      await this.events.publish('user.changed', { user: row });
-      if (user.bannedAt === null) await this.events.publish('user.banned', { userId: user.id });
+      await this.#deps.tokens.spend(this.#deps.accounts, found).catch(asInvalidToken);
+      const now = this.#deps.clock.now();
+      const row = (await this.#deps.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }))!;
+      await this.#deps.accounts.deleteSessionsOfUser(user.id);
+      await this.#deps.accounts.useAllTokens(user.id, 'delete-account', now);
+      await this.#deps.events.publish('user.changed', { user: row });
+      if (user.bannedAt === null) await this.#deps.events.publish('user.banned', { userId: user.id });
       return { userId: user.id, eraseAfter: this.#eraseAfter(now) };
     });
   }
@@ -167,14 +152,17 @@ export class DeletionService {
     // The sign-in has just read the row: only an account being deleted costs a lock and a write.
     if (user.deletionRequestedAt === null) return;
     const userId = user.id;
-    await this.transactions.run(async () => {
-      const locked = await this.accounts.lockUser(userId);
+    await this.#deps.transactions.run(async () => {
+      const locked = await this.#deps.accounts.lockUser(userId);
       // Erased meanwhile (the job won the race): there is no account left to sign in to.
       if (locked === null) throw new AppError('invalidCredentials');
       if (locked.deletionRequestedAt === null) return;
-      const row = (await this.accounts.updateUser(userId, { deletionRequestedAt: null, updatedAt: this.clock.now() }))!;
-      await this.events.publish('user.changed', { user: row });
-      if (locked.bannedAt === null) await this.events.publish('user.unbanned', { userId });
+      const row = (await this.#deps.accounts.updateUser(userId, {
+        deletionRequestedAt: null,
+        updatedAt: this.#deps.clock.now(),
+      }))!;
+      await this.#deps.events.publish('user.changed', { user: row });
+      if (locked.bannedAt === null) await this.#deps.events.publish('user.unbanned', { userId });
     });
   }
 
@@ -184,18 +172,21 @@ export class DeletionService {
    * left for the next run, and makes the report ask the queue to retry.
    */
   async eraseDue(): Promise<{ erased: number; failed: number }> {
-    const cutoff = new Date(this.clock.now().getTime() - this.graceDays * 86_400_000);
+    const cutoff = new Date(this.#deps.clock.now().getTime() - this.graceDays * 86_400_000);
     let erased = 0;
     let failed = 0;
     for (;;) {
-      const ids = await this.repository.dueForErasure(cutoff, erasureBatch);
+      const ids = await this.#deps.repository.dueForErasure(cutoff, erasureBatch);
       let failedInBatch = 0;
       for (const id of ids) {
         try {
           if (await this.erase(id, cutoff)) erased += 1;
         } catch (error) {
           failedInBatch += 1;
-          this.logger.error({ event: 'accounts.erasureFailed', userId: id, err: error }, 'could not erase an account');
+          this.#deps.logger.error(
+            { event: 'accounts.erasureFailed', userId: id, err: error },
+            'could not erase an account',
+          );
         }
       }
       failed += failedInBatch;
@@ -209,16 +200,16 @@ export class DeletionService {
    * nothing to do (already erased, or cancelled meanwhile).
    */
   async erase(userId: string, cutoff: Date): Promise<boolean> {
-    return this.transactions.run(async () => {
-      const user = await this.accounts.lockUser(userId);
+    return this.#deps.transactions.run(async () => {
+      const user = await this.#deps.accounts.lockUser(userId);
       if (user === null || user.deletionRequestedAt === null) return false;
       if (user.deletionRequestedAt.getTime() > cutoff.getTime()) return false;
-      await this.events.publish('user.erasing', { userId });
+      await this.#deps.events.publish('user.erasing', { userId });
       // Audit payloads carry no e-mail or username by rule (moderation.service.ts); the e-mail is
       // checked anyway since it cannot match anything else.
-      await this.audit.forgetUser([userId, toHex(userId)], [user.email]);
-      await this.mail.forgetRecipient(user.email);
-      await this.repository.deleteUser(userId);
+      await this.#deps.audit.forgetUser([userId, toHex(userId)], [user.email]);
+      await this.#deps.mail.forgetRecipient(user.email);
+      await this.#deps.repository.deleteUser(userId);
       return true;
     });
   }

@@ -29,36 +29,24 @@ const canReceiveMail = (user: UserRow | null): user is UserRow =>
   user !== null && user.anonymizedAt === null && user.bannedAt === null;
 const invalidToken = () => new AppError('invalidToken', { source: { pointer: '/token' } });
 
+export interface MailFlowsServiceDeps {
+  transactions: Transactions;
+  repository: AccountsRepository;
+  tokens: MailTokens;
+  mail: MailOutbox;
+  clock: Clock;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+  events: EventBus;
+}
+
 export class MailFlowsService {
+  readonly #deps: MailFlowsServiceDeps;
+
   readonly #inFlight = new Set<Promise<void>>();
 
-  private readonly transactions: Transactions;
-  private readonly repository: AccountsRepository;
-  private readonly tokens: MailTokens;
-  private readonly mail: MailOutbox;
-  private readonly clock: Clock;
-  private readonly publicUrl: string;
-  private readonly logger: FastifyBaseLogger;
-  private readonly events: EventBus;
-
-  constructor(
-    transactions: Transactions,
-    repository: AccountsRepository,
-    tokens: MailTokens,
-    mail: MailOutbox,
-    clock: Clock,
-    publicUrl: string,
-    logger: FastifyBaseLogger,
-    events: EventBus,
-  ) {
-    this.events = events;
-    this.transactions = transactions;
-    this.repository = repository;
-    this.tokens = tokens;
-    this.mail = mail;
-    this.clock = clock;
-    this.publicUrl = publicUrl;
-    this.logger = logger;
+  constructor(deps: MailFlowsServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -70,7 +58,10 @@ export class MailFlowsService {
     const running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
       .catch((error: unknown) => {
-        this.logger.error({ event: 'mail.requestFailed', kind, err: error }, 'could not prepare an account e-mail');
+        this.#deps.logger.error(
+          { event: 'mail.requestFailed', kind, err: error },
+          'could not prepare an account e-mail',
+        );
       })
       .finally(() => this.#inFlight.delete(running));
     this.#inFlight.add(running);
@@ -86,11 +77,11 @@ export class MailFlowsService {
    * were issued in the last hour: counted under the user's lock, so parallel requests cannot pass it.
    */
   #issueCapped(userId: string, purpose: 'confirm-email' | 'reset-password'): Promise<string | null> {
-    return this.transactions.run(async () => {
-      if ((await this.repository.lockUser(userId)) === null) return null;
-      const since = new Date(this.clock.now().getTime() - 3_600_000);
-      if ((await this.repository.countTokensSince(userId, purpose, since)) >= mailsPerHour) return null;
-      return this.tokens.issue(this.repository, userId, purpose);
+    return this.#deps.transactions.run(async () => {
+      if ((await this.#deps.repository.lockUser(userId)) === null) return null;
+      const since = new Date(this.#deps.clock.now().getTime() - 3_600_000);
+      if ((await this.#deps.repository.countTokensSince(userId, purpose, since)) >= mailsPerHour) return null;
+      return this.#deps.tokens.issue(this.#deps.repository, userId, purpose);
     });
   }
 
@@ -99,7 +90,7 @@ export class MailFlowsService {
    * its token (the caller's, at registration), unless the hourly cap is reached.
    */
   async #mailToken(user: UserRow, locale: Locale, purpose: 'confirm-email' | 'reset-password'): Promise<void> {
-    await this.transactions.run(async () => {
+    await this.#deps.transactions.run(async () => {
       const token = await this.#issueCapped(user.id, purpose);
       if (token === null) return;
       const mail = tokenMail(purpose === 'confirm-email' ? 'confirmEmail' : 'resetPassword', {
@@ -107,9 +98,9 @@ export class MailFlowsService {
         to: user.email,
         name: displayName(user),
         token,
-        publicUrl: this.publicUrl,
+        publicUrl: this.#deps.publicUrl,
       });
-      await this.mail.file(mail, purpose);
+      await this.#deps.mail.file(mail, purpose);
     });
   }
 
@@ -121,7 +112,7 @@ export class MailFlowsService {
   /** Answers at once; the mail, if the address has an unconfirmed account, is prepared after the answer. */
   async resendConfirmation(email: string, locale: Locale): Promise<void> {
     this.#afterAnswer('confirm-email', async () => {
-      const user = await this.repository.findUserByEmail(email.trim());
+      const user = await this.#deps.repository.findUserByEmail(email.trim());
       if (!canReceiveMail(user) || user.emailConfirmedAt !== null) return;
       await this.sendConfirmation(user, locale);
     });
@@ -132,8 +123,8 @@ export class MailFlowsService {
    * throws the token's error (tokenUsed once the address is confirmed), else returns.
    */
   async checkConfirmation(token: string): Promise<void> {
-    const found = await this.tokens.check(this.repository, token, 'confirm-email');
-    if (!canReceiveMail(await this.repository.findUserById(found.userId))) throw invalidToken();
+    const found = await this.#deps.tokens.check(this.#deps.repository, token, 'confirm-email');
+    if (!canReceiveMail(await this.#deps.repository.findUserById(found.userId))) throw invalidToken();
   }
 
   /**
@@ -143,32 +134,36 @@ export class MailFlowsService {
    * instance: the session cache is told through the broadcast).
    */
   async confirmEmail(token: string): Promise<void> {
-    await this.transactions.run(async () => {
-      const found = await this.tokens.check(this.repository, token, 'confirm-email');
+    await this.#deps.transactions.run(async () => {
+      const found = await this.#deps.tokens.check(this.#deps.repository, token, 'confirm-email');
       // The user first (the lock order), so that of a confirmation and a reset at once only one
       // sees the address unconfirmed.
-      const user = await this.repository.lockUser(found.userId);
+      const user = await this.#deps.repository.lockUser(found.userId);
       // A link mailed before a ban or an erasure no longer works.
       if (!canReceiveMail(user)) throw invalidToken();
-      await this.tokens.spend(this.repository, found);
+      await this.#deps.tokens.spend(this.#deps.repository, found);
       if (user.emailConfirmedAt !== null) return;
-      const now = this.clock.now();
-      await this.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
+      const now = this.#deps.clock.now();
+      await this.#deps.repository.updateUser(user.id, { emailConfirmedAt: now, updatedAt: now });
       await this.#addressProven(user, now);
-      await this.repository.deleteSessionsOfUser(user.id);
+      await this.#deps.repository.deleteSessionsOfUser(user.id);
     });
   }
 
   /** A mailed link (a confirmation or a reset) proved an unconfirmed address: its confirmation links are spent. */
   async #addressProven(user: UserRow, now: Date): Promise<void> {
-    await this.repository.useAllTokens(user.id, 'confirm-email', now);
-    await this.events.publish('user.emailConfirmed', { userId: user.id, sponsoredBy: user.sponsoredBy, proof: 'mail' });
+    await this.#deps.repository.useAllTokens(user.id, 'confirm-email', now);
+    await this.#deps.events.publish('user.emailConfirmed', {
+      userId: user.id,
+      sponsoredBy: user.sponsoredBy,
+      proof: 'mail',
+    });
   }
 
   /** Answers at once; the reset mail, if the address has an account, is prepared after the answer. */
   async forgotPassword(email: string, locale: Locale): Promise<void> {
     this.#afterAnswer('reset-password', async () => {
-      const user = await this.repository.findUserByEmail(email.trim());
+      const user = await this.#deps.repository.findUserByEmail(email.trim());
       if (!canReceiveMail(user)) return;
       await this.#mailToken(user, locale, 'reset-password');
     });
@@ -180,23 +175,23 @@ export class MailFlowsService {
    * sent works until one of them is used (or the password changes) or it expires.
    */
   async resetPassword(token: string, password: string): Promise<void> {
-    const found = await this.tokens.check(this.repository, token, 'reset-password');
+    const found = await this.#deps.tokens.check(this.#deps.repository, token, 'reset-password');
     if (!isStrongEnough(password)) throw new AppError('weakPassword', { source: { pointer: '/password' } });
     const passwordHash = await hashPassword(password);
-    await this.transactions.run(async () => {
-      const user = await this.repository.lockUser(found.userId);
+    await this.#deps.transactions.run(async () => {
+      const user = await this.#deps.repository.lockUser(found.userId);
       // A link mailed before a ban or an erasure no longer works.
       if (!canReceiveMail(user)) throw invalidToken();
-      await this.tokens.spend(this.repository, found);
-      const now = this.clock.now();
-      await this.repository.updateUser(user.id, {
+      await this.#deps.tokens.spend(this.#deps.repository, found);
+      const now = this.#deps.clock.now();
+      await this.#deps.repository.updateUser(user.id, {
         passwordHash,
         emailConfirmedAt: user.emailConfirmedAt ?? now,
         updatedAt: now,
       });
       if (user.emailConfirmedAt === null) await this.#addressProven(user, now);
-      await this.repository.useAllTokens(user.id, 'reset-password', now);
-      await this.repository.deleteSessionsOfUser(user.id);
+      await this.#deps.repository.useAllTokens(user.id, 'reset-password', now);
+      await this.#deps.repository.deleteSessionsOfUser(user.id);
     });
   }
 }

@@ -48,66 +48,59 @@ const erasedSettings: Partial<UserSettings> = {
   publishLocationByDefault: false,
 };
 
-export class ModerationService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly audit: AuditLog;
-  private readonly accounts: AccountsRepository;
-  private readonly repository: ModerationRepository;
-  private readonly clock: Clock;
-  private readonly mail: MailOutbox;
+export interface ModerationServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  audit: AuditLog;
+  accounts: AccountsRepository;
+  repository: ModerationRepository;
+  clock: Clock;
+  mail: MailOutbox;
+}
 
-  constructor(options: {
-    transactions: Transactions;
-    events: EventBus;
-    audit: AuditLog;
-    accounts: AccountsRepository;
-    repository: ModerationRepository;
-    clock: Clock;
-    mail: MailOutbox;
-  }) {
-    this.transactions = options.transactions;
-    this.events = options.events;
-    this.audit = options.audit;
-    this.accounts = options.accounts;
-    this.repository = options.repository;
-    this.clock = options.clock;
-    this.mail = options.mail;
+export class ModerationService {
+  readonly #deps: ModerationServiceDeps;
+
+  constructor(deps: ModerationServiceDeps) {
+    this.#deps = deps;
   }
 
   list(filter: AdminUserFilter, page: PageRequest): Promise<UserRow[]> {
-    return this.repository.list(filter, page);
+    return this.#deps.repository.list(filter, page);
   }
 
   /** Any account, erased ones included; 404 when unknown. */
   async get(userId: string): Promise<UserRow> {
-    const user = await this.accounts.findUserById(userId);
+    const user = await this.#deps.accounts.findUserById(userId);
     if (user === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
     return user;
   }
 
   countLiveSessions(userId: string): Promise<number> {
-    return this.repository.countLiveSessions(userId, this.clock.now());
+    return this.#deps.repository.countLiveSessions(userId, this.#deps.clock.now());
   }
 
   /** Locks the account for a moderation change; unknown and erased accounts are 404. */
   async #lockActive(userId: string): Promise<UserRow> {
-    const user = await this.accounts.lockUser(userId);
+    const user = await this.#deps.accounts.lockUser(userId);
     if (user === null || user.anonymizedAt !== null) throw new AppError('notFound', { source: { parameter: 'hex' } });
     return user;
   }
 
   #record(actor: string, action: string, userId: string, payload: Record<string, unknown> = {}): Promise<void> {
-    return this.audit.record({ actor, action, targetType: 'user', targetId: userId, payload });
+    return this.#deps.audit.record({ actor, action, targetType: 'user', targetId: userId, payload });
   }
 
   async setVerified(userId: string, verified: boolean, actor: string): Promise<UserRow> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const user = await this.#lockActive(userId);
       if ((user.verifiedAt !== null) === verified) return user;
-      const now = this.clock.now();
-      const row = (await this.accounts.updateUser(userId, { verifiedAt: verified ? now : null, updatedAt: now }))!;
-      await this.events.publish('user.changed', { user: row });
+      const now = this.#deps.clock.now();
+      const row = (await this.#deps.accounts.updateUser(userId, {
+        verifiedAt: verified ? now : null,
+        updatedAt: now,
+      }))!;
+      await this.#deps.events.publish('user.changed', { user: row });
       await this.#record(actor, 'user.verified', userId, { verified });
       return row;
     });
@@ -126,24 +119,24 @@ export class ModerationService {
         detail: `1 to ${maxBanReasonLength} characters once trimmed`,
       });
     }
-    return this.transactions.run(async () => {
-      const now = this.clock.now();
+    return this.#deps.transactions.run(async () => {
+      const now = this.#deps.clock.now();
       if (input.until !== null && input.until.getTime() <= now.getTime()) {
         throw new AppError('validationFailed', { source: { pointer: '/until' }, detail: 'must be in the future' });
       }
       const user = await this.#lockActive(userId);
       const starts = user.bannedAt === null;
-      const row = (await this.accounts.updateUser(userId, {
+      const row = (await this.#deps.accounts.updateUser(userId, {
         bannedAt: user.bannedAt ?? now,
         banReason: reason,
         bannedUntil: input.until,
         updatedAt: now,
       }))!;
-      await this.accounts.deleteSessionsOfUser(userId);
+      await this.#deps.accounts.deleteSessionsOfUser(userId);
       if (starts) {
-        await this.events.publish('user.changed', { user: row });
+        await this.#deps.events.publish('user.changed', { user: row });
         // An account being deleted is hidden already (deletion.service.ts).
-        if (user.deletionRequestedAt === null) await this.events.publish('user.banned', { userId });
+        if (user.deletionRequestedAt === null) await this.#deps.events.publish('user.banned', { userId });
       }
       await this.#record(actor, 'user.ban', userId, {
         reason,
@@ -156,18 +149,18 @@ export class ModerationService {
 
   /** Lifts the ban; a user not banned is left as is (`changed` false, nothing published or audited). */
   async unban(userId: string, actor: string): Promise<{ user: UserRow; changed: boolean }> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const user = await this.#lockActive(userId);
       if (user.bannedAt === null) return { user, changed: false };
-      const row = (await this.accounts.updateUser(userId, {
+      const row = (await this.#deps.accounts.updateUser(userId, {
         bannedAt: null,
         banReason: null,
         bannedUntil: null,
-        updatedAt: this.clock.now(),
+        updatedAt: this.#deps.clock.now(),
       }))!;
-      await this.events.publish('user.changed', { user: row });
+      await this.#deps.events.publish('user.changed', { user: row });
       // An account being deleted stays hidden until the deletion is cancelled (deletion.service.ts).
-      if (user.deletionRequestedAt === null) await this.events.publish('user.unbanned', { userId });
+      if (user.deletionRequestedAt === null) await this.#deps.events.publish('user.unbanned', { userId });
       await this.#record(actor, 'user.unban', userId, actor === 'system' ? { reason: 'ended' } : {});
       return { user: row, changed: true };
     });
@@ -176,12 +169,12 @@ export class ModerationService {
   /** Lifts the user's ban if its end has passed (login calls it); true when the account is not banned after. */
   async liftIfEnded(user: UserRow): Promise<boolean> {
     if (user.bannedAt === null) return true;
-    if (user.bannedUntil === null || user.bannedUntil.getTime() > this.clock.now().getTime()) return false;
-    return this.transactions.run(async () => {
-      const locked = await this.accounts.lockUser(user.id);
+    if (user.bannedUntil === null || user.bannedUntil.getTime() > this.#deps.clock.now().getTime()) return false;
+    return this.#deps.transactions.run(async () => {
+      const locked = await this.#deps.accounts.lockUser(user.id);
       if (locked === null || locked.bannedAt === null) return true; // lifted meanwhile
       // An operator may have banned again meanwhile, with a later end or none.
-      if (locked.bannedUntil === null || locked.bannedUntil.getTime() > this.clock.now().getTime()) return false;
+      if (locked.bannedUntil === null || locked.bannedUntil.getTime() > this.#deps.clock.now().getTime()) return false;
       await this.unban(user.id, 'system');
       return true;
     });
@@ -191,9 +184,9 @@ export class ModerationService {
   async liftEndedBans(): Promise<{ lifted: number }> {
     let lifted = 0;
     for (;;) {
-      const ids = await this.repository.endedBans(this.clock.now(), bansPerRun);
+      const ids = await this.#deps.repository.endedBans(this.#deps.clock.now(), bansPerRun);
       for (const id of ids) {
-        const user = await this.accounts.findUserById(id);
+        const user = await this.#deps.accounts.findUserById(id);
         if (user !== null && user.bannedAt !== null && (await this.liftIfEnded(user))) lifted += 1;
       }
       if (ids.length < bansPerRun) return { lifted };
@@ -206,15 +199,15 @@ export class ModerationService {
    * mailed links ended; `user.anonymized` lets other areas erase their copies. 409 when already erased.
    */
   async anonymize(userId: string, actor: string): Promise<UserRow> {
-    return this.transactions.run(async () => {
-      const user = await this.accounts.lockUser(userId);
+    return this.#deps.transactions.run(async () => {
+      const user = await this.#deps.accounts.lockUser(userId);
       if (user === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
       if (user.anonymizedAt !== null) throw new AppError('conflict', { detail: 'the account is already anonymized' });
-      const now = this.clock.now();
+      const now = this.#deps.clock.now();
       // Random, so that nobody can take the placeholder first (ids are public).
       const placeholder = toHex(newId());
       const username = `deleted_${placeholder.slice(0, 22)}`;
-      const row = (await this.accounts.updateUser(userId, {
+      const row = (await this.#deps.accounts.updateUser(userId, {
         email: `${placeholder}@anonymized.invalid`,
         username,
         nickname: null,
@@ -227,12 +220,12 @@ export class ModerationService {
         anonymizedAt: now,
         updatedAt: now,
       }))!;
-      await this.accounts.deleteSessionsOfUser(userId);
-      await this.repository.deleteTokensOfUser(userId);
+      await this.#deps.accounts.deleteSessionsOfUser(userId);
+      await this.#deps.repository.deleteTokensOfUser(userId);
       // Mail to the former address, sent or waiting, names the account: it goes too.
-      await this.mail.forgetRecipient(user.email);
-      await this.events.publish('user.changed', { user: row });
-      await this.events.publish('user.anonymized', { userId, formerUsername: user.username, username });
+      await this.#deps.mail.forgetRecipient(user.email);
+      await this.#deps.events.publish('user.changed', { user: row });
+      await this.#deps.events.publish('user.anonymized', { userId, formerUsername: user.username, username });
       await this.#record(actor, 'user.anonymize', userId);
       return row;
     });

@@ -4,13 +4,16 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { hashPassword, isStrongEnough, verifyPassword } from './secrets.ts';
 
-export class PasswordService {
-  private readonly repository: AccountsRepository;
-  private readonly clock: Clock;
+export interface PasswordServiceDeps {
+  repository: AccountsRepository;
+  clock: Clock;
+}
 
-  constructor(repository: AccountsRepository, clock: Clock) {
-    this.repository = repository;
-    this.clock = clock;
+export class PasswordService {
+  readonly #deps: PasswordServiceDeps;
+
+  constructor(deps: PasswordServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Returns how many other sessions were ended; the session making the change stays. */
@@ -20,15 +23,15 @@ export class PasswordService {
     currentPassword: string,
     newPassword: string,
   ): Promise<number> {
-    const user = await this.repository.findUserById(userId);
+    const user = await this.#deps.repository.findUserById(userId);
     if (user === null) throw new AppError('notFound');
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
       throw new AppError('wrongPassword', { source: { pointer: '/currentPassword' } });
     }
     if (!isStrongEnough(newPassword)) throw new AppError('weakPassword', { source: { pointer: '/newPassword' } });
-    const now = this.clock.now();
-    await this.repository.updateUser(userId, { passwordHash: await hashPassword(newPassword), updatedAt: now });
-    await this.repository.useAllTokens(userId, 'reset-password', now);
-    return this.repository.deleteSessionsOfUser(userId, currentSessionId);
+    const now = this.#deps.clock.now();
+    await this.#deps.repository.updateUser(userId, { passwordHash: await hashPassword(newPassword), updatedAt: now });
+    await this.#deps.repository.useAllTokens(userId, 'reset-password', now);
+    return this.#deps.repository.deleteSessionsOfUser(userId, currentSessionId);
   }
 }

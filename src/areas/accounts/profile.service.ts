@@ -28,31 +28,32 @@ function usernameChangeTooSoon(user: UserRow, now: Date): AppError | null {
   });
 }
 
-export class ProfileService {
-  private readonly repository: AccountsRepository;
-  private readonly clock: Clock;
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
+export interface ProfileServiceDeps {
+  repository: AccountsRepository;
+  clock: Clock;
+  transactions: Transactions;
+  events: EventBus;
+}
 
-  constructor(repository: AccountsRepository, clock: Clock, transactions: Transactions, events: EventBus) {
-    this.repository = repository;
-    this.clock = clock;
-    this.transactions = transactions;
-    this.events = events;
+export class ProfileService {
+  readonly #deps: ProfileServiceDeps;
+
+  constructor(deps: ProfileServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Writes a name change and publishes `user.changed` in one transaction. */
   #changeNames(userId: string, patch: Partial<UserRow>): Promise<UserRow> {
-    return this.transactions.run(async () => {
-      const updated = await this.repository.updateUser(userId, { ...patch, updatedAt: this.clock.now() });
+    return this.#deps.transactions.run(async () => {
+      const updated = await this.#deps.repository.updateUser(userId, { ...patch, updatedAt: this.#deps.clock.now() });
       if (updated === null) throw new AppError('notFound');
-      await this.events.publish('user.changed', { user: updated });
+      await this.#deps.events.publish('user.changed', { user: updated });
       return updated;
     });
   }
 
   async #user(userId: string): Promise<UserRow> {
-    const user = await this.repository.findUserById(userId);
+    const user = await this.#deps.repository.findUserById(userId);
     if (user === null) throw new AppError('notFound');
     return user;
   }
@@ -71,14 +72,14 @@ export class ProfileService {
       throw new AppError('usernameTaken', { source: { pointer: '/username' }, detail: 'this username is reserved' });
     }
     try {
-      return await this.transactions.run(async () => {
+      return await this.#deps.transactions.run(async () => {
         const updated = await write();
         if (updated === null) {
           const outcome = refusal(await this.#user(userId));
           if (outcome instanceof AppError) throw outcome;
           return outcome;
         }
-        await this.events.publish('user.changed', { user: updated });
+        await this.#deps.events.publish('user.changed', { user: updated });
         return updated;
       });
     } catch (error) {
@@ -90,7 +91,7 @@ export class ProfileService {
     return this.#setUsername(
       userId,
       username,
-      () => this.repository.setFirstUsername(userId, username, this.clock.now()),
+      () => this.#deps.repository.setFirstUsername(userId, username, this.#deps.clock.now()),
       (user) => usernameAlreadySet(user),
     );
   }
@@ -103,12 +104,12 @@ export class ProfileService {
       if (early instanceof AppError) throw early;
       return early;
     }
-    const now = this.clock.now();
+    const now = this.#deps.clock.now();
     const changedBy = new Date(now.getTime() - usernameChangeCooldownDays * 86_400_000);
     return this.#setUsername(
       userId,
       username,
-      () => this.repository.changeUsername(userId, username, now, changedBy),
+      () => this.#deps.repository.changeUsername(userId, username, now, changedBy),
       (current) => this.#changeRefusal(current, username) ?? new AppError('conflict'),
     );
   }
@@ -122,7 +123,7 @@ export class ProfileService {
       });
     }
     if (user.username === username) return user;
-    return user.usernameChangedAt === null ? null : usernameChangeTooSoon(user, this.clock.now());
+    return user.usernameChangedAt === null ? null : usernameChangeTooSoon(user, this.#deps.clock.now());
   }
 
   async setNickname(userId: string, nickname: string): Promise<UserRow> {

@@ -219,6 +219,7 @@ describe('RedisRateLimitStore against the local Redis', () => {
     await a.hit('k', 300);
     const shared = await b.hit('k', 300);
     assert.equal(shared.count, 2);
+    // Redis expires the window's key on its own clock (PX 300): no injected clock reaches it, so wait it out.
     await new Promise((resolve) => setTimeout(resolve, 400));
     assert.equal((await a.hit('k', 300)).count, 1, 'a new window after expiry');
   });

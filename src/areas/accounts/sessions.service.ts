@@ -31,17 +31,18 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
 });
 
-export class SessionsService implements SessionResolver {
-  private readonly repository: AccountsRepository;
-  private readonly cache: SessionCache;
-  private readonly clock: Clock;
-  private readonly ttlDays: number;
+export interface SessionsServiceDeps {
+  repository: AccountsRepository;
+  cache: SessionCache;
+  clock: Clock;
+  ttlDays: number;
+}
 
-  constructor(repository: AccountsRepository, cache: SessionCache, clock: Clock, ttlDays: number) {
-    this.repository = repository;
-    this.cache = cache;
-    this.clock = clock;
-    this.ttlDays = ttlDays;
+export class SessionsService implements SessionResolver {
+  readonly #deps: SessionsServiceDeps;
+
+  constructor(deps: SessionsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Run before every new session (accounts' deletion cancels a pending one: deletion.service.ts). */
@@ -53,7 +54,7 @@ export class SessionsService implements SessionResolver {
   }
 
   #expiry(from: Date): Date {
-    return new Date(from.getTime() + this.ttlDays * 86_400_000);
+    return new Date(from.getTime() + this.#deps.ttlDays * 86_400_000);
   }
 
   async create(
@@ -63,7 +64,7 @@ export class SessionsService implements SessionResolver {
   ): Promise<{ session: SessionRow; accessToken: string }> {
     for (const hook of this.#beforeSignIn) await hook(user);
     const userId = user.id;
-    const now = this.clock.now();
+    const now = this.#deps.clock.now();
     const accessToken = newSecretToken('tms');
     const session: SessionRow = {
       id: newId(),
@@ -76,33 +77,35 @@ export class SessionsService implements SessionResolver {
       ip: client.ip,
       signInMethod: method,
     };
-    await this.repository.insertSession(session);
+    await this.#deps.repository.insertSession(session);
     return { session, accessToken };
   }
 
   async resolve(token: string, request: FastifyRequest) {
-    const now = this.clock.now();
+    const now = this.#deps.clock.now();
     const tokenHash = hashToken(token);
-    const session = await this.cache.resolve(tokenHash, () => this.repository.findLiveSession(tokenHash, now));
+    const session = await this.#deps.cache.resolve(tokenHash, () =>
+      this.#deps.repository.findLiveSession(tokenHash, now),
+    );
     if (session === null || session.expiresAt <= now) return null;
     if (now.getTime() - session.lastSeenAt.getTime() > touchIntervalMs) {
       const client = clientInfo(request);
       session.lastSeenAt = now;
       session.expiresAt = this.#expiry(now);
-      await this.repository.touchSession(session.sessionId, now, session.expiresAt, client.ip, client.userAgent);
+      await this.#deps.repository.touchSession(session.sessionId, now, session.expiresAt, client.ip, client.userAgent);
     }
     return { viewer: { userId: session.userId, sessionId: session.sessionId }, banned: session.banned };
   }
 
   list(userId: string, page: PageRequest) {
-    return this.repository.listSessions(userId, this.clock.now(), page);
+    return this.#deps.repository.listSessions(userId, this.#deps.clock.now(), page);
   }
 
   async revoke(userId: string, sessionId: string): Promise<void> {
-    if (!(await this.repository.deleteSession(userId, sessionId))) throw new AppError('notFound');
+    if (!(await this.#deps.repository.deleteSession(userId, sessionId))) throw new AppError('notFound');
   }
 
   endAll(userId: string, exceptSessionId: string | null = null): Promise<number> {
-    return this.repository.deleteSessionsOfUser(userId, exceptSessionId);
+    return this.#deps.repository.deleteSessionsOfUser(userId, exceptSessionId);
   }
 }

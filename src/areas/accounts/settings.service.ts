@@ -21,29 +21,23 @@ export const settingsOf = (stored: Partial<UserSettings>): UserSettings => ({ ..
 
 export type AddressPatch = Partial<{ [K in keyof PostalAddress]: PostalAddress[K] }>;
 
-export class SettingsService {
-  private readonly repository: AccountsRepository;
-  private readonly clock: Clock;
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly geography: GeographyService;
+export interface SettingsServiceDeps {
+  repository: AccountsRepository;
+  clock: Clock;
+  transactions: Transactions;
+  events: EventBus;
+  geography: GeographyService;
+}
 
-  constructor(
-    repository: AccountsRepository,
-    clock: Clock,
-    transactions: Transactions,
-    events: EventBus,
-    geography: GeographyService,
-  ) {
-    this.geography = geography;
-    this.repository = repository;
-    this.clock = clock;
-    this.transactions = transactions;
-    this.events = events;
+export class SettingsService {
+  readonly #deps: SettingsServiceDeps;
+
+  constructor(deps: SettingsServiceDeps) {
+    this.#deps = deps;
   }
 
   async #user(userId: string) {
-    const user = await this.repository.findUserById(userId);
+    const user = await this.#deps.repository.findUserById(userId);
     if (user === null) throw new AppError('notFound');
     return user;
   }
@@ -56,10 +50,10 @@ export class SettingsService {
   async updateSettings(userId: string, patch: Partial<UserSettings>): Promise<UserSettings> {
     if (typeof patch.birthCityId === 'string')
       patch = { ...patch, birthCityId: await this.#birthCity(patch.birthCityId) };
-    const row = await this.transactions.run(async () => {
-      const row = await this.repository.mergeSettings(userId, patch, this.clock.now());
+    const row = await this.#deps.transactions.run(async () => {
+      const row = await this.#deps.repository.mergeSettings(userId, patch, this.#deps.clock.now());
       if (row === null) throw new AppError('notFound');
-      await this.events.publish('user.changed', { user: row });
+      await this.#deps.events.publish('user.changed', { user: row });
       return row;
     });
     return settingsOf(row.settings);
@@ -67,7 +61,7 @@ export class SettingsService {
 
   /** A known city's canonical id, or 422 pointing at birthCityId. */
   async #birthCity(id: string): Promise<string> {
-    const city = await this.geography.cityById(id.toLowerCase());
+    const city = await this.#deps.geography.cityById(id.toLowerCase());
     if (city === null) {
       throw new AppError('validationFailed', { source: { pointer: '/birthCityId' }, detail: 'no city has this id' });
     }
@@ -90,11 +84,11 @@ export class SettingsService {
   async updateAddress(userId: string, patch: AddressPatch): Promise<PostalAddress> {
     const { address, problems } = checkedAddress((await this.#user(userId)).address, patch);
     if (address === null) throw new AppErrors(422, problems);
-    await this.repository.updateUser(userId, { address, updatedAt: this.clock.now() });
+    await this.#deps.repository.updateUser(userId, { address, updatedAt: this.#deps.clock.now() });
     return address;
   }
 
   async deleteAddress(userId: string): Promise<void> {
-    await this.repository.updateUser(userId, { address: null, updatedAt: this.clock.now() });
+    await this.#deps.repository.updateUser(userId, { address: null, updatedAt: this.#deps.clock.now() });
   }
 }

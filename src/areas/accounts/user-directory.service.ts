@@ -4,21 +4,24 @@ import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { UserDirectoryRepository } from './user-directory.repository.ts';
 
-export class UserDirectoryService {
-  private readonly directory: UserDirectoryRepository;
-  private readonly accounts: AccountsRepository;
+export interface UserDirectoryServiceDeps {
+  directory: UserDirectoryRepository;
+  accounts: AccountsRepository;
+}
 
-  constructor(directory: UserDirectoryRepository, accounts: AccountsRepository) {
-    this.directory = directory;
-    this.accounts = accounts;
+export class UserDirectoryService {
+  readonly #deps: UserDirectoryServiceDeps;
+
+  constructor(deps: UserDirectoryServiceDeps) {
+    this.#deps = deps;
   }
 
   async sponsorship(userId: string, page: PageRequest) {
-    const user = await this.accounts.findUserById(userId);
+    const user = await this.#deps.accounts.findUserById(userId);
     if (user === null) throw new AppError('notFound');
     const [rows, total] = await Promise.all([
-      this.directory.sponsored(userId, page),
-      this.directory.countSponsored(userId),
+      this.#deps.directory.sponsored(userId, page),
+      this.#deps.directory.countSponsored(userId),
     ]);
     return { sponsorCode: user.sponsorCode, rows, total };
   }

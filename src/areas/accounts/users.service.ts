@@ -16,18 +16,21 @@ export type ProfileImageKind = 'avatar' | 'cover';
 /** How a user is named to others: nickname, else username, else the 32-hex id. */
 export const displayNameOf = (user: UserRow) => user.nickname ?? user.username ?? user.id.replaceAll('-', '');
 
-export class UsersService {
-  private readonly repository: AccountsRepository;
-  private readonly clock: Clock;
+export interface UsersServiceDeps {
+  repository: AccountsRepository;
+  clock: Clock;
+}
 
-  constructor(repository: AccountsRepository, clock: Clock) {
-    this.repository = repository;
-    this.clock = clock;
+export class UsersService {
+  readonly #deps: UsersServiceDeps;
+
+  constructor(deps: UsersServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Locks the user's row for the transaction in progress; null when there is no such user. */
   lock(userId: string): Promise<UserRow | null> {
-    return this.repository.lockUser(userId);
+    return this.#deps.repository.lockUser(userId);
   }
 
   /**
@@ -36,28 +39,28 @@ export class UsersService {
    */
   async lockInOrder(userIds: readonly string[]): Promise<Map<string, UserRow | null>> {
     const locked = new Map<string, UserRow | null>();
-    for (const id of [...new Set(userIds)].sort()) locked.set(id, await this.repository.lockUser(id));
+    for (const id of [...new Set(userIds)].sort()) locked.set(id, await this.#deps.repository.lockUser(id));
     return locked;
   }
 
   /** Any user, whatever their state (writers, operators, the user themself). */
   find(userId: string): Promise<UserRow | null> {
-    return this.repository.findUserById(userId);
+    return this.#deps.repository.findUserById(userId);
   }
 
   /** A user others may see (read-model.ts `isVisibleUser`); null when unknown, banned or being deleted. */
   async findVisible(userId: string): Promise<UserRow | null> {
-    const user = await this.repository.findUserById(userId);
+    const user = await this.#deps.repository.findUserById(userId);
     return user !== null && isVisibleUser(user) ? user : null;
   }
 
   findByEmail(email: string): Promise<UserRow | null> {
-    return this.repository.findUserByEmail(email);
+    return this.#deps.repository.findUserByEmail(email);
   }
 
   /** Any account by username, whatever its state (operators act on banned and erased accounts too). */
   findAnyByUsername(username: string): Promise<UserRow | null> {
-    return this.repository.findUserByUsername(username);
+    return this.#deps.repository.findUserByUsername(username);
   }
 
   /**
@@ -65,18 +68,18 @@ export class UsersService {
    * found by its name (only its owner signs in with it).
    */
   async findByUsername(username: string): Promise<UserRow | null> {
-    const user = await this.repository.findUserByUsername(username);
+    const user = await this.#deps.repository.findUserByUsername(username);
     return user !== null && isVisibleUser(user) ? user : null;
   }
 
   /** Experience and level, which gamification computes; call with the user locked. */
   async setProgress(userId: string, experience: number, level: number): Promise<void> {
-    await this.repository.updateUser(userId, { experience, level, updatedAt: this.clock.now() });
+    await this.#deps.repository.updateUser(userId, { experience, level, updatedAt: this.#deps.clock.now() });
   }
 
   /** Points the avatar or cover at a media (or at nothing); media calls it with the user locked. */
   async setProfileImage(userId: string, kind: ProfileImageKind, mediaId: string | null): Promise<void> {
-    await this.repository.updateUser(
+    await this.#deps.repository.updateUser(
       userId,
       kind === 'avatar' ? { avatarMediaId: mediaId } : { coverMediaId: mediaId },
     );

@@ -35,9 +35,21 @@ export const bookmarksArea = defineArea({
         if (await media.media.lockForCounters(mediaId)) await media.media.adjustCounters(mediaId, { bookmarks: -1 });
       }
     });
-    const bookmarkCollections = new CollectionsService(collectionRows, clock, transactions, accounts.users);
+    const bookmarkCollections = new CollectionsService({
+      repository: collectionRows,
+      clock,
+      transactions,
+      users: accounts.users,
+    });
     return {
-      bookmarks: new BookmarksService(transactions, events, repository, bookmarkCollections, media.media, clock),
+      bookmarks: new BookmarksService({
+        transactions,
+        events,
+        repository,
+        collections: bookmarkCollections,
+        media: media.media,
+        clock,
+      }),
       bookmarkCollections,
     };
   },

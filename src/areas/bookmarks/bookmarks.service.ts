@@ -20,28 +20,20 @@ const mediaNotFound = () =>
 const collectionNotFound = () =>
   new AppError('notFound', { source: { pointer: '/collectionId' }, detail: 'no such collection of yours' });
 
-export class BookmarksService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly repository: BookmarksRepository;
-  private readonly collections: CollectionsService;
-  private readonly media: MediaService;
-  private readonly clock: Clock;
+export interface BookmarksServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: BookmarksRepository;
+  collections: CollectionsService;
+  media: MediaService;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    events: EventBus,
-    repository: BookmarksRepository,
-    collections: CollectionsService,
-    media: MediaService,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.events = events;
-    this.repository = repository;
-    this.collections = collections;
-    this.media = media;
-    this.clock = clock;
+export class BookmarksService {
+  readonly #deps: BookmarksServiceDeps;
+
+  constructor(deps: BookmarksServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -53,16 +45,16 @@ export class BookmarksService {
     mediaId: string,
     collectionId: string | null | undefined,
   ): Promise<{ bookmark: BookmarkRow; change: BookmarkChange; bookmarksCount: number }> {
-    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
     if (typeof collectionId === 'string')
-      await this.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
+      await this.#deps.collections.requireOwn(viewerId, collectionId, { pointer: '/collectionId' });
     try {
-      return await this.transactions.run(async () => {
+      return await this.#deps.transactions.run(async () => {
         // A new bookmark moves the viewer's curator badge (bookmark.created), so it locks the viewer too.
-        if ((await this.media.lockForWrite(target.id, [viewerId])) === null) throw mediaNotFound();
-        const now = this.clock.now();
-        const existing = await this.repository.find(viewerId, target.id);
+        if ((await this.#deps.media.lockForWrite(target.id, [viewerId])) === null) throw mediaNotFound();
+        const now = this.#deps.clock.now();
+        const existing = await this.#deps.repository.find(viewerId, target.id);
         let bookmark: BookmarkRow;
         let change: BookmarkChange;
         if (existing === null) {
@@ -74,22 +66,22 @@ export class BookmarksService {
             createdAt: now,
             updatedAt: now,
           };
-          bookmark = await this.repository.insert(row);
-          await this.media.adjustCounters(target.id, { bookmarks: 1 });
-          await this.events.publish('bookmark.created', {
+          bookmark = await this.#deps.repository.insert(row);
+          await this.#deps.media.adjustCounters(target.id, { bookmarks: 1 });
+          await this.#deps.events.publish('bookmark.created', {
             userId: viewerId,
             mediaId: target.id,
-            bookmarksSaved: await this.repository.countOfUser(viewerId),
+            bookmarksSaved: await this.#deps.repository.countOfUser(viewerId),
           });
           change = 'created';
         } else if (collectionId !== undefined && collectionId !== existing.collectionId) {
-          bookmark = await this.repository.move(existing.id, collectionId, now);
+          bookmark = await this.#deps.repository.move(existing.id, collectionId, now);
           change = 'moved';
         } else {
           bookmark = existing;
           change = 'unchanged';
         }
-        const counters = await this.media.counters(target.id);
+        const counters = await this.#deps.media.counters(target.id);
         return { bookmark, change, bookmarksCount: counters?.bookmarksCount ?? 0 };
       });
     } catch (error) {
@@ -101,10 +93,10 @@ export class BookmarksService {
 
   /** Removes the viewer's bookmark of a media; 404 when there is none. */
   async remove(viewerId: string, mediaId: string): Promise<void> {
-    const removed = await this.transactions.run(async () => {
-      if ((await this.media.lockForWrite(mediaId, [])) === null) return false;
-      if (!(await this.repository.delete(viewerId, mediaId))) return false;
-      await this.media.adjustCounters(mediaId, { bookmarks: -1 });
+    const removed = await this.#deps.transactions.run(async () => {
+      if ((await this.#deps.media.lockForWrite(mediaId, [])) === null) return false;
+      if (!(await this.#deps.repository.delete(viewerId, mediaId))) return false;
+      await this.#deps.media.adjustCounters(mediaId, { bookmarks: -1 });
       return true;
     });
     if (!removed)
@@ -116,7 +108,7 @@ export class BookmarksService {
 
   /** The viewer's bookmarks, newest first, on media they can still open. */
   async list(viewerId: string, filter: CollectionFilter, page: PageRequest) {
-    if (filter.kind === 'in') await this.collections.requireOwn(viewerId, filter.collectionId);
-    return this.repository.list(viewerId, filter, page);
+    if (filter.kind === 'in') await this.#deps.collections.requireOwn(viewerId, filter.collectionId);
+    return this.#deps.repository.list(viewerId, filter, page);
   }
 }

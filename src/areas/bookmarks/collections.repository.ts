@@ -1,18 +1,22 @@
 /** All SQL of bookmark collections. */
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { Repository } from '../../platform/db/repository.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
-import { bookmarkCollections, type CollectionRow } from './tables.ts';
+import { bookmarkCollections, bookmarks, type CollectionRow } from './tables.ts';
 
 export type CollectionWithCount = CollectionRow & { bookmarksCount: number };
 
 /** The unique index that makes names unique per user whatever their case. */
 export const collectionNameIndex = 'bookmark_collections_user_name';
 
+const saved = alias(bookmarks, 'b');
+// A statement of its own inside the field: Drizzle leaves the columns at a select field's top level unqualified.
+const bookmarksCount = sql`(SELECT count(*)::int FROM ${bookmarks} AS ${saved} WHERE ${saved.collectionId} = ${bookmarkCollections.id})`;
+
 const withCount = {
   ...getTableColumns(bookmarkCollections),
-  // Written out in full: Drizzle leaves column names unqualified in select fields.
-  bookmarksCount: sql<number>`(SELECT count(*)::int FROM bookmarks AS b WHERE b.collection_id = bookmark_collections.id)`,
+  bookmarksCount: sql<number>`${bookmarksCount}`,
 };
 
 /** My collections, newest first. */

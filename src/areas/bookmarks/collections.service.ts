@@ -44,50 +44,53 @@ async function refusingTakenName<T>(name: string, write: () => Promise<T>): Prom
   }
 }
 
-export class CollectionsService {
-  private readonly repository: CollectionsRepository;
-  private readonly clock: Clock;
-  private readonly transactions: Transactions;
-  private readonly users: UsersService;
+export interface CollectionsServiceDeps {
+  repository: CollectionsRepository;
+  clock: Clock;
+  transactions: Transactions;
+  users: UsersService;
+}
 
-  constructor(repository: CollectionsRepository, clock: Clock, transactions: Transactions, users: UsersService) {
-    this.repository = repository;
-    this.clock = clock;
-    this.transactions = transactions;
-    this.users = users;
+export class CollectionsService {
+  readonly #deps: CollectionsServiceDeps;
+
+  constructor(deps: CollectionsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Counted under the user's lock, so parallel creations cannot pass the limit. */
   create(userId: string, rawName: string): Promise<CollectionWithCount> {
     const name = normalizeName(rawName);
     return refusingTakenName(name, () =>
-      this.transactions.run(async () => {
-        if ((await this.users.lock(userId)) === null) throw new AppError('notFound');
-        if ((await this.repository.countOfUser(userId)) >= collectionsPerUser) {
+      this.#deps.transactions.run(async () => {
+        if ((await this.#deps.users.lock(userId)) === null) throw new AppError('notFound');
+        if ((await this.#deps.repository.countOfUser(userId)) >= collectionsPerUser) {
           throw new AppError('collectionLimitReached', {
             meta: { limit: collectionsPerUser },
             values: { limit: collectionsPerUser },
           });
         }
-        const now = this.clock.now();
-        return this.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now });
+        const now = this.#deps.clock.now();
+        return this.#deps.repository.insert({ id: newId(), userId, name, createdAt: now, updatedAt: now });
       }),
     );
   }
 
   async rename(userId: string, id: string, rawName: string): Promise<CollectionWithCount> {
     const name = normalizeName(rawName);
-    const renamed = await refusingTakenName(name, () => this.repository.rename(userId, id, name, this.clock.now()));
+    const renamed = await refusingTakenName(name, () =>
+      this.#deps.repository.rename(userId, id, name, this.#deps.clock.now()),
+    );
     if (!renamed) throw collectionNotFound();
     return this.requireOwn(userId, id);
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    if (!(await this.repository.delete(userId, id))) throw collectionNotFound();
+    if (!(await this.#deps.repository.delete(userId, id))) throw collectionNotFound();
   }
 
   list(userId: string, page: PageRequest) {
-    return this.repository.list(userId, page);
+    return this.#deps.repository.list(userId, page);
   }
 
   /** One of the user's collections; another user's is as missing as an unknown one (404). */
@@ -96,7 +99,7 @@ export class CollectionsService {
     id: string,
     source: { parameter: string } | { pointer: string } = { parameter: 'collectionId' },
   ) {
-    const found = await this.repository.find(userId, id);
+    const found = await this.#deps.repository.find(userId, id);
     if (found === null) throw new AppError('notFound', { source, detail: 'no such collection of yours' });
     return found;
   }

@@ -7,27 +7,30 @@ import type { BrandRow } from './tables.ts';
 import { externalIdProblem, httpUrlProblem, localizedTextProblem, nameProblem } from './validation.ts';
 import { invalid } from './write-checks.ts';
 
-export class BrandsService {
-  readonly #brands: BrandsRepository;
-  readonly #clock: Clock;
+export interface BrandsServiceDeps {
+  brands: BrandsRepository;
+  clock: Clock;
+}
 
-  constructor(brands: BrandsRepository, clock: Clock) {
-    this.#brands = brands;
-    this.#clock = clock;
+export class BrandsService {
+  readonly #deps: BrandsServiceDeps;
+
+  constructor(deps: BrandsServiceDeps) {
+    this.#deps = deps;
   }
 
   list(page: PageRequest): Promise<BrandRow[]> {
-    return this.#brands.list(page);
+    return this.#deps.brands.list(page);
   }
 
   async get(id: string): Promise<BrandRow> {
-    const row = await this.#brands.findById(id);
+    const row = await this.#deps.brands.findById(id);
     if (row === null) throw new AppError('notFound', { detail: 'No brand has this id' });
     return row;
   }
 
   findByIds(ids: string[]): Promise<BrandRow[]> {
-    return this.#brands.findByIds([...new Set(ids)]);
+    return this.#deps.brands.findByIds([...new Set(ids)]);
   }
 
   /**
@@ -39,6 +42,6 @@ export class BrandsService {
     invalid('/name', nameProblem(input.name));
     if (input.website) invalid('/website', httpUrlProblem(input.website));
     invalid('/description', localizedTextProblem(input.description ?? {}, false));
-    return this.#brands.upsert(input, this.#clock.now());
+    return this.#deps.brands.upsert(input, this.#deps.clock.now());
   }
 }

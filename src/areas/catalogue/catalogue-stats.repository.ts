@@ -1,21 +1,15 @@
 /** The catalogue's counters for GET /admin/stats (platform.stats): establishments and offers created. */
-import type { DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { createdCounts } from '../../platform/stats/created-counts.ts';
 import type { StatsSince } from '../../platform/stats/stats.ts';
 import { establishments, offers } from './tables.ts';
 
-export class CatalogueStatsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
+export class CatalogueStatsRepository extends Repository {
   establishments(since: StatsSince) {
-    return createdCounts(this.source.db, establishments, establishments.createdAt, since);
+    return createdCounts(this.db, establishments, establishments.createdAt, since);
   }
 
   offers(since: StatsSince) {
-    return createdCounts(this.source.db, offers, offers.createdAt, since);
+    return createdCounts(this.db, offers, offers.createdAt, since);
   }
 }

@@ -23,16 +23,16 @@ export const catalogueArea = defineArea({
     stats.register('establishments', (since) => counts.establishments(since));
     stats.register('offers', (since) => counts.offers(since));
     const offersRepository = new OffersRepository(transactions);
-    const brands = new BrandsService(new BrandsRepository(transactions), clock);
+    const brands = new BrandsService({ brands: new BrandsRepository(transactions), clock });
     return {
       brands,
-      offers: new OffersService(offersRepository, clock),
-      establishments: new EstablishmentsService(
-        new EstablishmentsRepository(transactions),
-        offersRepository,
+      offers: new OffersService({ offers: offersRepository, clock }),
+      establishments: new EstablishmentsService({
+        establishments: new EstablishmentsRepository(transactions),
+        offers: offersRepository,
         brands,
         clock,
-      ),
+      }),
     };
   },
   routes: (app, services) => registerRoutes(app, 'catalogue', catalogueRoutes(services)),

@@ -34,38 +34,40 @@ export interface EstablishmentPage {
   offers: ListedOffer[];
 }
 
+export interface EstablishmentsServiceDeps {
+  establishments: EstablishmentsRepository;
+  offers: OffersRepository;
+  brands: BrandsService;
+  clock: Clock;
+}
+
 export class EstablishmentsService {
+  readonly #deps: EstablishmentsServiceDeps;
+
   /** The keyset of list() without `near`, for the routes that page it (the web's sustainable tourism page). */
   readonly listKeyset = establishmentsKeyset;
-  readonly #establishments: EstablishmentsRepository;
-  readonly #offers: OffersRepository;
-  readonly #brands: BrandsService;
-  readonly #clock: Clock;
 
-  constructor(establishments: EstablishmentsRepository, offers: OffersRepository, brands: BrandsService, clock: Clock) {
-    this.#establishments = establishments;
-    this.#offers = offers;
-    this.#brands = brands;
-    this.#clock = clock;
+  constructor(deps: EstablishmentsServiceDeps) {
+    this.#deps = deps;
   }
 
   list(filter: EstablishmentFilter, page: PageRequest): Promise<ListedEstablishment[]> {
-    return this.#establishments.list(filter, page);
+    return this.#deps.establishments.list(filter, page);
   }
 
   /** Nothing, without a statement, for a query with no letter or digit (isSearchable). */
   async search(q: string, limit: number): Promise<ListedEstablishment[]> {
-    return isSearchable(q) ? this.#establishments.search(q, limit) : [];
+    return isSearchable(q) ? this.#deps.establishments.search(q, limit) : [];
   }
 
   /** An active establishment with its brand and its live offers; an unknown or inactive one is 404. */
   async get(id: string): Promise<EstablishmentPage> {
-    const establishment = await this.#establishments.findById(id);
+    const establishment = await this.#deps.establishments.findById(id);
     if (establishment === null || !establishment.active) {
       throw new AppError('notFound', { detail: 'No establishment has this id' });
     }
-    const [brand] = establishment.brandId === null ? [] : await this.#brands.findByIds([establishment.brandId]);
-    const offers = await this.#offers.liveOfEstablishment(id, this.#clock.now(), establishmentOffersShown);
+    const [brand] = establishment.brandId === null ? [] : await this.#deps.brands.findByIds([establishment.brandId]);
+    const offers = await this.#deps.offers.liveOfEstablishment(id, this.#deps.clock.now(), establishmentOffersShown);
     return { establishment, brand: brand ?? null, offers };
   }
 
@@ -91,6 +93,6 @@ export class EstablishmentsService {
     const position = placed
       ? { latitude: centimetreDegrees(input.latitude!), longitude: centimetreDegrees(input.longitude!) }
       : {};
-    return this.#establishments.upsert({ ...input, ...position }, this.#clock.now());
+    return this.#deps.establishments.upsert({ ...input, ...position }, this.#deps.clock.now());
   }
 }

@@ -29,22 +29,25 @@ export interface TrackedOffer {
   live: boolean;
 }
 
-export class OffersService {
-  readonly #offers: OffersRepository;
-  readonly #clock: Clock;
+export interface OffersServiceDeps {
+  offers: OffersRepository;
+  clock: Clock;
+}
 
-  constructor(offers: OffersRepository, clock: Clock) {
-    this.#offers = offers;
-    this.#clock = clock;
+export class OffersService {
+  readonly #deps: OffersServiceDeps;
+
+  constructor(deps: OffersServiceDeps) {
+    this.#deps = deps;
   }
 
   list(filter: OfferFilter, page: PageRequest): Promise<ListedOffer[]> {
-    return this.#offers.listLive(filter, this.#clock.now(), page);
+    return this.#deps.offers.listLive(filter, this.#deps.clock.now(), page);
   }
 
   /** Nothing, without a statement, for a query with no letter or digit (isSearchable). */
   async search(q: string, limit: number): Promise<ListedOffer[]> {
-    return isSearchable(q) ? this.#offers.searchLive(q, this.#clock.now(), limit) : [];
+    return isSearchable(q) ? this.#deps.offers.searchLive(q, this.#deps.clock.now(), limit) : [];
   }
 
   /**
@@ -52,7 +55,7 @@ export class OffersService {
    * its meta naming the establishment (or brand) to point the reader to.
    */
   async get(id: string): Promise<ListedOffer> {
-    const offer = await this.#offers.findById(id, this.#clock.now());
+    const offer = await this.#deps.offers.findById(id, this.#deps.clock.now());
     if (offer === null) throw new AppError('notFound', { detail: 'No offer has this id' });
     if (!offer.live) {
       throw new AppError('offerGone', {
@@ -65,7 +68,7 @@ export class OffersService {
 
   /** The offer for a click or a conversion, live or not (the caller decides); null when unknown. */
   async findForTracking(id: string): Promise<TrackedOffer | null> {
-    const offer = await this.#offers.findById(id, this.#clock.now());
+    const offer = await this.#deps.offers.findById(id, this.#deps.clock.now());
     if (offer === null) return null;
     const { partnerUrl, commissionRateBps, currency, establishmentId, brandId, live } = offer;
     return { id: offer.id, partnerUrl, commissionRateBps, currency, establishmentId, brandId, live };
@@ -93,6 +96,6 @@ export class OffersService {
     if (input.validFrom && input.validUntil) {
       invalid('/validUntil', input.validFrom < input.validUntil ? null : 'is not after validFrom');
     }
-    return this.#offers.upsert(input, this.#clock.now());
+    return this.#deps.offers.upsert(input, this.#deps.clock.now());
   }
 }

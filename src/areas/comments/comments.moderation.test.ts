@@ -5,6 +5,7 @@ import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/a
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, readMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 import type { DomainEvents } from '../../platform/events/domain-events.ts';
+import { CommentsStatsRepository } from './comments-stats.repository.ts';
 
 const commentsUrl = (mediaId: string) => `/api/media/${mediaId}/comments`;
 const commentUrl = (commentId: string) => `/api/media/comments/${commentId}`;
@@ -148,14 +149,18 @@ describe('comments: bans, erasure and moderation', () => {
     assert.notEqual(await comments().findReportable(onDraft, owner.id), null);
     assert.equal(await comments().findForModeration(randomUUID()), null);
 
-    const before = await comments().stats({
-      day: new Date(t.clock.now().getTime() - 86_400_000),
-      week: new Date(t.clock.now().getTime() - 7 * 86_400_000),
-      month: new Date(t.clock.now().getTime() - 30 * 86_400_000),
-    });
+    const commentStats = new CommentsStatsRepository(t.services.platform.transactions);
+    const windows = (day: Date, week: Date, month: Date) => ({ now: t.clock.now(), day, week, month });
+    const before = await commentStats.comments(
+      windows(
+        new Date(t.clock.now().getTime() - 86_400_000),
+        new Date(t.clock.now().getTime() - 7 * 86_400_000),
+        new Date(t.clock.now().getTime() - 30 * 86_400_000),
+      ),
+    );
     assert.ok(before.total >= 2 && before.day >= 2 && before.week >= before.day && before.month >= before.week);
     const future = new Date(t.clock.now().getTime() + 1);
-    assert.deepEqual(await comments().stats({ day: future, week: future, month: future }), {
+    assert.deepEqual(await commentStats.comments(windows(future, future, future)), {
       total: before.total,
       day: 0,
       week: 0,

@@ -11,6 +11,7 @@ import '../accounts/events.ts';
 import { CommentsRepository } from './comments.repository.ts';
 import { commentsRoutes } from './comments.routes.ts';
 import { CommentsService } from './comments.service.ts';
+import { CommentsStatsRepository } from './comments-stats.repository.ts';
 
 export const commentsArea = defineArea({
   name: 'comments',
@@ -22,9 +23,17 @@ export const commentsArea = defineArea({
       description: 'The comments you wrote (deleted ones without their text), on which photo, and when.',
       rows: (userId) => byId((after, limit) => commentRows.exportRows(userId, after, limit)),
     });
-    const comments = new CommentsService(transactions, events, commentRows, media.media, accounts.users, clock);
+    const comments = new CommentsService({
+      transactions,
+      events,
+      repository: commentRows,
+      media: media.media,
+      users: accounts.users,
+      clock,
+    });
     media.mediaAdmin.addCounterSource(async (mediaId) => ({ commentsCount: await comments.visibleCountOf(mediaId) }));
-    stats.register('comments', (since) => comments.stats(since));
+    const commentStats = new CommentsStatsRepository(transactions);
+    stats.register('comments', (since) => commentStats.comments(since));
     events.subscribe('user.banned', 'inTransaction', 'comments.hideBannedAuthor', ({ userId }) =>
       comments.setAuthorBanned(userId, true),
     );

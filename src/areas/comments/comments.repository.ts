@@ -7,11 +7,11 @@
  * a visible reply below it (depth is at most 2, so a top-level comment's descendants are the rows
  * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
  */
-import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { literal } from '../../platform/db/literals.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
@@ -23,16 +23,26 @@ export interface ListedComment {
   repliesCount: number;
 }
 
+/** Other comments in subqueries on the comment in hand: a descendant, a reply, a branch's head. */
+const [descendant, reply, branchHead] = [alias(comments, 'd'), alias(comments, 'r'), alias(comments, 'b')];
+
 /** Visible: not deleted, author not banned. */
-const visible = (alias: string) => sql.raw(`(${alias}.deleted_at IS NULL AND NOT ${alias}.author_banned)`);
+const visible = (row: { deletedAt: AnyColumn; authorBanned: AnyColumn }) =>
+  sql`(${row.deletedAt} IS NULL AND NOT ${row.authorBanned})`;
 
 /** Shown in a thread: visible, or a placeholder with a visible descendant. */
 const shown = sql`(${comments.deletedAt} IS NULL AND NOT ${comments.authorBanned}
-  OR EXISTS (SELECT 1 FROM comments d WHERE (d.root_id = ${comments.id} OR d.parent_id = ${comments.id}) AND ${visible('d')}))`;
+  OR EXISTS (SELECT 1 FROM ${comments} AS ${descendant} WHERE (${descendant.rootId} = ${comments.id} OR ${descendant.parentId} = ${comments.id}) AND ${visible(descendant)}))`;
 
 /** Direct replies shown under the comment (a reply's descendants are its direct replies). */
-const repliesCount = sql<number>`(SELECT count(*)::int FROM comments r WHERE r.parent_id = ${comments.id}
-  AND (${visible('r')} OR EXISTS (SELECT 1 FROM comments d WHERE d.parent_id = r.id AND ${visible('d')})))`;
+const repliesCount = sql<number>`(SELECT count(*)::int FROM ${comments} AS ${reply} WHERE ${reply.parentId} = ${comments.id}
+  AND (${visible(reply)} OR EXISTS (SELECT 1 FROM ${comments} AS ${descendant} WHERE ${descendant.parentId} = ${reply.id} AND ${visible(descendant)})))`;
+
+/** A deleted comment keeps its place in the thread, without its text. */
+const placeholder = (at: Date, by: DeletedBy) =>
+  ({ body: null, mentions: [], hashtags: [], deletedAt: at, deletedBy: by }) satisfies Partial<CommentRow>;
+/** Whether the row was visible before a deletion (the update does not change its author's ban). */
+const wasVisible = () => sql<boolean>`NOT ${comments.authorBanned}`;
 
 const listedColumns = { comment: comments, author: publicUserColumns, repliesCount };
 
@@ -91,7 +101,7 @@ export class CommentsRepository extends Repository {
    */
   async listThread(rootId: string, limit: number): Promise<ListedComment[]> {
     // The reply a row hangs under (itself at depth 1, its parent at depth 2) orders the branches.
-    const branch = sql`(SELECT b.created_at FROM comments b WHERE b.id = CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END)`;
+    const branch = sql`(SELECT ${branchHead.createdAt} FROM ${comments} AS ${branchHead} WHERE ${branchHead.id} = CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END)`;
     const branchId = sql`CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END`;
     return this.db
       .select(listedColumns)
@@ -158,13 +168,12 @@ export class CommentsRepository extends Repository {
    * tells whether it was visible; null when it was already deleted.
    */
   async softDelete(id: string, by: DeletedBy, at: Date): Promise<{ wasVisible: boolean } | null> {
-    const [row] = await queryRows<{ was_visible: boolean }>(
-      this.db,
-      sql`UPDATE comments SET body = NULL, mentions = '{}', hashtags = '{}', deleted_at = ${at.toISOString()}, deleted_by = ${by}
-          WHERE id = ${id} AND deleted_at IS NULL
-          RETURNING NOT author_banned AS was_visible`,
-    );
-    return row === undefined ? null : { wasVisible: row.was_visible };
+    const [row] = await this.db
+      .update(comments)
+      .set(placeholder(at, by))
+      .where(and(eq(comments.id, id), isNull(comments.deletedAt)))
+      .returning({ wasVisible: wasVisible() });
+    return row ?? null;
   }
 
   /** The media holding comments of the author whose `author_banned` differs from `banned`, in id order. */
@@ -210,16 +219,12 @@ export class CommentsRepository extends Repository {
   /** Erases the author's live comments on the given (locked) media; how many visible ones each lost. */
   async eraseAuthor(authorId: string, mediaIds: string[], at: Date): Promise<Map<string, number>> {
     if (mediaIds.length === 0) return new Map();
-    const rows = await queryRows<{ media_id: string; was_visible: boolean }>(
-      this.db,
-      sql`UPDATE comments SET body = NULL, mentions = '{}', hashtags = '{}', deleted_at = ${at.toISOString()}, deleted_by = 'erasure'
-          WHERE author_id = ${authorId} AND deleted_at IS NULL AND media_id IN (${sql.join(
-            mediaIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})
-          RETURNING media_id, NOT author_banned AS was_visible`,
-    );
-    return countPerMedia(rows.filter((row) => row.was_visible).map((row) => ({ mediaId: row.media_id })));
+    const rows = await this.db
+      .update(comments)
+      .set(placeholder(at, 'erasure'))
+      .where(and(eq(comments.authorId, authorId), isNull(comments.deletedAt), inArray(comments.mediaId, mediaIds)))
+      .returning({ mediaId: comments.mediaId, wasVisible: wasVisible() });
+    return countPerMedia(rows.filter((row) => row.wasVisible));
   }
 
   /**
@@ -273,19 +278,6 @@ export class CommentsRepository extends Repository {
       .from(comments)
       .where(and(eq(comments.authorId, authorId), isNull(comments.deletedAt)));
     return row?.count ?? 0;
-  }
-
-  /** Comments written in total and since each date (deleted ones included: they were written). */
-  async stats(since: { day: Date; week: Date; month: Date }) {
-    const [row] = await this.db
-      .select({
-        total: sql<number>`count(*)::int`,
-        day: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.day)})::int`,
-        week: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.week)})::int`,
-        month: sql<number>`count(*) FILTER (WHERE ${gte(comments.createdAt, since.month)})::int`,
-      })
-      .from(comments);
-    return { total: row?.total ?? 0, day: row?.day ?? 0, week: row?.week ?? 0, month: row?.month ?? 0 };
   }
 
   /** Current usernames of the users others may see among these, for the mentions a page shows. */

@@ -38,28 +38,20 @@ export interface CommentsView {
   usernames: Map<string, string | null>;
 }
 
-export class CommentsService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly repository: CommentsRepository;
-  private readonly media: MediaService;
-  private readonly users: UsersService;
-  private readonly clock: Clock;
+export interface CommentsServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: CommentsRepository;
+  media: MediaService;
+  users: UsersService;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    events: EventBus,
-    repository: CommentsRepository,
-    media: MediaService,
-    users: UsersService,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.events = events;
-    this.repository = repository;
-    this.media = media;
-    this.users = users;
-    this.clock = clock;
+export class CommentsService {
+  readonly #deps: CommentsServiceDeps;
+
+  constructor(deps: CommentsServiceDeps) {
+    this.#deps = deps;
   }
 
   // For the reports area (and moderation) ------------------------------------------------------------
@@ -71,7 +63,7 @@ export class CommentsService {
   ): Promise<{ id: string; mediaId: string; authorId: string } | null> {
     const row = await this.#find(commentId);
     if (row === null || row.deletedAt !== null || row.authorBanned) return null;
-    if ((await this.media.findVisibleMedia(row.mediaId, viewerId)) === null) return null;
+    if ((await this.#deps.media.findVisibleMedia(row.mediaId, viewerId)) === null) return null;
     return { id: row.id, mediaId: row.mediaId, authorId: row.authorId };
   }
 
@@ -105,34 +97,25 @@ export class CommentsService {
     return this.#softDelete(row, 'moderator');
   }
 
-  /** Comments written in total and since each date. */
-  stats(since: {
-    day: Date;
-    week: Date;
-    month: Date;
-  }): Promise<{ total: number; day: number; week: number; month: number }> {
-    return this.repository.stats(since);
-  }
-
   // Reading -----------------------------------------------------------------------------------------
 
   /** The top-level comments of a media the viewer can see, oldest first. */
   async listTopLevel(mediaId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
-    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return this.#view(await this.repository.listTopLevel(target.id, page));
+    return this.#view(await this.#deps.repository.listTopLevel(target.id, page));
   }
 
   /** The direct replies of a comment shown in its thread, oldest first. */
   async listReplies(commentId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const comment = await this.#requireShown(commentId, viewerId);
-    return this.#view(await this.repository.listReplies(comment.comment.id, page));
+    return this.#view(await this.#deps.repository.listReplies(comment.comment.id, page));
   }
 
   /** The thread around a comment, in reading order, at most threadCap comments. */
   async thread(commentId: string, viewerId: string | null): Promise<CommentsView & { truncated: boolean }> {
     const { comment } = await this.#requireShown(commentId, viewerId);
-    const rows = await this.repository.listThread(comment.rootId ?? comment.id, threadCap + 1);
+    const rows = await this.#deps.repository.listThread(comment.rootId ?? comment.id, threadCap + 1);
     return { ...(await this.#view(rows.slice(0, threadCap))), truncated: rows.length > threadCap };
   }
 
@@ -144,7 +127,7 @@ export class CommentsService {
     mediaId: string,
     input: { body: string; parentId?: string | undefined },
   ): Promise<CommentsView> {
-    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
     const body = checkedBody(input.body);
     const parentId = input.parentId ?? null;
@@ -153,14 +136,14 @@ export class CommentsService {
     }
     const mentions = await this.#resolveMentions(body);
     const id = newId();
-    await this.transactions.run(async () => {
+    await this.#deps.transactions.run(async () => {
       // The author's experience and badges move (comment.created), and a ban is checked under their lock.
-      const locked = await this.media.lockForWrite(target.id, [viewerId]);
+      const locked = await this.#deps.media.lockForWrite(target.id, [viewerId]);
       if (locked === null) throw mediaNotFound();
       const author = locked.get(viewerId);
       if (!author || author.bannedAt !== null) throw new AppError('accountBanned');
       const place = parentId === null ? null : await this.#placeUnder(parentId, target);
-      await this.repository.insert({
+      await this.#deps.repository.insert({
         id,
         mediaId: target.id,
         authorId: viewerId,
@@ -170,17 +153,17 @@ export class CommentsService {
         body,
         mentions,
         hashtags: hashtagsOf(body),
-        createdAt: this.clock.now(),
+        createdAt: this.#deps.clock.now(),
       });
-      await this.media.adjustCounters(target.id, { comments: 1 });
-      await this.events.publish('comment.created', {
+      await this.#deps.media.adjustCounters(target.id, { comments: 1 });
+      await this.#deps.events.publish('comment.created', {
         commentId: id,
         mediaId: target.id,
         mediaOwnerId: target.ownerId,
         authorId: viewerId,
         parentAuthorId: place?.answeredAuthorId ?? null,
         mentions,
-        commentsWritten: await this.repository.writtenBy(viewerId),
+        commentsWritten: await this.#deps.repository.writtenBy(viewerId),
       });
     });
     return this.#one(id);
@@ -192,14 +175,14 @@ export class CommentsService {
     if (row === null || row.authorId !== viewerId || row.deletedAt !== null) {
       throw commentNotFound('no such comment of yours');
     }
-    if ((await this.media.findVisibleMedia(row.mediaId, viewerId)) === null) throw commentNotFound();
+    if ((await this.#deps.media.findVisibleMedia(row.mediaId, viewerId)) === null) throw commentNotFound();
     const body = checkedBody(rawBody);
     const mentions = await this.#resolveMentions(body);
-    const edited = await this.repository.edit(row.id, viewerId, {
+    const edited = await this.#deps.repository.edit(row.id, viewerId, {
       body,
       mentions,
       hashtags: hashtagsOf(body),
-      editedAt: this.clock.now(),
+      editedAt: this.#deps.clock.now(),
     });
     if (edited === null) throw commentNotFound('no such comment of yours');
     return this.#one(row.id);
@@ -209,7 +192,7 @@ export class CommentsService {
   async remove(viewerId: string, commentId: string): Promise<void> {
     const row = await this.#find(commentId);
     if (row === null || row.deletedAt !== null) throw commentNotFound();
-    const target = await this.media.findVisibleMedia(row.mediaId, viewerId);
+    const target = await this.#deps.media.findVisibleMedia(row.mediaId, viewerId);
     if (target === null) throw commentNotFound();
     const by: DeletedBy | null =
       row.authorId === viewerId ? 'author' : target.ownerId === viewerId ? 'mediaOwner' : null;
@@ -221,12 +204,12 @@ export class CommentsService {
 
   /** A ban hides the user's comments (an unban brings them back); counts move on each media. */
   async setAuthorBanned(userId: string, banned: boolean): Promise<void> {
-    await this.transactions.run(async () => {
-      const mediaIds = await this.repository.mediaToFlip(userId, banned);
-      for (const mediaId of mediaIds) await this.media.lockForCounters(mediaId);
-      const changed = await this.repository.setAuthorBanned(userId, mediaIds, banned);
+    await this.#deps.transactions.run(async () => {
+      const mediaIds = await this.#deps.repository.mediaToFlip(userId, banned);
+      for (const mediaId of mediaIds) await this.#deps.media.lockForCounters(mediaId);
+      const changed = await this.#deps.repository.setAuthorBanned(userId, mediaIds, banned);
       for (const [mediaId, count] of changed) {
-        await this.media.adjustCounters(mediaId, { comments: banned ? -count : count });
+        await this.#deps.media.adjustCounters(mediaId, { comments: banned ? -count : count });
       }
     });
   }
@@ -236,15 +219,15 @@ export class CommentsService {
    * comments becomes `@username`, so no comment keeps the former name.
    */
   async eraseAuthor(userId: string, formerUsername: string | null, username: string): Promise<void> {
-    await this.transactions.run(async () => {
-      const mediaIds = await this.repository.mediaWithLiveComments(userId);
-      for (const mediaId of mediaIds) await this.media.lockForCounters(mediaId);
-      const lost = await this.repository.eraseAuthor(userId, mediaIds, this.clock.now());
-      for (const [mediaId, count] of lost) await this.media.adjustCounters(mediaId, { comments: -count });
+    await this.#deps.transactions.run(async () => {
+      const mediaIds = await this.#deps.repository.mediaWithLiveComments(userId);
+      for (const mediaId of mediaIds) await this.#deps.media.lockForCounters(mediaId);
+      const lost = await this.#deps.repository.eraseAuthor(userId, mediaIds, this.#deps.clock.now());
+      for (const [mediaId, count] of lost) await this.#deps.media.adjustCounters(mediaId, { comments: -count });
       if (formerUsername === null) return;
-      for (const { id, body } of await this.repository.mentioning(userId)) {
+      for (const { id, body } of await this.#deps.repository.mentioning(userId)) {
         const renamed = renameMention(body, formerUsername, username);
-        if (renamed !== body) await this.repository.setBody(id, renamed);
+        if (renamed !== body) await this.#deps.repository.setBody(id, renamed);
       }
     });
   }
@@ -255,50 +238,50 @@ export class CommentsService {
    * media concerned are recounted from the visible rows, each media locked first.
    */
   async eraseUser(userId: string): Promise<void> {
-    await this.transactions.run(async () => {
-      const user = await this.users.find(userId);
+    await this.#deps.transactions.run(async () => {
+      const user = await this.#deps.users.find(userId);
       if (user?.username) {
-        for (const { id, body } of await this.repository.mentioning(userId)) {
+        for (const { id, body } of await this.#deps.repository.mentioning(userId)) {
           const renamed = renameMention(body, user.username, erasedAccountName);
-          if (renamed !== body) await this.repository.setBody(id, renamed);
+          if (renamed !== body) await this.#deps.repository.setBody(id, renamed);
         }
       }
-      const mediaIds = await this.repository.mediaWithCommentsOf(userId);
+      const mediaIds = await this.#deps.repository.mediaWithCommentsOf(userId);
       const before = new Map<string, number>();
       for (const mediaId of mediaIds) {
-        if (await this.media.lockForCounters(mediaId))
-          before.set(mediaId, await this.repository.visibleCountOf(mediaId));
+        if (await this.#deps.media.lockForCounters(mediaId))
+          before.set(mediaId, await this.#deps.repository.visibleCountOf(mediaId));
       }
-      await this.repository.eraseUser(userId);
+      await this.#deps.repository.eraseUser(userId);
       for (const [mediaId, count] of before) {
-        const lost = count - (await this.repository.visibleCountOf(mediaId));
-        if (lost !== 0) await this.media.adjustCounters(mediaId, { comments: -lost });
+        const lost = count - (await this.#deps.repository.visibleCountOf(mediaId));
+        if (lost !== 0) await this.#deps.media.adjustCounters(mediaId, { comments: -lost });
       }
     });
   }
 
   /** Recount source for the admin recount of media counters. */
   visibleCountOf(mediaId: string): Promise<number> {
-    return this.repository.visibleCountOf(mediaId);
+    return this.#deps.repository.visibleCountOf(mediaId);
   }
 
   /** The author's comments that are not deleted (the operators' view of a user, GET /admin/users/{hex}). */
   writtenBy(authorId: string): Promise<number> {
-    return this.repository.writtenBy(authorId);
+    return this.#deps.repository.writtenBy(authorId);
   }
 
   // Helpers -----------------------------------------------------------------------------------------
 
   #find(commentId: string): Promise<CommentRow | null> {
     const id = commentId.toLowerCase();
-    return isLowercaseUuid(id) ? this.repository.find(id) : Promise.resolve(null);
+    return isLowercaseUuid(id) ? this.#deps.repository.find(id) : Promise.resolve(null);
   }
 
   /** A comment shown in its thread, on a media the viewer can see; else 404. */
   async #requireShown(commentId: string, viewerId: string | null): Promise<ListedComment> {
-    const listed = await this.repository.findShown(commentId);
+    const listed = await this.#deps.repository.findShown(commentId);
     if (listed === null) throw commentNotFound();
-    if ((await this.media.findVisibleMedia(listed.comment.mediaId, viewerId)) === null) throw commentNotFound();
+    if ((await this.#deps.media.findVisibleMedia(listed.comment.mediaId, viewerId)) === null) throw commentNotFound();
     return listed;
   }
 
@@ -307,7 +290,7 @@ export class CommentsService {
    * level joins that comment's parent, so threads never go deeper than maxDepth.
    */
   async #placeUnder(parentId: string, target: MediaRow) {
-    const parent = await this.repository.find(parentId);
+    const parent = await this.#deps.repository.find(parentId);
     if (parent === null || parent.mediaId !== target.id) {
       throw new AppError('invalidParentComment', { source: { pointer: '/parentId' } });
     }
@@ -323,11 +306,11 @@ export class CommentsService {
 
   /** Soft-deletes with the media locked, moving its counter when a visible comment goes. */
   #softDelete(row: CommentRow, by: DeletedBy): Promise<boolean> {
-    return this.transactions.run(async () => {
-      if ((await this.media.lockForWrite(row.mediaId, [])) === null) return false;
-      const deleted = await this.repository.softDelete(row.id, by, this.clock.now());
+    return this.#deps.transactions.run(async () => {
+      if ((await this.#deps.media.lockForWrite(row.mediaId, [])) === null) return false;
+      const deleted = await this.#deps.repository.softDelete(row.id, by, this.#deps.clock.now());
       if (deleted === null) return false;
-      if (deleted.wasVisible) await this.media.adjustCounters(row.mediaId, { comments: -1 });
+      if (deleted.wasVisible) await this.#deps.media.adjustCounters(row.mediaId, { comments: -1 });
       return true;
     });
   }
@@ -339,20 +322,20 @@ export class CommentsService {
   async #resolveMentions(body: string): Promise<string[]> {
     const ids: string[] = [];
     for (const name of extractMentions(body)) {
-      const user = await this.users.findByUsername(name);
+      const user = await this.#deps.users.findByUsername(name);
       if (user !== null && user.anonymizedAt === null && !ids.includes(user.id)) ids.push(user.id);
     }
     return ids;
   }
 
   async #one(id: string): Promise<CommentsView> {
-    const row = await this.repository.findListed(id);
+    const row = await this.#deps.repository.findListed(id);
     if (row === null) throw commentNotFound();
     return this.#view([row]);
   }
 
   async #view(rows: ListedComment[]): Promise<CommentsView> {
     const ids = new Set(rows.flatMap((row) => row.comment.mentions));
-    return { rows, usernames: await this.repository.usernames([...ids]) };
+    return { rows, usernames: await this.#deps.repository.usernames([...ids]) };
   }
 }

@@ -10,6 +10,7 @@ import { couponsAdminRoutes } from './coupons.admin-routes.ts';
 import { CouponsRepository } from './coupons.repository.ts';
 import { couponsRoutes } from './coupons.routes.ts';
 import { CouponsService } from './coupons.service.ts';
+import { CouponsStatsRepository } from './coupons-stats.repository.ts';
 
 export const couponsArea = defineArea({
   name: 'coupons',
@@ -21,15 +22,17 @@ export const couponsArea = defineArea({
       description: 'The coupons you redeemed, what they gave you, and when.',
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
-    const coupons = new CouponsService(
+    const coupons = new CouponsService({
       transactions,
+      events,
       repository,
-      accounts.users,
-      gamification.gamification,
+      users: accounts.users,
+      badgeLevels: (slug) => gamification.gamification.badgeLastLevel(slug),
       audit,
       clock,
-    );
-    stats.register('couponRedemptions', (since) => repository.stats(since));
+    });
+    const couponStats = new CouponsStatsRepository(transactions);
+    stats.register('couponRedemptions', (since) => couponStats.redemptions(since));
     events.subscribe('user.erasing', 'inTransaction', 'coupons.erase', ({ userId }) => repository.eraseUser(userId));
     events.subscribe(
       'user.registered',

@@ -2,8 +2,6 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { defineKeyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
-import { createdCounts } from '../../platform/stats/created-counts.ts';
-import type { CreatedCounts, StatsSince } from '../../platform/stats/stats.ts';
 import { userRows as users } from '../accounts/read-model.ts';
 import { type CouponRow, couponRedemptions, coupons } from './tables.ts';
 
@@ -99,11 +97,6 @@ export class CouponsRepository extends Repository {
       .where(and(eq(couponRedemptions.couponId, couponId), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);
-  }
-
-  /** Redemptions in all and in each window (GET /admin/stats, `couponRedemptions`). */
-  stats(since: StatsSince): Promise<CreatedCounts> {
-    return createdCounts(this.db, couponRedemptions, couponRedemptions.redeemedAt, since);
   }
 
   /** The data export's coupon redemptions of a user, with each coupon's code and rewards, in keyset batches by id. */

@@ -2,19 +2,20 @@
  * Coupons: an operator creates a code with rewards and a user limit; users redeem it once each, through
  * POST /api/users/me/coupons or at registration (`couponCode`, through `user.registered`). A redemption
  * locks the user, writes the (coupon, user) row, takes a place under the limit with a conditional
- * update, then gives the rewards through gamification, all in one transaction.
+ * update, then publishes `coupon.redeemed` (gamification gives the rewards), all in one transaction.
  */
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { UsersService } from '../accounts/public.ts';
-import type { GamificationService } from '../gamification/public.ts';
 import type { CouponsRepository } from './coupons.repository.ts';
-import { checkedRewards, rewardIds } from './reward-catalogue.ts';
+import type { CouponReward } from './events.ts';
+import { type BadgeLevels, checkedRewards, rewardIds } from './reward-catalogue.ts';
 import type { CouponRow, StoredReward } from './tables.ts';
 
 /** Codes are typed by people: 3 to 32 letters, digits and dashes, case-insensitive (kept upper-case). */
@@ -38,28 +39,22 @@ export interface Redemption {
   rewards: StoredReward[];
 }
 
-export class CouponsService {
-  private readonly transactions: Transactions;
-  private readonly repository: CouponsRepository;
-  private readonly users: UsersService;
-  private readonly gamification: GamificationService;
-  private readonly audit: AuditLog;
-  private readonly clock: Clock;
+export interface CouponsServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: CouponsRepository;
+  users: UsersService;
+  /** What creation checks a badge-level reward against. */
+  badgeLevels: BadgeLevels;
+  audit: AuditLog;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    repository: CouponsRepository,
-    users: UsersService,
-    gamification: GamificationService,
-    audit: AuditLog,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.repository = repository;
-    this.users = users;
-    this.gamification = gamification;
-    this.audit = audit;
-    this.clock = clock;
+export class CouponsService {
+  readonly #deps: CouponsServiceDeps;
+
+  constructor(deps: CouponsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** 409 couponCodeTaken when the code exists (whatever its case); audited with the change. */
@@ -70,11 +65,11 @@ export class CouponsService {
         detail: 'validUntil must be after validFrom',
       });
     }
-    const rewards = await checkedRewards(input.rewards, (slug) => this.gamification.badgeLastLevel(slug));
+    const rewards = await checkedRewards(input.rewards, this.#deps.badgeLevels);
     const code = normalizeCode(input.id);
     try {
-      return await this.transactions.run(async () => {
-        const coupon = await this.repository.insert({
+      return await this.#deps.transactions.run(async () => {
+        const coupon = await this.#deps.repository.insert({
           id: newId(),
           code,
           userLimit: input.userLimit,
@@ -82,9 +77,9 @@ export class CouponsService {
           rewards,
           validFrom: input.validFrom,
           validUntil: input.validUntil,
-          createdAt: this.clock.now(),
+          createdAt: this.#deps.clock.now(),
         });
-        await this.audit.record({
+        await this.#deps.audit.record({
           actor: 'admin',
           action: 'coupon.create',
           targetType: 'coupon',
@@ -102,21 +97,21 @@ export class CouponsService {
   }
 
   list(page: PageRequest) {
-    return this.repository.list(page);
+    return this.#deps.repository.list(page);
   }
 
   /** By its UUID or its code (any case); 404 when neither names a coupon. */
   async find(idOrCode: string): Promise<CouponRow> {
     const coupon = uuidShape.test(idOrCode)
-      ? await this.repository.findById(idOrCode.toLowerCase())
-      : await this.repository.findByCode(normalizeCode(idOrCode));
+      ? await this.#deps.repository.findById(idOrCode.toLowerCase())
+      : await this.#deps.repository.findByCode(normalizeCode(idOrCode));
     if (coupon === null) throw new AppError('notFound', { source: { parameter: 'id' }, detail: 'no such coupon' });
     return coupon;
   }
 
   async redemptions(idOrCode: string, page: PageRequest) {
     const coupon = await this.find(idOrCode);
-    return this.repository.redemptions(coupon.id, page);
+    return this.#deps.repository.redemptions(coupon.id, page);
   }
 
   /**
@@ -125,34 +120,39 @@ export class CouponsService {
    * 409 couponExhausted; `pointer` names the body field that held the code.
    */
   redeem(userId: string, rawCode: string, pointer = '/code'): Promise<Redemption> {
-    return this.transactions.run(async () => {
-      if ((await this.users.lock(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
+    return this.#deps.transactions.run(async () => {
+      if ((await this.#deps.users.lock(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
       const code = normalizeCode(rawCode);
-      const coupon = await this.repository.findByCode(code);
-      const now = this.clock.now();
+      const coupon = await this.#deps.repository.findByCode(code);
+      const now = this.#deps.clock.now();
       const refuse = (reason: string) =>
         new AppError('couponInvalid', { source: { pointer }, meta: { reason }, detail: `coupon ${reason}` });
       if (coupon === null) throw refuse('unknown');
       if (coupon.validFrom !== null && now < coupon.validFrom) throw refuse('notYetValid');
       if (coupon.validUntil !== null && now >= coupon.validUntil) throw refuse('expired');
       const id = newId();
-      if (!(await this.repository.insertRedemption({ id, couponId: coupon.id, userId, redeemedAt: now }))) {
+      if (!(await this.#deps.repository.insertRedemption({ id, couponId: coupon.id, userId, redeemedAt: now }))) {
         throw new AppError('couponAlreadyRedeemed', { source: { pointer } });
       }
-      const taken = await this.repository.takePlace(coupon.id);
+      const taken = await this.#deps.repository.takePlace(coupon.id);
       if (taken === null) {
         throw new AppError('couponExhausted', { source: { pointer }, meta: { userLimit: coupon.userLimit } });
       }
-      for (const reward of coupon.rewards) await this.#give(userId, reward);
+      await this.#deps.events.publish('coupon.redeemed', {
+        userId,
+        couponId: coupon.id,
+        rewards: coupon.rewards.flatMap(eventReward),
+      });
       return { id, coupon: taken, redeemedAt: now, rewards: coupon.rewards };
     });
   }
+}
 
-  async #give(userId: string, reward: StoredReward): Promise<void> {
-    if (reward.rewardId === rewardIds.experience) {
-      await this.gamification.awardExperience(userId, reward.value, 'coupon.redeemed');
-    } else if (reward.rewardId === rewardIds.badgeLevel && reward.badge !== undefined) {
-      await this.gamification.awardBadgeLevel(userId, reward.badge, reward.value);
-    }
+/** A stored reward as the event tells it (creation checked every reward, so none is unknown). */
+function eventReward(reward: StoredReward): CouponReward[] {
+  if (reward.rewardId === rewardIds.experience) return [{ kind: 'experience', amount: reward.value }];
+  if (reward.rewardId === rewardIds.badgeLevel && reward.badge !== undefined) {
+    return [{ kind: 'badgeLevel', badge: reward.badge, level: reward.value }];
   }
+  return [];
 }

@@ -15,9 +15,9 @@ export const dataExportArea = defineArea({
   name: 'dataExport',
   needs: [],
   create({ transactions, events, clock, logger, exports }) {
-    const leases = new ExportLeases(new DataExportRepository(transactions), clock, logger);
+    const leases = new ExportLeases({ repository: new DataExportRepository(transactions), clock, logger });
     events.subscribe('user.erasing', 'inTransaction', 'dataExport.erase', ({ userId }) => leases.dropOfUser(userId));
-    return { dataExport: new DataExportService(exports, leases, clock, logger), leases };
+    return { dataExport: new DataExportService({ registry: exports, leases, clock, logger }), leases };
   },
   routes: (app, services) => registerRoutes(app, 'account', dataExportRoutes(services)),
 });

@@ -17,17 +17,18 @@ export interface StartedExport {
   fileName: string;
 }
 
-export class DataExportService {
-  readonly #registry: ExportRegistry;
-  readonly #leases: ExportLeases;
-  readonly #clock: Clock;
-  readonly #logger: FastifyBaseLogger;
+export interface DataExportServiceDeps {
+  registry: ExportRegistry;
+  leases: ExportLeases;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}
 
-  constructor(registry: ExportRegistry, leases: ExportLeases, clock: Clock, logger: FastifyBaseLogger) {
-    this.#registry = registry;
-    this.#leases = leases;
-    this.#clock = clock;
-    this.#logger = logger;
+export class DataExportService {
+  readonly #deps: DataExportServiceDeps;
+
+  constructor(deps: DataExportServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -35,9 +36,9 @@ export class DataExportService {
    * released once the stream has ended, or failed, or the client went away.
    */
   async start(userId: string, locale: Locale): Promise<StartedExport> {
-    const lease = await this.#leases.take(userId);
-    const generatedAt = this.#clock.now();
-    const sections = this.#registry.sections();
+    const lease = await this.#deps.leases.take(userId);
+    const generatedAt = this.#deps.clock.now();
+    const sections = this.#deps.registry.sections();
     const aborted = new AbortController();
     const { stream, done } = exportArchive({
       userId,
@@ -71,7 +72,7 @@ export class DataExportService {
     });
     done.catch((error: unknown) => {
       if (!clientLeft) {
-        this.#logger.error({ event: 'dataExport.failed', userId, err: error }, 'a data export failed');
+        this.#deps.logger.error({ event: 'dataExport.failed', userId, err: error }, 'a data export failed');
       }
     });
     return { stream: body, fileName: `travel-media-export-${generatedAt.toISOString().slice(0, 10)}.zip` };

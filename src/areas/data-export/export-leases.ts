@@ -17,33 +17,35 @@ export interface HeldLease {
   release(): Promise<void>;
 }
 
-export class ExportLeases {
-  readonly #repository: DataExportRepository;
-  readonly #clock: Clock;
-  readonly #logger: FastifyBaseLogger;
+export interface ExportLeasesDeps {
+  repository: DataExportRepository;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}
 
-  constructor(repository: DataExportRepository, clock: Clock, logger: FastifyBaseLogger) {
-    this.#repository = repository;
-    this.#clock = clock;
-    this.#logger = logger;
+export class ExportLeases {
+  readonly #deps: ExportLeasesDeps;
+
+  constructor(deps: ExportLeasesDeps) {
+    this.#deps = deps;
   }
 
   #expiry(): Date {
-    return new Date(this.#clock.now().getTime() + exportLease.leaseSeconds * 1000);
+    return new Date(this.#deps.clock.now().getTime() + exportLease.leaseSeconds * 1000);
   }
 
   /** Takes the user's lease, or throws 409 exportInProgress while another export of theirs runs. */
   async take(userId: string): Promise<HeldLease> {
     const holder = newId();
-    if (!(await this.#repository.acquire(userId, holder, this.#clock.now(), this.#expiry()))) {
+    if (!(await this.#deps.repository.acquire(userId, holder, this.#deps.clock.now(), this.#expiry()))) {
       throw new AppError('exportInProgress', {
         detail: 'another export of your data is running; try again when it has finished',
         meta: { leaseSeconds: exportLease.leaseSeconds },
       });
     }
     const renew = () =>
-      this.#repository.renew(userId, holder, this.#expiry()).catch((error: unknown) => {
-        this.#logger.warn({ event: 'dataExport.renewFailed', err: error }, 'could not renew an export lease');
+      this.#deps.repository.renew(userId, holder, this.#expiry()).catch((error: unknown) => {
+        this.#deps.logger.warn({ event: 'dataExport.renewFailed', err: error }, 'could not renew an export lease');
         return false;
       });
     const timer = setInterval(renew, exportLease.renewSeconds * 1000);
@@ -52,9 +54,12 @@ export class ExportLeases {
     return {
       release: () => {
         clearInterval(timer);
-        released ??= this.#repository.release(userId, holder).catch((error: unknown) => {
+        released ??= this.#deps.repository.release(userId, holder).catch((error: unknown) => {
           // The lease then expires by itself after leaseSeconds.
-          this.#logger.warn({ event: 'dataExport.releaseFailed', err: error }, 'could not release an export lease');
+          this.#deps.logger.warn(
+            { event: 'dataExport.releaseFailed', err: error },
+            'could not release an export lease',
+          );
         });
         return released;
       },
@@ -63,6 +68,6 @@ export class ExportLeases {
 
   /** An erased account's lease goes with it (user.erasing). */
   dropOfUser(userId: string): Promise<void> {
-    return this.#repository.deleteOfUser(userId);
+    return this.#deps.repository.deleteOfUser(userId);
   }
 }

@@ -33,17 +33,21 @@ export const discoveryArea = defineArea({
       topicHashtags: (userId) => topics.topics.hashtagsOfUser(userId),
     };
     const cells = new MapCellsRepository(transactions);
-    subscribeMapCells(events, new MapCellCountsService(transactions, new MapCellCountsRepository(transactions)));
+    subscribeMapCells(
+      events,
+      new MapCellCountsService({ transactions, repository: new MapCellCountsRepository(transactions) }),
+    );
     jobs.register('map-clusters', {
       schedule: everyMinutes(mapClustersEveryMinutes),
       run: () => transactions.run(() => cells.rebuild(clock.now())),
     });
-    const repositories = {
+    const geoMedia = new GeoMediaService({
       media: new GeoMediaRepository(transactions),
       nearby: new NearbyRepository(transactions),
       cells,
-    };
-    const geoMedia = new GeoMediaService(repositories, viewers, clock);
+      viewers,
+      clock,
+    });
     caches.register('discovery.trending', geoMedia.trendingCache);
     return { geoMedia };
   },

@@ -37,35 +37,31 @@ export type MapAnswer =
  */
 export const clusterBlurCount = 5;
 
-export class GeoMediaService {
-  private readonly media: GeoMediaRepository;
-  private readonly nearbyMedia: NearbyRepository;
-  private readonly cells: MapCellsRepository;
-  private readonly trendingRankings: TrendingRankings;
-  private readonly viewers: ViewerProfile;
-  private readonly clock: Clock;
+export interface GeoMediaServiceDeps {
+  media: GeoMediaRepository;
+  nearby: NearbyRepository;
+  cells: MapCellsRepository;
+  viewers: ViewerProfile;
+  clock: Clock;
+}
 
-  constructor(
-    repositories: { media: GeoMediaRepository; nearby: NearbyRepository; cells: MapCellsRepository },
-    viewers: ViewerProfile,
-    clock: Clock,
-  ) {
-    const { media, nearby, cells } = repositories;
-    this.media = media;
-    this.nearbyMedia = nearby;
-    this.trendingRankings = new TrendingRankings(media, clock);
-    this.cells = cells;
-    this.viewers = viewers;
-    this.clock = clock;
+export class GeoMediaService {
+  readonly #deps: GeoMediaServiceDeps;
+
+  readonly #trendingRankings: TrendingRankings;
+
+  constructor(deps: GeoMediaServiceDeps) {
+    this.#deps = deps;
+    this.#trendingRankings = new TrendingRankings(deps.media, deps.clock);
   }
 
   /** The trending rankings kept in memory, for the cache registry (POST /admin/cache/purge). */
   get trendingCache() {
-    return this.trendingRankings.cache;
+    return this.#trendingRankings.cache;
   }
 
   nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<DistancedMedia[]> {
-    return this.nearbyMedia.nearby(at, distanceMetres, page);
+    return this.#deps.nearby.nearby(at, distanceMetres, page);
   }
 
   async recommended(
@@ -74,7 +70,12 @@ export class GeoMediaService {
     page: PageRequest,
   ): Promise<DistancedMedia[]> {
     const at = await this.#centre(viewerId, request.latitude, request.longitude);
-    return this.media.recommended(at, request.distance, await this.#hashtags(viewerId, request.personalize), page);
+    return this.#deps.media.recommended(
+      at,
+      request.distance,
+      await this.#hashtags(viewerId, request.personalize),
+      page,
+    );
   }
 
   async trending(
@@ -89,10 +90,10 @@ export class GeoMediaService {
         detail: 'country is required without a signed-in viewer who chose a birth city',
       });
     }
-    const since = new Date(this.clock.now().getTime() - request.windowDays * 86_400_000);
+    const since = new Date(this.#deps.clock.now().getTime() - request.windowDays * 86_400_000);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
     const query = { country, since, windowDays: request.windowDays, hashtags };
-    return { country, rows: await this.trendingRankings.page(query, page) };
+    return { country, rows: await this.#trendingRankings.page(query, page) };
   }
 
   /**
@@ -106,14 +107,14 @@ export class GeoMediaService {
     if (shownZoom > precomputedZoom) {
       // A box of a few streets mostly holds a page of media or less: they are read first (one statement,
       // limit + 1 rows at most), and clustered live only when there are more.
-      const media = await this.media.inBox(box, limit);
+      const media = await this.#deps.media.inBox(box, limit);
       if (media !== null) return { mode: 'media', zoom: shownZoom, media };
-      return this.#clusters(shownZoom, await this.cells.clusterLive(box, shownZoom));
+      return this.#clusters(shownZoom, await this.#deps.cells.clusterLive(box, shownZoom));
     }
     // Where the precomputed cells around the box count more than the limit, its media are not read.
-    const precomputed = await this.cells.cellsIn(box, shownZoom);
+    const precomputed = await this.#deps.cells.cellsIn(box, shownZoom);
     const counted = precomputed.reduce((sum, cell) => sum + cell.mediaCount, 0);
-    const media = counted > limit ? null : await this.media.inBox(box, limit);
+    const media = counted > limit ? null : await this.#deps.media.inBox(box, limit);
     if (media !== null) return { mode: 'media', zoom: shownZoom, media };
     return this.#clusters(shownZoom, precomputed);
   }
@@ -127,7 +128,7 @@ export class GeoMediaService {
   }
 
   async #birthCity(viewerId: string | null) {
-    return viewerId === null ? null : this.viewers.birthCity(viewerId);
+    return viewerId === null ? null : this.#deps.viewers.birthCity(viewerId);
   }
 
   async #centre(viewerId: string | null, latitude?: number, longitude?: number): Promise<Centre> {
@@ -155,7 +156,7 @@ export class GeoMediaService {
   /** The viewer's topic hashtags when personalizing, or null: no filter (anonymous, off, or no topics). */
   async #hashtags(viewerId: string | null, personalize: boolean): Promise<string[] | null> {
     if (viewerId === null || !personalize) return null;
-    const hashtags = await this.viewers.topicHashtags(viewerId);
+    const hashtags = await this.#deps.viewers.topicHashtags(viewerId);
     return hashtags.length === 0 ? null : hashtags;
   }
 }

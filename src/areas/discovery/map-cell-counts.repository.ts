@@ -3,7 +3,9 @@
  * ledger map_counted_media), where those media are placed in public now, and the additions that move
  * every level's cells from the one to the other.
  */
-import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -41,9 +43,13 @@ const doubleArray = (values: readonly number[]) => sql`${sql.param(values)}::flo
 // One array parameter however many media an owner has (an IN list would take a parameter each).
 const amongIds = (column: SQLWrapper, ids: readonly string[]) => sql`${column} = ANY(${uuidArray(ids)})`;
 
-/** The cells of a list of one zoom, as rows `cell(cell_y, cell_x)`. */
+/** The cells of a list of one zoom, as rows `cell("cellY", "cellX")`. */
 const cellsOfList = (cells: readonly TouchedCell[]): SQL =>
-  sql`unnest(${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}) AS cell(cell_y, cell_x)`;
+  sql`unnest(${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}) AS cell("cellY", "cellX")`;
+
+/** The cells' table under the names its statements give it: the row written, repaired, or one zoom below. */
+const [writtenCell, target, below] = [alias(mapCells, 'cell'), alias(mapCells, 'target'), alias(mapCells, 'below')];
+const excluded = (column: AnyColumn) => sql`excluded.${nameOf(column)}`;
 
 /** Keeps the best representative only: the most liked, then the highest id (the rebuild's order). */
 const byLikes = (id: SQL, likes: SQL) => sql`ORDER BY ${likes} DESC, ${id} DESC LIMIT 1`;
@@ -90,8 +96,9 @@ export class MapCellCountsRepository extends Repository {
     if (removedIds.length > 0)
       await this.db.delete(mapCountedMedia).where(amongIds(mapCountedMedia.mediaId, removedIds));
     if (added.length === 0) return;
+    const counted = mapCountedMedia;
     await this.db.execute(
-      sql`INSERT INTO ${mapCountedMedia} (media_id, latitude, longitude)
+      sql`INSERT INTO ${counted} (${namesOf(counted.mediaId, counted.latitude, counted.longitude)})
           SELECT * FROM unnest(${uuidArray(added.map((item) => item.mediaId))},
             ${doubleArray(added.map((item) => item.latitude))}, ${doubleArray(added.map((item) => item.longitude))})`,
     );
@@ -119,36 +126,37 @@ export class MapCellCountsRepository extends Repository {
       longitude: sql`change.longitude`,
     });
     const zoom = sql`level.zoom`;
+    const cell = writtenCell;
+    const added = (column: AnyColumn, written: AnyColumn) => sql`${nameOf(column)} = ${written} + ${excluded(column)}`;
     return queryRows<TouchedCell>(
       this.db,
-      sql`INSERT INTO ${mapCells} AS cell (zoom, cell_y, cell_x, media_count, latitude_sum, longitude_sum,
-                                           representative_id, representative_likes)
-          SELECT ${zoom}, ${coarser(sql`finest.cell_y`, zoom)}, ${coarser(sql`finest.cell_x`, zoom)},
+      sql`INSERT INTO ${mapCells} AS ${cell} (${namesOf(mapCells.zoom, mapCells.cellY, mapCells.cellX, mapCells.mediaCount, mapCells.latitudeSum, mapCells.longitudeSum, mapCells.representativeId, mapCells.representativeLikes)})
+          SELECT ${zoom}, ${coarser(sql`finest."cellY"`, zoom)}, ${coarser(sql`finest."cellX"`, zoom)},
                  sum(sign)::int, sum(sign * latitude), sum(sign * longitude),
                  (array_agg(id ORDER BY sign DESC, likes DESC, id DESC))[1],
                  max(CASE WHEN sign > 0 THEN likes ELSE -1 END)
-          FROM (SELECT change.*, ${cellY} AS cell_y, ${cellX} AS cell_x FROM ${change}) finest
+          FROM (SELECT change.*, ${cellY} AS "cellY", ${cellX} AS "cellX" FROM ${change}) finest
           CROSS JOIN generate_series(0, ${literal(precomputedZoom)}) AS level(zoom)
           GROUP BY 1, 2, 3
           ORDER BY 1, 2, 3
-          ON CONFLICT (zoom, cell_y, cell_x) DO UPDATE SET
-            media_count = cell.media_count + excluded.media_count,
-            latitude_sum = cell.latitude_sum + excluded.latitude_sum,
-            longitude_sum = cell.longitude_sum + excluded.longitude_sum,
-            representative_id = CASE
-              WHEN (excluded.representative_likes, excluded.representative_id) > (cell.representative_likes, cell.representative_id)
-              THEN excluded.representative_id ELSE cell.representative_id END,
-            representative_likes = greatest(cell.representative_likes, excluded.representative_likes)
-          RETURNING zoom, cell_y AS "cellY", cell_x AS "cellX", media_count AS "mediaCount",
-                    representative_id AS "representativeId"`,
+          ON CONFLICT (${namesOf(mapCells.zoom, mapCells.cellY, mapCells.cellX)}) DO UPDATE SET
+            ${added(mapCells.mediaCount, cell.mediaCount)},
+            ${added(mapCells.latitudeSum, cell.latitudeSum)},
+            ${added(mapCells.longitudeSum, cell.longitudeSum)},
+            ${nameOf(mapCells.representativeId)} = CASE
+              WHEN (${excluded(mapCells.representativeLikes)}, ${excluded(mapCells.representativeId)}) > (${cell.representativeLikes}, ${cell.representativeId})
+              THEN ${excluded(mapCells.representativeId)} ELSE ${cell.representativeId} END,
+            ${nameOf(mapCells.representativeLikes)} = greatest(${cell.representativeLikes}, ${excluded(mapCells.representativeLikes)})
+          RETURNING ${cell.zoom} AS zoom, ${cell.cellY} AS "cellY", ${cell.cellX} AS "cellX", ${cell.mediaCount} AS "mediaCount",
+                    ${cell.representativeId} AS "representativeId"`,
     );
   }
 
   /** Deletes the cells among these that count no media any more (read again under the lock held). */
   async deleteEmptied(cells: readonly TouchedCell[]): Promise<void> {
     await this.db.execute(
-      sql`DELETE FROM ${mapCells} WHERE media_count <= 0
-          AND (zoom, cell_y, cell_x) IN (SELECT * FROM unnest(${integerArray(cells.map((cell) => cell.zoom))}::smallint[],
+      sql`DELETE FROM ${mapCells} WHERE ${mapCells.mediaCount} <= 0
+          AND (${mapCells.zoom}, ${mapCells.cellY}, ${mapCells.cellX}) IN (SELECT * FROM unnest(${integerArray(cells.map((cell) => cell.zoom))}::smallint[],
             ${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}))`,
     );
   }
@@ -161,9 +169,10 @@ export class MapCellCountsRepository extends Repository {
   async repairRepresentatives(zoom: number, cells: readonly TouchedCell[]): Promise<void> {
     const best = zoom === precomputedZoom ? bestPlacedMedia() : bestCellBelow(zoom);
     await this.db.execute(
-      sql`UPDATE ${mapCells} AS target SET representative_id = best.id, representative_likes = best.likes
+      sql`UPDATE ${mapCells} AS ${target}
+          SET ${nameOf(mapCells.representativeId)} = best.id, ${nameOf(mapCells.representativeLikes)} = best.likes
           FROM ${cellsOfList(cells)} CROSS JOIN LATERAL (${best}) AS best
-          WHERE target.zoom = ${literal(zoom)} AND target.cell_y = cell.cell_y AND target.cell_x = cell.cell_x`,
+          WHERE ${target.zoom} = ${literal(zoom)} AND ${target.cellY} = cell."cellY" AND ${target.cellX} = cell."cellX"`,
     );
   }
 }
@@ -173,18 +182,18 @@ function bestPlacedMedia(): SQL {
   const size = cellDegrees(precomputedZoom);
   const { cellY, cellX } = cellOf(precomputedZoom, media);
   const corner = (y: SQL, x: SQL) => sql`point(${x} * ${literal(size)} - 180, ${y} * ${literal(size)} - 90)`;
-  const rectangle = sql`box(${corner(sql`cell.cell_y`, sql`cell.cell_x`)}, ${corner(sql`cell.cell_y + 1`, sql`cell.cell_x + 1`)})`;
+  const rectangle = sql`box(${corner(sql`cell."cellY"`, sql`cell."cellX"`)}, ${corner(sql`cell."cellY" + 1`, sql`cell."cellX" + 1`)})`;
   return sql`SELECT ${media.id} AS id, ${media.likesCount} AS likes FROM ${media}
     WHERE point(${media.longitude}, ${media.latitude}) <@ ${rectangle} AND ${placedInPublic}
-      AND ${cellY} = cell.cell_y AND ${cellX} = cell.cell_x
+      AND ${cellY} = cell."cellY" AND ${cellX} = cell."cellX"
     ${byLikes(sql`${media.id}`, sql`${media.likesCount}`)}`;
 }
 
 /** The best representative of the four cells one zoom below `cell`. */
 function bestCellBelow(zoom: number): SQL {
-  return sql`SELECT below.representative_id AS id, below.representative_likes AS likes FROM ${mapCells} AS below
-    WHERE below.zoom = ${literal(zoom + 1)}
-      AND below.cell_y BETWEEN cell.cell_y * 2 AND cell.cell_y * 2 + 1
-      AND below.cell_x BETWEEN cell.cell_x * 2 AND cell.cell_x * 2 + 1
-    ${byLikes(sql`below.representative_id`, sql`below.representative_likes`)}`;
+  return sql`SELECT ${below.representativeId} AS id, ${below.representativeLikes} AS likes FROM ${mapCells} AS ${below}
+    WHERE ${below.zoom} = ${literal(zoom + 1)}
+      AND ${below.cellY} BETWEEN cell."cellY" * 2 AND cell."cellY" * 2 + 1
+      AND ${below.cellX} BETWEEN cell."cellX" * 2 AND cell."cellX" * 2 + 1
+    ${byLikes(sql`${below.representativeId}`, sql`${below.representativeLikes}`)}`;
 }

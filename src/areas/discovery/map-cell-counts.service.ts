@@ -15,13 +15,16 @@ import type {
 } from './map-cell-counts.repository.ts';
 import { precomputedZoom } from './map-grid.ts';
 
-export class MapCellCountsService {
-  private readonly transactions: Transactions;
-  private readonly repository: MapCellCountsRepository;
+export interface MapCellCountsServiceDeps {
+  transactions: Transactions;
+  repository: MapCellCountsRepository;
+}
 
-  constructor(transactions: Transactions, repository: MapCellCountsRepository) {
-    this.transactions = transactions;
-    this.repository = repository;
+export class MapCellCountsService {
+  readonly #deps: MapCellCountsServiceDeps;
+
+  constructor(deps: MapCellCountsServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -30,25 +33,25 @@ export class MapCellCountsService {
    * so two writes of one media take turns and each sees what the other left.
    */
   syncMedia(ids: readonly string[]): Promise<void> {
-    return this.transactions.run(async () => {
-      const counted = await this.repository.lockCounted(ids);
-      const changes = changesBetween(counted, await this.repository.placedNow(ids));
+    return this.#deps.transactions.run(async () => {
+      const counted = await this.#deps.repository.lockCounted(ids);
+      const changes = changesBetween(counted, await this.#deps.repository.placedNow(ids));
       if (changes.length === 0) return;
       const removed = changes.filter((change) => change.sign < 0).map((change) => change.mediaId);
-      await this.repository.recordCounted(
+      await this.#deps.repository.recordCounted(
         removed,
         changes.filter((change) => change.sign > 0),
       );
-      const cells = await this.repository.addToCells(changes);
+      const cells = await this.#deps.repository.addToCells(changes);
       const emptied = cells.filter((cell) => cell.mediaCount <= 0);
-      if (emptied.length > 0) await this.repository.deleteEmptied(emptied);
+      if (emptied.length > 0) await this.#deps.repository.deleteEmptied(emptied);
       // A cell whose representative left it gets the best media it still holds, the finest level first.
       const left = new Set([...removed, ...(await this.#unplacedOthers(cells, ids))]);
       for (let zoom = precomputedZoom; zoom >= 0; zoom--) {
         const stale = cells.filter(
           (cell) => cell.zoom === zoom && cell.mediaCount > 0 && left.has(cell.representativeId),
         );
-        if (stale.length > 0) await this.repository.repairRepresentatives(zoom, stale);
+        if (stale.length > 0) await this.#deps.repository.repairRepresentatives(zoom, stale);
       }
     });
   }
@@ -65,7 +68,7 @@ export class MapCellCountsService {
       ...new Set(cells.filter((cell) => cell.mediaCount > 0).map((cell) => cell.representativeId)),
     ].filter((id) => !skip.has(id));
     if (others.length === 0) return [];
-    const placed = new Set((await this.repository.placedNow(others)).map((item) => item.mediaId));
+    const placed = new Set((await this.#deps.repository.placedNow(others)).map((item) => item.mediaId));
     return others.filter((id) => !placed.has(id));
   }
 
@@ -74,7 +77,7 @@ export class MapCellCountsService {
    * one sync, so the cells are locked in one order like any other write's.
    */
   async syncMediaOf(ownerId: string): Promise<void> {
-    const ids = await this.repository.postIdsOf(ownerId);
+    const ids = await this.#deps.repository.postIdsOf(ownerId);
     if (ids.length > 0) await this.syncMedia(ids);
   }
 }

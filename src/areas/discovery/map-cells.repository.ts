@@ -5,6 +5,8 @@
  * map-cell-counts.repository.ts.
  */
 import { and, between, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
@@ -129,29 +131,40 @@ export class MapCellsRepository extends Repository {
     const drift = await this.#repairCounted();
     await this.db.delete(mapCells);
     const { cellY, cellX } = cellOf(precomputedZoom, media);
+    const c = mapCells;
+    const cellColumns = namesOf(
+      c.zoom,
+      c.cellY,
+      c.cellX,
+      c.mediaCount,
+      c.latitudeSum,
+      c.longitudeSum,
+      c.representativeId,
+      c.representativeLikes,
+    );
     await this.db.execute(sql`
-      INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude_sum, longitude_sum, representative_id, representative_likes)
-      SELECT ${precomputedZoom}, cell_y, cell_x, count(*)::int, sum(latitude), sum(longitude),
-             (array_agg(id ORDER BY likes_count DESC, id DESC))[1], max(likes_count)
+      INSERT INTO ${c} (${cellColumns})
+      SELECT ${precomputedZoom}, "cellY", "cellX", count(*)::int, sum(latitude), sum(longitude),
+             (array_agg(id ORDER BY likes DESC, id DESC))[1], max(likes)
       FROM (
-        SELECT ${cellY} AS cell_y, ${cellX} AS cell_x, ${media.latitude} AS latitude, ${media.longitude} AS longitude,
-               ${media.id} AS id, ${media.likesCount} AS likes_count
+        SELECT ${cellY} AS "cellY", ${cellX} AS "cellX", ${media.latitude} AS latitude, ${media.longitude} AS longitude,
+               ${media.id} AS id, ${media.likesCount} AS likes
         FROM ${media}
         WHERE ${placedInPublic}
       ) placed
-      GROUP BY cell_y, cell_x`);
+      GROUP BY "cellY", "cellX"`);
     for (let zoom = precomputedZoom - 1; zoom >= 0; zoom--) {
       await this.db.execute(sql`
-        INSERT INTO ${mapCells} (zoom, cell_y, cell_x, media_count, latitude_sum, longitude_sum, representative_id, representative_likes)
-        SELECT ${zoom}, cell_y / 2, cell_x / 2, sum(media_count)::int, sum(latitude_sum), sum(longitude_sum),
-               (array_agg(representative_id ORDER BY representative_likes DESC, representative_id DESC))[1],
-               max(representative_likes)
-        FROM ${mapCells} WHERE zoom = ${zoom + 1}
-        GROUP BY cell_y / 2, cell_x / 2`);
+        INSERT INTO ${c} (${cellColumns})
+        SELECT ${zoom}, ${c.cellY} / 2, ${c.cellX} / 2, sum(${c.mediaCount})::int, sum(${c.latitudeSum}), sum(${c.longitudeSum}),
+               (array_agg(${c.representativeId} ORDER BY ${c.representativeLikes} DESC, ${c.representativeId} DESC))[1],
+               max(${c.representativeLikes})
+        FROM ${c} WHERE ${c.zoom} = ${zoom + 1}
+        GROUP BY ${c.cellY} / 2, ${c.cellX} / 2`);
     }
     const [totals] = await queryRows<{ media: number; cells: number }>(
       this.db,
-      sql`SELECT coalesce(sum(media_count) FILTER (WHERE zoom = 0), 0)::int AS media, count(*)::int AS cells FROM ${mapCells}`,
+      sql`SELECT coalesce(sum(${c.mediaCount}) FILTER (WHERE ${c.zoom} = 0), 0)::int AS media, count(*)::int AS cells FROM ${c}`,
     );
     const counts = totals ?? { media: 0, cells: 0 };
     await this.db
@@ -167,21 +180,26 @@ export class MapCellsRepository extends Repository {
    * only the rows that differ are deleted or written, so a ledger the writes kept right costs reads only.
    */
   async #repairCounted(): Promise<RebuildReport['drift']> {
+    const counted = mapCountedMedia;
+    const s = alias(mapCountedMedia, 's');
     const [drift] = await queryRows<RebuildReport['drift']>(
       this.db,
       sql`WITH fresh AS (
-            SELECT ${media.id} AS media_id, ${media.latitude} AS latitude, ${media.longitude} AS longitude
+            SELECT ${media.id} AS "mediaId", ${media.latitude} AS latitude, ${media.longitude} AS longitude
             FROM ${media} WHERE ${placedInPublic}
           ), diff AS MATERIALIZED (
-            SELECT coalesce(f.media_id, s.media_id) AS media_id, f.latitude, f.longitude, f.media_id IS NOT NULL AS present
-            FROM fresh f FULL JOIN ${mapCountedMedia} s ON s.media_id = f.media_id
-            WHERE (f.latitude, f.longitude) IS DISTINCT FROM (s.latitude, s.longitude)
+            SELECT coalesce(f."mediaId", ${s.mediaId}) AS "mediaId", f.latitude, f.longitude, f."mediaId" IS NOT NULL AS present
+            FROM fresh f FULL JOIN ${mapCountedMedia} AS ${s} ON ${s.mediaId} = f."mediaId"
+            WHERE (f.latitude, f.longitude) IS DISTINCT FROM (${s.latitude}, ${s.longitude})
           ), stale AS (
-            DELETE FROM ${mapCountedMedia} s USING diff WHERE NOT diff.present AND s.media_id = diff.media_id RETURNING 1
+            DELETE FROM ${mapCountedMedia} AS ${s} USING diff WHERE NOT diff.present AND ${s.mediaId} = diff."mediaId" RETURNING 1
           ), missing AS (
-            INSERT INTO ${mapCountedMedia} (media_id, latitude, longitude)
-            SELECT media_id, latitude, longitude FROM diff WHERE present
-            ON CONFLICT (media_id) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude RETURNING 1
+            INSERT INTO ${mapCountedMedia} (${namesOf(counted.mediaId, counted.latitude, counted.longitude)})
+            SELECT "mediaId", latitude, longitude FROM diff WHERE present
+            ON CONFLICT (${nameOf(counted.mediaId)}) DO UPDATE
+              SET ${nameOf(counted.latitude)} = excluded.${nameOf(counted.latitude)},
+                  ${nameOf(counted.longitude)} = excluded.${nameOf(counted.longitude)}
+            RETURNING 1
           )
           SELECT (SELECT count(*) FROM stale)::int AS stale, (SELECT count(*) FROM missing)::int AS missing`,
     );

@@ -34,7 +34,7 @@ export const followsArea = defineArea({
     });
     events.subscribe('user.erasing', 'inTransaction', 'follows.erase', ({ userId }) => repository.eraseUser(userId));
     return {
-      follows: new FollowsService(transactions, events, repository, accounts.users, clock),
+      follows: new FollowsService({ transactions, events, repository, users: accounts.users, clock }),
     };
   },
   routes: (app, services) => registerRoutes(app, 'follows', followsRoutes(services)),

@@ -23,29 +23,23 @@ export interface Relationship {
   followedBy: Date | null;
 }
 
-export class FollowsService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly repository: FollowsRepository;
-  private readonly users: UsersService;
-  private readonly clock: Clock;
+export interface FollowsServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: FollowsRepository;
+  users: UsersService;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    events: EventBus,
-    repository: FollowsRepository,
-    users: UsersService,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.events = events;
-    this.repository = repository;
-    this.users = users;
-    this.clock = clock;
+export class FollowsService {
+  readonly #deps: FollowsServiceDeps;
+
+  constructor(deps: FollowsServiceDeps) {
+    this.#deps = deps;
   }
 
   async #requireUser(id: string, parameter: string): Promise<UserRow> {
-    const user = await this.users.findVisible(id);
+    const user = await this.#deps.users.findVisible(id);
     if (user === null) throw new AppError('notFound', { source: { parameter }, detail: 'no such user' });
     return user;
   }
@@ -54,19 +48,19 @@ export class FollowsService {
     if (followerId === targetId) {
       throw new AppError('cannotFollowSelf', { source: { parameter: 'targetUserId' } });
     }
-    await this.transactions.run(async () => {
+    await this.#deps.transactions.run(async () => {
       // The followee first (the lock order): follow.created changes their experience and notifications.
-      await this.users.lock(targetId);
+      await this.#deps.users.lock(targetId);
       const followee = await this.#requireUser(targetId, 'targetUserId');
       const follower = await this.#requireUser(followerId, 'targetUserId');
-      if (!(await this.repository.insert(followerId, followee.id, this.clock.now()))) {
+      if (!(await this.#deps.repository.insert(followerId, followee.id, this.#deps.clock.now()))) {
         throw new AppError('alreadyFollowing', { source: { parameter: 'targetUserId' } });
       }
-      await this.events.publish('follow.created', {
+      await this.#deps.events.publish('follow.created', {
         follower,
         followee,
-        firstTime: await this.repository.markRewarded(followerId, followee.id),
-        followersCount: await this.repository.followersCount(followee.id),
+        firstTime: await this.#deps.repository.markRewarded(followerId, followee.id),
+        followersCount: await this.#deps.repository.followersCount(followee.id),
       });
     });
     return this.relationship(followerId, targetId);
@@ -75,14 +69,14 @@ export class FollowsService {
   /** Idempotent: unfollowing someone not followed is fine; an unknown user is 404. */
   async unfollow(followerId: string, targetId: string): Promise<void> {
     await this.#requireUser(targetId, 'targetUserId');
-    await this.repository.delete(followerId, targetId);
+    await this.#deps.repository.delete(followerId, targetId);
   }
 
   async relationship(viewerId: string, userId: string, parameter = 'userId'): Promise<Relationship> {
     await this.#requireUser(userId, parameter);
     const [following, followedBy] = await Promise.all([
-      this.repository.find(viewerId, userId),
-      this.repository.find(userId, viewerId),
+      this.#deps.repository.find(viewerId, userId),
+      this.#deps.repository.find(userId, viewerId),
     ]);
     return { userId, following: following?.createdAt ?? null, followedBy: followedBy?.createdAt ?? null };
   }
@@ -90,19 +84,19 @@ export class FollowsService {
   /** How many follow the user and how many they follow (rows as they are, whoever is on the other side). */
   async counts(userId: string): Promise<{ followers: number; following: number }> {
     const [followers, following] = await Promise.all([
-      this.repository.followersCount(userId),
-      this.repository.followingCount(userId),
+      this.#deps.repository.followersCount(userId),
+      this.#deps.repository.followingCount(userId),
     ]);
     return { followers, following };
   }
 
   async following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
-    return this.repository.following(userId, page);
+    return this.#deps.repository.following(userId, page);
   }
 
   async followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
     await this.#requireUser(userId, 'userId');
-    return this.repository.followers(userId, page);
+    return this.#deps.repository.followers(userId, page);
   }
 }

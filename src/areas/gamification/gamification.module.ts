@@ -14,8 +14,8 @@ import { xpAwardCommand } from './xp-award.command.ts';
 
 export const gamificationArea = defineArea({
   name: 'gamification',
-  needs: ['accounts', 'notifications'],
-  create({ transactions, events, clock, exports }, { accounts, notifications }) {
+  needs: ['accounts'],
+  create({ transactions, events, clock, exports }, { accounts }) {
     const repository = new GamificationRepository(transactions);
     exports.register({
       name: 'badges',
@@ -31,14 +31,14 @@ export const gamificationArea = defineArea({
       description: 'Every award of experience points you received (and any taken back), with its reason.',
       rows: (userId) => byId((after, limit) => repository.exportExperience(userId, after, limit)),
     });
-    const gamification = new GamificationService(
+    const gamification = new GamificationService({
       transactions,
+      events,
       repository,
-      accounts.users,
-      notifications.dispatcher,
+      users: accounts.users,
       clock,
-      { dailyCeilings: dailyExperienceCeilings, takeBackWithinHours },
-    );
+      limits: { dailyCeilings: dailyExperienceCeilings, takeBackWithinHours },
+    });
     subscribeRewards(events, gamification);
     events.subscribe('user.erasing', 'inTransaction', 'gamification.erase', ({ userId }) =>
       repository.eraseUser(userId),

@@ -1,17 +1,18 @@
 /**
  * Experience, levels, titles and badges. Other areas call awardExperience, awardBadgeLevel and
- * recordBadgeProgress (optionally inside their own transaction, `db`); each level crossed writes one
- * notification in the same transaction as the update, so a rollback removes them together.
+ * recordBadgeProgress (in their transaction, or a new one); each level, title or badge level crossed is
+ * published (user.levelReached, user.titleReached, badge.earned) in the same transaction as the update,
+ * where notifications announce it, so a rollback removes them together.
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
+import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/http/ids.ts';
 import type { PageRequest } from '../../platform/http/pagination.ts';
 import { defaultLocale, hasMessage, translate } from '../../platform/i18n/i18n.ts';
 import type { UsersService } from '../accounts/public.ts';
-import type { NotificationDispatcher } from '../notifications/public.ts';
-import { dedupKeys } from '../notifications/public.ts';
+import './events.ts';
 import type { GamificationRepository } from './gamification.repository.ts';
 import { levelForExperience, titleBucketOf, titleBucketSize } from './level-curve.ts';
 import type { BadgeRow, TitleRow } from './tables.ts';
@@ -55,28 +56,20 @@ export function titleForLevel(level: number, activeTitles: TitleRow[]): TitleRow
   return activeTitles.filter((title) => title.rankIndex <= bucket).at(-1) ?? null;
 }
 
-export class GamificationService {
-  private readonly transactions: Transactions;
-  private readonly repository: GamificationRepository;
-  private readonly users: UsersService;
-  private readonly dispatcher: NotificationDispatcher;
-  private readonly clock: Clock;
-  private readonly limits: ExperienceLimits;
+export interface GamificationServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: GamificationRepository;
+  users: UsersService;
+  clock: Clock;
+  limits: ExperienceLimits;
+}
 
-  constructor(
-    transactions: Transactions,
-    repository: GamificationRepository,
-    users: UsersService,
-    dispatcher: NotificationDispatcher,
-    clock: Clock,
-    limits: ExperienceLimits,
-  ) {
-    this.limits = limits;
-    this.transactions = transactions;
-    this.repository = repository;
-    this.users = users;
-    this.dispatcher = dispatcher;
-    this.clock = clock;
+export class GamificationService {
+  readonly #deps: GamificationServiceDeps;
+
+  constructor(deps: GamificationServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -97,13 +90,13 @@ export class GamificationService {
         source: { pointer: '/amount' },
       });
     }
-    return this.transactions.run(async () => {
-      const user = await this.users.lock(userId);
+    return this.#deps.transactions.run(async () => {
+      const user = await this.#deps.users.lock(userId);
       if (user === null) throw new AppError('notFound', { detail: 'unknown user' });
-      const now = this.clock.now();
-      const ceiling = this.limits.dailyCeilings.get(reason);
+      const now = this.#deps.clock.now();
+      const ceiling = this.#deps.limits.dailyCeilings.get(reason);
       const usedToday =
-        ceiling === undefined ? 0 : await this.repository.awardedSince(userId, reason, startOfUtcDay(now));
+        ceiling === undefined ? 0 : await this.#deps.repository.awardedSince(userId, reason, startOfUtcDay(now));
       const granted = ceiling === undefined ? amount : Math.max(0, Math.min(amount, ceiling - usedToday));
       if (granted === 0) {
         return {
@@ -116,7 +109,7 @@ export class GamificationService {
         };
       }
       if (ceiling !== undefined || subjectId !== undefined) {
-        await this.repository.recordAward({
+        await this.#deps.repository.recordAward({
           id: newId(),
           userId,
           reason,
@@ -128,14 +121,14 @@ export class GamificationService {
       const experience = user.experience + granted;
       const previousLevel = user.level;
       const level = Math.max(previousLevel, levelForExperience(experience));
-      await this.users.setProgress(userId, experience, level);
+      await this.#deps.users.setProgress(userId, experience, level);
       for (let reached = previousLevel + 1; reached <= level; reached++) {
-        await this.dispatcher.dispatch(
+        await this.#deps.events.publish('user.levelReached', {
           userId,
-          'user.level.up',
-          { level: reached, previousLevel: reached - 1, experience },
-          dedupKeys.levelUp(userId, reached),
-        );
+          level: reached,
+          previousLevel: reached - 1,
+          experience,
+        });
       }
       const titlesReached = await this.#titlesCrossed(userId, previousLevel, level);
       return { granted, experience, previousLevel, level, titlesReached, reason };
@@ -148,15 +141,15 @@ export class GamificationService {
    * below 0); the level and badge levels stay (they never go down). Returns what was taken back.
    */
   async takeBack(userId: string, subjectId: string, reason: string): Promise<number> {
-    return this.transactions.run(async () => {
-      const user = await this.users.lock(userId);
+    return this.#deps.transactions.run(async () => {
+      const user = await this.#deps.users.lock(userId);
       if (user === null) return 0;
-      const { net, firstAwardedAt } = await this.repository.subjectBalance(userId, subjectId);
-      const now = this.clock.now();
+      const { net, firstAwardedAt } = await this.#deps.repository.subjectBalance(userId, subjectId);
+      const now = this.#deps.clock.now();
       if (net <= 0 || firstAwardedAt === null) return 0;
-      if (now.getTime() - firstAwardedAt.getTime() >= this.limits.takeBackWithinHours * 3_600_000) return 0;
-      await this.repository.recordAward({ id: newId(), userId, reason, subjectId, amount: -net, awardedAt: now });
-      await this.users.setProgress(userId, Math.max(0, user.experience - net), user.level);
+      if (now.getTime() - firstAwardedAt.getTime() >= this.#deps.limits.takeBackWithinHours * 3_600_000) return 0;
+      await this.#deps.repository.recordAward({ id: newId(), userId, reason, subjectId, amount: -net, awardedAt: now });
+      await this.#deps.users.setProgress(userId, Math.max(0, user.experience - net), user.level);
       return net;
     });
   }
@@ -164,23 +157,19 @@ export class GamificationService {
   /** One user.title.up per bucket crossed, capped at the highest active title. */
   async #titlesCrossed(userId: string, previousLevel: number, level: number): Promise<string[]> {
     if (titleBucketOf(level) === titleBucketOf(previousLevel)) return [];
-    const active = await this.repository.activeTitles();
+    const active = await this.#deps.repository.activeTitles();
     const from = titleForLevel(previousLevel, active)?.rankIndex ?? -1;
     const to = titleForLevel(level, active)?.rankIndex ?? -1;
     const crossed = active.filter((title) => title.rankIndex > from && title.rankIndex <= to);
     for (const title of crossed) {
-      await this.dispatcher.dispatch(
+      await this.#deps.events.publish('user.titleReached', {
         userId,
-        'user.title.up',
-        {
-          level: Math.max(title.rankIndex * titleBucketSize, previousLevel + 1),
-          titleSlug: title.slug,
-          titleLabel: title.label,
-          rankIndex: title.rankIndex,
-          displayTitle: this.#displayTitle(title),
-        },
-        dedupKeys.titleUp(userId, title.slug),
-      );
+        level: Math.max(title.rankIndex * titleBucketSize, previousLevel + 1),
+        titleSlug: title.slug,
+        titleLabel: title.label,
+        rankIndex: title.rankIndex,
+        displayTitle: this.#displayTitle(title),
+      });
     }
     return crossed.map((title) => title.slug);
   }
@@ -193,8 +182,8 @@ export class GamificationService {
 
   /** Raises a badge to `level` (never lowers it): one badge.earned per level crossed, plus their xpReward. */
   awardBadgeLevel(userId: string, slug: string, level: number, subject: AwardSubject = {}): Promise<BadgeAward> {
-    return this.transactions.run(async () => {
-      const repository = this.repository;
+    return this.#deps.transactions.run(async () => {
+      const repository = this.#deps.repository;
       const badge = await repository.badgeBySlug(slug);
       if (badge === null) throw new AppError('notFound', { detail: `unknown badge ${slug}` });
       const maxLevel = badgeMaxLevel(badge);
@@ -204,28 +193,24 @@ export class GamificationService {
           source: { pointer: '/level' },
         });
       }
-      if ((await this.users.lock(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
+      if ((await this.#deps.users.lock(userId)) === null) throw new AppError('notFound', { detail: 'unknown user' });
       const previousLevel = await repository.badgeLevel(userId, badge.id);
       if (level <= previousLevel) return { badgeSlug: slug, previousLevel, level: previousLevel, experience: null };
-      await repository.setBadgeLevel(userId, badge.id, level, this.clock.now());
+      await repository.setBadgeLevel(userId, badge.id, level, this.#deps.clock.now());
       let reward = 0;
       for (let reached = previousLevel + 1; reached <= level; reached++) {
         const xpReward = badge.xpRewards[reached - 1] ?? 0;
         reward += xpReward;
-        await this.dispatcher.dispatch(
+        await this.#deps.events.publish('badge.earned', {
           userId,
-          'badge.earned',
-          {
-            badgeId: badge.id,
-            badgeSlug: badge.slug,
-            level: reached,
-            maxLevel,
-            label: badge.label,
-            icon: badge.icon,
-            xpReward,
-          },
-          dedupKeys.badgeEarned(badge.id, reached),
-        );
+          badgeId: badge.id,
+          badgeSlug: badge.slug,
+          level: reached,
+          maxLevel,
+          label: badge.label,
+          icon: badge.icon,
+          xpReward,
+        });
       }
       const experience = reward > 0 ? await this.awardExperience(userId, reward, `badge.${slug}`, subject) : null;
       return { badgeSlug: slug, previousLevel, level, experience };
@@ -235,7 +220,7 @@ export class GamificationService {
   /** A metric's new value for a user (followers, photosPublished…): raises every active badge measuring it. */
   async recordMetric(userId: string, metric: string, value: number, subject: AwardSubject = {}): Promise<BadgeAward[]> {
     const awards: BadgeAward[] = [];
-    for (const badge of await this.repository.badgesMeasuring(metric)) {
+    for (const badge of await this.#deps.repository.badgesMeasuring(metric)) {
       const award = await this.recordBadgeProgress(userId, badge.slug, value, subject);
       if (award !== null) awards.push(award);
     }
@@ -249,7 +234,7 @@ export class GamificationService {
     value: number,
     subject: AwardSubject = {},
   ): Promise<BadgeAward | null> {
-    const badge = await this.repository.badgeBySlug(slug);
+    const badge = await this.#deps.repository.badgeBySlug(slug);
     if (badge === null) return null;
     const level = badge.thresholds.filter((threshold) => value >= threshold).length;
     return level === 0 ? null : this.awardBadgeLevel(userId, slug, level, subject);
@@ -257,23 +242,23 @@ export class GamificationService {
 
   /** The last level of a badge, or null when no badge has this slug (coupons check their rewards with it). */
   async badgeLastLevel(slug: string): Promise<number | null> {
-    const badge = await this.repository.badgeBySlug(slug);
+    const badge = await this.#deps.repository.badgeBySlug(slug);
     return badge === null ? null : badgeMaxLevel(badge);
   }
 
   listBadges(page: PageRequest) {
-    return this.repository.listBadges(page);
+    return this.#deps.repository.listBadges(page);
   }
 
   earnedBadges(userId: string, page: PageRequest) {
-    return this.repository.earnedBadges(userId, page);
+    return this.#deps.repository.earnedBadges(userId, page);
   }
 
   /** Level, experience and title of a user, for profiles; null when the user does not exist or is hidden. */
   async progress(userId: string) {
-    const user = await this.users.findVisible(userId);
+    const user = await this.#deps.users.findVisible(userId);
     if (user === null) return null;
-    const title = titleForLevel(user.level, await this.repository.activeTitles());
+    const title = titleForLevel(user.level, await this.#deps.repository.activeTitles());
     return { experience: user.experience, level: user.level, title };
   }
 }

@@ -4,8 +4,10 @@
  * `metric` (migration 0120): an event that reports a metric's new value raises every badge measuring it.
  * Rewarding locks the user rewarded; an event published under a media's lock (like, bookmark, comment)
  * rewards only users its producer locked before the media (media's lockForWrite, the lock order).
+ * A redeemed coupon gives its rewards here too (`coupon.redeemed`, under the user's lock).
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
+import '../coupons/events.ts';
 import type { GamificationService } from './gamification.service.ts';
 
 /** Experience for what others do to a user's content, and for publishing. */
@@ -84,5 +86,12 @@ export function subscribeRewards(events: EventBus, gamification: GamificationSer
       experienceFor.sponsoredAccountConfirmed,
       'sponsorship.confirmed',
     );
+  });
+  // A coupon's rewards in its order; an error (a badge gone since the coupon was made) refuses the redemption.
+  events.subscribe('coupon.redeemed', 'inTransaction', 'gamification.couponRewards', async ({ userId, rewards }) => {
+    for (const reward of rewards) {
+      if (reward.kind === 'experience') await gamification.awardExperience(userId, reward.amount, 'coupon.redeemed');
+      else await gamification.awardBadgeLevel(userId, reward.badge, reward.level);
+    }
   });
 }

@@ -13,7 +13,7 @@ export const geographyArea = defineArea({
   name: 'geography',
   needs: [],
   create({ transactions }) {
-    return { geography: new GeographyService(new GeographyRepository(transactions)) };
+    return { geography: new GeographyService({ repository: new GeographyRepository(transactions) }) };
   },
   routes: (app, services) => registerRoutes(app, 'geography', geographyRoutes(services)),
 });

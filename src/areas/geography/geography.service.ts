@@ -34,63 +34,67 @@ async function searched<Row>(q: string, search: (query: string) => Promise<Score
   return isSearchable(query) ? search(query) : [];
 }
 
-export class GeographyService {
-  private readonly repository: GeographyRepository;
+export interface GeographyServiceDeps {
+  repository: GeographyRepository;
+}
 
-  constructor(repository: GeographyRepository) {
-    this.repository = repository;
+export class GeographyService {
+  readonly #deps: GeographyServiceDeps;
+
+  constructor(deps: GeographyServiceDeps) {
+    this.#deps = deps;
   }
 
   regions(page: PageRequest): Promise<RegionRow[]> {
-    return this.repository.listRegions(page);
+    return this.#deps.repository.listRegions(page);
   }
 
   region(code: number): Promise<RegionRow | null> {
-    return this.repository.region(code);
+    return this.#deps.repository.region(code);
   }
 
   subregions(filter: ParentFilter, page: PageRequest): Promise<SubregionRow[]> {
-    return this.repository.listSubregions(filter, page);
+    return this.#deps.repository.listSubregions(filter, page);
   }
 
   subregion(code: number): Promise<SubregionRow | null> {
-    return this.repository.subregion(code);
+    return this.#deps.repository.subregion(code);
   }
 
   countries(filter: ParentFilter, page: PageRequest): Promise<CountryRow[]> {
-    return this.repository.listCountries(filter, page);
+    return this.#deps.repository.listCountries(filter, page);
   }
 
   /** By ISO 3166 alpha-2 or alpha-3 code, any case. */
   country(code: string): Promise<CountryRow | null> {
-    return /^[A-Za-z]{2,3}$/.test(code) ? this.repository.country(code.toUpperCase()) : Promise.resolve(null);
+    return /^[A-Za-z]{2,3}$/.test(code) ? this.#deps.repository.country(code.toUpperCase()) : Promise.resolve(null);
   }
 
   /** Cities, most populated first; of one country (alpha-2 or alpha-3, any case) when given: none for an unknown one. */
   async cities(countryCode: string | null, page: PageRequest): Promise<CityRow[]> {
-    if (countryCode === null) return this.repository.listCities(null, page);
+    if (countryCode === null) return this.#deps.repository.listCities(null, page);
     const country = await this.country(countryCode);
-    return country === null ? [] : this.repository.listCities(country.alpha2, page);
+    return country === null ? [] : this.#deps.repository.listCities(country.alpha2, page);
   }
 
   city(id: string): Promise<CityRow | null> {
-    return isLowercaseUuid(id) ? this.repository.city(id) : Promise.resolve(null);
+    return isLowercaseUuid(id) ? this.#deps.repository.city(id) : Promise.resolve(null);
   }
 
   searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
-    return searched(q, (query) => this.repository.searchRegions(query, limit));
+    return searched(q, (query) => this.#deps.repository.searchRegions(query, limit));
   }
 
   searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
-    return searched(q, (query) => this.repository.searchSubregions(query, limit));
+    return searched(q, (query) => this.#deps.repository.searchSubregions(query, limit));
   }
 
   searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
-    return searched(q, (query) => this.repository.searchCountries(query, limit));
+    return searched(q, (query) => this.#deps.repository.searchCountries(query, limit));
   }
 
   searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
-    return searched(q, (query) => this.repository.searchCities(query, limit));
+    return searched(q, (query) => this.#deps.repository.searchCities(query, limit));
   }
 
   /** A city by id (canonical lowercase UUID), or null for an unknown or malformed one. */
@@ -108,7 +112,7 @@ export class GeographyService {
     const valid =
       Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
     if (!valid) return null;
-    const found: NearbyCity | null = await this.repository.nearestCity(
+    const found: NearbyCity | null = await this.#deps.repository.nearestCity(
       centimetreDegrees(latitude),
       centimetreDegrees(longitude),
       reverseGeocodingRadiusMetres,

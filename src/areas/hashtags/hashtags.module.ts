@@ -16,7 +16,7 @@ export const hashtagsArea = defineArea({
   name: 'hashtags',
   needs: [],
   create({ transactions, events, jobs, clock, caches }) {
-    const hashtags = new HashtagsService(transactions, new HashtagsRepository(transactions), clock);
+    const hashtags = new HashtagsService({ transactions, repository: new HashtagsRepository(transactions), clock });
     caches.register('hashtags.trending', hashtags.cache);
     jobs.register('hashtags', { schedule: everyMinutes(5), run: () => hashtags.rebuild() });
     // After the commit: a failure is logged and the next run of the job repairs the counts.

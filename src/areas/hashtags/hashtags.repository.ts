@@ -3,12 +3,20 @@
  * media, and the three ranked lists read from them alone (no request reads media). Each list's
  * keyset sits next to its query; tags compare in the "C" collation so both engines order them alike.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { alias, type PgTable } from 'drizzle-orm/pg-core';
+import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import {
+  hashtagCountedMedia as counted,
+  hashtagDailyUses as daily,
+  hashtagPairs as pairs,
+  hashtagUses as totals,
+} from './tables.ts';
 
 /** An autocomplete suggestion: `prefix` 1 when the tag starts with the query, 0 when only similar. */
 export interface SuggestionRow {
@@ -76,34 +84,46 @@ const listedMedia = sql`${media}
   WHERE ${mediaListedFor(null)} AND ${visibleUser()}`;
 
 /**
- * One statement that makes `table` hold exactly the rows of `fresh` (its keys and value columns):
- * fresh and stored rows are compared in one join, and only the rows that differ are deleted or
- * written, so an unchanged table costs reads only. `computed` adds a column derived on insert.
+ * One statement that makes `table` hold exactly the rows of `fresh` (its keys and value columns, named
+ * as the table names them): fresh and stored rows are compared in one join, and only the rows that
+ * differ are deleted or written, so an unchanged table costs reads only. `computed` adds a column
+ * derived on insert.
  */
-function syncStatement(table: string, keys: string[], values: string[], fresh: SQL, computed = ''): SQL {
-  const on = keys.map((key) => `s.${key} = f.${key}`).join(' AND ');
-  const columns = [...keys, ...values].join(', ');
-  const row = (alias: string) => `(${values.map((value) => `${alias}.${value}`).join(', ')})`;
-  const raw = sql.raw;
+function syncStatement(
+  table: PgTable,
+  keys: [AnyColumn, ...AnyColumn[]],
+  values: AnyColumn[],
+  fresh: SQL,
+  computed?: { column: AnyColumn; value: SQL },
+): SQL {
+  const of = (side: 'f' | 's') => (column: AnyColumn) => sql`${sql.raw(side)}.${nameOf(column)}`;
+  const [f, s] = [of('f'), of('s')];
+  const joined = (parts: SQL[], separator = sql`, `) => sql.join(parts, separator);
+  const on = joined(
+    keys.map((key) => sql`${s(key)} = ${f(key)}`),
+    sql` AND `,
+  );
+  const columns = namesOf(...keys, ...values);
+  const row = (side: typeof f) => sql`(${joined(values.map(side))})`;
   return sql`WITH fresh AS (${fresh}),
     diff AS MATERIALIZED (
-      SELECT ${raw(keys.map((key) => `coalesce(f.${key}, s.${key}) AS ${key}`).join(', '))},
-             ${raw(values.map((value) => `f.${value}`).join(', '))}, f.${raw(keys[0]!)} IS NOT NULL AS present
-      FROM fresh f FULL JOIN ${raw(table)} s ON ${raw(on)}
-      WHERE ${raw(row('f'))} IS DISTINCT FROM ${raw(row('s'))}
+      SELECT ${joined(keys.map((key) => sql`coalesce(${f(key)}, ${s(key)}) AS ${nameOf(key)}`))},
+             ${joined(values.map(f))}, ${f(keys[0])} IS NOT NULL AS present
+      FROM fresh f FULL JOIN ${table} s ON ${on}
+      WHERE ${row(f)} IS DISTINCT FROM ${row(s)}
     ), removed AS (
-      DELETE FROM ${raw(table)} s USING diff f WHERE NOT f.present AND ${raw(on)} RETURNING 1
+      DELETE FROM ${table} s USING diff f WHERE NOT f.present AND ${on} RETURNING 1
     ), written AS (
-      INSERT INTO ${raw(table)} (${raw(columns)}${raw(computed ? `, ${computed}` : '')})
-      SELECT ${raw(columns)}${raw(computed ? `, ${computedValue[computed]}` : '')} FROM diff WHERE present
-      ON CONFLICT (${raw(keys.join(', '))})
-      DO UPDATE SET ${raw(values.map((value) => `${value} = excluded.${value}`).join(', '))} RETURNING 1
+      INSERT INTO ${table} (${columns}${computed ? sql`, ${nameOf(computed.column)}` : sql``})
+      SELECT ${columns}${computed ? sql`, ${computed.value}` : sql``} FROM diff WHERE present
+      ON CONFLICT (${namesOf(...keys)})
+      DO UPDATE SET ${joined(values.map((value) => sql`${nameOf(value)} = excluded.${nameOf(value)}`))} RETURNING 1
     )
     SELECT (SELECT count(*) FROM removed)::int AS removed, (SELECT count(*) FROM written)::int AS written`;
 }
 
-/** Columns derived from the tag when a row is inserted. */
-const computedValue: Record<string, string> = { folded: 'lower(unaccent(tag))' };
+/** The tables under the names their statements give them. */
+const [dayRow, totalRow, pairRow] = [alias(daily, 'd'), alias(totals, 't'), alias(pairs, 'p')];
 
 export class HashtagsRepository extends Repository {
   /** Gives the rebuild's aggregates room in memory (this transaction only), instead of spilling to disk. */
@@ -115,11 +135,12 @@ export class HashtagsRepository extends Repository {
   async rebuildDailyUses(): Promise<RebuildCounts> {
     return this.#sync(
       syncStatement(
-        'hashtag_daily_uses',
-        ['tag', 'day'],
-        ['uses'],
-        sql`SELECT tag, (listed.created_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS uses
-            FROM (SELECT ${media.hashtags} AS hashtags, ${media.createdAt} AS created_at FROM ${listedMedia}) listed
+        daily,
+        [daily.tag, daily.day],
+        [daily.uses],
+        sql`SELECT tag AS ${nameOf(daily.tag)}, (listed."createdAt" AT TIME ZONE 'UTC')::date AS ${nameOf(daily.day)},
+                   count(*)::int AS ${nameOf(daily.uses)}
+            FROM (SELECT ${media.hashtags} AS hashtags, ${media.createdAt} AS "createdAt" FROM ${listedMedia}) listed
             CROSS JOIN LATERAL unnest(listed.hashtags) AS tag
             GROUP BY 1, 2`,
       ),
@@ -130,11 +151,12 @@ export class HashtagsRepository extends Repository {
   async rebuildTotals(): Promise<RebuildCounts> {
     return this.#sync(
       syncStatement(
-        'hashtag_uses',
-        ['tag'],
-        ['uses'],
-        sql`SELECT tag, sum(uses)::int AS uses FROM hashtag_daily_uses GROUP BY tag`,
-        'folded',
+        totals,
+        [totals.tag],
+        [totals.uses],
+        sql`SELECT ${daily.tag} AS ${nameOf(totals.tag)}, sum(${daily.uses})::int AS ${nameOf(totals.uses)}
+            FROM ${daily} GROUP BY ${daily.tag}`,
+        { column: totals.folded, value: sql`lower(unaccent(${nameOf(totals.tag)}))` },
       ),
     );
   }
@@ -143,10 +165,10 @@ export class HashtagsRepository extends Repository {
   async rebuildPairs(): Promise<RebuildCounts> {
     return this.#sync(
       syncStatement(
-        'hashtag_pairs',
-        ['tag', 'other'],
-        ['count'],
-        sql`SELECT a.tag, b.other, count(*)::int AS count
+        pairs,
+        [pairs.tag, pairs.other],
+        [pairs.count],
+        sql`SELECT a.tag AS ${nameOf(pairs.tag)}, b.other AS ${nameOf(pairs.other)}, count(*)::int AS ${nameOf(pairs.count)}
             FROM (SELECT ${media.hashtags} AS hashtags FROM ${listedMedia}
                   AND cardinality(${media.hashtags}) > 1) listed
             CROSS JOIN LATERAL unnest(listed.hashtags) AS a(tag)
@@ -161,10 +183,11 @@ export class HashtagsRepository extends Repository {
   async rebuildCountedMedia(): Promise<RebuildCounts> {
     return this.#sync(
       syncStatement(
-        'hashtag_counted_media',
-        ['media_id'],
-        ['tags', 'day'],
-        sql`SELECT ${media.id} AS media_id, ${media.hashtags} AS tags, (${media.createdAt} AT TIME ZONE 'UTC')::date AS day
+        counted,
+        [counted.mediaId],
+        [counted.tags, counted.day],
+        sql`SELECT ${media.id} AS ${nameOf(counted.mediaId)}, ${media.hashtags} AS ${nameOf(counted.tags)},
+                   (${media.createdAt} AT TIME ZONE 'UTC')::date AS ${nameOf(counted.day)}
             FROM ${listedMedia} AND cardinality(${media.hashtags}) > 0`,
       ),
     );
@@ -176,12 +199,13 @@ export class HashtagsRepository extends Repository {
    */
   async lockCounted(mediaId: string): Promise<CountedPost> {
     await this.db.execute(
-      sql`INSERT INTO hashtag_counted_media (media_id, tags, day) VALUES (${mediaId}, '{}', '1970-01-01')
-          ON CONFLICT (media_id) DO NOTHING`,
+      sql`INSERT INTO ${counted} (${namesOf(counted.mediaId, counted.tags, counted.day)}) VALUES (${mediaId}, '{}', '1970-01-01')
+          ON CONFLICT (${nameOf(counted.mediaId)}) DO NOTHING`,
     );
     const [row] = await queryRows<CountedPost>(
       this.db,
-      sql`SELECT tags, to_char(day, 'YYYY-MM-DD') AS day FROM hashtag_counted_media WHERE media_id = ${mediaId} FOR UPDATE`,
+      sql`SELECT ${counted.tags} AS tags, to_char(${counted.day}, 'YYYY-MM-DD') AS day FROM ${counted}
+          WHERE ${counted.mediaId} = ${mediaId} FOR UPDATE`,
     );
     return row!;
   }
@@ -199,9 +223,9 @@ export class HashtagsRepository extends Repository {
   async setCounted(mediaId: string, post: CountedPost): Promise<void> {
     await this.db.execute(
       post.tags.length === 0
-        ? sql`DELETE FROM hashtag_counted_media WHERE media_id = ${mediaId}`
-        : sql`UPDATE hashtag_counted_media SET tags = ${textArray(post.tags)}, day = ${post.day}::date
-              WHERE media_id = ${mediaId}`,
+        ? sql`DELETE FROM ${counted} WHERE ${counted.mediaId} = ${mediaId}`
+        : sql`UPDATE ${counted} SET ${nameOf(counted.tags)} = ${textArray(post.tags)}, ${nameOf(counted.day)} = ${post.day}::date
+              WHERE ${counted.mediaId} = ${mediaId}`,
     );
   }
 
@@ -209,38 +233,39 @@ export class HashtagsRepository extends Repository {
   async count({ tags, day }: CountedPost, sign: 1 | -1): Promise<void> {
     if (tags.length === 0) return;
     const list = textArray(tags);
-    const pairs = sql`SELECT a.tag, b.other FROM unnest(${list}) AS a(tag), unnest(${list}) AS b(other) WHERE a.tag <> b.other`;
+    const tagPairs = sql`SELECT a.tag, b.other FROM unnest(${list}) AS a(tag), unnest(${list}) AS b(other) WHERE a.tag <> b.other`;
+    const [d, t, p] = [dayRow, totalRow, pairRow];
     if (sign === 1) {
       await this.db.execute(
-        sql`INSERT INTO hashtag_daily_uses AS d (tag, day, uses) SELECT tag, ${day}::date, 1 FROM unnest(${list}) AS tag
-            ON CONFLICT (tag, day) DO UPDATE SET uses = d.uses + 1`,
+        sql`INSERT INTO ${daily} AS ${d} (${namesOf(daily.tag, daily.day, daily.uses)})
+            SELECT tag, ${day}::date, 1 FROM unnest(${list}) AS tag
+            ON CONFLICT (${namesOf(daily.tag, daily.day)}) DO UPDATE SET ${nameOf(daily.uses)} = ${d.uses} + 1`,
       );
       await this.db.execute(
-        sql`INSERT INTO hashtag_uses AS t (tag, folded, uses) SELECT tag, lower(unaccent(tag)), 1 FROM unnest(${list}) AS tag
-            ON CONFLICT (tag) DO UPDATE SET uses = t.uses + 1`,
+        sql`INSERT INTO ${totals} AS ${t} (${namesOf(totals.tag, totals.folded, totals.uses)})
+            SELECT tag, lower(unaccent(tag)), 1 FROM unnest(${list}) AS tag
+            ON CONFLICT (${nameOf(totals.tag)}) DO UPDATE SET ${nameOf(totals.uses)} = ${t.uses} + 1`,
       );
       await this.db.execute(
-        sql`INSERT INTO hashtag_pairs AS p (tag, other, count) SELECT tag, other, 1 FROM (${pairs}) pairs
-            ON CONFLICT (tag, other) DO UPDATE SET count = p.count + 1`,
+        sql`INSERT INTO ${pairs} AS ${p} (${namesOf(pairs.tag, pairs.other, pairs.count)})
+            SELECT tag, other, 1 FROM (${tagPairs}) pairs
+            ON CONFLICT (${namesOf(pairs.tag, pairs.other)}) DO UPDATE SET ${nameOf(pairs.count)} = ${p.count} + 1`,
       );
       return;
     }
     // Each row loses one, then rows at 0 go: the decrement re-reads a row another transaction changed
     // (a DELETE ... WHERE uses <= 1 decided on its snapshot would leave two racing decrements at 1).
+    const onDay = sql`${daily.day} = ${day}::date AND ${daily.tag} = ANY(${list})`;
+    await this.db.execute(sql`UPDATE ${daily} SET ${nameOf(daily.uses)} = ${daily.uses} - 1 WHERE ${onDay}`);
+    await this.db.execute(sql`DELETE FROM ${daily} WHERE ${onDay} AND ${daily.uses} <= 0`);
+    const ofTags = sql`${totals.tag} = ANY(${list})`;
+    await this.db.execute(sql`UPDATE ${totals} SET ${nameOf(totals.uses)} = ${totals.uses} - 1 WHERE ${ofTags}`);
+    await this.db.execute(sql`DELETE FROM ${totals} WHERE ${ofTags} AND ${totals.uses} <= 0`);
+    const ofPairs = sql`${p.tag} = x.tag AND ${p.other} = x.other`;
     await this.db.execute(
-      sql`UPDATE hashtag_daily_uses SET uses = uses - 1 WHERE day = ${day}::date AND tag = ANY(${list})`,
+      sql`UPDATE ${pairs} AS ${p} SET ${nameOf(pairs.count)} = ${p.count} - 1 FROM (${tagPairs}) x WHERE ${ofPairs}`,
     );
-    await this.db.execute(
-      sql`DELETE FROM hashtag_daily_uses WHERE day = ${day}::date AND tag = ANY(${list}) AND uses <= 0`,
-    );
-    await this.db.execute(sql`UPDATE hashtag_uses SET uses = uses - 1 WHERE tag = ANY(${list})`);
-    await this.db.execute(sql`DELETE FROM hashtag_uses WHERE tag = ANY(${list}) AND uses <= 0`);
-    await this.db.execute(
-      sql`UPDATE hashtag_pairs p SET count = p.count - 1 FROM (${pairs}) x WHERE p.tag = x.tag AND p.other = x.other`,
-    );
-    await this.db.execute(
-      sql`DELETE FROM hashtag_pairs p USING (${pairs}) x WHERE p.tag = x.tag AND p.other = x.other AND p.count <= 0`,
-    );
+    await this.db.execute(sql`DELETE FROM ${pairs} AS ${p} USING (${tagPairs}) x WHERE ${ofPairs} AND ${p.count} <= 0`);
   }
 
   async #sync(statement: SQL): Promise<RebuildCounts> {
@@ -269,15 +294,15 @@ export class HashtagsRepository extends Repository {
     const high = sql`(${low} || chr(1114111))`;
     const similarTags = similar
       ? sql`UNION ALL
-            SELECT 0, tag COLLATE "C", uses FROM hashtag_uses
-            WHERE folded % ${low} AND NOT (folded >= ${low} AND folded < ${high})`
+            SELECT 0, ${totals.tag} COLLATE "C", ${totals.uses} FROM ${totals}
+            WHERE ${totals.folded} % ${low} AND NOT (${totals.folded} >= ${low} AND ${totals.folded} < ${high})`
       : sql``;
     return queryRows<SuggestionRow>(
       this.db,
       // The folded query is a stable expression of a parameter: the planner uses it as an index bound.
       sql`SELECT prefix, tag, uses FROM (
-            SELECT 1 AS prefix, tag COLLATE "C" AS tag, uses FROM hashtag_uses
-            WHERE folded >= ${low} AND folded < ${high}
+            SELECT 1 AS prefix, ${totals.tag} COLLATE "C" AS tag, ${totals.uses} AS uses FROM ${totals}
+            WHERE ${totals.folded} >= ${low} AND ${totals.folded} < ${high}
             ${similarTags}
           ) s
           WHERE ${where ?? sql`true`}
@@ -292,6 +317,7 @@ export class HashtagsRepository extends Repository {
    */
   async trending(today: string, windowDays: number, smoothing: number, page: PageRequest): Promise<TrendingRow[]> {
     const { where, orderBy } = keyset(trendingKeyset, page);
+    const d = dayRow;
     return queryRows<TrendingRow>(
       this.db,
       sql`WITH windows AS MATERIALIZED (
@@ -302,11 +328,11 @@ export class HashtagsRepository extends Repository {
             SELECT tag, uses, previous AS "previousUses",
                    (uses + ${smoothing}::int)::float8 / (previous + ${smoothing}::int) AS score
             FROM (
-              SELECT d.tag COLLATE "C" AS tag,
-                     coalesce(sum(d.uses) FILTER (WHERE d.day > w.split), 0)::int AS uses,
-                     coalesce(sum(d.uses) FILTER (WHERE d.day <= w.split), 0)::int AS previous
-              FROM windows w JOIN hashtag_daily_uses d ON d.day > w.start AND d.day <= w.today
-              GROUP BY d.tag
+              SELECT ${d.tag} COLLATE "C" AS tag,
+                     coalesce(sum(${d.uses}) FILTER (WHERE ${d.day} > w.split), 0)::int AS uses,
+                     coalesce(sum(${d.uses}) FILTER (WHERE ${d.day} <= w.split), 0)::int AS previous
+              FROM windows w JOIN ${daily} AS ${d} ON ${d.day} > w.start AND ${d.day} <= w.today
+              GROUP BY ${d.tag}
             ) counted
             WHERE uses > previous
           ) s
@@ -322,7 +348,7 @@ export class HashtagsRepository extends Repository {
     return queryRows<RelatedRow>(
       this.db,
       sql`SELECT tag, count FROM (
-            SELECT other COLLATE "C" AS tag, count FROM hashtag_pairs WHERE tag = ${tag}
+            SELECT ${pairs.other} COLLATE "C" AS tag, ${pairs.count} AS count FROM ${pairs} WHERE ${pairs.tag} = ${tag}
           ) s
           WHERE ${where ?? sql`true`}
           ORDER BY ${sql.join(orderBy, sql`, `)}

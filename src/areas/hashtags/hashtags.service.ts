@@ -25,17 +25,20 @@ export const trendingSmoothing = 5;
  */
 const trendingCacheMs = 60_000;
 
+export interface HashtagsServiceDeps {
+  transactions: Transactions;
+  repository: HashtagsRepository;
+  clock: Clock;
+}
+
 export class HashtagsService {
-  readonly #transactions: Transactions;
-  readonly #repository: HashtagsRepository;
-  readonly #clock: Clock;
+  readonly #deps: HashtagsServiceDeps;
+
   readonly #trending: TtlCache<string, Promise<TrendingRow[]>>;
 
-  constructor(transactions: Transactions, repository: HashtagsRepository, clock: Clock) {
-    this.#transactions = transactions;
-    this.#repository = repository;
-    this.#clock = clock;
-    this.#trending = new TtlCache(clock, trendingCacheMs, 1_000);
+  constructor(deps: HashtagsServiceDeps) {
+    this.#deps = deps;
+    this.#trending = new TtlCache(deps.clock, trendingCacheMs, 1_000);
   }
 
   /** The trending pages kept in memory, for the cache registry (POST /admin/cache/purge). */
@@ -50,7 +53,7 @@ export class HashtagsService {
   /** Nothing, without a statement, for a query with no letter or digit (isSearchable): no tag has none. */
   async suggest(q: string, page: PageRequest): Promise<SuggestionRow[]> {
     const tag = normaliseTagQuery(q, 'q');
-    return isSearchable(tag) ? this.#repository.suggestions(tag, page) : [];
+    return isSearchable(tag) ? this.#deps.repository.suggestions(tag, page) : [];
   }
 
   /**
@@ -59,9 +62,9 @@ export class HashtagsService {
    * every computation waits for one of a few slots, so no client can keep the database busy with them.
    */
   trending(windowDays: number, page: PageRequest): Promise<TrendingRow[]> {
-    const today = this.#clock.now().toISOString().slice(0, 10);
+    const today = this.#deps.clock.now().toISOString().slice(0, 10);
     const compute = () =>
-      this.#computeSlots.run(() => this.#repository.trending(today, windowDays, trendingSmoothing, page));
+      this.#computeSlots.run(() => this.#deps.repository.trending(today, windowDays, trendingSmoothing, page));
     if (page.direction !== 'first') return compute();
     const key = JSON.stringify([today, windowDays, page.limit]);
     const cached = this.#trending.get(key);
@@ -74,7 +77,7 @@ export class HashtagsService {
 
   /** Tags sharing listed posts with `tag`; an unknown tag has none. */
   related(tag: string, page: PageRequest): Promise<RelatedRow[]> {
-    return this.#repository.related(normaliseTagQuery(tag, 'tag'), page);
+    return this.#deps.repository.related(normaliseTagQuery(tag, 'tag'), page);
   }
 
   /**
@@ -83,26 +86,26 @@ export class HashtagsService {
    * the event's copy, makes events that arrive out of order harmless.
    */
   resync(mediaId: string): Promise<void> {
-    return this.#transactions.run(async () => {
-      const counted = await this.#repository.lockCounted(mediaId);
-      const now = await this.#repository.listedPost(mediaId);
+    return this.#deps.transactions.run(async () => {
+      const counted = await this.#deps.repository.lockCounted(mediaId);
+      const now = await this.#deps.repository.listedPost(mediaId);
       if (counted.day !== now.day || counted.tags.join(' ') !== now.tags.join(' ')) {
-        await this.#repository.count(counted, -1);
-        await this.#repository.count(now, 1);
+        await this.#deps.repository.count(counted, -1);
+        await this.#deps.repository.count(now, 1);
       }
-      await this.#repository.setCounted(mediaId, now);
+      await this.#deps.repository.setCounted(mediaId, now);
     });
   }
 
   /** The hashtags job: rebuilds the tables from media in one transaction (idempotent). */
   async rebuild(): Promise<Record<'dailyUses' | 'totals' | 'pairs' | 'countedMedia', RebuildCounts>> {
-    const counts = await this.#transactions.run(async () => {
-      await this.#repository.allowLargeSorts();
+    const counts = await this.#deps.transactions.run(async () => {
+      await this.#deps.repository.allowLargeSorts();
       return {
-        dailyUses: await this.#repository.rebuildDailyUses(),
-        totals: await this.#repository.rebuildTotals(),
-        pairs: await this.#repository.rebuildPairs(),
-        countedMedia: await this.#repository.rebuildCountedMedia(),
+        dailyUses: await this.#deps.repository.rebuildDailyUses(),
+        totals: await this.#deps.repository.rebuildTotals(),
+        pairs: await this.#deps.repository.rebuildPairs(),
+        countedMedia: await this.#deps.repository.rebuildCountedMedia(),
       };
     });
     this.#trending.clear();

@@ -46,28 +46,20 @@ export interface ProviderSignIn {
   accessToken: string;
 }
 
-export class IdentitiesService {
-  readonly #transactions: Transactions;
-  readonly #repository: IdentitiesRepository;
-  readonly #providers: ReadonlyMap<ProviderName, IdentityProvider>;
-  readonly #accounts: Pick<AccountsServices, 'accounts' | 'sessions' | 'users' | 'moderation'>;
-  readonly #clock: Clock;
-  readonly #logger: FastifyBaseLogger;
+export interface IdentitiesServiceDeps {
+  transactions: Transactions;
+  repository: IdentitiesRepository;
+  providers: ReadonlyMap<ProviderName, IdentityProvider>;
+  accounts: Pick<AccountsServices, 'accounts' | 'sessions' | 'users' | 'moderation'>;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}
 
-  constructor(options: {
-    transactions: Transactions;
-    repository: IdentitiesRepository;
-    providers: ReadonlyMap<ProviderName, IdentityProvider>;
-    accounts: Pick<AccountsServices, 'accounts' | 'sessions' | 'users' | 'moderation'>;
-    clock: Clock;
-    logger: FastifyBaseLogger;
-  }) {
-    this.#transactions = options.transactions;
-    this.#repository = options.repository;
-    this.#providers = options.providers;
-    this.#accounts = options.accounts;
-    this.#clock = options.clock;
-    this.#logger = options.logger;
+export class IdentitiesService {
+  readonly #deps: IdentitiesServiceDeps;
+
+  constructor(deps: IdentitiesServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -92,31 +84,31 @@ export class IdentitiesService {
   }
 
   #signIn(identity: VerifiedIdentity, client: ClientInfo, locale: Locale): Promise<ProviderSignIn> {
-    return this.#transactions.run(async () => {
-      const now = this.#clock.now();
-      const linked = await this.#repository.findBySubject(identity.provider, identity.subject);
+    return this.#deps.transactions.run(async () => {
+      const now = this.#deps.clock.now();
+      const linked = await this.#deps.repository.findBySubject(identity.provider, identity.subject);
       if (linked !== null) {
-        const user = await this.#accounts.users.find(linked.userId);
+        const user = await this.#deps.accounts.users.find(linked.userId);
         if (user === null || user.anonymizedAt !== null) throw new Error('identity of an erased account');
         // A ban in force refuses the sign-in (an ended one is lifted, as password login does).
-        if (!(await this.#accounts.moderation.liftIfEnded(user))) throw new AppError('accountBanned');
+        if (!(await this.#deps.accounts.moderation.liftIfEnded(user))) throw new AppError('accountBanned');
         // Apple sends the address on some sign-ins only: keep the one known.
-        await this.#repository.recordSignIn(linked.id, identity.email ?? linked.email, now);
-        const { session, accessToken } = await this.#accounts.sessions.create(user, client, identity.provider);
+        await this.#deps.repository.recordSignIn(linked.id, identity.email ?? linked.email, now);
+        const { session, accessToken } = await this.#deps.accounts.sessions.create(user, client, identity.provider);
         return { created: false, user, session, accessToken };
       }
       if (identity.email === null)
         throw new AppError('identityEmailMissing', { meta: { provider: identity.provider } });
-      if ((await this.#accounts.users.findByEmail(identity.email)) !== null) {
+      if ((await this.#deps.accounts.users.findByEmail(identity.email)) !== null) {
         throw new AppError('identityEmailInUse', { meta: { provider: identity.provider } });
       }
-      const { user, session, accessToken } = await this.#accounts.accounts.registerWithProvider(
+      const { user, session, accessToken } = await this.#deps.accounts.accounts.registerWithProvider(
         { email: identity.email, emailVerified: identity.emailVerified },
         client,
         locale,
         identity.provider,
       );
-      await this.#repository.insert({
+      await this.#deps.repository.insert({
         ...this.#row(user.id, identity, now, identity.emailVerified),
         lastSignInAt: now,
       });
@@ -131,20 +123,20 @@ export class IdentitiesService {
     credentials: ProviderCredentials,
   ): Promise<{ identity: IdentityRow; created: boolean }> {
     const identity = await this.#verify(provider, credentials);
-    return this.#transactions.run(async () => {
-      const user = await this.#accounts.users.lock(userId);
+    return this.#deps.transactions.run(async () => {
+      const user = await this.#deps.accounts.users.lock(userId);
       if (user === null) throw new AppError('notFound');
-      const linked = await this.#repository.findBySubject(identity.provider, identity.subject);
+      const linked = await this.#deps.repository.findBySubject(identity.provider, identity.subject);
       if (linked !== null) {
         if (linked.userId !== userId) throw new AppError('identityLinkedElsewhere');
         return { identity: linked, created: false };
       }
-      const mine = await this.#repository.listForUser(userId);
+      const mine = await this.#deps.repository.listForUser(userId);
       if (mine.some((row) => row.provider === identity.provider)) throw new AppError('providerAlreadyLinked');
       try {
         return {
-          identity: await this.#repository.insert(
-            this.#row(userId, identity, this.#clock.now(), vouchesFor(identity, user.email)),
+          identity: await this.#deps.repository.insert(
+            this.#row(userId, identity, this.#deps.clock.now(), vouchesFor(identity, user.email)),
           ),
           created: true,
         };
@@ -159,8 +151,8 @@ export class IdentitiesService {
 
   /** The caller's identities, and whether the account has a password (what unlinking checks). */
   async listWithPassword(userId: string): Promise<{ rows: IdentityRow[]; hasPassword: boolean }> {
-    const user = await this.#accounts.users.find(userId);
-    return { rows: await this.#repository.listForUser(userId), hasPassword: user?.passwordHash != null };
+    const user = await this.#deps.accounts.users.find(userId);
+    return { rows: await this.#deps.repository.listForUser(userId), hasPassword: user?.passwordHash != null };
   }
 
   /**
@@ -169,14 +161,14 @@ export class IdentitiesService {
    */
   async unlink(userId: string, provider: string): Promise<void> {
     if (!isProviderName(provider)) throw new AppError('notFound', { source: { parameter: 'provider' } });
-    await this.#transactions.run(async () => {
-      const user = await this.#accounts.users.lock(userId);
+    await this.#deps.transactions.run(async () => {
+      const user = await this.#deps.accounts.users.lock(userId);
       if (user === null) throw new AppError('notFound');
-      const mine = await this.#repository.listForUser(userId);
+      const mine = await this.#deps.repository.listForUser(userId);
       if (!mine.some((row) => row.provider === provider)) throw new AppError('notFound');
-      const otherWays = mine.filter((row) => row.provider !== provider && this.#providers.has(row.provider));
+      const otherWays = mine.filter((row) => row.provider !== provider && this.#deps.providers.has(row.provider));
       if (user.passwordHash === null && otherWays.length === 0) throw new AppError('lastSignInMethod');
-      await this.#repository.delete(userId, provider);
+      await this.#deps.repository.delete(userId, provider);
     });
   }
 
@@ -187,16 +179,16 @@ export class IdentitiesService {
    * password and then a link) keeps no way back in (the pre-hijack rule, docs/api.md).
    */
   dropUnprovenLinks(userId: string): Promise<number> {
-    return this.#repository.deleteNotProvingAccountEmail(userId);
+    return this.#deps.repository.deleteNotProvingAccountEmail(userId);
   }
 
   /** Every identity of a user goes with the user (erasure, anonymization), in that transaction. */
   eraseUser(userId: string): Promise<number> {
-    return this.#repository.deleteAllOfUser(userId);
+    return this.#deps.repository.deleteAllOfUser(userId);
   }
 
   exportBatch(userId: string, after: string | null, limit: number): Promise<IdentityRow[]> {
-    return this.#repository.exportBatch(userId, after, limit);
+    return this.#deps.repository.exportBatch(userId, after, limit);
   }
 
   #row(userId: string, identity: VerifiedIdentity, now: Date, provesAccountEmail: boolean): IdentityRow {
@@ -215,7 +207,7 @@ export class IdentitiesService {
   /** Asks the provider who the credential names; the failures become the documented codes. */
   async #verify(provider: string, credentials: ProviderCredentials): Promise<VerifiedIdentity> {
     if (!isProviderName(provider)) throw new AppError('notFound', { source: { parameter: 'provider' } });
-    const client = this.#providers.get(provider);
+    const client = this.#deps.providers.get(provider);
     if (client === undefined) throw new AppError('providerNotConfigured', { source: { parameter: 'provider' } });
     const field = credentialOf[provider];
     if (credentials[field] === undefined) {
@@ -228,11 +220,11 @@ export class IdentitiesService {
       return await client.verify(credentials);
     } catch (error) {
       if (error instanceof IdentityTokenRejected) {
-        this.#logger.info({ provider, reason: error.reason }, 'identities.tokenRejected');
+        this.#deps.logger.info({ provider, reason: error.reason }, 'identities.tokenRejected');
         throw new AppError('invalidProviderToken', { source: { pointer: `/${field}` } });
       }
       if (error instanceof IdentityProviderUnavailable) {
-        this.#logger.warn({ provider, err: error }, 'identities.providerUnavailable');
+        this.#deps.logger.warn({ provider, err: error }, 'identities.providerUnavailable');
         throw new AppError('providerUnavailable', { meta: { provider } });
       }
       throw error;

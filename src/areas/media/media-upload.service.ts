@@ -41,37 +41,26 @@ export interface UploadInput {
   locationPublic?: boolean;
 }
 
-export class MediaUploadService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly repository: MediaRepository;
-  private readonly users: UsersService;
-  private readonly storage: MediaStorage;
-  private readonly clock: Clock;
-  private readonly geography: GeographyService;
+export interface MediaUploadServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: MediaRepository;
+  users: UsersService;
+  storage: MediaStorage;
+  clock: Clock;
+  geography: GeographyService;
   /** Bytes of originals one user may keep; null: no quota. */
-  private readonly quotaBytes: number | null;
+  quotaBytes: number | null;
+}
+
+export class MediaUploadService {
+  readonly #deps: MediaUploadServiceDeps;
+
   readonly #deletion: MediaDeletion;
 
-  constructor(
-    transactions: Transactions,
-    events: EventBus,
-    repository: MediaRepository,
-    users: UsersService,
-    storage: MediaStorage,
-    clock: Clock,
-    geography: GeographyService,
-    quotaBytes: number | null,
-  ) {
-    this.geography = geography;
-    this.quotaBytes = quotaBytes;
-    this.transactions = transactions;
-    this.events = events;
-    this.repository = repository;
-    this.users = users;
-    this.storage = storage;
-    this.clock = clock;
-    this.#deletion = new MediaDeletion({ transactions, events, repository, users, storage });
+  constructor(deps: MediaUploadServiceDeps) {
+    this.#deps = deps;
+    this.#deletion = new MediaDeletion(deps);
   }
 
   async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {
@@ -83,15 +72,15 @@ export class MediaUploadService {
       throw imageErrorToAppError(error);
     });
     const exif = await readExif(data);
-    const owner = await this.users.find(ownerId);
+    const owner = await this.#deps.users.find(ownerId);
     if (owner === null) throw new AppError('notFound');
 
     const id = newId();
     const key = originalKey(toHex(id), imageFileExtensions[probe.format]);
-    const now = this.clock.now();
+    const now = this.#deps.clock.now();
     const description = input.description?.trim() || null;
     const positioned = exif.latitude !== null && exif.longitude !== null;
-    const place = positioned ? await this.geography.nearestCity(exif.latitude!, exif.longitude!) : null;
+    const place = positioned ? await this.#deps.geography.nearestCity(exif.latitude!, exif.longitude!) : null;
     const row = {
       id,
       ownerId,
@@ -121,58 +110,58 @@ export class MediaUploadService {
     // A post is checked first without the lock, so a user over the quota costs no write to storage;
     // every upload is checked under the lock below (an avatar or cover once the one it replaces is gone).
     if (kind === 'post') await this.checkQuota(ownerId, data.length);
-    await this.storage.put(key, data, imageContentTypes[probe.format]);
+    await this.#deps.storage.put(key, data, imageContentTypes[probe.format]);
     let replaced: MediaRow[] = [];
     let inserted: MediaRow;
     try {
-      inserted = await this.transactions.run(async () => {
+      inserted = await this.#deps.transactions.run(async () => {
         // The owner's lock first (the users lock order), so two avatar uploads replace one another in turn.
-        if ((await this.users.lock(ownerId)) === null) throw new AppError('notFound');
+        if ((await this.#deps.users.lock(ownerId)) === null) throw new AppError('notFound');
         if (kind !== 'post') {
-          replaced = await this.repository.profileImagesForUpdate(ownerId, kind);
-          for (const previous of replaced) await this.repository.delete(previous.id);
+          replaced = await this.#deps.repository.profileImagesForUpdate(ownerId, kind);
+          for (const previous of replaced) await this.#deps.repository.delete(previous.id);
         }
         await this.checkQuota(ownerId, row.byteSize);
-        const created = await this.repository.insert(row);
-        if (kind !== 'post') await this.users.setProfileImage(ownerId, kind, created.id);
+        const created = await this.#deps.repository.insert(row);
+        if (kind !== 'post') await this.#deps.users.setProfileImage(ownerId, kind, created.id);
         if (kind === 'post' && created.published) {
-          const publishedCount = await this.repository.countPublishedPosts(ownerId);
-          await this.events.publish('media.published', { media: created, publishedCount });
+          const publishedCount = await this.#deps.repository.countPublishedPosts(ownerId);
+          await this.#deps.events.publish('media.published', { media: created, publishedCount });
         }
         return created;
       });
     } catch (error) {
-      await this.storage.delete(key);
+      await this.#deps.storage.delete(key);
       throw error;
     }
     // The rows are gone; a file left behind by a failure here is removed by cleanup-orphan-files.
-    for (const previous of replaced) await deleteMediaFiles(this.storage, previous).catch(() => undefined);
+    for (const previous of replaced) await deleteMediaFiles(this.#deps.storage, previous).catch(() => undefined);
     return inserted;
   }
 
   /** 413 mediaQuotaExceeded when the user's originals and this file would pass the quota. */
   private async checkQuota(ownerId: string, fileBytes: number): Promise<void> {
-    if (this.quotaBytes === null) return;
-    const usedBytes = await this.repository.storedBytesOf(ownerId);
-    if (usedBytes + fileBytes <= this.quotaBytes) return;
+    if (this.#deps.quotaBytes === null) return;
+    const usedBytes = await this.#deps.repository.storedBytesOf(ownerId);
+    if (usedBytes + fileBytes <= this.#deps.quotaBytes) return;
     throw new AppError('mediaQuotaExceeded', {
       source: { pointer: '/file' },
-      detail: `${usedBytes} bytes stored, ${fileBytes} more would pass the quota of ${this.quotaBytes}`,
-      values: { quotaMegabytes: Math.floor(this.quotaBytes / 1024 / 1024) },
-      meta: { quotaBytes: this.quotaBytes, usedBytes, fileBytes },
+      detail: `${usedBytes} bytes stored, ${fileBytes} more would pass the quota of ${this.#deps.quotaBytes}`,
+      values: { quotaMegabytes: Math.floor(this.#deps.quotaBytes / 1024 / 1024) },
+      meta: { quotaBytes: this.#deps.quotaBytes, usedBytes, fileBytes },
     });
   }
 
   /** Removes the avatar or cover; false when there was none. */
   async removeProfileImage(ownerId: string, kind: 'avatar' | 'cover'): Promise<boolean> {
-    const removed = await this.transactions.run(async () => {
-      await this.users.lock(ownerId);
-      const rows = await this.repository.profileImagesForUpdate(ownerId, kind);
-      for (const row of rows) await this.repository.delete(row.id);
-      await this.users.setProfileImage(ownerId, kind, null);
+    const removed = await this.#deps.transactions.run(async () => {
+      await this.#deps.users.lock(ownerId);
+      const rows = await this.#deps.repository.profileImagesForUpdate(ownerId, kind);
+      for (const row of rows) await this.#deps.repository.delete(row.id);
+      await this.#deps.users.setProfileImage(ownerId, kind, null);
       return rows;
     });
-    for (const row of removed) await deleteMediaFiles(this.storage, row).catch(() => undefined);
+    for (const row of removed) await deleteMediaFiles(this.#deps.storage, row).catch(() => undefined);
     return removed.length > 0;
   }
 

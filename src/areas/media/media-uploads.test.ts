@@ -341,16 +341,16 @@ for (const backend of ['local files', 'S3'] as const) {
       });
       const repository = new MediaRepository(transactions);
       const users = t.services.areas.accounts.users;
-      const failing = new MediaUploadService(
+      const failing = new MediaUploadService({
         transactions,
         events,
         repository,
         users,
         storage,
-        t.clock,
-        t.services.areas.geography.geography,
-        null,
-      );
+        clock: t.clock,
+        geography: t.services.areas.geography.geography,
+        quotaBytes: null,
+      });
       const before = await storedKeys(storage);
       await assert.rejects(
         failing.upload(ada.id, 'post', { data: await makePng({ width: 12, height: 12 }) }),

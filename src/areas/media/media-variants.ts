@@ -59,21 +59,23 @@ export interface ServableVariant {
   info: StoredObjectInfo;
 }
 
+export interface MediaVariantServiceDeps {
+  storage: MediaStorage;
+  clock: Clock;
+  renders: VariantRenders;
+  /** The ETags' HMAC key (MEDIA_ETAG_SECRET, else kept in DATA_DIR/secrets), read on first use: see etagOf. */
+  etagKey: () => string;
+}
+
 export class MediaVariantService {
+  readonly #deps: MediaVariantServiceDeps;
+
   /** Size and time of stored variants: a rendered variant never changes, so a stat is asked once. */
   readonly #files: TtlCache<string, StoredObjectInfo>;
 
-  private readonly storage: MediaStorage;
-  private readonly renders: VariantRenders;
-
-  /** The ETags' HMAC key (MEDIA_ETAG_SECRET, else kept in DATA_DIR/secrets), read on first use: see etagOf. */
-  readonly #etagKey: () => string;
-
-  constructor(storage: MediaStorage, clock: Clock, renders: VariantRenders, etagKey: () => string) {
-    this.#etagKey = etagKey;
-    this.storage = storage;
-    this.renders = renders;
-    this.#files = new TtlCache(clock, 3_600_000, 50_000);
+  constructor(deps: MediaVariantServiceDeps) {
+    this.#deps = deps;
+    this.#files = new TtlCache(deps.clock, 3_600_000, 50_000);
   }
 
   /** The stored variants' sizes and times, for the cache registry (POST /admin/cache/purge). */
@@ -87,19 +89,19 @@ export class MediaVariantService {
    * original is a given file; the key is stable across restarts, and so are the ETags.
    */
   etagOf(row: Pick<MediaRow, 'contentHash'>, size: VariantSize, format: VariantFormat): string {
-    const tag = createHmac('sha256', this.#etagKey()).update(row.contentHash).digest('hex').slice(0, 32);
+    const tag = createHmac('sha256', this.#deps.etagKey()).update(row.contentHash).digest('hex').slice(0, 32);
     return `"${tag}-${size}-${format}-${renderVersion}"`;
   }
 
   /** What the render queue holds and has done (running, queued, dropped...), for tests and the benchmark. */
   renderCounters(): RenderQueueCounters {
-    return this.renders.queue.counters();
+    return this.#deps.renders.queue.counters();
   }
 
   /** The variant if it is stored already (no render asked for); null otherwise. */
   async stored(row: MediaRow, size: VariantSize, format: VariantFormat): Promise<ServableVariant | null> {
     const key = variantKey(toHex(row.id), size, format);
-    const info = this.#files.get(key) ?? (await this.storage.stat(key));
+    const info = this.#files.get(key) ?? (await this.#deps.storage.stat(key));
     if (info === null) return null;
     this.#files.set(key, info);
     return { key, contentType: variantContentTypes[format], etag: this.etagOf(row, size, format), info };
@@ -118,11 +120,11 @@ export class MediaVariantService {
   ): Promise<ServableVariant | null> {
     const stored = await this.stored(row, size, format);
     if (stored !== null) return stored;
-    await this.renders.rateLimit.count(reader.ip);
+    await this.#deps.renders.rateLimit.count(reader.ip);
     const key = variantKey(toHex(row.id), size, format);
     let ticket: ReturnType<RenderQueue['forReader']>;
     try {
-      ticket = this.renders.queue.forReader(key, () => this.render(row, key, size, format));
+      ticket = this.#deps.renders.queue.forReader(key, () => this.render(row, key, size, format));
     } catch (error) {
       if (error instanceof RenderNotQueuedError) throw variantNotReady();
       throw error;
@@ -132,7 +134,7 @@ export class MediaVariantService {
     if (reader.closed?.aborted) leave();
     reader.closed?.addEventListener('abort', leave, { once: true });
     try {
-      if (!(await settledWithin(ticket.done, this.renders.waitMs))) throw variantNotReady();
+      if (!(await settledWithin(ticket.done, this.#deps.renders.waitMs))) throw variantNotReady();
     } catch (error) {
       if (error instanceof RenderNotQueuedError) throw variantNotReady();
       throw error;
@@ -163,7 +165,7 @@ export class MediaVariantService {
   /** A render asked for by the service itself (the job, the describe queue): through the queue, never dropped. */
   private async renderForJob(row: MediaRow, size: VariantSize, format: VariantFormat): Promise<void> {
     const key = variantKey(toHex(row.id), size, format);
-    await this.renders.queue.forJob(key, () => this.render(row, key, size, format));
+    await this.#deps.renders.queue.forJob(key, () => this.render(row, key, size, format));
   }
 
   async read(
@@ -177,24 +179,24 @@ export class MediaVariantService {
       variant = await this.stored(row, size, format);
     }
     if (variant === null) return null;
-    const data = await this.storage.get(variant.key);
+    const data = await this.#deps.storage.get(variant.key);
     return data === null ? null : { data, contentType: variant.contentType };
   }
 
   /** A stream of a stored variant (or of part of it); null when it is gone from storage. */
   async open(key: string, range?: ByteRange) {
-    const stored = await this.storage.getStream(key, range);
+    const stored = await this.#deps.storage.getStream(key, range);
     if (stored === null) this.#files.delete(key);
     return stored;
   }
 
   private async render(row: MediaRow, key: string, size: VariantSize, format: VariantFormat): Promise<void> {
     // Rendered meanwhile (by another instance, or a render that just ended): nothing to do.
-    if (await this.storage.exists(key)) return;
-    const original = await this.storage.get(row.originalKey);
+    if (await this.#deps.storage.exists(key)) return;
+    const original = await this.#deps.storage.get(row.originalKey);
     if (original === null) return;
     const rendered = await renderVariant(original, { format, size });
-    await this.storage.put(key, rendered.data, rendered.contentType);
+    await this.#deps.storage.put(key, rendered.data, rendered.contentType);
   }
 }
 

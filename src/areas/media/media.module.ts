@@ -79,12 +79,20 @@ export const mediaArea = defineArea({
           },
         })),
     });
-    const describeQueue = new DescribeQueueService(transactions, audit, repository, clock, events);
+    const describeQueue = new DescribeQueueService({ transactions, audit, repository, clock, events });
     jobs.register('describe-queue', {
       schedule: everyMinutes(1),
       run: () => describeQueue.releaseExpiredClaims(),
     });
-    const mediaAdmin = new MediaAdminService(transactions, audit, repository, storage, clock, events, accounts.users);
+    const mediaAdmin = new MediaAdminService({
+      transactions,
+      audit,
+      repository,
+      storage,
+      clock,
+      events,
+      users: accounts.users,
+    });
     // A banned owner's media leave public lists and answer 404 to others until the ban ends (media-flags.ts).
     events.subscribe('user.banned', 'inTransaction', 'media.hideBannedOwner', async ({ userId }) => {
       await repository.setOwnerBanned(userId, true);
@@ -101,11 +109,11 @@ export const mediaArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'media.erase', async ({ userId }) => {
       await mediaAdmin.deleteAllOf(userId);
     });
-    const mediaService = new MediaService(repository, accounts.users, clock, transactions, events);
-    const mediaVariants = new MediaVariantService(
+    const mediaService = new MediaService({ repository, users: accounts.users, clock, transactions, events });
+    const mediaVariants = new MediaVariantService({
       storage,
       clock,
-      {
+      renders: {
         queue: new RenderQueue({ concurrency: config.mediaRenderConcurrency, maxQueued: defaultMaxQueuedRenders }),
         waitMs: config.mediaRenderWaitMs,
         rateLimit: new RenderRateLimit({
@@ -115,8 +123,8 @@ export const mediaArea = defineArea({
           maxPerMinute: config.mediaRenderRateLimit,
         }),
       },
-      lazyServerSecret(config.dataDir, 'media-etag', config.mediaEtagSecret),
-    );
+      etagKey: lazyServerSecret(config.dataDir, 'media-etag', config.mediaEtagSecret),
+    });
     const variantsJob = new MediaVariantsJob(new MediaVariantsRepository(transactions), mediaVariants, clock, logger);
     jobs.register('media-variants', { schedule: everyMinutes(1), run: () => variantsJob.run() });
     // A new post gets its common variants within seconds (the job's poll) rather than at the next minute.
@@ -126,30 +134,30 @@ export const mediaArea = defineArea({
     registerRenderQueueMetrics(metrics, mediaVariants);
     const mediaStats = new MediaStatsRepository(transactions);
     stats.register('media', (since) => mediaStats.posts(since));
-    stats.registerBacklog('media.describePending', () => repository.countQueue(['pending']));
+    stats.registerBacklog('media.describePending', () => mediaStats.describePending());
     return {
       media: mediaService,
-      mediaUploads: new MediaUploadService(
+      mediaUploads: new MediaUploadService({
         transactions,
         events,
         repository,
-        accounts.users,
+        users: accounts.users,
         storage,
         clock,
-        geography.geography,
-        config.mediaQuotaBytes,
-      ),
+        geography: geography.geography,
+        quotaBytes: config.mediaQuotaBytes,
+      }),
       mediaVariants,
       describeQueue,
       mediaAdmin,
-      geoBackfill: new GeoBackfillService(
+      geoBackfill: new GeoBackfillService({
         transactions,
         audit,
-        new GeoBackfillRepository(transactions),
-        geography.geography,
+        repository: new GeoBackfillRepository(transactions),
+        geography: geography.geography,
         clock,
         events,
-      ),
+      }),
     };
   },
   async routes(app, services) {

@@ -23,31 +23,25 @@ import type { MediaRow } from './tables.ts';
  */
 export const servableCacheTtlMs = 10_000;
 
+export interface MediaServiceDeps {
+  repository: MediaRepository;
+  users: UsersService;
+  clock: Clock;
+  transactions: Transactions;
+  events: EventBus;
+}
+
 export class MediaService {
+  readonly #deps: MediaServiceDeps;
+
   /** The keyset of listPublicPosts, for the routes that page it (the API's and the web profile's). */
   readonly publicPostsKeyset = userMediaKeyset;
   readonly #servable: TtlCache<string, MediaRow>;
 
-  private readonly repository: MediaRepository;
-  private readonly users: UsersService;
-  private readonly clock: Clock;
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-
-  constructor(
-    repository: MediaRepository,
-    users: UsersService,
-    clock: Clock,
-    transactions: Transactions,
-    events: EventBus,
-  ) {
-    this.repository = repository;
-    this.users = users;
-    this.clock = clock;
-    this.transactions = transactions;
-    this.events = events;
-    this.#servable = new TtlCache(clock, servableCacheTtlMs, 10_000);
-    repository.onRowChanged((id) => this.#servable.delete(id));
+  constructor(deps: MediaServiceDeps) {
+    this.#deps = deps;
+    this.#servable = new TtlCache(deps.clock, servableCacheTtlMs, 10_000);
+    deps.repository.onRowChanged((id) => this.#servable.delete(id));
   }
 
   /** The servable rows kept in memory, for the cache registry (POST /admin/cache/purge). */
@@ -64,7 +58,7 @@ export class MediaService {
   async findVisibleMedia(mediaIdOrHex: string, viewerId: string | null): Promise<MediaRow | null> {
     const id = parseUuidOrHex(mediaIdOrHex);
     if (id === null) return null;
-    const row = await this.repository.findPostById(id);
+    const row = await this.#deps.repository.findPostById(id);
     if (row === null) return null;
     if (row.ownerId === viewerId || isPubliclyVisible(row)) return row;
     return null;
@@ -76,7 +70,7 @@ export class MediaService {
    * False when there is no such media. A write that also changes users takes lockForWrite instead.
    */
   lockForCounters(id: string): Promise<boolean> {
-    return this.repository.lockRow(id);
+    return this.#deps.repository.lockRow(id);
   }
 
   /**
@@ -85,36 +79,36 @@ export class MediaService {
    * then the media. The users' rows by id; null when the media is gone.
    */
   async lockForWrite(id: string, userIds: readonly string[]): Promise<Map<string, UserRow | null> | null> {
-    const users = await this.users.lockInOrder(userIds);
-    return (await this.repository.lockRow(id)) ? users : null;
+    const users = await this.#deps.users.lockInOrder(userIds);
+    return (await this.#deps.repository.lockRow(id)) ? users : null;
   }
 
   /** Moves the counters of a media locked with lockForCounters, by what the caller's change really did. */
   adjustCounters(id: string, delta: CounterDelta): Promise<void> {
-    return this.repository.adjustCounters(id, delta);
+    return this.#deps.repository.adjustCounters(id, delta);
   }
 
   /** The media's counters now (in the transaction in progress, if any); null when it is gone. */
   async counters(id: string): Promise<{ likesCount: number; dislikesCount: number; bookmarksCount: number } | null> {
-    const row = await this.repository.findById(id);
+    const row = await this.#deps.repository.findById(id);
     return row && { likesCount: row.likesCount, dislikesCount: row.dislikesCount, bookmarksCount: row.bookmarksCount };
   }
 
   /** Likes received by all of a user's media (crowd-pleaser badge). */
   likesReceivedBy(ownerId: string): Promise<number> {
-    return this.repository.likesReceivedBy(ownerId);
+    return this.#deps.repository.likesReceivedBy(ownerId);
   }
 
   /** How many posts the owner has, whatever their state (the operators' view of a user). */
   countPostsOf(ownerId: string): Promise<number> {
-    return this.repository.countPosts(ownerId);
+    return this.#deps.repository.countPosts(ownerId);
   }
 
   /** Any media (post, avatar or cover) the public may see, for serving its files. */
   async findServableMedia(id: string): Promise<MediaRow | null> {
     const cached = this.#servable.get(id);
     if (cached !== undefined) return cached;
-    const row = await this.repository.findById(id);
+    const row = await this.#deps.repository.findById(id);
     if (row === null || !isPubliclyVisible(row)) return null;
     this.#servable.set(id, row);
     return row;
@@ -122,19 +116,19 @@ export class MediaService {
 
   /** The owner's post, whatever its state; 404 for a missing media or one of someone else. */
   async requireOwnPost(ownerId: string, id: string): Promise<MediaRow> {
-    const row = await this.repository.findPostById(id);
+    const row = await this.#deps.repository.findPostById(id);
     if (row === null || row.ownerId !== ownerId) throw new AppError('notFound', { source: { parameter: 'mediaId' } });
     return row;
   }
 
   async listOwnPosts(ownerId: string, page: PageRequest): Promise<Page<ListedMedia>> {
-    return pageOf(await this.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
+    return pageOf(await this.#deps.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
   }
 
   async listPublicPosts(userId: string, page: PageRequest): Promise<Page<ListedMedia>> {
-    if ((await this.users.findVisible(userId)) === null)
+    if ((await this.#deps.users.findVisible(userId)) === null)
       throw new AppError('notFound', { source: { parameter: 'userId' } });
-    return pageOf(await this.repository.listPublicPosts(userId, page), page, userMediaKeyset);
+    return pageOf(await this.#deps.repository.listPublicPosts(userId, page), page, userMediaKeyset);
   }
 
   /**
@@ -160,9 +154,9 @@ export class MediaService {
 
   /** Writes a description change and publishes `media.changed` in one transaction. */
   #changeDescription(id: string, patch: Partial<MediaRow>): Promise<MediaRow> {
-    return this.transactions.run(async () => {
-      const updated = (await this.repository.update(id, { ...patch, updatedAt: this.clock.now() }))!;
-      await this.events.publish('media.changed', { media: updated });
+    return this.#deps.transactions.run(async () => {
+      const updated = (await this.#deps.repository.update(id, { ...patch, updatedAt: this.#deps.clock.now() }))!;
+      await this.#deps.events.publish('media.changed', { media: updated });
       return updated;
     });
   }

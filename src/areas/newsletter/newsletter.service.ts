@@ -32,30 +32,22 @@ const prefixes: Record<NewsletterTokenPurpose, string> = { confirm: 'nlc', unsub
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+export interface NewsletterServiceDeps {
+  transactions: Transactions;
+  repository: NewsletterRepository;
+  mail: MailOutbox;
+  clock: Clock;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+}
+
 export class NewsletterService {
+  readonly #deps: NewsletterServiceDeps;
+
   readonly #inFlight = new Set<Promise<void>>();
 
-  private readonly transactions: Transactions;
-  private readonly repository: NewsletterRepository;
-  private readonly mail: MailOutbox;
-  private readonly clock: Clock;
-  private readonly publicUrl: string;
-  private readonly logger: FastifyBaseLogger;
-
-  constructor(deps: {
-    transactions: Transactions;
-    repository: NewsletterRepository;
-    mail: MailOutbox;
-    clock: Clock;
-    publicUrl: string;
-    logger: FastifyBaseLogger;
-  }) {
-    this.transactions = deps.transactions;
-    this.repository = deps.repository;
-    this.mail = deps.mail;
-    this.clock = deps.clock;
-    this.publicUrl = deps.publicUrl;
-    this.logger = deps.logger;
+  constructor(deps: NewsletterServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Runs work after the answer (as accounts' mail flows do); failures are logged, never answered. */
@@ -63,7 +55,10 @@ export class NewsletterService {
     const running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
       .catch((error: unknown) => {
-        this.logger.error({ event: 'mail.requestFailed', kind, err: error }, 'could not prepare a newsletter e-mail');
+        this.#deps.logger.error(
+          { event: 'mail.requestFailed', kind, err: error },
+          'could not prepare a newsletter e-mail',
+        );
       })
       .finally(() => this.#inFlight.delete(running));
     this.#inFlight.add(running);
@@ -85,7 +80,7 @@ export class NewsletterService {
       expiresAt: new Date(now.getTime() + tokenLifetimesMs[purpose]),
       usedAt: null,
     };
-    await this.repository.insertToken(row);
+    await this.#deps.repository.insertToken(row);
     return token;
   }
 
@@ -97,9 +92,9 @@ export class NewsletterService {
    */
   subscribe(email: string, locale: Locale): void {
     this.#background('newsletter-confirm', async () => {
-      await this.transactions.run(async () => {
-        const now = this.clock.now();
-        const { subscriber } = await this.repository.upsertAndLock({
+      await this.#deps.transactions.run(async () => {
+        const now = this.#deps.clock.now();
+        const { subscriber } = await this.#deps.repository.upsertAndLock({
           id: newId(),
           email: normalizeEmail(email),
           locale,
@@ -107,22 +102,23 @@ export class NewsletterService {
         });
         if (subscriber.status === 'confirmed') return;
         const since = new Date(now.getTime() - 3_600_000);
-        if ((await this.repository.countTokensSince(subscriber.id, 'confirm', since)) >= confirmationsPerHour) return;
-        if (subscriber.locale !== locale) await this.repository.update(subscriber.id, { locale, updatedAt: now });
+        if ((await this.#deps.repository.countTokensSince(subscriber.id, 'confirm', since)) >= confirmationsPerHour)
+          return;
+        if (subscriber.locale !== locale) await this.#deps.repository.update(subscriber.id, { locale, updatedAt: now });
         const mail = confirmationMail({
           locale,
           to: subscriber.email,
-          confirmUrl: confirmUrl(this.publicUrl, await this.#issue(subscriber.id, 'confirm', now)),
-          unsubscribeUrl: unsubscribeUrl(this.publicUrl, await this.#issue(subscriber.id, 'unsubscribe', now)),
+          confirmUrl: confirmUrl(this.#deps.publicUrl, await this.#issue(subscriber.id, 'confirm', now)),
+          unsubscribeUrl: unsubscribeUrl(this.#deps.publicUrl, await this.#issue(subscriber.id, 'unsubscribe', now)),
         });
-        await this.mail.file(mail, 'newsletter-confirm');
+        await this.#deps.mail.file(mail, 'newsletter-confirm');
       });
     });
   }
 
   /** The stored token, or invalidToken (422). */
   async #find(token: string, purpose: NewsletterTokenPurpose): Promise<NewsletterTokenRow> {
-    const found = await this.repository.findToken(hashToken(token), purpose);
+    const found = await this.#deps.repository.findToken(hashToken(token), purpose);
     if (found === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
     return found;
   }
@@ -130,7 +126,7 @@ export class NewsletterService {
   /** Throws tokenUsed (422, single-use tokens) or tokenExpired (410) for a token that cannot be used. */
   #checkUsable(found: NewsletterTokenRow, singleUse: boolean): void {
     if (singleUse && found.usedAt !== null) throw new AppError('tokenUsed', { source: { parameter: 'token' } });
-    if (found.expiresAt.getTime() <= this.clock.now().getTime()) {
+    if (found.expiresAt.getTime() <= this.#deps.clock.now().getTime()) {
       throw new AppError('tokenExpired', {
         source: { parameter: 'token' },
         meta: { expiredAt: formatTimestamp(found.expiresAt) },
@@ -146,8 +142,8 @@ export class NewsletterService {
   async #confirmable(token: string, lock: boolean): Promise<{ found: NewsletterTokenRow; subscriber: SubscriberRow }> {
     const first = await this.#find(token, 'confirm');
     const subscriber = lock
-      ? await this.repository.lockById(first.subscriberId)
-      : await this.repository.findById(first.subscriberId);
+      ? await this.#deps.repository.lockById(first.subscriberId)
+      : await this.#deps.repository.findById(first.subscriberId);
     if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
     // Read again under the lock: an unsubscribe that committed while this waited has spent the token.
     const found = lock ? await this.#find(token, 'confirm') : first;
@@ -163,12 +159,12 @@ export class NewsletterService {
 
   /** Confirms the address the token was mailed to (the click); a confirmed one stays as it is. */
   async confirm(token: string): Promise<{ subscriber: SubscriberRow; alreadyConfirmed: boolean }> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const { subscriber } = await this.#confirmable(token, true);
       if (subscriber.status === 'confirmed') return { subscriber, alreadyConfirmed: true };
-      const now = this.clock.now();
-      await this.repository.useAllTokens(subscriber.id, 'confirm', now);
-      const confirmed = await this.repository.update(subscriber.id, {
+      const now = this.#deps.clock.now();
+      await this.#deps.repository.useAllTokens(subscriber.id, 'confirm', now);
+      const confirmed = await this.#deps.repository.update(subscriber.id, {
         status: 'confirmed',
         confirmedAt: now,
         unsubscribedAt: null,
@@ -182,7 +178,7 @@ export class NewsletterService {
   async unsubscription(token: string): Promise<SubscriberRow> {
     const found = await this.#find(token, 'unsubscribe');
     this.#checkUsable(found, false);
-    const subscriber = await this.repository.findById(found.subscriberId);
+    const subscriber = await this.#deps.repository.findById(found.subscriberId);
     if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
     return subscriber;
   }
@@ -192,15 +188,19 @@ export class NewsletterService {
    * followed again and says the same. Open confirmation links stop working.
    */
   async unsubscribe(token: string): Promise<SubscriberRow> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const found = await this.#find(token, 'unsubscribe');
       this.#checkUsable(found, false);
-      const subscriber = await this.repository.lockById(found.subscriberId);
+      const subscriber = await this.#deps.repository.lockById(found.subscriberId);
       if (subscriber === null) throw new AppError('invalidToken', { source: { parameter: 'token' } });
-      const now = this.clock.now();
-      await this.repository.useAllTokens(subscriber.id, 'confirm', now);
+      const now = this.#deps.clock.now();
+      await this.#deps.repository.useAllTokens(subscriber.id, 'confirm', now);
       if (subscriber.status === 'unsubscribed') return subscriber;
-      return this.repository.update(subscriber.id, { status: 'unsubscribed', unsubscribedAt: now, updatedAt: now });
+      return this.#deps.repository.update(subscriber.id, {
+        status: 'unsubscribed',
+        unsubscribedAt: now,
+        updatedAt: now,
+      });
     });
   }
 
@@ -209,8 +209,8 @@ export class NewsletterService {
     page: PageRequest,
   ): Promise<{ page: Page<SubscriberRow>; total: number }> {
     const [rows, total] = await Promise.all([
-      this.repository.list(status, page),
-      this.repository.countByStatus(status),
+      this.#deps.repository.list(status, page),
+      this.#deps.repository.countByStatus(status),
     ]);
     return { page: pageOf(rows, page, subscribersKeyset), total };
   }

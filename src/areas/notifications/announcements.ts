@@ -1,11 +1,12 @@
 /**
  * The notifications other areas' events announce, dispatched in the producing transaction (the
- * notification commits or rolls back with the follow). Gamification dispatches its own kinds
- * (badge.earned, user.level.up, user.title.up) through the dispatcher, since it knows their data.
+ * notification commits or rolls back with the follow, the award or the badge): follows'
+ * follow.received, gamification's badge.earned, user.level.up and user.title.up.
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import '../accounts/events.ts';
 import { displayNameOf } from '../accounts/public.ts';
+import '../gamification/events.ts';
 import { dedupKeys } from './kinds.ts';
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
 
@@ -23,6 +24,15 @@ export function subscribeAnnouncements(events: EventBus, dispatcher: Notificatio
       );
     },
   );
+  events.subscribe('user.levelReached', 'inTransaction', 'notifications.levelUp', async ({ userId, ...data }) => {
+    await dispatcher.dispatch(userId, 'user.level.up', data, dedupKeys.levelUp(userId, data.level));
+  });
+  events.subscribe('user.titleReached', 'inTransaction', 'notifications.titleUp', async ({ userId, ...data }) => {
+    await dispatcher.dispatch(userId, 'user.title.up', data, dedupKeys.titleUp(userId, data.titleSlug));
+  });
+  events.subscribe('badge.earned', 'inTransaction', 'notifications.badgeEarned', async ({ userId, ...data }) => {
+    await dispatcher.dispatch(userId, 'badge.earned', data, dedupKeys.badgeEarned(data.badgeId, data.level));
+  });
   // While the actor of follow notifications is hidden (banned, being deleted), the feed shows them unlinked.
   events.subscribe('user.banned', 'inTransaction', 'notifications.hideActor', async ({ userId }) => {
     await dispatcher.setActorHidden(userId, true);

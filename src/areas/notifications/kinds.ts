@@ -1,5 +1,10 @@
 /** The four notification kinds of the interface's Events part, their frozen data and dedup keys. */
+import type { DomainEvents } from '../../platform/events/domain-events.ts';
 import { toHex } from '../../platform/http/ids.ts';
+import '../gamification/events.ts';
+
+/** What an event of gamification tells, but for whom: the data of the notification announcing it. */
+type Announced<E extends 'badge.earned' | 'user.levelReached' | 'user.titleReached'> = Omit<DomainEvents[E], 'userId'>;
 
 export const notificationKinds = ['follow.received', 'badge.earned', 'user.level.up', 'user.title.up'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
@@ -15,17 +20,10 @@ export const isNotificationChannel = (value: string): value is NotificationChann
 export interface NotificationData {
   /** `actorHidden` while the actor is banned or being deleted (presenters.ts shows no link to them then). */
   'follow.received': { actorId: string; actorUsername: string | null; actorDisplayName: string; actorHidden?: true };
-  'badge.earned': {
-    badgeId: string;
-    badgeSlug: string;
-    level: number;
-    maxLevel: number;
-    label: string;
-    icon: string;
-    xpReward: number;
-  };
-  'user.level.up': { level: number; previousLevel: number; experience: number };
-  'user.title.up': { level: number; titleSlug: string; titleLabel: string; rankIndex: number; displayTitle: string };
+  /** Gamification's events say what these kinds freeze (announcements.ts). */
+  'badge.earned': Announced<'badge.earned'>;
+  'user.level.up': Announced<'user.levelReached'>;
+  'user.title.up': Announced<'user.titleReached'>;
 }
 
 /** The dedup_key shapes of the Events part. */

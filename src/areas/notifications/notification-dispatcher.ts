@@ -27,25 +27,19 @@ export type DispatchOutcome =
 /** A row leaving the window between the two statements is retried; more than this means a bug. */
 const maxAttempts = 3;
 
-export class NotificationDispatcher {
-  private readonly transactions: Transactions;
-  private readonly repository: NotificationsRepository;
-  private readonly users: UsersService;
-  private readonly clock: Clock;
-  private readonly dedupWindowMinutes: number;
+export interface NotificationDispatcherDeps {
+  transactions: Transactions;
+  repository: NotificationsRepository;
+  users: UsersService;
+  clock: Clock;
+  dedupWindowMinutes: number;
+}
 
-  constructor(
-    transactions: Transactions,
-    repository: NotificationsRepository,
-    users: UsersService,
-    clock: Clock,
-    dedupWindowMinutes: number,
-  ) {
-    this.transactions = transactions;
-    this.repository = repository;
-    this.users = users;
-    this.clock = clock;
-    this.dedupWindowMinutes = dedupWindowMinutes;
+export class NotificationDispatcher {
+  readonly #deps: NotificationDispatcherDeps;
+
+  constructor(deps: NotificationDispatcherDeps) {
+    this.#deps = deps;
   }
 
   async dispatch<K extends NotificationKind>(
@@ -54,7 +48,7 @@ export class NotificationDispatcher {
     data: NotificationData[K],
     dedupKey: string | null,
   ): Promise<DispatchOutcome> {
-    return this.transactions.run(() => this.#dispatch(recipientId, kind, data, dedupKey));
+    return this.#deps.transactions.run(() => this.#dispatch(recipientId, kind, data, dedupKey));
   }
 
   async #dispatch<K extends NotificationKind>(
@@ -63,16 +57,16 @@ export class NotificationDispatcher {
     data: NotificationData[K],
     dedupKey: string | null,
   ): Promise<DispatchOutcome> {
-    const repository = this.repository;
+    const repository = this.#deps.repository;
     if (!(await repository.channelEnabled(recipientId, kind, 'inApp'))) return { outcome: 'suppressed', id: null };
-    await this.users.lock(recipientId);
-    const now = this.clock.now();
+    await this.#deps.users.lock(recipientId);
+    const now = this.#deps.clock.now();
     const row = { id: newId(), ownerId: recipientId, type: kind, data: { ...data }, dedupKey, createdAt: now };
     if (dedupKey === null) {
       await repository.insert(row);
       return { outcome: 'inserted', id: row.id };
     }
-    const windowStart = new Date(now.getTime() - this.dedupWindowMinutes * 60_000);
+    const windowStart = new Date(now.getTime() - this.#deps.dedupWindowMinutes * 60_000);
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       await repository.closeStaleDedup(recipientId, dedupKey, windowStart);
       const id = await repository.insertOrRefresh({ ...row, dedupKey }, windowStart);
@@ -83,11 +77,11 @@ export class NotificationDispatcher {
 
   /** Replaces the name frozen in notifications naming this actor (an erased account's anonymous name). */
   renameActor(actorId: string, username: string, displayName: string): Promise<void> {
-    return this.repository.renameActor(actorId, username, displayName);
+    return this.#deps.repository.renameActor(actorId, username, displayName);
   }
 
   /** Marks the notifications naming this actor while others may not see them (banned, being deleted), or clears the mark. */
   setActorHidden(actorId: string, hidden: boolean): Promise<void> {
-    return this.repository.setActorHidden(actorId, hidden);
+    return this.#deps.repository.setActorHidden(actorId, hidden);
   }
 }

@@ -36,25 +36,25 @@ export const notificationsArea = defineArea({
     const notificationStats = new NotificationsStatsRepository(transactions);
     stats.register('notifications', (since) => notificationStats.notifications(since));
     stats.registerBacklog('notifications.pushWaiting', () => notificationStats.waitingForPush());
-    const pushFlush = new PushFlush(repository, push, clock, logger);
+    const pushFlush = new PushFlush({ repository, push, clock, logger });
     jobs.register('notifications-push', {
       schedule: everyMinutes(config.notificationDigestIntervalMinutes),
       run: () => pushFlush.run(),
       // Rows whose push failed retryably are back in the table; the queue's retry (with backoff) sends them.
       retryWhen: (report) => Number(report.retryLater) > 0,
     });
-    const dispatcher = new NotificationDispatcher(
+    const dispatcher = new NotificationDispatcher({
       transactions,
       repository,
-      accounts.users,
+      users: accounts.users,
       clock,
-      config.notificationDedupWindowMinutes,
-    );
+      dedupWindowMinutes: config.notificationDedupWindowMinutes,
+    });
     subscribeAnnouncements(events, dispatcher);
     events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', ({ userId }) =>
       repository.eraseUser(userId),
     );
-    return { dispatcher, notifications: new NotificationsService(repository, clock), pushFlush };
+    return { dispatcher, notifications: new NotificationsService({ repository, clock }), pushFlush };
   },
   routes: (app, services) => registerRoutes(app, 'notifications', notificationsRoutes(services)),
 });

@@ -1,5 +1,6 @@
 /** All SQL of notifications: the feed, soft-dedup dispatch, preferences and the push flush. */
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
@@ -40,6 +41,11 @@ export interface PushClaim {
   createdAt: Date;
 }
 
+const n = notifications;
+
+/** The follow notifications naming the actor (frozen in their data). */
+const namingActor = (actorId: string) => sql`${n.type} = 'follow.received' AND ${n.data} ->> 'actorId' = ${actorId}`;
+
 export class NotificationsRepository extends Repository {
   // ---- dispatch ----
 
@@ -50,9 +56,9 @@ export class NotificationsRepository extends Repository {
   /** Unread rows of this key older than the window stop absorbing dispatches (they leave the dedup index). */
   async closeStaleDedup(ownerId: string, dedupKey: string, windowStart: Date): Promise<void> {
     await this.db.execute(sql`
-      UPDATE notifications SET dedup_open = false
-      WHERE owner_id = ${ownerId} AND dedup_key = ${dedupKey} AND dedup_open AND read_at IS NULL
-        AND created_at < ${windowStart.toISOString()}::timestamptz`);
+      UPDATE ${n} SET ${nameOf(n.dedupOpen)} = false
+      WHERE ${n.ownerId} = ${ownerId} AND ${n.dedupKey} = ${dedupKey} AND ${n.dedupOpen} AND ${n.readAt} IS NULL
+        AND ${n.createdAt} < ${windowStart.toISOString()}::timestamptz`);
   }
 
   /**
@@ -64,13 +70,13 @@ export class NotificationsRepository extends Repository {
     const rows = await queryRows<{ id: string }>(
       this.db,
       sql`
-      INSERT INTO notifications (id, owner_id, type, data, dedup_key, dedup_open, created_at)
+      INSERT INTO ${n} (${namesOf(n.id, n.ownerId, n.type, n.data, n.dedupKey, n.dedupOpen, n.createdAt)})
       VALUES (${row.id}, ${row.ownerId}, ${row.type}, ${JSON.stringify(row.data)}::jsonb, ${row.dedupKey}, true,
               ${row.createdAt.toISOString()}::timestamptz)
-      ON CONFLICT (owner_id, dedup_key) WHERE dedup_open AND read_at IS NULL
-      DO UPDATE SET created_at = GREATEST(notifications.created_at, EXCLUDED.created_at)
-        WHERE notifications.created_at >= ${windowStart.toISOString()}::timestamptz
-      RETURNING id`,
+      ON CONFLICT (${namesOf(n.ownerId, n.dedupKey)}) WHERE ${nameOf(n.dedupOpen)} AND ${nameOf(n.readAt)} IS NULL
+      DO UPDATE SET ${nameOf(n.createdAt)} = GREATEST(${n.createdAt}, EXCLUDED.${nameOf(n.createdAt)})
+        WHERE ${n.createdAt} >= ${windowStart.toISOString()}::timestamptz
+      RETURNING ${n.id} AS id`,
     );
     return rows[0]?.id ?? null;
   }
@@ -81,17 +87,17 @@ export class NotificationsRepository extends Repository {
    */
   async renameActor(actorId: string, username: string, displayName: string): Promise<void> {
     await this.db.execute(sql`
-      UPDATE notifications
-      SET data = data || jsonb_build_object('actorUsername', ${username}::text, 'actorDisplayName', ${displayName}::text)
-      WHERE type = 'follow.received' AND data ->> 'actorId' = ${actorId}`);
+      UPDATE ${n}
+      SET ${nameOf(n.data)} = ${n.data} || jsonb_build_object('actorUsername', ${username}::text, 'actorDisplayName', ${displayName}::text)
+      WHERE ${namingActor(actorId)}`);
   }
 
   /** Sets or clears `actorHidden` in the follow notifications naming the actor; rare too (a ban, a deletion). */
   async setActorHidden(actorId: string, hidden: boolean): Promise<void> {
     await this.db.execute(sql`
-      UPDATE notifications
-      SET data = ${hidden ? sql`data || '{"actorHidden": true}'::jsonb` : sql`data - 'actorHidden'`}
-      WHERE type = 'follow.received' AND data ->> 'actorId' = ${actorId}`);
+      UPDATE ${n}
+      SET ${nameOf(n.data)} = ${hidden ? sql`${n.data} || '{"actorHidden": true}'::jsonb` : sql`${n.data} - 'actorHidden'`}
+      WHERE ${namingActor(actorId)}`);
   }
 
   /**
@@ -100,9 +106,7 @@ export class NotificationsRepository extends Repository {
    */
   async eraseUser(userId: string): Promise<void> {
     await this.db.delete(notifications).where(eq(notifications.ownerId, userId));
-    await this.db.execute(
-      sql`DELETE FROM notifications WHERE type = 'follow.received' AND data ->> 'actorId' = ${userId}`,
-    );
+    await this.db.delete(notifications).where(namingActor(userId));
     await this.db.delete(notificationCounters).where(eq(notificationCounters.ownerId, userId));
     await this.db.delete(notificationPreferences).where(eq(notificationPreferences.userId, userId));
   }
@@ -145,8 +149,8 @@ export class NotificationsRepository extends Repository {
       this.db,
       sql`
       WITH switched AS (
-        UPDATE notifications SET read_at = ${at.toISOString()}::timestamptz, dedup_open = false
-        WHERE owner_id = ${ownerId} AND read_at IS NULL
+        UPDATE ${n} SET ${nameOf(n.readAt)} = ${at.toISOString()}::timestamptz, ${nameOf(n.dedupOpen)} = false
+        WHERE ${n.ownerId} = ${ownerId} AND ${n.readAt} IS NULL
         RETURNING 1
       )
       SELECT count(*)::int AS affected FROM switched`,
@@ -197,7 +201,7 @@ export class NotificationsRepository extends Repository {
       .values(cells.map((cell) => ({ userId, ...cell })))
       .onConflictDoUpdate({
         target: [notificationPreferences.userId, notificationPreferences.kind, notificationPreferences.channel],
-        set: { enabled: sql`EXCLUDED.enabled` },
+        set: { enabled: sql`EXCLUDED.${nameOf(notificationPreferences.enabled)}` },
       });
   }
 
@@ -205,16 +209,16 @@ export class NotificationsRepository extends Repository {
 
   /** Recipients with at least one unpushed row that no flush holds, in id order after `afterOwnerId`. */
   async recipientsToPush(afterOwnerId: string | null, limit: number, now: Date): Promise<string[]> {
-    const rows = await queryRows<{ owner_id: string }>(
+    const rows = await queryRows<{ ownerId: string }>(
       this.db,
       sql`
-      SELECT DISTINCT owner_id FROM notifications
-      WHERE pushed_at IS NULL AND (push_claimed_until IS NULL OR push_claimed_until <= ${now.toISOString()}::timestamptz)
-        ${afterOwnerId === null ? sql`` : sql`AND owner_id > ${afterOwnerId}`}
-      ORDER BY owner_id
+      SELECT DISTINCT ${n.ownerId} AS "ownerId" FROM ${n}
+      WHERE ${n.pushedAt} IS NULL AND (${n.pushClaimedUntil} IS NULL OR ${n.pushClaimedUntil} <= ${now.toISOString()}::timestamptz)
+        ${afterOwnerId === null ? sql`` : sql`AND ${n.ownerId} > ${afterOwnerId}`}
+      ORDER BY "ownerId"
       LIMIT ${limit}`,
     );
-    return rows.map((row) => row.owner_id);
+    return rows.map((row) => row.ownerId);
   }
 
   /**
@@ -223,20 +227,20 @@ export class NotificationsRepository extends Repository {
    * waits for the first's row locks, then re-checks the condition) and gets none. Oldest first.
    */
   async claimUnpushed(ownerId: string, now: Date, until: Date): Promise<PushClaim[]> {
-    const rows = await queryRows<{ id: string; type: NotificationKind; push_rejections: number; created_at: string }>(
+    const rows = await queryRows<{ id: string; type: NotificationKind; rejections: number; createdAt: string }>(
       this.db,
       sql`
-      UPDATE notifications SET push_claimed_until = ${until.toISOString()}::timestamptz
-      WHERE owner_id = ${ownerId} AND pushed_at IS NULL
-        AND (push_claimed_until IS NULL OR push_claimed_until <= ${now.toISOString()}::timestamptz)
-      RETURNING id, type, push_rejections, created_at::text`,
+      UPDATE ${n} SET ${nameOf(n.pushClaimedUntil)} = ${until.toISOString()}::timestamptz
+      WHERE ${n.ownerId} = ${ownerId} AND ${n.pushedAt} IS NULL
+        AND (${n.pushClaimedUntil} IS NULL OR ${n.pushClaimedUntil} <= ${now.toISOString()}::timestamptz)
+      RETURNING ${n.id} AS id, ${n.type} AS type, ${n.pushRejections} AS rejections, ${n.createdAt}::text AS "createdAt"`,
     );
     return rows
       .map((row) => ({
         id: row.id,
         type: row.type,
-        rejections: row.push_rejections,
-        createdAt: new Date(row.created_at),
+        rejections: row.rejections,
+        createdAt: new Date(row.createdAt),
       }))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

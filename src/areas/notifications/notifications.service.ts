@@ -5,44 +5,48 @@ import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
 
-export class NotificationsService {
-  private readonly repository: NotificationsRepository;
-  private readonly clock: Clock;
+export interface NotificationsServiceDeps {
+  repository: NotificationsRepository;
+  clock: Clock;
+}
 
-  constructor(repository: NotificationsRepository, clock: Clock) {
-    this.repository = repository;
-    this.clock = clock;
+export class NotificationsService {
+  readonly #deps: NotificationsServiceDeps;
+
+  constructor(deps: NotificationsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** A page of the feed and the number of rows matching the same filter. */
   list(ownerId: string, unreadOnly: boolean, page: PageRequest) {
-    return this.repository.feedPage(ownerId, unreadOnly, page);
+    return this.#deps.repository.feedPage(ownerId, unreadOnly, page);
   }
 
   unreadCount(ownerId: string): Promise<number> {
-    return this.repository.unreadCount(ownerId);
+    return this.#deps.repository.unreadCount(ownerId);
   }
 
   async markRead(ownerId: string, id: string) {
-    const row = await this.repository.markRead(ownerId, id, this.clock.now());
+    const row = await this.#deps.repository.markRead(ownerId, id, this.#deps.clock.now());
     if (row === null) throw new AppError('notFound', { source: { parameter: 'id' } });
     return row;
   }
 
   markAllRead(ownerId: string): Promise<number> {
-    return this.repository.markAllRead(ownerId, this.clock.now());
+    return this.#deps.repository.markAllRead(ownerId, this.#deps.clock.now());
   }
 
   async delete(ownerId: string, id: string): Promise<void> {
-    if (!(await this.repository.delete(ownerId, id))) throw new AppError('notFound', { source: { parameter: 'id' } });
+    if (!(await this.#deps.repository.delete(ownerId, id)))
+      throw new AppError('notFound', { source: { parameter: 'id' } });
   }
 
   async preferences(userId: string): Promise<PreferenceMatrix> {
-    return preferenceMatrix(await this.repository.preferenceOverrides(userId));
+    return preferenceMatrix(await this.#deps.repository.preferenceOverrides(userId));
   }
 
   async updatePreferences(userId: string, body: unknown): Promise<PreferenceMatrix> {
-    await this.repository.upsertPreferences(userId, parsePreferencePatch(body));
+    await this.#deps.repository.upsertPreferences(userId, parsePreferencePatch(body));
     return this.preferences(userId);
   }
 }

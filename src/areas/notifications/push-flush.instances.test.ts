@@ -47,7 +47,12 @@ describe('push flush across instances', () => {
   });
 
   const flushOn = (database: Database) =>
-    new PushFlush(new NotificationsRepository(database), t.deps.push, t.clock, silent);
+    new PushFlush({
+      repository: new NotificationsRepository(database),
+      push: t.deps.push,
+      clock: t.clock,
+      logger: silent,
+    });
   const follow = (recipient: TestUser, from = actor) =>
     t.services.areas.notifications.dispatcher.dispatch(
       recipient.id,

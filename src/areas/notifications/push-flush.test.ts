@@ -160,12 +160,12 @@ describe('push flush', () => {
     fake.failFor(failing.hex, { status: 400 });
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const job = new PushFlush(
-      new NotificationsRepository(t.deps.database),
-      t.deps.push,
-      t.clock,
-      logger as unknown as FastifyBaseLogger,
-    );
+    const job = new PushFlush({
+      repository: new NotificationsRepository(t.deps.database),
+      push: t.deps.push,
+      clock: t.clock,
+      logger: logger as unknown as FastifyBaseLogger,
+    });
     const report = await job.run();
     assert.deepEqual(report, { recipients: 3, individual: 2, digest: 0, suppressed: 0, failed: 1, retryLater: 0 });
     for (const user of others) assert.equal(sentTo(user).length, 1);
@@ -206,12 +206,12 @@ describe('push flush', () => {
       apiUrl: fake.url,
       maxRetries: 0,
     });
-    const job = new PushFlush(
-      new NotificationsRepository(t.deps.database),
-      provider,
-      t.clock,
-      silent as unknown as FastifyBaseLogger,
-    );
+    const job = new PushFlush({
+      repository: new NotificationsRepository(t.deps.database),
+      push: provider,
+      clock: t.clock,
+      logger: silent as unknown as FastifyBaseLogger,
+    });
     const first = await job.run();
     assert.equal(first.failed, 1);
     assert.equal(first.retryLater, 1, 'the queued job fails on this, so the queue retries it');
@@ -229,16 +229,16 @@ describe('push flush', () => {
     const busy = recipients[0]!;
     await levelUp(busy, 1);
     await levelUp(busy, 2);
-    const job = new PushFlush(
-      new NotificationsRepository(t.deps.database),
-      t.deps.push,
-      t.clock,
-      silent as unknown as FastifyBaseLogger,
-      {
+    const job = new PushFlush({
+      repository: new NotificationsRepository(t.deps.database),
+      push: t.deps.push,
+      clock: t.clock,
+      logger: silent as unknown as FastifyBaseLogger,
+      limits: {
         recipientBatch: 2,
         rowsPerQuery: 2,
       },
-    );
+    });
     assert.deepEqual(await job.run(), {
       recipients: 5,
       individual: 4,

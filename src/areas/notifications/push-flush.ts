@@ -78,25 +78,22 @@ export function pushMessageFor(recipientId: string, ids: string[], only: Notific
   };
 }
 
-export class PushFlush {
-  private readonly repository: NotificationsRepository;
-  private readonly push: PushProvider;
-  private readonly clock: Clock;
-  private readonly logger: FastifyBaseLogger;
-  private readonly limits: PushFlushLimits;
+export interface PushFlushDeps {
+  repository: NotificationsRepository;
+  push: PushProvider;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Batch sizes (default defaultPushFlushLimits). */
+  limits?: PushFlushLimits;
+}
 
-  constructor(
-    repository: NotificationsRepository,
-    push: PushProvider,
-    clock: Clock,
-    logger: FastifyBaseLogger,
-    limits: PushFlushLimits = defaultPushFlushLimits,
-  ) {
-    this.repository = repository;
-    this.push = push;
-    this.clock = clock;
-    this.logger = logger;
-    this.limits = limits;
+export class PushFlush {
+  readonly #deps: PushFlushDeps;
+  readonly #limits: PushFlushLimits;
+
+  constructor(deps: PushFlushDeps) {
+    this.#deps = deps;
+    this.#limits = deps.limits ?? defaultPushFlushLimits;
   }
 
   async run(): Promise<PushFlushReport> {
@@ -110,38 +107,46 @@ export class PushFlush {
     };
     let after: string | null = null;
     for (;;) {
-      const recipients = await this.repository.recipientsToPush(after, this.limits.recipientBatch, this.clock.now());
+      const recipients = await this.#deps.repository.recipientsToPush(
+        after,
+        this.#limits.recipientBatch,
+        this.#deps.clock.now(),
+      );
       for (const recipientId of recipients) await this.#flushRecipient(recipientId, report);
-      if (recipients.length < this.limits.recipientBatch) return report;
+      if (recipients.length < this.#limits.recipientBatch) return report;
       after = recipients.at(-1) ?? null;
     }
   }
 
   async #flushRecipient(recipientId: string, report: PushFlushReport): Promise<void> {
-    const now = this.clock.now();
-    const claimed = await this.repository.claimUnpushed(recipientId, now, new Date(now.getTime() + pushClaimLeaseMs));
+    const now = this.#deps.clock.now();
+    const claimed = await this.#deps.repository.claimUnpushed(
+      recipientId,
+      now,
+      new Date(now.getTime() + pushClaimLeaseMs),
+    );
     if (claimed.length === 0) return; // another flush holds them, or pushed them meanwhile
     report.recipients++;
-    const matrix = preferenceMatrix(await this.repository.preferenceOverrides(recipientId));
+    const matrix = preferenceMatrix(await this.#deps.repository.preferenceOverrides(recipientId));
     const toSend = claimed.filter((row) => matrix[row.type]?.push !== false);
     const suppressed = claimed.filter((row) => matrix[row.type]?.push === false).map((row) => row.id);
     report.suppressed += suppressed.length;
-    await this.repository.markPushed(suppressed, now, this.limits.rowsPerQuery);
+    await this.#deps.repository.markPushed(suppressed, now, this.#limits.rowsPerQuery);
     if (toSend.length === 0) return;
 
     const ids = toSend.map((row) => row.id);
-    const only = ids.length === 1 ? await this.repository.findById(ids[0]!) : null;
+    const only = ids.length === 1 ? await this.#deps.repository.findById(ids[0]!) : null;
     if (ids.length === 1 && only === null) return; // deleted meanwhile: nothing left to push
     const message = pushMessageFor(recipientId, ids, only);
-    const result = await this.push.send(message);
+    const result = await this.#deps.push.send(message);
     if (result.delivered) {
       if (ids.length === 1) report.individual++;
       else report.digest++;
-      await this.repository.markPushed(ids, this.clock.now(), this.limits.rowsPerQuery);
+      await this.#deps.repository.markPushed(ids, this.#deps.clock.now(), this.#limits.rowsPerQuery);
       return;
     }
     report.failed++;
-    this.logger.warn(
+    this.#deps.logger.warn(
       {
         event: 'pushprovider.pushFailed',
         externalId: message.externalId,
@@ -154,13 +159,13 @@ export class PushFlush {
     );
     if (result.retryable) {
       report.retryLater++;
-      await this.repository.releaseClaims(ids, false, this.limits.rowsPerQuery);
+      await this.#deps.repository.releaseClaims(ids, false, this.#limits.rowsPerQuery);
       return;
     }
     // A 400 may be ours to fix (a field the provider newly refuses): keep each row for one more flush.
     const keptOnce = result.rejected ? toSend.filter((row) => row.rejections === 0).map((row) => row.id) : [];
     const givenUp = ids.filter((id) => !keptOnce.includes(id));
-    await this.repository.releaseClaims(keptOnce, true, this.limits.rowsPerQuery);
-    await this.repository.markPushed(givenUp, this.clock.now(), this.limits.rowsPerQuery);
+    await this.#deps.repository.releaseClaims(keptOnce, true, this.#limits.rowsPerQuery);
+    await this.#deps.repository.markPushed(givenUp, this.#deps.clock.now(), this.#limits.rowsPerQuery);
   }
 }

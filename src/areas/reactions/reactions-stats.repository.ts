@@ -1,26 +1,14 @@
 /** Reactions' counters for GET /admin/stats (platform.stats): likes and dislikes together. */
 import { inArray } from 'drizzle-orm';
-import type { DbSource } from '../../platform/db/database.ts';
+import { Repository } from '../../platform/db/repository.ts';
 import { createdCounts } from '../../platform/stats/created-counts.ts';
 import type { StatsSince } from '../../platform/stats/stats.ts';
 import { mediaReactions, reactionTypes } from './tables.ts';
 
-export class ReactionsStatsRepository {
-  private readonly source: DbSource;
-
-  constructor(source: DbSource) {
-    this.source = source;
-  }
-
+export class ReactionsStatsRepository extends Repository {
   /** The type condition lets the windows range over media_reactions_recent (type, created_at). */
   reactions(since: StatsSince) {
     const types = [...reactionTypes];
-    return createdCounts(
-      this.source.db,
-      mediaReactions,
-      mediaReactions.createdAt,
-      since,
-      inArray(mediaReactions.type, types),
-    );
+    return createdCounts(this.db, mediaReactions, mediaReactions.createdAt, since, inArray(mediaReactions.type, types));
   }
 }

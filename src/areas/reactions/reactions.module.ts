@@ -32,7 +32,14 @@ export const reactionsArea = defineArea({
       }
     });
     return {
-      reactions: new ReactionsService(transactions, events, repository, media.media, accounts.users, clock),
+      reactions: new ReactionsService({
+        transactions,
+        events,
+        repository,
+        media: media.media,
+        users: accounts.users,
+        clock,
+      }),
     };
   },
   routes: (app, services) => registerRoutes(app, 'reactions', reactionsRoutes(services)),

@@ -7,6 +7,7 @@
  * requests). Lists read media and users through their owners' read models.
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
+import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
@@ -26,7 +27,7 @@ import {
   mediaRows as media,
   mediaVisibility,
 } from '../media/read-model.ts';
-import { mediaReactions, type ReactionRow, type ReactionType } from './tables.ts';
+import { likeRewards, mediaReactions, type ReactionRow, type ReactionType } from './tables.ts';
 
 /** What a PUT did: a new reaction, a like turned dislike (or back), or nothing (same type again). */
 export type ReactionChange = 'created' | 'switched' | 'unchanged';
@@ -84,14 +85,15 @@ export class ReactionsRepository extends Repository {
     at: Date;
   }): Promise<ReactionChange> {
     const { id, userId, mediaId, type, at } = input;
+    const r = mediaReactions;
     const rows = await queryRows<{ inserted: boolean }>(
       this.db,
-      sql`INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
+      sql`INSERT INTO ${mediaReactions} (${namesOf(r.id, r.userId, r.mediaId, r.type, r.createdAt)})
           VALUES (${id}, ${userId}, ${mediaId}, ${type}, ${at.toISOString()})
-          ON CONFLICT (user_id, media_id) DO UPDATE
-            SET type = EXCLUDED.type, created_at = EXCLUDED.created_at
-            WHERE media_reactions.type <> EXCLUDED.type
-          RETURNING (id = ${id}) AS inserted`,
+          ON CONFLICT (${namesOf(r.userId, r.mediaId)}) DO UPDATE
+            SET ${nameOf(r.type)} = EXCLUDED.${nameOf(r.type)}, ${nameOf(r.createdAt)} = EXCLUDED.${nameOf(r.createdAt)}
+            WHERE ${r.type} <> EXCLUDED.${nameOf(r.type)}
+          RETURNING (${r.id} = ${id}) AS inserted`,
     );
     const [row] = rows;
     if (row === undefined) return 'unchanged';
@@ -112,13 +114,14 @@ export class ReactionsRepository extends Repository {
    * media (in id order), for the caller to move its counters with the media locked.
    */
   async eraseUser(userId: string): Promise<{ mediaId: string; likes: number; dislikes: number }[]> {
-    await this.db.execute(sql`DELETE FROM like_rewards WHERE liker_id = ${userId}`);
+    await this.db.delete(likeRewards).where(eq(likeRewards.likerId, userId));
+    const r = mediaReactions;
     return queryRows(
       this.db,
-      sql`WITH gone AS (DELETE FROM media_reactions WHERE user_id = ${userId} RETURNING media_id, type)
-          SELECT media_id AS "mediaId", count(*) FILTER (WHERE type = 'like')::int AS likes,
+      sql`WITH gone AS (DELETE FROM ${r} WHERE ${r.userId} = ${userId} RETURNING ${r.mediaId} AS "mediaId", ${r.type} AS type)
+          SELECT "mediaId", count(*) FILTER (WHERE type = 'like')::int AS likes,
                  count(*) FILTER (WHERE type = 'dislike')::int AS dislikes
-          FROM gone GROUP BY media_id ORDER BY media_id`,
+          FROM gone GROUP BY "mediaId" ORDER BY "mediaId"`,
     );
   }
 
@@ -144,11 +147,11 @@ export class ReactionsRepository extends Repository {
 
   /** Remembers the first like of a user on a media; false when it was already remembered. */
   async claimLikeReward(likerId: string, mediaId: string, at: Date): Promise<boolean> {
-    const rows = await queryRows<{ liker_id: string }>(
-      this.db,
-      sql`INSERT INTO like_rewards (liker_id, media_id, created_at) VALUES (${likerId}, ${mediaId}, ${at.toISOString()})
-          ON CONFLICT DO NOTHING RETURNING liker_id`,
-    );
+    const rows = await this.db
+      .insert(likeRewards)
+      .values({ likerId, mediaId, createdAt: at })
+      .onConflictDoNothing()
+      .returning({ likerId: likeRewards.likerId });
     return rows.length > 0;
   }
 

@@ -23,28 +23,20 @@ function counterMove(type: ReactionType, change: ReactionChange): { likes: numbe
   return { likes: sign, dislikes: -sign };
 }
 
-export class ReactionsService {
-  private readonly transactions: Transactions;
-  private readonly events: EventBus;
-  private readonly repository: ReactionsRepository;
-  private readonly media: MediaService;
-  private readonly users: UsersService;
-  private readonly clock: Clock;
+export interface ReactionsServiceDeps {
+  transactions: Transactions;
+  events: EventBus;
+  repository: ReactionsRepository;
+  media: MediaService;
+  users: UsersService;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    events: EventBus,
-    repository: ReactionsRepository,
-    media: MediaService,
-    users: UsersService,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.events = events;
-    this.repository = repository;
-    this.media = media;
-    this.users = users;
-    this.clock = clock;
+export class ReactionsService {
+  readonly #deps: ReactionsServiceDeps;
+
+  constructor(deps: ReactionsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Likes or dislikes a media the viewer can see; the same type again changes nothing. */
@@ -53,28 +45,34 @@ export class ReactionsService {
     mediaId: string,
     type: ReactionType,
   ): Promise<ReactionWithCounts & { change: ReactionChange }> {
-    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return await this.transactions.run(async () => {
+    return await this.#deps.transactions.run(async () => {
       // A like changes the owner's experience and badges (reaction.liked), so it locks the owner too.
-      if ((await this.media.lockForWrite(target.id, type === 'like' ? [target.ownerId] : [])) === null)
+      if ((await this.#deps.media.lockForWrite(target.id, type === 'like' ? [target.ownerId] : [])) === null)
         throw mediaNotFound();
-      const at = this.clock.now();
-      const change = await this.repository.setReaction({ id: newId(), userId: viewerId, mediaId: target.id, type, at });
-      await this.media.adjustCounters(target.id, counterMove(type, change));
+      const at = this.#deps.clock.now();
+      const change = await this.#deps.repository.setReaction({
+        id: newId(),
+        userId: viewerId,
+        mediaId: target.id,
+        type,
+        at,
+      });
+      await this.#deps.media.adjustCounters(target.id, counterMove(type, change));
       if (change !== 'unchanged' && type === 'like') {
         const ownLike = target.ownerId === viewerId;
-        await this.events.publish('reaction.liked', {
+        await this.#deps.events.publish('reaction.liked', {
           likerId: viewerId,
           mediaId: target.id,
           ownerId: target.ownerId,
           // Remembered once per liker and media, so unliking and liking again rewards no one twice.
-          firstLikeOfPair: !ownLike && (await this.repository.claimLikeReward(viewerId, target.id, at)),
-          likesReceived: await this.media.likesReceivedBy(target.ownerId),
+          firstLikeOfPair: !ownLike && (await this.#deps.repository.claimLikeReward(viewerId, target.id, at)),
+          likesReceived: await this.#deps.media.likesReceivedBy(target.ownerId),
         });
       }
-      const reaction = await this.repository.find(viewerId, target.id);
-      const counters = await this.media.counters(target.id);
+      const reaction = await this.#deps.repository.find(viewerId, target.id);
+      const counters = await this.#deps.media.counters(target.id);
       if (reaction === null || counters === null) throw mediaNotFound();
       return { reaction, likesCount: counters.likesCount, dislikesCount: counters.dislikesCount, change };
     });
@@ -82,10 +80,11 @@ export class ReactionsService {
 
   /** Removes the viewer's reaction; 404 when they had none on this media. */
   async unreact(viewerId: string, mediaId: string): Promise<void> {
-    const removed = await this.transactions.run(async () => {
-      if ((await this.media.lockForWrite(mediaId, [])) === null) return null;
-      const type = await this.repository.removeReaction(viewerId, mediaId);
-      if (type !== null) await this.media.adjustCounters(mediaId, type === 'like' ? { likes: -1 } : { dislikes: -1 });
+    const removed = await this.#deps.transactions.run(async () => {
+      if ((await this.#deps.media.lockForWrite(mediaId, [])) === null) return null;
+      const type = await this.#deps.repository.removeReaction(viewerId, mediaId);
+      if (type !== null)
+        await this.#deps.media.adjustCounters(mediaId, type === 'like' ? { likes: -1 } : { dislikes: -1 });
       return type;
     });
     if (removed === null) {
@@ -98,7 +97,7 @@ export class ReactionsService {
 
   /** The viewer's own likes or dislikes, on media they can still open. */
   listOwn(viewerId: string, type: ReactionType, page: PageRequest) {
-    return this.repository.listMediaOfUser(viewerId, type, 'visible', viewerId, page);
+    return this.#deps.repository.listMediaOfUser(viewerId, type, 'visible', viewerId, page);
   }
 
   /**
@@ -106,18 +105,18 @@ export class ReactionsService {
    * user keeps them private (unless they are the viewer), publicly listed media only.
    */
   async listOfUser(userId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
-    const user = await this.users.findVisible(userId);
+    const user = await this.#deps.users.findVisible(userId);
     if (user === null) throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
     if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });
     }
-    return this.repository.listMediaOfUser(user.id, type, 'listed', viewerId, page);
+    return this.#deps.repository.listMediaOfUser(user.id, type, 'listed', viewerId, page);
   }
 
   /** Who liked or disliked a media the viewer can see. */
   async listReactors(mediaId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
-    const target = await this.media.findVisibleMedia(mediaId, viewerId);
+    const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return this.repository.listUsersOfMedia(target.id, type, viewerId, page);
+    return this.#deps.repository.listUsersOfMedia(target.id, type, viewerId, page);
   }
 }

@@ -2,7 +2,7 @@
  * Reports: users report media, users and comments; operators list them, look at one with its target's
  * current state, and resolve it (actioned or dismissed), hiding the media, deleting the comment or
  * banning the user in the same transaction, which files the reporter's outcome mail too.
- * Other areas read `reports.countAgainst` (user administration) and `reports.stats` (statistics).
+ * Other areas read `reports.countAgainst` (user administration).
  */
 import { byId } from '../../platform/exports/keyset-batches.ts';
 import { registerRoutes } from '../../platform/http/route.ts';
@@ -13,6 +13,7 @@ import { reportHandlingAdminRoutes } from './report-handling.admin-routes.ts';
 import { ReportsRepository } from './reports.repository.ts';
 import { reportsRoutes } from './reports.routes.ts';
 import { ReportsService } from './reports.service.ts';
+import { ReportsStatsRepository } from './reports-stats.repository.ts';
 
 export const reportsArea = defineArea({
   name: 'reports',
@@ -25,8 +26,15 @@ export const reportsArea = defineArea({
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
     const outcomeMails = new OutcomeMails(accounts.users, mail);
-    const reports = new ReportsService(repository, media.media, accounts.users, comments.comments, clock);
-    stats.register('reports', (since) => reports.stats(since));
+    const reports = new ReportsService({
+      repository,
+      media: media.media,
+      users: accounts.users,
+      comments: comments.comments,
+      clock,
+    });
+    const reportStats = new ReportsStatsRepository(transactions);
+    stats.register('reports', (since) => reportStats.reports(since));
     events.subscribe(
       'user.anonymized',
       'inTransaction',
@@ -37,14 +45,16 @@ export const reportsArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'reports.erase', ({ userId }) => reports.eraseUser(userId));
     return {
       reports,
-      reportHandling: new ReportHandlingService(
+      reportHandling: new ReportHandlingService({
         transactions,
         audit,
         repository,
-        { mediaAdmin: media.mediaAdmin, comments: comments.comments, bans: accounts.moderation },
-        outcomeMails,
+        mediaAdmin: media.mediaAdmin,
+        comments: comments.comments,
+        bans: accounts.moderation,
+        mails: outcomeMails,
         clock,
-      ),
+      }),
     };
   },
   routes(app, services) {

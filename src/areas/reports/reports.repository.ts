@@ -1,5 +1,5 @@
 /** All SQL of reports: filing (one open report per reporter and target), resolving, lists and counts. */
-import { and, eq, getTableColumns, gt, gte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, ne, type SQL, sql } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users } from '../accounts/read-model.ts';
@@ -180,26 +180,6 @@ export class ReportsRepository extends Repository {
       .from(reports)
       .where(eq(reports.targetUserId, userId));
     return { open: row?.open ?? 0, total: row?.total ?? 0 };
-  }
-
-  /** Reports filed since each date, all of them, and the open ones now. */
-  async stats(since: { day: Date; week: Date; month: Date }) {
-    const [row] = await this.db
-      .select({
-        total: sql<number>`count(*)::int`,
-        day: sql<number>`(count(*) FILTER (WHERE ${gte(reports.createdAt, since.day)}))::int`,
-        week: sql<number>`(count(*) FILTER (WHERE ${gte(reports.createdAt, since.week)}))::int`,
-        month: sql<number>`(count(*) FILTER (WHERE ${gte(reports.createdAt, since.month)}))::int`,
-        open: sql<number>`(count(*) FILTER (WHERE ${reports.status} = 'open'))::int`,
-      })
-      .from(reports);
-    return {
-      total: row?.total ?? 0,
-      day: row?.day ?? 0,
-      week: row?.week ?? 0,
-      month: row?.month ?? 0,
-      open: row?.open ?? 0,
-    };
   }
 
   /** The data export's reports made by a user (without the moderators' internal note), in keyset batches by id. */

@@ -28,25 +28,19 @@ export interface ReportInput {
   details?: string | null;
 }
 
-export class ReportsService {
-  private readonly repository: ReportsRepository;
-  private readonly media: MediaService;
-  private readonly users: UsersService;
-  private readonly comments: ReportableComments;
-  private readonly clock: Clock;
+export interface ReportsServiceDeps {
+  repository: ReportsRepository;
+  media: MediaService;
+  users: UsersService;
+  comments: ReportableComments;
+  clock: Clock;
+}
 
-  constructor(
-    repository: ReportsRepository,
-    media: MediaService,
-    users: UsersService,
-    comments: ReportableComments,
-    clock: Clock,
-  ) {
-    this.repository = repository;
-    this.media = media;
-    this.users = users;
-    this.comments = comments;
-    this.clock = clock;
+export class ReportsService {
+  readonly #deps: ReportsServiceDeps;
+
+  constructor(deps: ReportsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Files a report on a target; `locale` is the request's, for the outcome mail. */
@@ -56,7 +50,7 @@ export class ReportsService {
     if (targetUserId === null) throw new AppError('notFound', { source: { parameter } });
     if (targetUserId === reporterId) throw new AppError('cannotReportSelf', { source: { parameter } });
     const details = input.details?.trim() || null;
-    const row = await this.repository.insert({
+    const row = await this.#deps.repository.insert({
       id: newId(),
       reporterId,
       targetKind: kind,
@@ -65,7 +59,7 @@ export class ReportsService {
       reason: input.reason,
       details,
       locale,
-      createdAt: this.clock.now(),
+      createdAt: this.#deps.clock.now(),
     });
     if (row === null) throw new AppError('alreadyReported', { source: { parameter } });
     return row;
@@ -75,48 +69,43 @@ export class ReportsService {
   async #ownerOfVisibleTarget(kind: ReportKind, targetId: string, reporterId: string): Promise<string | null> {
     switch (kind) {
       case 'media':
-        return (await this.media.findVisibleMedia(targetId, reporterId))?.ownerId ?? null;
+        return (await this.#deps.media.findVisibleMedia(targetId, reporterId))?.ownerId ?? null;
       case 'user': {
         // Erased, banned and deleting accounts are out of public view: there is nothing left to report.
-        const user = await this.users.find(targetId);
+        const user = await this.#deps.users.find(targetId);
         return user !== null && isActiveUser(user) ? user.id : null;
       }
       case 'comment':
-        return (await this.comments.findReportable(targetId, reporterId))?.authorId ?? null;
+        return (await this.#deps.comments.findReportable(targetId, reporterId))?.authorId ?? null;
     }
   }
 
   /** An erased account: its former username, wherever reporters wrote it in details, becomes its new name. */
   async eraseFormerUsername(formerUsername: string, username: string): Promise<void> {
-    for (const { id, details } of await this.repository.detailsNaming(formerUsername)) {
+    for (const { id, details } of await this.#deps.repository.detailsNaming(formerUsername)) {
       const renamed = renameName(details, formerUsername, username);
-      if (renamed !== details) await this.repository.setDetails(id, renamed);
+      if (renamed !== details) await this.#deps.repository.setDetails(id, renamed);
     }
   }
 
   /** An account deleted by its owner (`user.erasing`): its name in others' report details, then its reports. */
   async eraseUser(userId: string): Promise<void> {
-    const user = await this.users.find(userId);
+    const user = await this.#deps.users.find(userId);
     if (user?.username) await this.eraseFormerUsername(user.username, erasedAccountName);
-    await this.repository.eraseUser(userId);
+    await this.#deps.repository.eraseUser(userId);
   }
 
   /** How many reports a target has: open now, and ever. */
   countAgainst(kind: ReportKind, targetId: string): Promise<ReportCounts> {
-    return this.repository.countAgainst(kind, targetId);
+    return this.#deps.repository.countAgainst(kind, targetId);
   }
 
   /** Reports against a user and everything of theirs (their media, their comments). */
   countAgainstUser(userId: string): Promise<ReportCounts> {
-    return this.repository.countAgainstUser(userId);
-  }
-
-  /** Reports filed in all, since each date, and open now (statistics). */
-  stats(since: { day: Date; week: Date; month: Date }) {
-    return this.repository.stats(since);
+    return this.#deps.repository.countAgainstUser(userId);
   }
 
   find(id: string): Promise<ReportRow | null> {
-    return this.repository.findById(id);
+    return this.#deps.repository.findById(id);
   }
 }

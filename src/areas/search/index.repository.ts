@@ -4,6 +4,7 @@
  * Batches run in id order: two rebuilds at once lock the same rows in the same order and take turns.
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
@@ -48,17 +49,21 @@ export class IndexRepository extends Repository {
 
   async #upsertWhere(kind: SearchKind, where: SQL, now: Date): Promise<number> {
     const s = sources[kind];
+    const doc = searchDocuments;
+    const written = [doc.name, doc.label, doc.body, doc.document, doc.sourceUpdatedAt, doc.indexedAt];
     const rows = await queryRows(
       this.db,
-      sql`INSERT INTO ${searchDocuments} (kind, source_id, name, label, body, document, source_updated_at, indexed_at)
+      sql`INSERT INTO ${doc} (${namesOf(doc.kind, doc.sourceId, ...written)})
           SELECT ${kind}::text, ${s.id}, ${s.name}, ${s.label}, ${s.body}, ${s.document}, ${s.updatedAt}, ${now.toISOString()}::timestamptz
           FROM ${s.from}
           WHERE ${s.isPublic} AND ${where}
           ORDER BY ${s.id}
-          ON CONFLICT (kind, source_id) DO UPDATE SET
-            name = excluded.name, label = excluded.label, body = excluded.body, document = excluded.document,
-            source_updated_at = excluded.source_updated_at, indexed_at = excluded.indexed_at
-          RETURNING source_id`,
+          ON CONFLICT (${namesOf(doc.kind, doc.sourceId)}) DO UPDATE SET
+            ${sql.join(
+              written.map((column) => sql`${nameOf(column)} = excluded.${nameOf(column)}`),
+              sql`, `,
+            )}
+          RETURNING ${doc.sourceId}`,
     );
     return rows.length;
   }
@@ -71,7 +76,7 @@ export class IndexRepository extends Repository {
       sql`DELETE FROM ${searchDocuments}
           WHERE ${searchDocuments.kind} = ${kind} AND ${searchDocuments.sourceId} IN (${idList(ids)})
             AND NOT ${publicSourceExists(sources[kind])}
-          RETURNING source_id`,
+          RETURNING ${searchDocuments.sourceId}`,
     );
     return rows.length;
   }

@@ -5,22 +5,24 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { SearchIndexService } from './search-index.service.ts';
 import type { SearchKind } from './tables.ts';
 
-export class SearchAdminService {
-  private readonly transactions: Transactions;
-  private readonly audit: AuditLog;
-  private readonly index: SearchIndexService;
+export interface SearchAdminServiceDeps {
+  transactions: Transactions;
+  audit: AuditLog;
+  index: SearchIndexService;
+}
 
-  constructor(transactions: Transactions, audit: AuditLog, index: SearchIndexService) {
-    this.transactions = transactions;
-    this.audit = audit;
-    this.index = index;
+export class SearchAdminService {
+  readonly #deps: SearchAdminServiceDeps;
+
+  constructor(deps: SearchAdminServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Refreshes one user's or media's document; 404 when the source does not exist (its document, if any, goes). */
   async reindex(kind: SearchKind, id: string) {
-    const outcome = await this.transactions.run(async () => {
-      const outcome = await this.index.refresh(kind, id);
-      await this.audit.record({
+    const outcome = await this.#deps.transactions.run(async () => {
+      const outcome = await this.#deps.index.refresh(kind, id);
+      await this.#deps.audit.record({
         actor: 'admin',
         action: `search.reindex.${kind}`,
         targetType: kind,
@@ -35,8 +37,8 @@ export class SearchAdminService {
 
   /** Rebuilds a kind in batches (each its own transaction), then audits the counts. */
   async reindexAll(kind: SearchKind) {
-    const report = await this.index.rebuild(kind);
-    await this.audit.record({
+    const report = await this.#deps.index.rebuild(kind);
+    await this.#deps.audit.record({
       actor: 'admin',
       action: `search.reindexAll.${kind}`,
       targetType: 'searchIndex',
@@ -47,8 +49,8 @@ export class SearchAdminService {
   }
 
   async health() {
-    const health = await this.index.health();
-    await this.audit.record({ actor: 'admin', action: 'search.health', targetType: 'searchIndex' });
+    const health = await this.#deps.index.health();
+    await this.#deps.audit.record({ actor: 'admin', action: 'search.health', targetType: 'searchIndex' });
     return health;
   }
 }

@@ -37,25 +37,22 @@ export interface KindStatus extends KindHealth {
   lastRepairAt: Date | null;
 }
 
-export class SearchIndexService {
-  private readonly transactions: Transactions;
-  private readonly repository: IndexRepository;
-  private readonly clock: Clock;
-  private readonly logger: FastifyBaseLogger;
-  private readonly batchSize: number;
+export interface SearchIndexServiceDeps {
+  transactions: Transactions;
+  repository: IndexRepository;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Sources per statement when rebuilding or repairing (default defaultBatchSize). */
+  batchSize?: number;
+}
 
-  constructor(
-    transactions: Transactions,
-    repository: IndexRepository,
-    clock: Clock,
-    logger: FastifyBaseLogger,
-    batchSize = defaultBatchSize,
-  ) {
-    this.transactions = transactions;
-    this.repository = repository;
-    this.clock = clock;
-    this.logger = logger;
-    this.batchSize = batchSize;
+export class SearchIndexService {
+  readonly #deps: SearchIndexServiceDeps;
+  readonly #batchSize: number;
+
+  constructor(deps: SearchIndexServiceDeps) {
+    this.#deps = deps;
+    this.#batchSize = deps.batchSize ?? defaultBatchSize;
   }
 
   /**
@@ -64,30 +61,30 @@ export class SearchIndexService {
    * presence moved.
    */
   refresh(kind: SearchKind, id: string): Promise<{ indexed: boolean; changed: boolean; exists: boolean }> {
-    return this.transactions.run(async () => {
-      const before = await this.repository.find(kind, id);
-      await this.repository.upsert(kind, [id], this.clock.now());
-      await this.repository.removeNonPublic(kind, [id]);
-      const after = await this.repository.find(kind, id);
-      const exists = after !== null || (await this.repository.sourceExists(kind, id));
+    return this.#deps.transactions.run(async () => {
+      const before = await this.#deps.repository.find(kind, id);
+      await this.#deps.repository.upsert(kind, [id], this.#deps.clock.now());
+      await this.#deps.repository.removeNonPublic(kind, [id]);
+      const after = await this.#deps.repository.find(kind, id);
+      const exists = after !== null || (await this.#deps.repository.sourceExists(kind, id));
       return { indexed: after !== null, changed: !sameText(before, after), exists };
     });
   }
 
   /** The same without the report, for the event subscribers: two statements in the producer's transaction. */
   async sync(kind: SearchKind, id: string): Promise<void> {
-    await this.repository.upsert(kind, [id], this.clock.now());
-    await this.repository.removeNonPublic(kind, [id]);
+    await this.#deps.repository.upsert(kind, [id], this.#deps.clock.now());
+    await this.#deps.repository.removeNonPublic(kind, [id]);
   }
 
   /** Refreshes the documents of every media of an owner (their standing decides whether those are public). */
   async refreshMediaOf(ownerId: string): Promise<void> {
-    const ids = await this.repository.mediaIdsOf(ownerId);
-    for (let start = 0; start < ids.length; start += this.batchSize) {
-      const batch = ids.slice(start, start + this.batchSize);
-      await this.transactions.run(async () => {
-        await this.repository.upsert('media', batch, this.clock.now());
-        await this.repository.removeNonPublic('media', batch);
+    const ids = await this.#deps.repository.mediaIdsOf(ownerId);
+    for (let start = 0; start < ids.length; start += this.#batchSize) {
+      const batch = ids.slice(start, start + this.#batchSize);
+      await this.#deps.transactions.run(async () => {
+        await this.#deps.repository.upsert('media', batch, this.#deps.clock.now());
+        await this.#deps.repository.removeNonPublic('media', batch);
       });
     }
   }
@@ -97,23 +94,23 @@ export class SearchIndexService {
     const report: RebuildReport = { kind, scanned: 0, indexed: 0, removed: 0, batches: 0 };
     let after: string | null = null;
     for (;;) {
-      const ids = await this.repository.sourceIds(kind, after, this.batchSize);
+      const ids = await this.#deps.repository.sourceIds(kind, after, this.#batchSize);
       if (ids.length === 0) break;
-      await this.transactions.run(async () => {
-        report.indexed += await this.repository.upsert(kind, ids, this.clock.now());
-        report.removed += await this.repository.removeNonPublic(kind, ids);
+      await this.#deps.transactions.run(async () => {
+        report.indexed += await this.#deps.repository.upsert(kind, ids, this.#deps.clock.now());
+        report.removed += await this.#deps.repository.removeNonPublic(kind, ids);
       });
       report.scanned += ids.length;
       report.batches += 1;
       after = ids[ids.length - 1]!;
-      this.logger.info(
+      this.#deps.logger.info(
         { event: 'search.rebuild.progress', ...report },
         `search index: ${kind} batch ${report.batches}`,
       );
     }
     report.removed += await this.#removeOrphans(kind);
-    await this.repository.recordRun(kind, 'rebuild', this.clock.now(), { ...report });
-    this.logger.info({ event: 'search.rebuild.done', ...report }, `search index: ${kind} rebuilt`);
+    await this.#deps.repository.recordRun(kind, 'rebuild', this.#deps.clock.now(), { ...report });
+    this.#deps.logger.info({ event: 'search.rebuild.done', ...report }, `search index: ${kind} rebuilt`);
     return report;
   }
 
@@ -127,15 +124,15 @@ export class SearchIndexService {
     const report: RepairReport = { kind, indexed: 0, removed: 0 };
     let after: string | null = null;
     for (;;) {
-      const ids = await this.repository.staleOrMissingIds(kind, after, this.batchSize);
+      const ids = await this.#deps.repository.staleOrMissingIds(kind, after, this.#batchSize);
       if (ids.length === 0) break;
-      report.indexed += await this.repository.upsert(kind, ids, this.clock.now());
+      report.indexed += await this.#deps.repository.upsert(kind, ids, this.#deps.clock.now());
       after = ids[ids.length - 1]!;
     }
     report.removed = await this.#removeOrphans(kind);
-    await this.repository.recordRun(kind, 'repair', this.clock.now(), { ...report });
+    await this.#deps.repository.recordRun(kind, 'repair', this.#deps.clock.now(), { ...report });
     if (report.indexed + report.removed > 0) {
-      this.logger.info({ event: 'search.repair.done', ...report }, `search index: ${kind} repaired`);
+      this.#deps.logger.info({ event: 'search.repair.done', ...report }, `search index: ${kind} repaired`);
     }
     return report;
   }
@@ -144,9 +141,9 @@ export class SearchIndexService {
     let removed = 0;
     let after: string | null = null;
     for (;;) {
-      const ids = await this.repository.orphanIds(kind, after, this.batchSize);
+      const ids = await this.#deps.repository.orphanIds(kind, after, this.#batchSize);
       if (ids.length === 0) break;
-      removed += await this.repository.removeNonPublic(kind, ids);
+      removed += await this.#deps.repository.removeNonPublic(kind, ids);
       after = ids[ids.length - 1]!;
     }
     return removed;
@@ -154,11 +151,11 @@ export class SearchIndexService {
 
   /** Documents against sources, per kind, with the last rebuild and repair. */
   async health(): Promise<Record<SearchKind, KindStatus>> {
-    const runs = await this.repository.lastRuns();
+    const runs = await this.#deps.repository.lastRuns();
     const lastRun = (kind: SearchKind, run: 'rebuild' | 'repair') =>
       runs.find((row) => row.kind === kind && row.run === run)?.finishedAt ?? null;
     const status = async (kind: SearchKind): Promise<KindStatus> => ({
-      ...(await this.repository.health(kind)),
+      ...(await this.#deps.repository.health(kind)),
       lastRebuildAt: lastRun(kind, 'rebuild'),
       lastRepairAt: lastRun(kind, 'repair'),
     });

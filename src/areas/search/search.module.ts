@@ -21,7 +21,7 @@ export const searchArea = defineArea({
   needs: ['accounts', 'media'],
   create({ transactions, events, audit, jobs, clock, logger }) {
     const indexRepository = new IndexRepository(transactions);
-    const searchIndex = new SearchIndexService(transactions, indexRepository, clock, logger);
+    const searchIndex = new SearchIndexService({ transactions, repository: indexRepository, clock, logger });
     subscribeToSources(events, searchIndex);
     events.subscribe('user.erasing', 'inTransaction', 'search.erase', ({ userId }) =>
       indexRepository.eraseUser(userId),
@@ -29,8 +29,8 @@ export const searchArea = defineArea({
     jobs.register('search-index', { schedule: everyMinutes(15), run: () => searchIndex.repair() });
     return {
       searchIndex,
-      searchAdmin: new SearchAdminService(transactions, audit, searchIndex),
-      userSearch: new UserSearchService(new UserSearchRepository(transactions)),
+      searchAdmin: new SearchAdminService({ transactions, audit, index: searchIndex }),
+      userSearch: new UserSearchService({ repository: new UserSearchRepository(transactions) }),
     };
   },
   routes(app, services) {

@@ -3,11 +3,15 @@ import type { PageRequest } from '../../platform/http/pagination.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import type { UserSearchRepository } from './user-search.repository.ts';
 
-export class UserSearchService {
-  private readonly repository: UserSearchRepository;
+export interface UserSearchServiceDeps {
+  repository: UserSearchRepository;
+}
 
-  constructor(repository: UserSearchRepository) {
-    this.repository = repository;
+export class UserSearchService {
+  readonly #deps: UserSearchServiceDeps;
+
+  constructor(deps: UserSearchServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -17,6 +21,6 @@ export class UserSearchService {
    */
   async search(query: string, page: PageRequest) {
     if (!isSearchable(query)) return [];
-    return this.repository.search(query, page);
+    return this.#deps.repository.search(query, page);
   }
 }

@@ -20,7 +20,13 @@ export const socialFeedsArea = defineArea({
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
     return {
-      socialFeeds: new SocialFeedsService(transactions, repository, accounts.users, geography.geography, clock),
+      socialFeeds: new SocialFeedsService({
+        transactions,
+        repository,
+        users: accounts.users,
+        cities: geography.geography,
+        clock,
+      }),
     };
   },
   routes: (app, services) => registerRoutes(app, 'social-feeds', socialFeedsRoutes(services)),

@@ -4,6 +4,7 @@
  * criterion of the feed a condition that is true when the criterion is absent.
  */
 import { and, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
+import { nameOf } from '../../platform/db/column-names.ts';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
@@ -24,10 +25,16 @@ export const ownFeedsKeyset = newestFirst<OwnSocialFeed>('own-social-feeds', soc
 /** The media of a feed, newest first. */
 export const feedMediaKeyset = newestFirst<ListedMedia>('social-feed-media', media);
 
-// Written out in full: Drizzle leaves column names unqualified in select fields.
-const pickedIds = sql<
-  string[]
->`ARRAY(SELECT p.media_id::text FROM social_feed_media AS p WHERE p.feed_id = social_feeds.id ORDER BY p.media_id)`;
+// Qualified by hand: Drizzle leaves a single table's column names unqualified in select fields.
+const feedId = sql`${socialFeeds}.${nameOf(socialFeeds.id)}`;
+/** The hand-picked media of a feed (alias p), for subqueries on the feed in hand. */
+const picked = {
+  table: sql`${socialFeedMedia} AS p`,
+  feedId: sql`p.${nameOf(socialFeedMedia.feedId)}`,
+  mediaId: sql`p.${nameOf(socialFeedMedia.mediaId)}`,
+};
+const pickedIds = sql<string[]>`ARRAY(SELECT ${picked.mediaId}::text FROM ${picked.table}
+  WHERE ${picked.feedId} = ${feedId} ORDER BY ${picked.mediaId})`;
 
 export class SocialFeedsRepository extends Repository {
   async insert(row: SocialFeedRow, mediaIds: string[]): Promise<OwnSocialFeed> {
@@ -115,7 +122,7 @@ export class SocialFeedsRepository extends Repository {
             sql`(${socialFeeds.hashtags} IS NULL OR ${media.hashtags} && ${socialFeeds.hashtags})`,
             sql`(${socialFeeds.countryCode} IS NULL OR (${media.locationPublic} AND ${media.countryCode} = ${socialFeeds.countryCode}))`,
             sql`(${socialFeeds.cityId} IS NULL OR (${media.locationPublic} AND ${media.cityId} = ${socialFeeds.cityId}))`,
-            sql`(NOT ${socialFeeds.handPicked} OR EXISTS (SELECT 1 FROM social_feed_media AS p WHERE p.feed_id = ${socialFeeds.id} AND p.media_id = ${media.id}))`,
+            sql`(NOT ${socialFeeds.handPicked} OR EXISTS (SELECT 1 FROM ${picked.table} WHERE ${picked.feedId} = ${socialFeeds.id} AND ${picked.mediaId} = ${media.id}))`,
             where,
           ),
         )
@@ -141,8 +148,8 @@ export class SocialFeedsRepository extends Repository {
     return this.db
       .select({
         ...getTableColumns(socialFeeds),
-        handPickedMediaIds: sql<string[]>`coalesce((SELECT array_agg(p.media_id ORDER BY p.media_id)
-          FROM social_feed_media AS p WHERE p.feed_id = ${socialFeeds.id}), '{}')`,
+        handPickedMediaIds: sql<string[]>`coalesce((SELECT array_agg(${picked.mediaId} ORDER BY ${picked.mediaId})
+          FROM ${picked.table} WHERE ${picked.feedId} = ${feedId}), '{}')`,
       })
       .from(socialFeeds)
       .where(and(eq(socialFeeds.ownerId, ownerId), after === null ? undefined : gt(socialFeeds.id, after)))

@@ -27,30 +27,24 @@ const codeConstraint = 'social_feeds_code_key';
 
 const feedNotFound = () => new AppError('notFound', { source: { parameter: 'code' }, detail: 'no such social feed' });
 
-export class SocialFeedsService {
-  private readonly transactions: Transactions;
-  private readonly repository: SocialFeedsRepository;
-  private readonly users: UsersService;
-  private readonly cities: Pick<GeographyService, 'cityById'>;
-  private readonly clock: Clock;
+export interface SocialFeedsServiceDeps {
+  transactions: Transactions;
+  repository: SocialFeedsRepository;
+  users: UsersService;
+  cities: Pick<GeographyService, 'cityById'>;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    repository: SocialFeedsRepository,
-    users: UsersService,
-    cities: Pick<GeographyService, 'cityById'>,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.repository = repository;
-    this.users = users;
-    this.cities = cities;
-    this.clock = clock;
+export class SocialFeedsService {
+  readonly #deps: SocialFeedsServiceDeps;
+
+  constructor(deps: SocialFeedsServiceDeps) {
+    this.#deps = deps;
   }
 
   /** The city must exist, and lie in the feed's country when both are given. */
   async #checkCity(cityId: string, countryCode: string | null): Promise<AppError | null> {
-    const city = await this.cities.cityById(cityId);
+    const city = await this.#deps.cities.cityById(cityId);
     if (city === null) {
       return new AppError('validationFailed', { source: { pointer: '/cityId' }, detail: 'no such city' });
     }
@@ -71,7 +65,7 @@ export class SocialFeedsService {
       if (cityError !== null) errors.push(cityError);
     }
     if (selection.mediaIds !== null) {
-      const owned = await this.repository.ownPostIds(ownerId, selection.mediaIds);
+      const owned = await this.#deps.repository.ownPostIds(ownerId, selection.mediaIds);
       (input.mediaIds ?? []).forEach((raw, index) => {
         const id = parseUuidOrHex(raw);
         if (id !== null && !owned.has(id)) {
@@ -89,23 +83,23 @@ export class SocialFeedsService {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transactions.run(async () => {
-          await this.users.lock(ownerId);
-          if ((await this.repository.countOfOwner(ownerId)) >= feedLimits.maxFeedsPerUser) {
+        return await this.#deps.transactions.run(async () => {
+          await this.#deps.users.lock(ownerId);
+          if ((await this.#deps.repository.countOfOwner(ownerId)) >= feedLimits.maxFeedsPerUser) {
             throw new AppError('conflict', {
               detail: `you already have ${feedLimits.maxFeedsPerUser} social feeds, the most allowed: delete one first`,
               meta: { maxFeeds: feedLimits.maxFeedsPerUser },
             });
           }
           const { mediaIds, ...criteria } = selection;
-          return this.repository.insert(
+          return this.#deps.repository.insert(
             {
               id: newId(),
               code: newFeedCode(),
               ownerId,
               ...criteria,
               handPicked: mediaIds !== null,
-              createdAt: this.clock.now(),
+              createdAt: this.#deps.clock.now(),
             },
             mediaIds ?? [],
           );
@@ -125,19 +119,19 @@ export class SocialFeedsService {
   }
 
   listOfOwner(ownerId: string, page: PageRequest): Promise<OwnSocialFeed[]> {
-    return this.repository.listOfOwner(ownerId, page);
+    return this.#deps.repository.listOfOwner(ownerId, page);
   }
 
   /** Deletes one of the owner's feeds; another user's code is as unknown as a made-up one (404). */
   async delete(ownerId: string, code: string): Promise<void> {
-    if (!feedCodePattern.test(code) || !(await this.repository.delete(ownerId, code))) throw feedNotFound();
+    if (!feedCodePattern.test(code) || !(await this.#deps.repository.delete(ownerId, code))) throw feedNotFound();
   }
 
   /** The public feed and one page of its media; 404 for an unknown or deleted feed, or a banned owner. */
   async published(code: string, page: PageRequest): Promise<PublishedFeed & { media: Page<ListedMedia> }> {
-    const found = feedCodePattern.test(code) ? await this.repository.findPublished(code) : null;
+    const found = feedCodePattern.test(code) ? await this.#deps.repository.findPublished(code) : null;
     if (found === null) throw feedNotFound();
-    const rows = await this.repository.media(found.feed.id, page);
+    const rows = await this.#deps.repository.media(found.feed.id, page);
     return { ...found, media: pageOf(rows, page, feedMediaKeyset) };
   }
 }

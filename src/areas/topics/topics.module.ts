@@ -21,7 +21,7 @@ export const topicsArea = defineArea({
           (row) => row.topicId,
         ),
     });
-    return { topics: new TopicsService(transactions, topicRows, accounts.users, clock) };
+    return { topics: new TopicsService({ transactions, repository: topicRows, users: accounts.users, clock }) };
   },
   routes: (app, services) => registerRoutes(app, 'topics', topicsRoutes(services)),
 });

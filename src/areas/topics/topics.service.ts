@@ -13,32 +13,33 @@ import type { TopicsRepository } from './topics.repository.ts';
 
 export const maxTopicsPerUser = 10;
 
-export class TopicsService {
-  private readonly transactions: Transactions;
-  private readonly repository: TopicsRepository;
-  private readonly users: UsersService;
-  private readonly clock: Clock;
+export interface TopicsServiceDeps {
+  transactions: Transactions;
+  repository: TopicsRepository;
+  users: UsersService;
+  clock: Clock;
+}
 
-  constructor(transactions: Transactions, repository: TopicsRepository, users: UsersService, clock: Clock) {
-    this.transactions = transactions;
-    this.repository = repository;
-    this.users = users;
-    this.clock = clock;
+export class TopicsService {
+  readonly #deps: TopicsServiceDeps;
+
+  constructor(deps: TopicsServiceDeps) {
+    this.#deps = deps;
   }
 
   list(page: PageRequest): Promise<TopicRow[]> {
-    return this.repository.list(page);
+    return this.#deps.repository.list(page);
   }
 
   listOfUser(userId: string, page: PageRequest): Promise<TopicRow[]> {
-    return this.repository.listOfUser(userId, page);
+    return this.#deps.repository.listOfUser(userId, page);
   }
 
   /** Replaces the user's topics with `slugs`; answers the new set in catalogue order. */
   async replaceOfUser(userId: string, slugs: string[]): Promise<TopicRow[]> {
     const folded = slugs.map((slug) => slug.trim().toLowerCase());
     const distinct = [...new Set(folded)];
-    const known = new Map((await this.repository.bySlugs(distinct)).map((topic) => [topic.slug, topic]));
+    const known = new Map((await this.#deps.repository.bySlugs(distinct)).map((topic) => [topic.slug, topic]));
     const unknown = folded.flatMap((slug, index) =>
       known.has(slug)
         ? []
@@ -59,16 +60,16 @@ export class TopicsService {
       });
     }
     const topicIds = distinct.map((slug) => known.get(slug)!.id);
-    return this.transactions.run(async () => {
-      await this.users.lock(userId);
-      await this.repository.replaceOfUser(userId, topicIds, this.clock.now());
-      return this.repository.allOfUser(userId);
+    return this.#deps.transactions.run(async () => {
+      await this.#deps.users.lock(userId);
+      await this.#deps.repository.replaceOfUser(userId, topicIds, this.#deps.clock.now());
+      return this.#deps.repository.allOfUser(userId);
     });
   }
 
   /** The union of the hashtags of the user's topics, sorted; empty when they follow none. */
   async hashtagsOfUser(userId: string): Promise<string[]> {
-    const lists = await this.repository.hashtagListsOfUser(userId);
+    const lists = await this.#deps.repository.hashtagListsOfUser(userId);
     return [...new Set(lists.flat())].sort();
   }
 }

@@ -48,31 +48,26 @@ export interface RecordedClick {
   duplicate: boolean;
 }
 
+export interface ClicksServiceDeps {
+  transactions: Transactions;
+  repository: TrackingRepository;
+  offers: OfferSource;
+  media: MediaService;
+  clock: Clock;
+}
+
 export class ClicksService {
-  readonly #transactions: Transactions;
-  readonly #repository: TrackingRepository;
-  readonly #offers: OfferSource;
-  readonly #media: MediaService;
-  readonly #clock: Clock;
+  readonly #deps: ClicksServiceDeps;
+
   #lastKeysCleared = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    transactions: Transactions,
-    repository: TrackingRepository,
-    offers: OfferSource,
-    media: MediaService,
-    clock: Clock,
-  ) {
-    this.#transactions = transactions;
-    this.#repository = repository;
-    this.#offers = offers;
-    this.#media = media;
-    this.#clock = clock;
+  constructor(deps: ClicksServiceDeps) {
+    this.#deps = deps;
   }
 
   /** The offer to click through: 404 unknown, 410 offerGone when expired, inactive or without a usable URL. */
   async #liveOffer(offerId: string): Promise<TrackableOffer> {
-    const offer = await this.#offers.findForTracking(offerId);
+    const offer = await this.#deps.offers.findForTracking(offerId);
     if (offer === null) throw new AppError('notFound');
     if (!offer.live || partnerRedirectUrl(offer.partnerUrl, 'x') === null)
       throw new AppError('offerGone', {
@@ -86,19 +81,19 @@ export class ClicksService {
     let media: { id: string; ownerId: string } | null = null;
     if (request.mediaId !== null) {
       // Publicly visible only: the owner's own unpublished post earns nothing either.
-      media = await this.#media.findVisibleMedia(request.mediaId, null);
+      media = await this.#deps.media.findVisibleMedia(request.mediaId, null);
       if (media === null && request.hiddenMedia === 'refuse')
         throw new AppError('notFound', { source: { pointer: '/mediaId' }, detail: 'No public media with this id' });
     }
     const clicker: ClickerKey =
       request.viewerId !== null ? { viewerId: request.viewerId } : { visitorKey: visitorKeyOf(request.ip) };
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const windowStart = new Date(now.getTime() - duplicateWindowMs);
     // A prefetch and the reader's real click that follows are not duplicates of each other.
     const bot = request.probe || isBotOrPrefetch(request.headers);
-    const recorded = await this.#transactions.run(async () => {
-      await this.#repository.lockClicker(clickerLockKey(offer.id, media?.id ?? null, clicker, bot), now);
-      const earlier = await this.#repository.findDuplicate(offer.id, media?.id ?? null, clicker, bot, windowStart);
+    const recorded = await this.#deps.transactions.run(async () => {
+      await this.#deps.repository.lockClicker(clickerLockKey(offer.id, media?.id ?? null, clicker, bot), now);
+      const earlier = await this.#deps.repository.findDuplicate(offer.id, media?.id ?? null, clicker, bot, windowStart);
       if (earlier !== null) return this.#recorded(offer, earlier, true);
       const click: ClickRow = {
         ref: newClickRef(),
@@ -116,7 +111,7 @@ export class ClicksService {
         commissionRateBps: offer.commissionRateBps,
         createdAt: now,
       };
-      await this.#repository.insertClick(click);
+      await this.#deps.repository.insertClick(click);
       return this.#recorded(offer, click, false);
     });
     await this.#forgetOldVisitorKeys(now, windowStart);
@@ -130,7 +125,7 @@ export class ClicksService {
   async #forgetOldVisitorKeys(now: Date, windowStart: Date): Promise<void> {
     if (now.getTime() - this.#lastKeysCleared < 60_000) return;
     this.#lastKeysCleared = now.getTime();
-    await this.#repository.clearVisitorKeys(windowStart);
+    await this.#deps.repository.clearVisitorKeys(windowStart);
   }
 
   #recorded(offer: TrackableOffer, click: ClickRow, duplicate: boolean): RecordedClick {

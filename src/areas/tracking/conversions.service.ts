@@ -71,27 +71,28 @@ function totalsOf(conversions: ConversionRow[]): CurrencyTotals[] {
   return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
-export class ConversionsService {
-  readonly #transactions: Transactions;
-  readonly #repository: TrackingRepository;
-  readonly #audit: AuditLog;
-  readonly #clock: Clock;
+export interface ConversionsServiceDeps {
+  transactions: Transactions;
+  repository: TrackingRepository;
+  audit: AuditLog;
+  clock: Clock;
+}
 
-  constructor(transactions: Transactions, repository: TrackingRepository, audit: AuditLog, clock: Clock) {
-    this.#transactions = transactions;
-    this.#repository = repository;
-    this.#audit = audit;
-    this.#clock = clock;
+export class ConversionsService {
+  readonly #deps: ConversionsServiceDeps;
+
+  constructor(deps: ConversionsServiceDeps) {
+    this.#deps = deps;
   }
 
   async record(input: ConversionInput): Promise<RecordedConversion> {
-    const earlier = await this.#repository.findConversionByPartnerId(input.partnerTransactionId);
+    const earlier = await this.#deps.repository.findConversionByPartnerId(input.partnerTransactionId);
     if (earlier !== null) return { conversion: earlier, replay: true };
     const row = await this.#validated(input);
     try {
-      await this.#transactions.run(async () => {
-        await this.#repository.insertConversion(row);
-        await this.#audit.record({
+      await this.#deps.transactions.run(async () => {
+        await this.#deps.repository.insertConversion(row);
+        await this.#deps.audit.record({
           actor: 'admin',
           action: 'tracking.conversion',
           targetType: 'trackingClick',
@@ -109,7 +110,7 @@ export class ConversionsService {
     } catch (error) {
       // The same postback raced this one and won: answer its result.
       if (uniqueViolation(error) === null) throw error;
-      const winner = await this.#repository.findConversionByPartnerId(input.partnerTransactionId);
+      const winner = await this.#deps.repository.findConversionByPartnerId(input.partnerTransactionId);
       if (winner === null) throw error;
       return { conversion: winner, replay: true };
     }
@@ -121,7 +122,7 @@ export class ConversionsService {
         source: { pointer: '/currency' },
         detail: 'Not an ISO 4217 currency code',
       });
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     let occurredAt = now;
     if (input.occurredAt !== undefined) {
       const parsed = parseClientTime(input.occurredAt);
@@ -132,7 +133,7 @@ export class ConversionsService {
         });
       occurredAt = parsed;
     }
-    const click = isClickRef(input.ref) ? await this.#repository.findClick(input.ref) : null;
+    const click = isClickRef(input.ref) ? await this.#deps.repository.findClick(input.ref) : null;
     if (click === null)
       throw new AppError('notFound', { source: { pointer: '/ref' }, detail: 'No click with this ref' });
     if (input.currency !== click.currency)
@@ -160,16 +161,16 @@ export class ConversionsService {
   }
 
   async clickReport(ref: string): Promise<ClickReport> {
-    const click = isClickRef(ref) ? await this.#repository.findClick(ref) : null;
+    const click = isClickRef(ref) ? await this.#deps.repository.findClick(ref) : null;
     if (click === null) throw new AppError('notFound');
-    const conversions = await this.#repository.conversionsOf(ref, conversionsPerClick);
+    const conversions = await this.#deps.repository.conversionsOf(ref, conversionsPerClick);
     return { click, conversions, totals: totalsOf(conversions) };
   }
 
   async targetReport(type: TargetType, id: string, window: Window): Promise<TargetReport> {
     const [counts, totals] = await Promise.all([
-      this.#repository.clickCounts(type, id, window),
-      this.#repository.conversionTotals(type, id, window),
+      this.#deps.repository.clickCounts(type, id, window),
+      this.#deps.repository.conversionTotals(type, id, window),
     ]);
     return {
       clicks: counts.clicks,
@@ -181,10 +182,10 @@ export class ConversionsService {
   }
 
   earnings(creatorId: string, page: PageRequest): Promise<Earning[]> {
-    return this.#repository.earnings(creatorId, page);
+    return this.#deps.repository.earnings(creatorId, page);
   }
 
   earningTotals(creatorId: string): Promise<CurrencyTotals[]> {
-    return this.#repository.earningTotals(creatorId);
+    return this.#deps.repository.earningTotals(creatorId);
   }
 }

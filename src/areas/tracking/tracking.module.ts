@@ -48,8 +48,8 @@ export const trackingArea = defineArea({
     );
     events.subscribe('user.erasing', 'inTransaction', 'tracking.erase', ({ userId }) => repository.eraseUser(userId));
     return {
-      clicks: new ClicksService(transactions, repository, catalogue.offers, media.media, clock),
-      conversions: new ConversionsService(transactions, repository, audit, clock),
+      clicks: new ClicksService({ transactions, repository, offers: catalogue.offers, media: media.media, clock }),
+      conversions: new ConversionsService({ transactions, repository, audit, clock }),
     };
   },
   routes: (app, services) => registerRoutes(app, 'tracking', trackingRoutes(services)),

@@ -204,14 +204,15 @@ export class TrackingRepository extends Repository {
   }
 
   private async totals(where: SQL): Promise<CurrencyTotals[]> {
+    const conversion = trackingConversions;
     const rows = await queryRows<{ currency: string; conversions: number; revenue: string; commission: string }>(
       this.db,
       sql`
-      SELECT tracking_conversions.currency, count(*)::int AS conversions,
-             sum(tracking_conversions.amount)::text AS revenue, sum(tracking_conversions.commission)::text AS commission
-      FROM tracking_conversions JOIN tracking_clicks ON tracking_clicks.ref = tracking_conversions.click_ref
+      SELECT ${conversion.currency} AS currency, count(*)::int AS conversions,
+             sum(${conversion.amount})::text AS revenue, sum(${conversion.commission})::text AS commission
+      FROM ${conversion} JOIN ${trackingClicks} ON ${trackingClicks.ref} = ${conversion.clickRef}
       WHERE ${where}
-      GROUP BY tracking_conversions.currency ORDER BY tracking_conversions.currency`,
+      GROUP BY ${conversion.currency} ORDER BY ${conversion.currency}`,
     );
     return rows.map((row) => ({
       currency: row.currency,

@@ -20,31 +20,27 @@ export interface CountSources {
   reportsAgainst(userId: string): Promise<{ open: number; total: number }>;
 }
 
-export class UserAdminService {
-  private readonly moderation: ModerationService;
-  private readonly follows: FollowsService;
-  private readonly media: MediaService;
-  private readonly sources: CountSources;
+export interface UserAdminServiceDeps {
+  moderation: ModerationService;
+  follows: FollowsService;
+  media: MediaService;
+  sources: CountSources;
+}
 
-  constructor(options: {
-    moderation: ModerationService;
-    follows: FollowsService;
-    media: MediaService;
-    sources: CountSources;
-  }) {
-    this.moderation = options.moderation;
-    this.follows = options.follows;
-    this.media = options.media;
-    this.sources = options.sources;
+export class UserAdminService {
+  readonly #deps: UserAdminServiceDeps;
+
+  constructor(deps: UserAdminServiceDeps) {
+    this.#deps = deps;
   }
 
   async detail(userId: string): Promise<{ user: UserRow; counts: UserCounts }> {
-    const user = await this.moderation.get(userId);
-    const media = await this.media.countPostsOf(userId);
-    const { followers, following } = await this.follows.counts(userId);
-    const comments = await this.sources.commentsBy(userId);
-    const reports = await this.sources.reportsAgainst(userId);
-    const liveSessions = await this.moderation.countLiveSessions(userId);
+    const user = await this.#deps.moderation.get(userId);
+    const media = await this.#deps.media.countPostsOf(userId);
+    const { followers, following } = await this.#deps.follows.counts(userId);
+    const comments = await this.#deps.sources.commentsBy(userId);
+    const reports = await this.#deps.sources.reportsAgainst(userId);
+    const liveSessions = await this.#deps.moderation.countLiveSessions(userId);
     return {
       user,
       counts: {

@@ -43,17 +43,26 @@ export interface StartupGarbageResult {
 
 const residentMb = () => Math.round(process.memoryUsage.rss() / 1_048_576);
 
+/** Waits one window, then tells whether the event loop stayed quiet through it. */
+export type QuietWindow = () => Promise<boolean>;
+
+/** The event loop under 5 % busy for half a second. */
+export const eventLoopQuiet: QuietWindow = async () => {
+  const before = performance.eventLoopUtilization();
+  await sleep(quietWindowMs);
+  return performance.eventLoopUtilization(before).utilization < quietUtilization;
+};
+
 /** Waits for `startedWork` (the start-up's background work), then for a quiet moment, then collects. */
 export async function collectStartupGarbage(
   startedWork: Promise<unknown>[],
   maxWaitMs = 15_000,
+  quietWindow: QuietWindow = eventLoopQuiet,
 ): Promise<StartupGarbageResult> {
   await Promise.allSettled(startedWork);
   const deadline = performance.now() + maxWaitMs;
   for (;;) {
-    const before = performance.eventLoopUtilization();
-    await sleep(quietWindowMs);
-    if (performance.eventLoopUtilization(before).utilization < quietUtilization) break;
+    if (await quietWindow()) break;
     if (performance.now() >= deadline) return { collected: false, rssBeforeMb: residentMb() };
   }
   const rssBeforeMb = residentMb();

@@ -101,6 +101,7 @@ describe('migrations', () => {
       [1, 2, 3].map((n) =>
         database.withMigrationLock(async () => {
           order.push(`start ${n}`);
+          // Holds the lock a moment, so the others are waiting for it; no clock is involved, the order is the point.
           await new Promise((resolve) => setTimeout(resolve, 20));
           order.push(`end ${n}`);
         }),

@@ -60,7 +60,7 @@ describe('job runner', () => {
     const job = gatedJob();
     jobs.register('notifications-push', job.definition);
     const first = jobs.run('notifications-push');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor('the first run to start', () => job.runs() === 1);
     assert.deepEqual(await jobs.run('notifications-push'), { job: 'notifications-push', ran: false, reason: 'busy' });
     job.release();
     assert.equal((await first).ran, true);
@@ -189,6 +189,7 @@ describe('job runner', () => {
       await Promise.all(instances.map((jobs) => jobs.start(fast)));
       await waitFor('the first scheduled run', async () => ranAt[0], 100_000);
       // Wait well past every instance's cron pass for that minute: a second job for it would exist by now.
+      // The wall clock, since pg-boss's cron reads it (no injected clock reaches the queue's schedules).
       await new Promise((resolve) => setTimeout(resolve, 12_000));
       // One job per period however many instances pass, counted by the minute each job was created in
       // (the cron pass runs every second), not by when it ran: a loaded machine may run the job of one

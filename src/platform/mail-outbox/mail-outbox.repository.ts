@@ -3,7 +3,7 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { Repository } from '../db/repository.ts';
 import { queryRows } from '../db/rows.ts';
 import type { CreatedCounts, StatsSince } from '../stats/stats.ts';
-import { mailOutbox, type OutboxRow } from './tables.ts';
+import { type MailStatus, mailOutbox, type OutboxRow } from './tables.ts';
 
 /** GET /admin/stats' `mail`: rows filed (total and per window), and the outbox's state now. */
 export interface OutboxCounts extends CreatedCounts {
@@ -26,11 +26,12 @@ export class MailOutboxRepository extends Repository {
    */
   async claimDue(now: Date, until: Date, only?: string): Promise<OutboxRow | null> {
     const at = now.toISOString();
-    const claimable = sql`status = 'pending' AND next_attempt_at <= ${at}::timestamptz
-      AND (claimed_until IS NULL OR claimed_until <= ${at}::timestamptz)`;
-    const next = sql`(SELECT id FROM mail_outbox WHERE ${claimable}
-      ${only === undefined ? sql`` : sql`AND id = ${only}`}
-      ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)`;
+    const m = mailOutbox;
+    const claimable = sql`${m.status} = 'pending' AND ${m.nextAttemptAt} <= ${at}::timestamptz
+      AND (${m.claimedUntil} IS NULL OR ${m.claimedUntil} <= ${at}::timestamptz)`;
+    const next = sql`(SELECT ${m.id} FROM ${m} WHERE ${claimable}
+      ${only === undefined ? sql`` : sql`AND ${m.id} = ${only}`}
+      ORDER BY ${m.nextAttemptAt}, ${m.id} LIMIT 1 FOR UPDATE SKIP LOCKED)`;
     const [row] = await this.db
       .update(mailOutbox)
       .set({ claimedUntil: until, attempts: sql`${mailOutbox.attempts} + 1` })
@@ -95,16 +96,18 @@ export class MailOutboxRepository extends Repository {
   }
 
   async stats(since: StatsSince): Promise<OutboxCounts> {
-    const after = (from: Date) => sql`count(*) FILTER (WHERE created_at >= ${from.toISOString()}::timestamptz)::int`;
-    const inState = (status: string) => sql`count(*) FILTER (WHERE status = ${status})::int`;
+    const m = mailOutbox;
+    const after = (from: Date) =>
+      sql`count(*) FILTER (WHERE ${m.createdAt} >= ${from.toISOString()}::timestamptz)::int`;
+    const inState = (status: MailStatus) => sql`count(*) FILTER (WHERE ${m.status} = ${status})::int`;
     const [row] = await queryRows<OutboxCounts>(
       this.db,
       sql`SELECT count(*)::int AS "total", ${after(since.day)} AS "day", ${after(since.week)} AS "week",
                  ${after(since.month)} AS "month", ${inState('pending')} AS "pending", ${inState('sent')} AS "sent",
                  ${inState('failed')} AS "failed",
                  coalesce(floor(extract(epoch FROM ${since.now.toISOString()}::timestamptz
-                   - min(created_at) FILTER (WHERE status = 'pending'))), 0)::int AS "oldestPendingSeconds"
-          FROM mail_outbox`,
+                   - min(${m.createdAt}) FILTER (WHERE ${m.status} = 'pending'))), 0)::int AS "oldestPendingSeconds"
+          FROM ${m}`,
     );
     return row!;
   }

@@ -1,7 +1,8 @@
 /**
  * The counts of a stats provider in one statement: all rows, and those created since each window's
  * start. Called by an area's repository on its own table; each windowed count is a range on an index
- * led by the creation time (see docs/api.md, Statistics, for the indexes each table has).
+ * led by the creation time (see docs/api.md, Statistics, for the indexes each table has). `figures`
+ * adds counts of its own to the row (reports' `open`): the rows where each condition holds now.
  */
 import { type AnyColumn, and, gte, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
@@ -9,19 +10,24 @@ import type { Db } from '../db/database.ts';
 import { queryRows } from '../db/rows.ts';
 import type { CreatedCounts, StatsSince } from './stats.ts';
 
-export async function createdCounts(
+export async function createdCounts<Figure extends string = never>(
   db: Db,
   table: PgTable,
   createdAt: AnyColumn,
   since: StatsSince,
   where?: SQL,
-): Promise<CreatedCounts> {
-  const count = (from: Date | null) =>
-    sql`(SELECT count(*)::int FROM ${table} WHERE ${and(where, from === null ? undefined : gte(createdAt, from)) ?? sql`true`})`;
-  const [row] = await queryRows<CreatedCounts>(
+  figures: Record<Figure, SQL> = {} as Record<Figure, SQL>,
+): Promise<CreatedCounts & Record<Figure, number>> {
+  const count = (condition: SQL | undefined) =>
+    sql`(SELECT count(*)::int FROM ${table} WHERE ${and(where, condition) ?? sql`true`})`;
+  const createdSince = (from: Date) => count(gte(createdAt, from));
+  const more = Object.entries<SQL>(figures).map(
+    ([name, condition]) => sql`, ${count(condition)} AS ${sql.identifier(name)}`,
+  );
+  const [row] = await queryRows<CreatedCounts & Record<Figure, number>>(
     db,
-    sql`SELECT ${count(null)} AS "total", ${count(since.day)} AS "day",
-               ${count(since.week)} AS "week", ${count(since.month)} AS "month"`,
+    sql`SELECT ${count(undefined)} AS "total", ${createdSince(since.day)} AS "day",
+               ${createdSince(since.week)} AS "week", ${createdSince(since.month)} AS "month"${sql.join(more)}`,
   );
   return row!;
 }

@@ -20,25 +20,19 @@ export const defaultLeaseSeconds = 300;
 export const maxLeaseSeconds = 3600;
 export const maxDescribeAttempts = 5;
 
-export class DescribeQueueService {
-  private readonly transactions: Transactions;
-  private readonly audit: AuditLog;
-  private readonly repository: MediaRepository;
-  private readonly clock: Clock;
-  private readonly events: EventBus;
+export interface DescribeQueueServiceDeps {
+  transactions: Transactions;
+  audit: AuditLog;
+  repository: MediaRepository;
+  clock: Clock;
+  events: EventBus;
+}
 
-  constructor(
-    transactions: Transactions,
-    audit: AuditLog,
-    repository: MediaRepository,
-    clock: Clock,
-    events: EventBus,
-  ) {
-    this.transactions = transactions;
-    this.audit = audit;
-    this.repository = repository;
-    this.clock = clock;
-    this.events = events;
+export class DescribeQueueService {
+  readonly #deps: DescribeQueueServiceDeps;
+
+  constructor(deps: DescribeQueueServiceDeps) {
+    this.#deps = deps;
   }
 
   /** Runs an admin action on one media and audits it in the same transaction. */
@@ -48,9 +42,9 @@ export class DescribeQueueService {
     change: () => Promise<MediaRow>,
     payload: (row: MediaRow) => object = () => ({}),
   ) {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const row = await change();
-      await this.audit.record({
+      await this.#deps.audit.record({
         actor: 'admin',
         action,
         targetType: 'media',
@@ -62,15 +56,15 @@ export class DescribeQueueService {
   }
 
   async list(statuses: DescribeStatus[], page: PageRequest): Promise<{ page: Page<MediaRow>; total: number }> {
-    const rows = await this.repository.listQueue(statuses, page);
-    const total = await this.repository.countQueue(statuses);
-    await this.audit.record({ actor: 'admin', action: 'media.describeQueue.list', payload: { statuses } });
+    const rows = await this.#deps.repository.listQueue(statuses, page);
+    const total = await this.#deps.repository.countQueue(statuses);
+    await this.#deps.audit.record({ actor: 'admin', action: 'media.describeQueue.list', payload: { statuses } });
     return { page: pageOf(rows, page, describeQueueKeyset), total };
   }
 
   /** Audits that the describer was sent a media's image. */
   recordImageSent(id: string): Promise<void> {
-    return this.audit.record({
+    return this.#deps.audit.record({
       actor: 'admin',
       action: 'media.base64',
       targetType: 'media',
@@ -80,7 +74,7 @@ export class DescribeQueueService {
   }
 
   async requirePost(id: string, pointer?: string): Promise<MediaRow> {
-    const row = await this.repository.findPostById(id);
+    const row = await this.#deps.repository.findPostById(id);
     if (row === null)
       throw new AppError('notFound', pointer ? { source: { pointer } } : { source: { parameter: 'hex' } });
     return row;
@@ -98,8 +92,8 @@ export class DescribeQueueService {
   }
 
   async #claim(id: string, leaseSeconds: number): Promise<MediaRow> {
-    const now = this.clock.now();
-    const claimed = await this.repository.claim(id, now, new Date(now.getTime() + leaseSeconds * 1000));
+    const now = this.#deps.clock.now();
+    const claimed = await this.#deps.repository.claim(id, now, new Date(now.getTime() + leaseSeconds * 1000));
     if (claimed !== null) return claimed;
     const row = await this.requirePost(id);
     if (row.describeStatus === 'claimed') {
@@ -122,7 +116,7 @@ export class DescribeQueueService {
   }
 
   async #describe(id: string, input: { description: string; hashtags?: string[]; locale?: string }): Promise<MediaRow> {
-    const row = await this.repository.finishClaim(id, this.clock.now(), {
+    const row = await this.#deps.repository.finishClaim(id, this.#deps.clock.now(), {
       describeStatus: 'described',
       description: input.description,
       descriptionLocale: input.locale ?? null,
@@ -130,7 +124,7 @@ export class DescribeQueueService {
       failReason: null,
     });
     if (row !== null) {
-      await this.events.publish('media.changed', { media: row });
+      await this.#deps.events.publish('media.changed', { media: row });
       return row;
     }
     await this.requirePost(id, '/mediaId');
@@ -147,7 +141,7 @@ export class DescribeQueueService {
   }
 
   async #fail(id: string, reason: string): Promise<MediaRow> {
-    const row = await this.repository.finishClaim(id, this.clock.now(), {
+    const row = await this.#deps.repository.finishClaim(id, this.#deps.clock.now(), {
       describeStatus: 'failed',
       failReason: reason,
     });
@@ -163,18 +157,18 @@ export class DescribeQueueService {
 
   async #requeue(id: string): Promise<MediaRow> {
     await this.requirePost(id, '/mediaId');
-    const row = await this.repository.update(id, {
+    const row = await this.#deps.repository.update(id, {
       describeStatus: 'pending',
       claimedUntil: null,
       failReason: null,
       describeAttempts: 0,
-      updatedAt: this.clock.now(),
+      updatedAt: this.#deps.clock.now(),
     });
     return row!;
   }
 
   /** The describe-queue job. */
   async releaseExpiredClaims() {
-    return this.repository.releaseExpiredClaims(this.clock.now(), maxDescribeAttempts);
+    return this.#deps.repository.releaseExpiredClaims(this.#deps.clock.now(), maxDescribeAttempts);
   }
 }

@@ -22,39 +22,31 @@ export interface GeoBackfillReport {
   batches: number;
 }
 
-export class GeoBackfillService {
-  private readonly transactions: Transactions;
-  private readonly audit: AuditLog;
-  private readonly repository: GeoBackfillRepository;
-  private readonly geography: GeographyService;
-  private readonly clock: Clock;
-  private readonly events: EventBus;
+export interface GeoBackfillServiceDeps {
+  transactions: Transactions;
+  audit: AuditLog;
+  repository: GeoBackfillRepository;
+  geography: GeographyService;
+  clock: Clock;
+  events: EventBus;
+}
 
-  constructor(
-    transactions: Transactions,
-    audit: AuditLog,
-    repository: GeoBackfillRepository,
-    geography: GeographyService,
-    clock: Clock,
-    events: EventBus,
-  ) {
-    this.transactions = transactions;
-    this.audit = audit;
-    this.repository = repository;
-    this.geography = geography;
-    this.clock = clock;
-    this.events = events;
+export class GeoBackfillService {
+  readonly #deps: GeoBackfillServiceDeps;
+
+  constructor(deps: GeoBackfillServiceDeps) {
+    this.#deps = deps;
   }
 
   async run(batchSize = geoBackfillBatchSize): Promise<GeoBackfillReport> {
     const report: GeoBackfillReport = { examined: 0, located: 0, notLocated: 0, batches: 0 };
     for (;;) {
-      const done = await this.transactions.run(async () => {
-        const pending = await this.repository.pending(batchSize);
-        const at = this.clock.now();
+      const done = await this.#deps.transactions.run(async () => {
+        const pending = await this.#deps.repository.pending(batchSize);
+        const at = this.#deps.clock.now();
         for (const position of pending) {
-          const city = await this.geography.nearestCity(position.latitude, position.longitude);
-          const row = await this.repository.setPlace(
+          const city = await this.#deps.geography.nearestCity(position.latitude, position.longitude);
+          const row = await this.#deps.repository.setPlace(
             position.id,
             city && { cityId: city.id, countryCode: city.countryCode },
             at,
@@ -62,7 +54,7 @@ export class GeoBackfillService {
           if (city === null) report.notLocated += 1;
           else {
             report.located += 1;
-            await this.events.publish('media.changed', { media: row });
+            await this.#deps.events.publish('media.changed', { media: row });
           }
         }
         report.examined += pending.length;
@@ -71,8 +63,8 @@ export class GeoBackfillService {
       });
       if (done) break;
     }
-    await this.transactions.run(() =>
-      this.audit.record({
+    await this.#deps.transactions.run(() =>
+      this.#deps.audit.record({
         actor: 'admin',
         action: 'media.backfillGeo',
         targetType: 'job',

@@ -17,33 +17,26 @@ export const defaultOrphanGraceHours = 24;
 /** Recounts some of a media's counters from the rows that owning area keeps (e.g. likes from reactions). */
 export type CounterSource = (mediaId: string) => Promise<Partial<Recounted>>;
 
+export interface MediaAdminServiceDeps {
+  transactions: Transactions;
+  audit: AuditLog;
+  repository: MediaRepository;
+  storage: MediaStorage;
+  clock: Clock;
+  events: EventBus;
+  users: UsersService;
+}
+
 export class MediaAdminService {
+  readonly #deps: MediaAdminServiceDeps;
+
   readonly #counterSources: CounterSource[] = [];
 
-  private readonly transactions: Transactions;
-  private readonly audit: AuditLog;
-  private readonly repository: MediaRepository;
-  private readonly storage: MediaStorage;
-  private readonly clock: Clock;
-  private readonly events: EventBus;
   readonly #deletion: MediaDeletion;
 
-  constructor(
-    transactions: Transactions,
-    audit: AuditLog,
-    repository: MediaRepository,
-    storage: MediaStorage,
-    clock: Clock,
-    events: EventBus,
-    users: UsersService,
-  ) {
-    this.transactions = transactions;
-    this.audit = audit;
-    this.repository = repository;
-    this.storage = storage;
-    this.clock = clock;
-    this.events = events;
-    this.#deletion = new MediaDeletion({ transactions, events, repository, users, storage });
+  constructor(deps: MediaAdminServiceDeps) {
+    this.#deps = deps;
+    this.#deletion = new MediaDeletion(deps);
   }
 
   /** Areas that keep a counter on media (reactions, bookmarks) say how to recount it from their rows. */
@@ -53,31 +46,31 @@ export class MediaAdminService {
 
   /** Any media (post, avatar or cover); 404 when unknown. */
   async require(id: string): Promise<MediaRow> {
-    const row = await this.repository.findById(id);
+    const row = await this.#deps.repository.findById(id);
     if (row === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
     return row;
   }
 
   /** Records an admin action on a media in the transaction in progress. */
   #audit(action: string, id: string, payload: Record<string, unknown>): Promise<void> {
-    return this.audit.record({ actor: 'admin', action, targetType: 'media', targetId: id, payload });
+    return this.#deps.audit.record({ actor: 'admin', action, targetType: 'media', targetId: id, payload });
   }
 
   async setPublished(id: string, published: boolean): Promise<MediaRow> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       await this.require(id);
-      const row = (await this.repository.update(id, { published, updatedAt: this.clock.now() }))!;
-      await this.events.publish('media.changed', { media: row });
+      const row = (await this.#deps.repository.update(id, { published, updatedAt: this.#deps.clock.now() }))!;
+      await this.#deps.events.publish('media.changed', { media: row });
       await this.#audit('media.published', id, { published });
       return row;
     });
   }
 
   async setFlag(id: string, flag: number): Promise<MediaRow> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       await this.require(id);
-      const row = (await this.repository.update(id, { flag, updatedAt: this.clock.now() }))!;
-      await this.events.publish('media.changed', { media: row });
+      const row = (await this.#deps.repository.update(id, { flag, updatedAt: this.#deps.clock.now() }))!;
+      await this.#deps.events.publish('media.changed', { media: row });
       await this.#audit('media.flag', id, { flag });
       return row;
     });
@@ -86,11 +79,11 @@ export class MediaAdminService {
   async recomputeStats(id: string): Promise<{ before: Counters; after: Counters; row: MediaRow }> {
     const before = await this.require(id);
     // The media row is locked as reactions and bookmarks lock it, so none commits between count and write.
-    const row = await this.transactions.run(async () => {
-      await this.repository.lockRow(id);
+    const row = await this.#deps.transactions.run(async () => {
+      await this.#deps.repository.lockRow(id);
       const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0, commentsCount: 0 };
       for (const source of this.#counterSources) Object.assign(counted, await source(id));
-      const updated = (await this.repository.update(id, { ...counted, updatedAt: this.clock.now() }))!;
+      const updated = (await this.#deps.repository.update(id, { ...counted, updatedAt: this.#deps.clock.now() }))!;
       await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
       return updated;
     });
@@ -99,7 +92,7 @@ export class MediaAdminService {
 
   /** Deletes a media as its owner's DELETE does (media-deletion.ts), audited; 404 when unknown. */
   async delete(id: string): Promise<MediaRow> {
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       const deleted = await this.#deletion.one(id);
       if (deleted === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
       await this.#audit('media.delete', id, { ownerId: deleted.ownerId, kind: deleted.kind });
@@ -117,22 +110,22 @@ export class MediaAdminService {
 
   /** Deletes stored files whose media row is gone and that are older than the grace period. */
   async cleanupOrphanFiles(graceHours: number) {
-    const cutoff = this.clock.now().getTime() - graceHours * 3_600_000;
+    const cutoff = this.#deps.clock.now().getTime() - graceHours * 3_600_000;
     const removed: string[] = [];
     let scanned = 0;
     let keptYoung = 0;
     for (const prefix of storagePrefixes) {
       const batch: { key: string; id: string }[] = [];
       const flush = async () => {
-        const existing = await this.repository.existingIds(batch.map((item) => item.id));
+        const existing = await this.#deps.repository.existingIds(batch.map((item) => item.id));
         for (const item of batch) {
           if (existing.has(item.id)) continue;
-          await this.storage.delete(item.key);
+          await this.#deps.storage.delete(item.key);
           removed.push(item.key);
         }
         batch.length = 0;
       };
-      for await (const object of this.storage.list(prefix)) {
+      for await (const object of this.#deps.storage.list(prefix)) {
         scanned += 1;
         const hex = mediaHexOfKey(object.key);
         const id = hex === null ? null : parseUuidOrHex(hex);
@@ -146,7 +139,7 @@ export class MediaAdminService {
       }
       await flush();
     }
-    await this.audit.record({
+    await this.#deps.audit.record({
       actor: 'admin',
       action: 'jobs.cleanupOrphanFiles',
       targetType: 'job',

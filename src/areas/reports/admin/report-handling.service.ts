@@ -75,46 +75,40 @@ const notApplicable = (detail: string) =>
   new AppError('actionNotApplicable', { source: { pointer: '/action' }, detail });
 const invalid = (pointer: string, detail: string) => new AppError('validationFailed', { source: { pointer }, detail });
 
-export class ReportHandlingService {
-  private readonly transactions: Transactions;
-  private readonly audit: AuditLog;
-  private readonly repository: ReportsRepository;
-  private readonly mediaAdmin: MediaAdminService;
-  private readonly comments: ReportableComments;
-  private readonly bans: UserBans;
-  private readonly mails: OutcomeMails;
-  private readonly clock: Clock;
+export interface ReportHandlingServiceDeps {
+  transactions: Transactions;
+  audit: AuditLog;
+  repository: ReportsRepository;
+  /** What a resolution acts on: media, comments, and users' bans. */
+  mediaAdmin: MediaAdminService;
+  comments: ReportableComments;
+  bans: UserBans;
+  mails: OutcomeMails;
+  clock: Clock;
+}
 
-  constructor(
-    transactions: Transactions,
-    audit: AuditLog,
-    repository: ReportsRepository,
-    targets: { mediaAdmin: MediaAdminService; comments: ReportableComments; bans: UserBans },
-    mails: OutcomeMails,
-    clock: Clock,
-  ) {
-    this.transactions = transactions;
-    this.audit = audit;
-    this.repository = repository;
-    this.mediaAdmin = targets.mediaAdmin;
-    this.comments = targets.comments;
-    this.bans = targets.bans;
-    this.mails = mails;
-    this.clock = clock;
+export class ReportHandlingService {
+  readonly #deps: ReportHandlingServiceDeps;
+
+  constructor(deps: ReportHandlingServiceDeps) {
+    this.#deps = deps;
   }
 
   async list(filter: ReportFilter, page: PageRequest): Promise<{ page: Page<ReportRow>; total: number }> {
-    const [rows, total] = await Promise.all([this.repository.list(filter, page), this.repository.count(filter)]);
+    const [rows, total] = await Promise.all([
+      this.#deps.repository.list(filter, page),
+      this.#deps.repository.count(filter),
+    ]);
     return { page: pageOf(rows, page, adminReportsKeyset), total };
   }
 
   async detail(id: string): Promise<ReportDetail> {
-    const found = await this.repository.findWithTarget(id);
+    const found = await this.#deps.repository.findWithTarget(id);
     if (found === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
     const { report } = found;
     const [target, targetReports] = await Promise.all([
       this.#targetState(found),
-      this.repository.countAgainst(report.targetKind, report.targetId),
+      this.#deps.repository.countAgainst(report.targetKind, report.targetId),
     ]);
     return { report, target, targetReports };
   }
@@ -128,7 +122,7 @@ export class ReportHandlingService {
           ? { deleted: true }
           : { deleted: false, banned: user.bannedAt !== null, anonymized: user.anonymizedAt !== null };
       case 'comment': {
-        const comment = await this.comments.findForModeration(report.targetId);
+        const comment = await this.#deps.comments.findForModeration(report.targetId);
         if (comment === null) return { deleted: true };
         return {
           deleted: comment.deleted,
@@ -141,7 +135,7 @@ export class ReportHandlingService {
 
   /** Resolves an open report (409 reportAlreadyResolved otherwise), with its action, in one transaction. */
   async resolve(id: string, input: ResolveInput): Promise<ResolveResult> {
-    const found = await this.repository.findById(id);
+    const found = await this.#deps.repository.findById(id);
     if (found === null) throw new AppError('notFound', { source: { parameter: 'hex' } });
     if (found.status !== 'open') throw new AppError('reportAlreadyResolved', { source: { parameter: 'hex' } });
     const banUntil = this.#checkAction(found, input);
@@ -149,17 +143,17 @@ export class ReportHandlingService {
       resolution: input.resolution,
       action: input.action ?? null,
       note: input.note?.trim() || null,
-      resolvedAt: this.clock.now(),
+      resolvedAt: this.#deps.clock.now(),
     };
-    return this.transactions.run(async () => {
+    return this.#deps.transactions.run(async () => {
       // Of two resolutions at once, one wins here; the other is 409 and does nothing.
-      const report = await this.repository.resolveOpen(id, resolution);
+      const report = await this.#deps.repository.resolveOpen(id, resolution);
       if (report === null) throw new AppError('reportAlreadyResolved', { source: { parameter: 'hex' } });
       if (input.action !== undefined) await this.#act(report, input.action, input.banReason, banUntil);
       const alsoResolved =
-        input.resolution === 'actioned' ? await this.repository.resolveOthersOnTarget(report, resolution) : [];
+        input.resolution === 'actioned' ? await this.#deps.repository.resolveOthersOnTarget(report, resolution) : [];
       // Ids and enums only: no names, addresses or free text of users in the audit log.
-      await this.audit.record({
+      await this.#deps.audit.record({
         actor: 'admin',
         action: 'report.resolve',
         targetType: 'report',
@@ -174,7 +168,7 @@ export class ReportHandlingService {
           alsoResolved: alsoResolved.map((row) => row.id),
         },
       });
-      await this.mails.file([report, ...alsoResolved]);
+      await this.#deps.mails.file([report, ...alsoResolved]);
       return { report, alsoResolved };
     });
   }
@@ -201,7 +195,7 @@ export class ReportHandlingService {
     if (input.banUntil === undefined || input.banUntil === null) return null;
     const until = parseClientTime(input.banUntil);
     if (until === null) throw invalid('/banUntil', 'must be an RFC 3339 timestamp between the years 1 and 9999');
-    if (until.getTime() <= this.clock.now().getTime()) throw invalid('/banUntil', 'must be in the future');
+    if (until.getTime() <= this.#deps.clock.now().getTime()) throw invalid('/banUntil', 'must be in the future');
     return until;
   }
 
@@ -210,14 +204,14 @@ export class ReportHandlingService {
     switch (action) {
       case 'hideMedia':
         try {
-          await this.mediaAdmin.setFlag(report.targetId, mediaFlags.hidden);
+          await this.#deps.mediaAdmin.setFlag(report.targetId, mediaFlags.hidden);
         } catch (error) {
           if (error instanceof AppError && error.code === 'notFound') throw notApplicable('the media no longer exists');
           throw error;
         }
         return;
       case 'deleteComment':
-        if (!(await this.comments.removeAsModerator(report.targetId))) {
+        if (!(await this.#deps.comments.removeAsModerator(report.targetId))) {
           throw notApplicable('the comment is already deleted or gone');
         }
         return;
@@ -225,7 +219,7 @@ export class ReportHandlingService {
         if (report.targetUserId === null) throw notApplicable('the user no longer exists');
         const reason = (banReason === undefined ? null : visibleText(banReason)) ?? `report: ${report.reason}`;
         try {
-          await this.bans.ban(report.targetUserId, { reason, until: banUntil }, 'admin');
+          await this.#deps.bans.ban(report.targetUserId, { reason, until: banUntil }, 'admin');
         } catch (error) {
           if (error instanceof AppError && error.code === 'notFound') throw notApplicable('the user no longer exists');
           throw error;

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
 import { createUser, type TestUser, updateUserRow } from '../../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../../test/helpers/media-factory.ts';
+import { ReportsStatsRepository } from '../reports-stats.repository.ts';
 
 describe('report handling', () => {
   let t: TestApp;
@@ -414,14 +415,20 @@ describe('report handling', () => {
     const owner = await createUser(t);
     const reporter = await createUser(t);
     const { reports } = t.services.areas.reports;
-    const before = await reports.stats({ day: t.clock.now(), week: t.clock.now(), month: t.clock.now() });
+    const reportStats = new ReportsStatsRepository(t.services.platform.transactions);
+    const before = await reportStats.reports({
+      now: t.clock.now(),
+      day: t.clock.now(),
+      week: t.clock.now(),
+      month: t.clock.now(),
+    });
     const id = await file(reporter, `/api/users/${owner.id}/reports`);
     assert.deepEqual(await reports.countAgainst('user', owner.id), { open: 1, total: 1 });
     await admin('PATCH', `/admin/reports/${id}`, { resolution: 'dismissed' });
     await file(reporter, `/api/users/${owner.id}/reports`);
     assert.deepEqual(await reports.countAgainst('user', owner.id), { open: 1, total: 2 });
     const now = t.clock.now();
-    const stats = await reports.stats({ day: now, week: now, month: new Date(0) });
+    const stats = await reportStats.reports({ now, day: now, week: now, month: new Date(0) });
     assert.equal(stats.total, before.total + 2);
     assert.equal(stats.month, stats.total);
     assert.ok(stats.day >= 2);
