@@ -12,7 +12,7 @@ import { hashToken } from '../src/areas/accounts/secrets.ts';
 import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
-import { pageRequest } from '../src/platform/http/pagination.ts';
+import { pageRequest } from '../src/platform/http/page-query.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';

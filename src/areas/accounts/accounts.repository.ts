@@ -1,10 +1,12 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
 import { and, desc, eq, getTableColumns, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbSource } from '../../platform/db/database.ts';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { runStatement, statement } from '../../platform/db/statements.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { cityRows } from '../geography/read-model.ts';
 import type { CachedSession } from './session-cache.ts';
 import {

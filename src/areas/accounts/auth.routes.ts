@@ -1,9 +1,9 @@
 /** Registration, login and sessions: /api/auth/*. */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
 import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';

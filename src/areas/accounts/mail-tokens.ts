@@ -6,8 +6,8 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { hashToken, newSecretToken } from './secrets.ts';
 import type { TokenPurpose } from './tables.ts';

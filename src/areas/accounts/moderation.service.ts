@@ -12,11 +12,11 @@
  */
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId, toHex } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { newId, toHex } from '../../platform/ids/ids.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
 import type { AccountsRepository } from './accounts.repository.ts';

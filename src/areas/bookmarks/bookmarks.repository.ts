@@ -4,9 +4,10 @@
  * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarkCollections, bookmarks } from './tables.ts';
 

@@ -1,11 +1,11 @@
 /** My bookmarks: PUT/DELETE /api/users/me/media/{mediaId}/bookmark and GET /api/users/me/bookmarks. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isCanonicalUuid } from '../../platform/http/ids.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
+import { isCanonicalUuid } from '../../platform/ids/ids.ts';
 import type { BookmarksServices } from './bookmarks.module.ts';
 import { bookmarksKeyset, type CollectionFilter } from './bookmarks.repository.ts';
 import { BookmarkedMediaSchema, BookmarkSchema, presentBookmark, presentBookmarkedMedia } from './presenters.ts';

@@ -1,7 +1,9 @@
 /** All SQL of bookmark collections. */
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { bookmarkCollections, type CollectionRow } from './tables.ts';
 
 export type CollectionWithCount = CollectionRow & { bookmarksCount: number };

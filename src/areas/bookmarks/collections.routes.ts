@@ -1,7 +1,7 @@
 /** My bookmark collections: /api/users/me/bookmarks/collections. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { BookmarksServices } from './bookmarks.module.ts';

@@ -2,8 +2,8 @@
 
 import type { Clock } from '../../platform/clock.ts';
 import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import type { BrandsService } from './brands.service.ts';
 import {

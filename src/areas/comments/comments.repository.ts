@@ -8,11 +8,13 @@
  * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
  */
 import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { defineKeyset, type Keyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
 import { literal } from '../../platform/db/literals.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
 

@@ -1,7 +1,7 @@
 /** Comments on media: /api/media/{mediaId}/comments and /api/media/comments/{commentId}. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';

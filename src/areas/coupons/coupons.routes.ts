@@ -1,8 +1,8 @@
 /** Coupons: the operators' routes (create, list, redemptions) and the user's redemption. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';

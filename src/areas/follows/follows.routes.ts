@@ -1,6 +1,8 @@
 /** The 7 follow routes: follow, unfollow, my following/followers, relationship, anyone's following/followers. */
+
+import type { Keyset } from '../../platform/db/keyset.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { type Keyset, type Page, pageOf } from '../../platform/http/pagination.ts';
 import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';

@@ -1,7 +1,8 @@
 /** Badges: the catalogue, mine, and anyone's (with their level, experience and title in meta). */
+
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import type { GamificationServices } from './gamification.module.ts';

@@ -4,11 +4,11 @@
  * notification in the same transaction as the update, so a rollback removes them together.
  */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { defaultLocale, hasMessage, translate } from '../../platform/i18n/i18n.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import { dedupKeys } from '../notifications/kinds.ts';
 import type { NotificationDispatcher } from '../notifications/notification-dispatcher.ts';

@@ -4,12 +4,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
+import { isLowercaseUuid } from '../../platform/ids/ids.ts';
 import type { GeographyServices } from './geography.module.ts';
 import { citiesKeyset, countriesKeyset, regionsKeyset, subregionsKeyset } from './geography.repository.ts';
 import {

@@ -4,9 +4,11 @@
  * keyset sits next to its query; tags compare in the "C" collation so both engines order them alike.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 

@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
 import type { MediaServices } from './media.module.ts';
 

@@ -22,7 +22,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId, toHex } from '../../platform/http/ids.ts';
+import { newId, toHex } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { GeographyService } from '../geography/geography.service.ts';
 import './events.ts';

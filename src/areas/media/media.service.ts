@@ -3,11 +3,12 @@
 import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import { extractHashtags, normaliseHashtags } from './hashtags.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, RelationshipSchema, ResourceSchema, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import { mediaVariantUrls } from './media-urls.ts';
 import type { ListedMedia } from './read-model.ts';
 

@@ -1,5 +1,5 @@
 /** The four notification kinds of the interface's Events part, their frozen data and dedup keys. */
-import { toHex } from '../../platform/http/ids.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 
 export const notificationKinds = ['follow.received', 'badge.earned', 'user.level.up', 'user.title.up'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];

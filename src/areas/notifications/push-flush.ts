@@ -14,8 +14,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type PushMessage, type PushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { toHex } from '../../platform/http/ids.ts';
 import { type Locale, languageOf, supportedLocales } from '../../platform/i18n/i18n.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { preferenceMatrix } from './preference-patch.ts';
 import { renderDigest, renderNotification } from './render.ts';

@@ -4,9 +4,10 @@
  * criterion of the feed a condition that is true when the criterion is absent.
  */
 import { and, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { activeUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import { type SocialFeedRow, socialFeedMedia, socialFeeds } from './tables.ts';

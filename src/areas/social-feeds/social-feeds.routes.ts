@@ -1,7 +1,7 @@
 /** Social feeds: mine (create, list, delete) and anyone's by its code (the feed and its media). */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';

@@ -6,10 +6,11 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import { isForeignKeyViolation, uniqueViolation } from '../../platform/db/errors.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
-import { newId, parseUuidOrHex } from '../../platform/http/ids.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import { newId, parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { GeographyService } from '../geography/geography.service.ts';
 import type { ListedMedia } from '../media/read-model.ts';

@@ -1,7 +1,7 @@
 /** Topics: the catalogue, and the topics I follow (read, and replace as a whole). */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import { presentTopic, TopicSchema } from './presenters.ts';

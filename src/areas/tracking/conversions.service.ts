@@ -5,11 +5,11 @@
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { isCurrency } from '../catalogue/currencies.ts';
 import { isClickRef } from './click-ref.ts';
 import { commissionOf } from './money.ts';

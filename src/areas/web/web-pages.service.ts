@@ -4,8 +4,9 @@
  * No HTTP here; unknown or non-public things are AppError notFound (the layout's 404 page).
  */
 import type { Clock } from '../../platform/clock.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
 import type { UsersService } from '../accounts/users.service.ts';
 import type { EstablishmentsService } from '../catalogue/establishments.service.ts';

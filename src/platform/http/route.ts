@@ -17,12 +17,16 @@
  */
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { Keyset } from '../db/keyset.ts';
+import type { Page } from '../db/page.ts';
+import type { PageRequest } from '../db/page-request.ts';
 import type { Locale } from '../i18n/i18n.ts';
+import { isLowercaseUuid, parseUuidOrHex } from '../ids/ids.ts';
 import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
-import { isLowercaseUuid, parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
-import { type Keyset, type Page, type PageRequest, pageLinks, pageQuerySchema, pageRequest } from './pagination.ts';
+import { pageLinks } from './page-links.ts';
+import { pageQuerySchema, pageRequest } from './page-query.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { App, RouteAuth, Viewer } from './types.ts';
 

@@ -14,7 +14,7 @@ import {
 } from '../../../platform/db/errors.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { isLowercaseUuid } from '../../../platform/http/ids.ts';
+import { isLowercaseUuid } from '../../../platform/ids/ids.ts';
 import type { CatalogueServices } from '../catalogue.module.ts';
 import type { SourceRow } from './csv-rows.ts';
 import type { ImportRepository } from './import.repository.ts';

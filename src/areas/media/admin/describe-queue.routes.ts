@@ -1,10 +1,10 @@
 /** The description queue's admin API, worked by an outside worker. Every call is audited (in the service). */
 import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../../platform/http/jsonapi.ts';
 import { idParam, registerRoutes, route } from '../../../platform/http/route.ts';
 import type { App } from '../../../platform/http/types.ts';
+import { parseUuidOrHex } from '../../../platform/ids/ids.ts';
 import { hashtagPattern, maxHashtags } from '../hashtags.ts';
 import type { MediaServices } from '../media.module.ts';
 import { describeQueueKeyset } from '../media.repository.ts';

@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../../platform/http/ids.ts';
+import { parseUuidOrHex } from '../../../platform/ids/ids.ts';
 import type { UsersService } from '../../accounts/users.service.ts';
 import type { MediaRepository } from '../media.repository.ts';
 import { MediaDeletion } from '../media-deletion.ts';
