@@ -3,7 +3,7 @@
 import type { Keyset } from '../../platform/db/keyset.ts';
 import { type Page, pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
+import { idParam, type PagedContext, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
 import type { FollowsServices } from './follows.module.ts';
@@ -15,10 +15,8 @@ const UsersPage = { status: 200, schema: CollectionSchema(PublicUserSchema) } as
 const target = { targetUserId: idParam('The user to follow: UUID or 32 hex digits') };
 const user = { userId: idParam('UUID or 32 hex digits') };
 
-type ListContext = Pick<RouteContext<'none', never, never, undefined>, 'page' | 'links'>;
-
 /** One page of a follow list as public users. */
-function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, links }: ListContext) {
+function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, links }: PagedContext) {
   const result: Page<FollowedUser> = pageOf(rows, page, keyset);
   return {
     data: result.items.map((row) => presentPublicUser(row.user)),
@@ -32,12 +30,12 @@ export function followsRoutes(app: App, { follows }: FollowsServices) {
   const sides = {
     following: {
       keyset: followingKeyset,
-      page: async (userId: string, context: ListContext) =>
+      page: async (userId: string, context: PagedContext) =>
         usersPage(await follows.following(userId, context.page), followingKeyset, context),
     },
     followers: {
       keyset: followersKeyset,
-      page: async (userId: string, context: ListContext) =>
+      page: async (userId: string, context: PagedContext) =>
         usersPage(await follows.followers(userId, context.page), followersKeyset, context),
     },
   };

@@ -3,8 +3,9 @@
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, type RouteContext, registerRoutes, route } from '../../platform/http/route.ts';
+import { idParam, type PagedContext, registerRoutes, route } from '../../platform/http/route.ts';
 import type { App } from '../../platform/http/types.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { GamificationServices } from './gamification.module.ts';
 import { badgesKeyset, earnedBadgesKeyset } from './gamification.repository.ts';
 import type { GamificationService } from './gamification.service.ts';
@@ -24,7 +25,7 @@ const page = { keyset: earnedBadgesKeyset, defaultLimit: 50 };
 async function userBadges(
   gamification: GamificationService,
   userId: string,
-  { page, locale, links }: Pick<RouteContext<'none', never, never, undefined>, 'page' | 'locale' | 'links'>,
+  { page, locale, links }: PagedContext & { locale: Locale },
 ) {
   const progress = await gamification.progress(userId);
   if (progress === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
