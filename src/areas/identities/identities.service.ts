@@ -92,8 +92,9 @@ export class IdentitiesService {
     }
   }
 
+  /** A savepoint inside a caller's transaction, so that the retry of signIn runs in it. */
   #signIn(identity: VerifiedIdentity, client: ClientInfo, locale: Locale): Promise<ProviderSignIn> {
-    return this.#transactions.run(async () => {
+    return this.#transactions.attempt(async () => {
       const now = this.#clock.now();
       const linked = await this.#repository.findBySubject(identity.provider, identity.subject);
       if (linked !== null) {

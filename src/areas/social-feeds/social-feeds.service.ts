@@ -90,7 +90,8 @@ export class SocialFeedsService {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transactions.run(async () => {
+        // A savepoint inside a caller's transaction: a code collision is retried in it.
+        return await this.transactions.attempt(async () => {
           await this.users.lock(ownerId);
           if ((await this.repository.countOfOwner(ownerId)) >= feedLimits.maxFeedsPerUser) {
             throw new AppError('conflict', {

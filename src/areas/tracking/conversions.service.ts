@@ -89,7 +89,8 @@ export class ConversionsService {
     if (earlier !== null) return { conversion: earlier, replay: true };
     const row = await this.#validated(input);
     try {
-      await this.#transactions.run(async () => {
+      // A savepoint inside a caller's transaction, which the read of the winner below goes on in.
+      await this.#transactions.attempt(async () => {
         await this.#repository.insertConversion(row);
         await this.#audit.record({
           actor: 'admin',

@@ -59,7 +59,8 @@ export class CatalogueImporter {
     for (const [index, row] of rows.entries()) {
       try {
         if (row.error !== undefined) throw new RowError(row.error);
-        const result = await this.#transactions.run(() => this.#write(dataset, row.value));
+        // A refused row rolls back alone, also when the import runs inside a transaction.
+        const result = await this.#transactions.attempt(() => this.#write(dataset, row.value));
         if (result.created) report.created++;
         else report.updated++;
       } catch (error) {
