@@ -47,7 +47,7 @@ async function main() {
   // With PGlite this process owns the files, so it runs operator commands for the CLI.
   const commandServer =
     database.engine === 'pglite'
-      ? await startCommandServer(config.dataDir, { config, ...services, database, via: 'server' }, app.log)
+      ? await startCommandServer(config.dataDir, { config, ...services, via: 'server' }, app.log)
       : null;
   logger.info(
     { event: 'server.started', engine: database.engine, url: config.publicUrl, node: process.version },

@@ -3,7 +3,6 @@
  * area, listed in the area module's `cliCommands`.
  */
 import type { Config } from '../config.ts';
-import type { Database } from '../platform/db/database.ts';
 import type { AreaServices, Platform } from '../platform/modules/area-module.ts';
 
 export interface CliContext {
@@ -11,7 +10,6 @@ export interface CliContext {
   /** The services of every area, on the same database the server uses. */
   areas: AreaServices;
   platform: Platform;
-  database: Database;
   /** Where the command runs: on the CLI's PostgreSQL connection, inside the running server, or on the PGlite files. */
   via: 'postgres' | 'server' | 'pglite-files';
   /** Every registered command (for help). */

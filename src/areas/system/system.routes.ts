@@ -12,7 +12,7 @@ const LocaleSchema = ResourceSchema(
   Type.Object({ name: Type.String(), nativeName: Type.String(), language: Type.String(), default: Type.Boolean() }),
 );
 
-export function systemRoutes(app: App, { clock, database }: Pick<Platform, 'clock' | 'database'>) {
+export function systemRoutes(app: App, { clock, databaseHealth }: Pick<Platform, 'clock' | 'databaseHealth'>) {
   registerRoutes(app, 'system', [
     route({
       method: 'GET',
@@ -26,8 +26,12 @@ export function systemRoutes(app: App, { clock, database }: Pick<Platform, 'cloc
         ),
       },
       handler: async () => {
-        await database.db.execute('SELECT 1');
-        const attributes = { status: 'ok' as const, time: formatTimestamp(clock.now()), database: database.engine };
+        await databaseHealth.check();
+        const attributes = {
+          status: 'ok' as const,
+          time: formatTimestamp(clock.now()),
+          database: databaseHealth.engine,
+        };
         return { data: resource('ping', 'ping', attributes) };
       },
     }),

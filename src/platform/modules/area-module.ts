@@ -15,6 +15,7 @@ import type { CliCommand } from '../../cli/command.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { CacheRegistry } from '../cache/cache-registry.ts';
+import type { DatabaseHealth } from '../db/database-health.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
 import type { ExportRegistry } from '../exports/export-registry.ts';
@@ -28,10 +29,16 @@ import type { Stats } from '../stats/stats.ts';
 export interface AreaServices {}
 export type AreaName = keyof AreaServices;
 
-/** What every area may use: the outside world (deps) and the shared mechanisms. */
-export interface Platform extends AppDeps {
+/**
+ * What every area may use: the outside world (deps) and the shared mechanisms. Not the Database: every
+ * statement of an area goes through `transactions` (its repositories' DbSource); what needs the pool
+ * itself (migrations, the job runner, the liveness check) is the platform's.
+ */
+export interface Platform extends Omit<AppDeps, 'database'> {
   logger: FastifyBaseLogger;
   transactions: Transactions;
+  /** The database's engine, and whether it answers (GET /api/ping). */
+  databaseHealth: DatabaseHealth;
   events: EventBus;
   jobs: JobRunner;
   audit: AuditLog;

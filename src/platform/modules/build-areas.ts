@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { AuditLog } from '../audit/audit-log.ts';
 import { CacheRegistry } from '../cache/cache-registry.ts';
+import { databaseHealth } from '../db/database-health.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { ExportRegistry } from '../exports/export-registry.ts';
@@ -49,8 +50,10 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
     options.mailDelivery === 'atCommit' ? sender.sendFiled(id) : jobs.enqueue('mail-outbox'),
   );
   stats.register('mail', (since) => mail.stats(since));
+  const { database, ...outside } = deps;
   return {
-    ...deps,
+    ...outside,
+    databaseHealth: databaseHealth(database),
     logger,
     transactions,
     events,
