@@ -22,6 +22,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { returned } from '../../platform/db/returned.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -146,7 +147,10 @@ export class DeletionService {
       if (user === null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) throw invalidToken();
       await this.tokens.spend(this.accounts, found).catch(asInvalidToken);
       const now = this.clock.now();
-      const row = (await this.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }))!;
+      const row = returned(
+        await this.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }),
+        'users.update',
+      );
       await this.accounts.deleteSessionsOfUser(user.id);
       await this.accounts.useAllTokens(user.id, 'delete-account', now);
       await this.events.publish('user.changed', { user: row });
@@ -172,7 +176,10 @@ export class DeletionService {
       // Erased meanwhile (the job won the race): there is no account left to sign in to.
       if (locked === null) throw new AppError('invalidCredentials');
       if (locked.deletionRequestedAt === null) return;
-      const row = (await this.accounts.updateUser(userId, { deletionRequestedAt: null, updatedAt: this.clock.now() }))!;
+      const row = returned(
+        await this.accounts.updateUser(userId, { deletionRequestedAt: null, updatedAt: this.clock.now() }),
+        'users.update',
+      );
       await this.events.publish('user.changed', { user: row });
       if (locked.bannedAt === null) await this.events.publish('user.unbanned', { userId });
     });

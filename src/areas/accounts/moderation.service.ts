@@ -13,6 +13,7 @@
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
+import { returned } from '../../platform/db/returned.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -106,7 +107,10 @@ export class ModerationService {
       const user = await this.#lockActive(userId);
       if ((user.verifiedAt !== null) === verified) return user;
       const now = this.clock.now();
-      const row = (await this.accounts.updateUser(userId, { verifiedAt: verified ? now : null, updatedAt: now }))!;
+      const row = returned(
+        await this.accounts.updateUser(userId, { verifiedAt: verified ? now : null, updatedAt: now }),
+        'users.update',
+      );
       await this.events.publish('user.changed', { user: row });
       await this.#record(actor, 'user.verified', userId, { verified });
       return row;
@@ -133,12 +137,15 @@ export class ModerationService {
       }
       const user = await this.#lockActive(userId);
       const starts = user.bannedAt === null;
-      const row = (await this.accounts.updateUser(userId, {
-        bannedAt: user.bannedAt ?? now,
-        banReason: reason,
-        bannedUntil: input.until,
-        updatedAt: now,
-      }))!;
+      const row = returned(
+        await this.accounts.updateUser(userId, {
+          bannedAt: user.bannedAt ?? now,
+          banReason: reason,
+          bannedUntil: input.until,
+          updatedAt: now,
+        }),
+        'users.update',
+      );
       await this.accounts.deleteSessionsOfUser(userId);
       if (starts) {
         await this.events.publish('user.changed', { user: row });
@@ -159,12 +166,15 @@ export class ModerationService {
     return this.transactions.run(async () => {
       const user = await this.#lockActive(userId);
       if (user.bannedAt === null) return { user, changed: false };
-      const row = (await this.accounts.updateUser(userId, {
-        bannedAt: null,
-        banReason: null,
-        bannedUntil: null,
-        updatedAt: this.clock.now(),
-      }))!;
+      const row = returned(
+        await this.accounts.updateUser(userId, {
+          bannedAt: null,
+          banReason: null,
+          bannedUntil: null,
+          updatedAt: this.clock.now(),
+        }),
+        'users.update',
+      );
       await this.events.publish('user.changed', { user: row });
       // An account being deleted stays hidden until the deletion is cancelled (deletion.service.ts).
       if (user.deletionRequestedAt === null) await this.events.publish('user.unbanned', { userId });
@@ -214,19 +224,22 @@ export class ModerationService {
       // Random, so that nobody can take the placeholder first (ids are public).
       const placeholder = toHex(newId());
       const username = `deleted_${placeholder.slice(0, 22)}`;
-      const row = (await this.accounts.updateUser(userId, {
-        email: `${placeholder}@anonymized.invalid`,
-        username,
-        nickname: null,
-        passwordHash: null,
-        address: null,
-        avatarMediaId: null,
-        coverMediaId: null,
-        settings: erasedSettings,
-        bannedUntil: null,
-        anonymizedAt: now,
-        updatedAt: now,
-      }))!;
+      const row = returned(
+        await this.accounts.updateUser(userId, {
+          email: `${placeholder}@anonymized.invalid`,
+          username,
+          nickname: null,
+          passwordHash: null,
+          address: null,
+          avatarMediaId: null,
+          coverMediaId: null,
+          settings: erasedSettings,
+          bannedUntil: null,
+          anonymizedAt: now,
+          updatedAt: now,
+        }),
+        'users.update',
+      );
       await this.accounts.deleteSessionsOfUser(userId);
       await this.repository.deleteTokensOfUser(userId);
       // Mail to the former address, sent or waiting, names the account: it goes too.

@@ -14,6 +14,7 @@ import { literal } from '../../platform/db/literals.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
@@ -138,7 +139,7 @@ export class CommentsRepository extends Repository {
 
   async insert(row: NewComment): Promise<CommentRow> {
     const [inserted] = await this.db.insert(comments).values(row).returning();
-    return inserted!;
+    return returned(inserted, 'comments.insert');
   }
 
   /** Edits a live comment of the author; null when there is none (missing, deleted, someone else's). */

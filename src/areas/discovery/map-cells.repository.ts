@@ -8,6 +8,7 @@ import { and, between, eq, sql } from 'drizzle-orm';
 import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import { boxValues, inBoxPlaceholders, placedInPublic, spansOf } from './geo-sql.ts';
@@ -185,7 +186,7 @@ export class MapCellsRepository extends Repository {
           )
           SELECT (SELECT count(*) FROM stale)::int AS stale, (SELECT count(*) FROM missing)::int AS missing`,
     );
-    return drift!;
+    return returned(drift, 'map-cells.repair');
   }
 
   async lastRebuild(): Promise<{ rebuiltAt: Date; mediaCount: number } | null> {

@@ -8,6 +8,7 @@ import { defineKeyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
@@ -185,7 +186,7 @@ export class HashtagsRepository extends Repository {
       this.db,
       sql`SELECT tags, to_char(day, 'YYYY-MM-DD') AS day FROM hashtag_counted_media WHERE media_id = ${mediaId} FOR UPDATE`,
     );
-    return row!;
+    return returned(row, 'hashtag_counted_media.lock');
   }
 
   /** The post as the counts should hold it now: its tags and day if it is listed, else no tags. */
@@ -247,7 +248,7 @@ export class HashtagsRepository extends Repository {
 
   async #sync(statement: SQL): Promise<RebuildCounts> {
     const [counts] = await queryRows<RebuildCounts>(this.db, statement);
-    return counts!;
+    return returned(counts, 'hashtags.sync');
   }
 
   /**

@@ -6,6 +6,7 @@ import { literal } from '../../platform/db/literals.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type ListedMedia, listedMediaColumns } from './read-model.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
@@ -61,7 +62,7 @@ export class MediaRepository extends Repository {
 
   async insert(row: NewMedia): Promise<MediaRow> {
     const [inserted] = await this.db.insert(media).values(row).returning();
-    return inserted!;
+    return returned(inserted, 'media.insert');
   }
 
   async update(id: string, patch: MediaPatch): Promise<MediaRow | null> {

@@ -5,6 +5,7 @@ import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Page, pageOf } from '../../platform/db/page.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
+import { returned } from '../../platform/db/returned.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
@@ -162,7 +163,10 @@ export class MediaService {
   /** Writes a description change and publishes `media.changed` in one transaction. */
   #changeDescription(id: string, patch: Partial<MediaRow>): Promise<MediaRow> {
     return this.transactions.run(async () => {
-      const updated = (await this.repository.update(id, { ...patch, updatedAt: this.clock.now() }))!;
+      const updated = returned(
+        await this.repository.update(id, { ...patch, updatedAt: this.clock.now() }),
+        'media.update',
+      );
       await this.events.publish('media.changed', { media: updated });
       return updated;
     });

@@ -8,6 +8,7 @@ import { newestFirst } from '../../platform/db/keyset.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { activeUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import { type SocialFeedRow, socialFeedMedia, socialFeeds } from './tables.ts';
@@ -36,7 +37,7 @@ export class SocialFeedsRepository extends Repository {
     if (mediaIds.length > 0) {
       await this.db.insert(socialFeedMedia).values(mediaIds.map((mediaId) => ({ feedId: row.id, mediaId })));
     }
-    return { ...inserted!, mediaIds: [...mediaIds].sort() };
+    return { ...returned(inserted, 'social_feeds.insert'), mediaIds: [...mediaIds].sort() };
   }
 
   async countOfOwner(ownerId: string): Promise<number> {

@@ -6,6 +6,7 @@
 import { type AnyColumn, and, gte, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.ts';
+import { returned } from '../db/returned.ts';
 import { queryRows } from '../db/rows.ts';
 import type { CreatedCounts, StatsSince } from './stats.ts';
 
@@ -23,5 +24,5 @@ export async function createdCounts(
     sql`SELECT ${count(null)} AS "total", ${count(since.day)} AS "day",
                ${count(since.week)} AS "week", ${count(since.month)} AS "month"`,
   );
-  return row!;
+  return returned(row, 'createdCounts');
 }

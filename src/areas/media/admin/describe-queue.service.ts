@@ -8,6 +8,7 @@ import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { type Page, pageOf } from '../../../platform/db/page.ts';
 import type { PageRequest } from '../../../platform/db/page-request.ts';
+import { returned } from '../../../platform/db/returned.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
@@ -171,7 +172,7 @@ export class DescribeQueueService {
       describeAttempts: 0,
       updatedAt: this.clock.now(),
     });
-    return row!;
+    return returned(row, 'media.update');
   }
 
   /** The describe-queue job. */

@@ -2,6 +2,7 @@
 import type { MediaStorage } from '../../../adapters/storage/index.ts';
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import { returned } from '../../../platform/db/returned.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
@@ -66,7 +67,10 @@ export class MediaAdminService {
   async setPublished(id: string, published: boolean): Promise<MediaRow> {
     return this.transactions.run(async () => {
       await this.require(id);
-      const row = (await this.repository.update(id, { published, updatedAt: this.clock.now() }))!;
+      const row = returned(
+        await this.repository.update(id, { published, updatedAt: this.clock.now() }),
+        'media.update',
+      );
       await this.events.publish('media.changed', { media: row });
       await this.#audit('media.published', id, { published });
       return row;
@@ -76,7 +80,7 @@ export class MediaAdminService {
   async setFlag(id: string, flag: number): Promise<MediaRow> {
     return this.transactions.run(async () => {
       await this.require(id);
-      const row = (await this.repository.update(id, { flag, updatedAt: this.clock.now() }))!;
+      const row = returned(await this.repository.update(id, { flag, updatedAt: this.clock.now() }), 'media.update');
       await this.events.publish('media.changed', { media: row });
       await this.#audit('media.flag', id, { flag });
       return row;
@@ -90,7 +94,10 @@ export class MediaAdminService {
       await this.repository.lockRow(id);
       const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0, commentsCount: 0 };
       for (const source of this.#counterSources) Object.assign(counted, await source(id));
-      const updated = (await this.repository.update(id, { ...counted, updatedAt: this.clock.now() }))!;
+      const updated = returned(
+        await this.repository.update(id, { ...counted, updatedAt: this.clock.now() }),
+        'media.update',
+      );
       await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
       return updated;
     });
