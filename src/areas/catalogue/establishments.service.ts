@@ -81,16 +81,15 @@ export class EstablishmentsService {
     invalid('/countryCode', /^[A-Z]{2}$/.test(input.countryCode) ? null : 'must be an ISO 3166-1 alpha-2 code');
     if (input.website) invalid('/website', httpUrlProblem(input.website));
     invalid('/description', localizedTextProblem(input.description ?? {}, false));
-    const placed = input.latitude != null && input.longitude != null;
+    const { latitude, longitude } = input;
+    const placed = latitude != null && longitude != null;
     if (placed) {
-      invalid('/latitude', Math.abs(input.latitude as number) <= 90 ? null : 'must be from -90 to 90');
-      invalid('/longitude', Math.abs(input.longitude as number) <= 180 ? null : 'must be from -180 to 180');
+      invalid('/latitude', Math.abs(latitude) <= 90 ? null : 'must be from -90 to 90');
+      invalid('/longitude', Math.abs(longitude) <= 180 ? null : 'must be from -180 to 180');
     } else {
-      invalid('/latitude', (input.latitude == null) === (input.longitude == null) ? null : 'comes with a longitude');
+      invalid('/latitude', (latitude == null) === (longitude == null) ? null : 'comes with a longitude');
     }
-    const position = placed
-      ? { latitude: centimetreDegrees(input.latitude!), longitude: centimetreDegrees(input.longitude!) }
-      : {};
+    const position = placed ? { latitude: centimetreDegrees(latitude), longitude: centimetreDegrees(longitude) } : {};
     return this.#establishments.upsert({ ...input, ...position }, this.#clock.now());
   }
 }

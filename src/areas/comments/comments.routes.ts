@@ -144,6 +144,10 @@ export function commentsRoutes(app: App, { comments }: CommentsServices) {
 }
 
 function presentOne(view: Parameters<typeof presentComments>[0], locale: Parameters<typeof presentComments>[1]) {
-  const { data, included } = presentComments(view, locale);
-  return { data: data[0]!, included };
+  const {
+    data: [comment],
+    included,
+  } = presentComments(view, locale);
+  if (comment === undefined) throw new Error('presentComments gave no resource for one comment');
+  return { data: comment, included };
 }

@@ -109,10 +109,12 @@ export class CatalogueImporter {
       cityId = await this.#repository.cityByName(city.name, city.country.toUpperCase());
       if (cityId === null) throw new RowError(`city: no city named ${JSON.stringify(city.name)} in ${countryCode}`);
     }
+    // The row's check requires a country unless a cityId gives it.
+    if (countryCode === null) throw new RowError('country: is required (or cityId)');
     const brandId = brandExternalId === null ? null : await this.#repository.brandId(brandExternalId);
     if (brandExternalId !== null && brandId === null)
       throw new RowError(`brandExternalId: no brand ${JSON.stringify(brandExternalId)} (import brands first)`);
-    return this.#catalogue.establishments.save({ ...rest, cityId, countryCode: countryCode!, brandId });
+    return this.#catalogue.establishments.save({ ...rest, cityId, countryCode, brandId });
   }
 
   async #offer(input: OfferInput): Promise<Upserted> {
