@@ -83,8 +83,8 @@ export class MapCellsRepository extends Repository {
       zoom,
       rowFrom: rows.from,
       rowTo: rows.to,
-      columnFrom1: first!.from,
-      columnTo1: first!.to,
+      columnFrom1: first.from,
+      columnTo1: first.to,
       ...(second === undefined ? {} : { columnFrom2: second.from, columnTo2: second.to }),
     });
   }

@@ -83,7 +83,7 @@ const listedMedia = sql`${media}
  * fresh and stored rows are compared in one join, and only the rows that differ are deleted or
  * written, so an unchanged table costs reads only. `computed` adds a column derived on insert.
  */
-function syncStatement(table: string, keys: string[], values: string[], fresh: SQL, computed = ''): SQL {
+function syncStatement(table: string, keys: [string, ...string[]], values: string[], fresh: SQL, computed = ''): SQL {
   const on = keys.map((key) => `s.${key} = f.${key}`).join(' AND ');
   const columns = [...keys, ...values].join(', ');
   const row = (alias: string) => `(${values.map((value) => `${alias}.${value}`).join(', ')})`;
@@ -91,7 +91,7 @@ function syncStatement(table: string, keys: string[], values: string[], fresh: S
   return sql`WITH fresh AS (${fresh}),
     diff AS MATERIALIZED (
       SELECT ${raw(keys.map((key) => `coalesce(f.${key}, s.${key}) AS ${key}`).join(', '))},
-             ${raw(values.map((value) => `f.${value}`).join(', '))}, f.${raw(keys[0]!)} IS NOT NULL AS present
+             ${raw(values.map((value) => `f.${value}`).join(', '))}, f.${raw(keys[0])} IS NOT NULL AS present
       FROM fresh f FULL JOIN ${raw(table)} s ON ${raw(on)}
       WHERE ${raw(row('f'))} IS DISTINCT FROM ${raw(row('s'))}
     ), removed AS (

@@ -90,8 +90,9 @@ export class MediaUploadService {
     const key = originalKey(toHex(id), imageFileExtensions[probe.format]);
     const now = this.clock.now();
     const description = input.description?.trim() || null;
-    const positioned = exif.latitude !== null && exif.longitude !== null;
-    const place = positioned ? await this.geography.nearestCity(exif.latitude!, exif.longitude!) : null;
+    const { latitude, longitude } = exif;
+    const positioned = latitude !== null && longitude !== null;
+    const place = positioned ? await this.geography.nearestCity(latitude, longitude) : null;
     const row = {
       id,
       ownerId,

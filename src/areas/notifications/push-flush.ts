@@ -130,8 +130,9 @@ export class PushFlush {
     if (toSend.length === 0) return;
 
     const ids = toSend.map((row) => row.id);
-    const only = ids.length === 1 ? await this.repository.findById(ids[0]!) : null;
-    if (ids.length === 1 && only === null) return; // deleted meanwhile: nothing left to push
+    const single = ids.length === 1 ? ids[0] : undefined;
+    const only = single === undefined ? null : await this.repository.findById(single);
+    if (single !== undefined && only === null) return; // deleted meanwhile: nothing left to push
     const message = pushMessageFor(recipientId, ids, only);
     const result = await this.push.send(message);
     if (result.delivered) {
