@@ -98,14 +98,15 @@ export class SearchIndexService {
     let after: string | null = null;
     for (;;) {
       const ids = await this.repository.sourceIds(kind, after, this.batchSize);
-      if (ids.length === 0) break;
+      const last = ids.at(-1);
+      if (last === undefined) break;
       await this.transactions.run(async () => {
         report.indexed += await this.repository.upsert(kind, ids, this.clock.now());
         report.removed += await this.repository.removeNonPublic(kind, ids);
       });
       report.scanned += ids.length;
       report.batches += 1;
-      after = ids[ids.length - 1]!;
+      after = last;
       this.logger.info(
         { event: 'search.rebuild.progress', ...report },
         `search index: ${kind} batch ${report.batches}`,
@@ -128,9 +129,10 @@ export class SearchIndexService {
     let after: string | null = null;
     for (;;) {
       const ids = await this.repository.staleOrMissingIds(kind, after, this.batchSize);
-      if (ids.length === 0) break;
+      const last = ids.at(-1);
+      if (last === undefined) break;
       report.indexed += await this.repository.upsert(kind, ids, this.clock.now());
-      after = ids[ids.length - 1]!;
+      after = last;
     }
     report.removed = await this.#removeOrphans(kind);
     await this.repository.recordRun(kind, 'repair', this.clock.now(), { ...report });
@@ -145,9 +147,10 @@ export class SearchIndexService {
     let after: string | null = null;
     for (;;) {
       const ids = await this.repository.orphanIds(kind, after, this.batchSize);
-      if (ids.length === 0) break;
+      const last = ids.at(-1);
+      if (last === undefined) break;
       removed += await this.repository.removeNonPublic(kind, ids);
-      after = ids[ids.length - 1]!;
+      after = last;
     }
     return removed;
   }

@@ -58,7 +58,7 @@ export class TopicsService {
         meta: { maxTopics: maxTopicsPerUser },
       });
     }
-    const topicIds = distinct.map((slug) => known.get(slug)!.id);
+    const topicIds = distinct.flatMap((slug) => known.get(slug)?.id ?? []);
     return this.transactions.run(async () => {
       await this.users.lock(userId);
       await this.repository.replaceOfUser(userId, topicIds, this.clock.now());

@@ -205,7 +205,7 @@ export class WebPagesService {
   }
 
   #publicCityIds(rows: ListedMedia[]): string[] {
-    return rows.filter((row) => row.locationPublic && row.cityId !== null).map((row) => row.cityId!);
+    return rows.flatMap((row) => (row.locationPublic && row.cityId !== null ? [row.cityId] : []));
   }
 
   /** Media listed by another area's service, with their owners' names and places (owners no longer active dropped). */

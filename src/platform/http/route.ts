@@ -187,6 +187,8 @@ export const routeErrors = (spec: AnyRoute): ErrorCode[] => [
 /** `/api/users/{userId}/likes` -> `/api/users/:userId/likes` */
 const fastifyPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 /** A stable operationId from method and path: GET /api/users/{userId}/likes -> getUsersByUserIdLikes. */
 export function operationIdOf(method: HttpMethod, path: string): string {
   const words = path
@@ -194,10 +196,10 @@ export function operationIdOf(method: HttpMethod, path: string): string {
     .split(/[/\-.@]/)
     .filter(Boolean)
     .map((part) => {
-      const param = /^\{(.+)\}$/.exec(part);
-      return param ? `By${param[1]![0]!.toUpperCase()}${param[1]!.slice(1)}` : part;
+      const [, param] = /^\{(.+)\}$/.exec(part) ?? [];
+      return param === undefined ? part : `By${capitalized(param)}`;
     })
-    .map((part) => part[0]!.toUpperCase() + part.slice(1));
+    .map(capitalized);
   return method.toLowerCase() + words.join('');
 }
 
