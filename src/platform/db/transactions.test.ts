@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { openTestDatabase } from '../../../test/helpers/database.ts';
 import type { Database } from './database.ts';
 import { uniqueViolation } from './errors.ts';
+import { LockOrderViolation } from './lock-order.ts';
 import { queryRows } from './rows.ts';
 import { TransactionAborted, Transactions } from './transactions.ts';
 
@@ -140,6 +141,25 @@ describe('transactions', () => {
         (error: unknown) => error instanceof TransactionAborted && uniqueViolation(error.cause) !== null,
       );
       assert.deepEqual(await stored(), []);
+    });
+
+    it('keeps the row locks of a kept attempt, and forgets those of one rolled back to', async () => {
+      const user = '00000000-0000-4000-8000-000000000001';
+      await transactions.run(async () => {
+        await transactions.attempt(async () => transactions.noteRowLock('user', user));
+        await assert.rejects(
+          transactions.attempt(async () => {
+            transactions.noteRowLock('user', `${user.slice(0, -1)}2`);
+            await insert(1);
+            await insert(1);
+          }),
+        );
+        transactions.noteRowLock('media', 'm1');
+        // Held since the kept attempt: locking it again waits for nothing.
+        transactions.noteRowLock('user', user);
+        // Released with its savepoint: locking it now, after a media, is out of order.
+        assert.throws(() => transactions.noteRowLock('user', `${user.slice(0, -1)}2`), LockOrderViolation);
+      });
     });
   });
 });

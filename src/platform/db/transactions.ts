@@ -102,17 +102,19 @@ export class Transactions {
 
   /**
    * Runs fn so that its failure can be caught and the transaction go on: in a transaction of its own,
-   * or inside one in a savepoint, rolled back to on failure (with fn's after-commit work). Nothing of
+   * or inside one in a savepoint, rolled back to on failure (with fn's after-commit work and row locks). Nothing of
    * the transaction may run beside it (no Promise.all around it): those statements would be in the savepoint.
    */
   async attempt<T>(fn: () => Promise<T>): Promise<T> {
     const state = this.#storage.getStore();
     if (state === undefined) return this.run(fn);
     const afterCommit: AfterCommit[] = [];
+    const locks = state.locks.fork();
     const result = await this.db.transaction((savepoint) =>
-      this.#storage.run({ tx: savepoint as unknown as Db, afterCommit, locks: state.locks }, fn),
+      this.#storage.run({ tx: savepoint as unknown as Db, afterCommit, locks }, fn),
     );
     state.afterCommit.push(...afterCommit);
+    state.locks.adopt(locks);
     return result;
   }
 
