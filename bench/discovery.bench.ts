@@ -8,11 +8,12 @@
  * of its city, with two hashtags of a pool of 300; 300,000 likes over the last week.
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_MEDIA, BENCH_ONLY (a title's part).
  */
-import { hashToken } from '../src/areas/accounts/secrets.ts';
+
 import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
+import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';

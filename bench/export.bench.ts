@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { hashToken } from '../src/areas/accounts/secrets.ts';
+import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { rssMbOf, startServer } from './harness/server.ts';
 

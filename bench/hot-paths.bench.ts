@@ -10,7 +10,7 @@
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_DEEP (1000000), BENCH_ONLY (a title's
  * part: only those scenarios), BENCH_SERVER_FLAGS (node flags for the server, e.g. --cpu-prof).
  */
-import { hashToken } from '../src/areas/accounts/secrets.ts';
+
 import { BookmarksRepository, bookmarksKeyset } from '../src/areas/bookmarks/bookmarks.repository.ts';
 import { FollowsRepository, followersKeyset, followingKeyset } from '../src/areas/follows/follows.repository.ts';
 import { MediaRepository, ownMediaKeyset, userMediaKeyset } from '../src/areas/media/media.repository.ts';
@@ -18,6 +18,7 @@ import { NotificationsRepository, notificationsKeyset } from '../src/areas/notif
 import { ReactionsRepository, reactedMediaKeysets } from '../src/areas/reactions/reactions.repository.ts';
 import { encodeCursor } from '../src/platform/db/keyset-cursor.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
+import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';

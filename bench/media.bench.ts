@@ -7,8 +7,8 @@
  * BENCH_SECONDS (10), BENCH_CONNECTIONS (32).
  */
 import { join } from 'node:path';
-import { hashToken } from '../src/areas/accounts/secrets.ts';
 import { variantKey } from '../src/areas/media/media-storage-keys.ts';
+import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { measureStaticFile } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { noisyPhoto } from './harness/photos.ts';

@@ -8,7 +8,8 @@
  * to be slow, and 32 at once would measure its queue, not the renders' effect).
  */
 import sharp from 'sharp';
-import { hashPassword, hashToken } from '../src/areas/accounts/secrets.ts';
+import { hashPassword } from '../src/areas/accounts/secrets.ts';
+import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { type LoadResult, loadSettings, measureLoad } from './harness/load.ts';
 import { noisyPhoto } from './harness/photos.ts';
 import { machineLine } from './harness/report.ts';

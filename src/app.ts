@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fast
 import { areaModules } from './areas/areas.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
+import { registerHealth } from './platform/health/health-routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { handleClientError } from './platform/http/client-errors.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
@@ -17,11 +18,13 @@ import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serializerCompiler } from './platform/http/serialization.ts';
+import { toSpecPath } from './platform/http/spec-path.ts';
 import type { App, RouteAuth } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { defaultLocale, negotiateLocale } from './platform/i18n/i18n.ts';
 import type { MailDelivery } from './platform/mail-outbox/mail-outbox.ts';
 import { registerMaintenance } from './platform/maintenance/maintenance-hook.ts';
+import { registerHttpMetrics } from './platform/metrics/http-metrics.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface RegisteredRoute {
@@ -38,7 +41,7 @@ export interface BuiltApp {
   routes: RegisteredRoute[];
 }
 
-export const toSpecPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+export { toSpecPath };
 
 /**
  * TRUST_PROXY as Fastify takes it. A hop count N trusts the N nearest addresses of the chain (the
@@ -102,6 +105,7 @@ export async function buildApp(
   // Before anything that may refuse a request, so a refusal still reaches the allowed origin's script.
   await registerCors(app, config.corsOrigins);
   registerErrorHandling(app);
+  registerHttpMetrics(app, services.platform.metrics);
   registerMaintenance(app, services.platform.maintenance);
   registerContentTypes(app);
   registerFormBodies(app);
@@ -114,6 +118,7 @@ export async function buildApp(
   registerNotFound(app, pageViewer);
   registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });
   await registerOpenApi(app, config.publicUrl);
+  registerHealth(app, services.platform.readiness);
 
   // Each area registers its own routes with its own services (src/areas/areas.ts lists them).
   for (const module of areaModules) {

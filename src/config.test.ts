@@ -55,6 +55,30 @@ describe('configuration', () => {
     }
   });
 
+  it('serves no metrics unless METRICS_PORT is set, never on PORT, and delays a stop only in production', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.metrics, null);
+    assert.equal(defaults.shutdownDelaySeconds, 0);
+    assert.equal(loadConfig({ APP_ENV: 'production' }).shutdownDelaySeconds, 5);
+    assert.deepEqual(loadConfig({ METRICS_PORT: '9464' }).metrics, { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics, { host: '0.0.0.0', port: 9464 });
+    assert.deepEqual(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics, {
+      host: '10.0.0.5',
+      port: 9464,
+    });
+    assert.throws(
+      () => loadConfig({ PORT: '3000', METRICS_PORT: '3000' }),
+      (error: unknown) => error instanceof ConfigError && /METRICS_PORT must differ from PORT/.test(error.message),
+    );
+    assert.throws(
+      () => loadConfig({ METRICS_PORT: 'none', SHUTDOWN_DELAY_SECONDS: '-1' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /METRICS_PORT/.test(error.message) &&
+        /SHUTDOWN_DELAY_SECONDS/.test(error.message),
+    );
+  });
+
   it('reads S3 settings only when a bucket is set, and requires its keys', () => {
     assert.throws(
       () => loadConfig({ S3_BUCKET: 'media' }),

@@ -41,6 +41,13 @@ export interface Config {
   mediaRenderRateLimit: number;
   /** A request (headers and body) must arrive within this time, else 408 and the connection closes. */
   requestTimeoutSeconds: number;
+  /** Where GET /metrics is served, on a port of its own (METRICS_PORT, METRICS_HOST); null: not served. */
+  metrics: { host: string; port: number } | null;
+  /**
+   * At a graceful stop, how long the instance keeps serving with /health/ready at 503 before it stops
+   * accepting connections, so load balancers take it out of rotation first.
+   */
+  shutdownDelaySeconds: number;
   /** Bytes of originals one user may keep (posts, avatar and cover together); null: no limit. */
   mediaQuotaBytes: number | null;
   /** Browser origins allowed to call the API cross-origin (CORS); empty: CORS off. `*` allows any. */
@@ -168,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read.string('HOST', '127.0.0.1');
   const port = read.integer('PORT', 3000, 0, 65535);
   const publicUrl = read.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
+  const metricsPort = read.optional('METRICS_PORT') === null ? null : read.integer('METRICS_PORT', 0, 1, 65535);
   const pushProvider = read.oneOf('PUSH_PROVIDER', ['log', 'onesignal'] as const, 'log');
   const oneSignal =
     pushProvider === 'onesignal'
@@ -224,6 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
     mediaRenderWaitMs: read.integer('MEDIA_RENDER_WAIT_MS', appEnv === 'test' ? 60_000 : 2_000, 0, 60_000),
     mediaRenderRateLimit: read.integer('MEDIA_RENDER_RATE_LIMIT', 60, 1, 100_000),
     requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 120, 1, 3600),
+    metrics: metricsPort === null ? null : { host: read.string('METRICS_HOST', host), port: metricsPort },
+    shutdownDelaySeconds: read.integer('SHUTDOWN_DELAY_SECONDS', appEnv === 'production' ? 5 : 0, 0, 120),
     mediaQuotaBytes: megabytesOrUnlimited(read.integer('MEDIA_QUOTA_MB', 2048, 0, 1_000_000_000)),
     corsOrigins: corsOriginsOf(read.optional('CORS_ORIGINS'), read.problems),
     mediaEtagSecret: read.optional('MEDIA_ETAG_SECRET'),
@@ -238,6 +248,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.mediaEtagSecret !== null && config.mediaEtagSecret.length < 16) {
     read.problems.push('MEDIA_ETAG_SECRET must be at least 16 characters');
+  }
+  if (metricsPort !== null && metricsPort === port) {
+    read.problems.push('METRICS_PORT must differ from PORT (the metrics are never served on the public port)');
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

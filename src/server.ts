@@ -1,4 +1,8 @@
-/** The server (started by src/main.ts): read config, open the database, migrate, listen, start jobs; stop cleanly on SIGTERM/SIGINT. */
+/**
+ * The server (started by src/main.ts): read config, open the database, migrate, listen, start jobs;
+ * stop cleanly on SIGTERM/SIGINT: readiness off, SHUTDOWN_DELAY_SECONDS still serving, then no new
+ * connections and the requests in flight drained, then the areas' work and the job runs, then the rest.
+ */
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { startCommandServer } from './cli/command-server.ts';
@@ -9,6 +13,7 @@ import { systemClock } from './platform/clock.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openDatabase } from './platform/db/open-database.ts';
 import { MemoryRateLimitStore } from './platform/http/memory-rate-limit-store.ts';
+import { startMetricsServer } from './platform/metrics/metrics-server.ts';
 import { stopAreas } from './services.ts';
 
 async function main() {
@@ -28,7 +33,7 @@ async function main() {
   if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
 
   const rateLimitStore = config.redisUrl
-    ? new (await import('./platform/http/redis-rate-limit-store.ts')).RedisRateLimitStore(config.redisUrl)
+    ? new (await import('./platform/http/redis-rate-limit-store.ts')).RedisRateLimitStore(config.redisUrl, { logger })
     : new MemoryRateLimitStore(systemClock);
   const deps = await createDeps(config, database, rateLimitStore, logger);
   const { app, services } = await buildApp(deps, { loggerInstance: logger });
@@ -49,8 +54,18 @@ async function main() {
     database.engine === 'pglite'
       ? await startCommandServer(config.dataDir, { config, ...services, via: 'server' }, app.log)
       : null;
+  // The metrics on a port of their own, never the public one (docs/operations.md, Metrics).
+  const metricsServer = config.metrics
+    ? await startMetricsServer(services.platform.metrics, config.metrics, logger)
+    : null;
   logger.info(
-    { event: 'server.started', engine: database.engine, url: config.publicUrl, node: process.version },
+    {
+      event: 'server.started',
+      engine: database.engine,
+      url: config.publicUrl,
+      node: process.version,
+      metricsPort: metricsServer?.port ?? null,
+    },
     'ready',
   );
 
@@ -58,15 +73,21 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ event: 'server.stopping', signal }, 'draining requests');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    // Readiness off first: load balancers take the instance out of rotation during the delay, while
+    // it still serves what they send; then it stops accepting and waits for the requests in flight.
+    services.platform.readiness.beginDraining();
+    const delaySeconds = config.shutdownDelaySeconds;
+    logger.info({ event: 'server.stopping', signal, delaySeconds }, 'not ready; draining requests');
+    const force = setTimeout(() => process.exit(1), (delaySeconds + 15) * 1000);
     force.unref();
+    if (delaySeconds > 0) await new Promise((resolve) => setTimeout(resolve, delaySeconds * 1000));
     await app.close(); // stops accepting, waits for requests in flight
     // The areas' work still running after its answer first (a forgot-password's mail), so the mail it
     // files can still queue its job run; then the queue, whose runs finish what they hold.
     await stopAreas(services);
     await services.platform.jobs.stop();
     await commandServer?.stop();
+    await metricsServer?.close();
     await deps.rateLimitStore.close?.();
     await deps.broadcast.close();
     await database.close();

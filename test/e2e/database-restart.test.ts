@@ -5,102 +5,48 @@
  * done, or 503 with Retry-After), and every acknowledged write is found afterwards, none twice.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { Writer } from '../helpers/acknowledged-writes.ts';
 import { testEngine } from '../helpers/database.ts';
 import { type PrivatePostgres, privatePostgresUnavailable, startPrivatePostgres } from '../helpers/private-postgres.ts';
-import { freePort, waitForPing } from '../helpers/processes.ts';
+import { registerThrough, type ServerProcess, startServer } from '../helpers/server-process.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 const skip =
   testEngine() !== 'postgres' ? 'a PostgreSQL restart needs the PostgreSQL engine' : privatePostgresUnavailable();
-
-interface Instance {
-  base: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-interface Writer {
-  token: string;
-  acknowledged: Set<string>;
-  attempted: Set<string>;
-  next: number;
-}
 
 /** Writes refused during an outage, by status; anything but 201 and 503 is a failure of the test. */
 const refusals = new Map<number, number>();
 const unexpected: string[] = [];
 
-async function startInstance(databaseUrl: string, dataDir: string): Promise<Instance> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      APP_ENV: 'development',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: '4',
-      REDIS_URL: '',
-      SMTP_URL: '',
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+function startInstance(databaseUrl: string, dataDir: string): Promise<ServerProcess> {
   // The first start loads the geography reference data into the new cluster: minutes on a busy machine.
-  await waitForPing(base, child, 300_000).catch((error: Error) => {
-    throw new Error(`${error.message}:\n${output.join('')}`);
-  });
-  return { base, child, output };
+  return startServer({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, RATE_LIMITS: 'off' }, 300_000);
 }
 
-/** One write: a bookmark collection with a name of its own, so each acknowledged write can be found. */
-async function write(instance: Instance, writer: Writer): Promise<void> {
-  const name = `w-${writer.next++}`;
-  writer.attempted.add(name);
-  let response: Response;
-  try {
-    response = await fetch(`${instance.base}/api/users/me/bookmarks/collections`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name }),
-      // Only ends a request that would otherwise hang (the server must answer, not keep it waiting).
-      signal: AbortSignal.timeout(20_000),
-    });
-  } catch (error) {
-    unexpected.push(`${name}: no answer (${(error as Error).message})`);
+/** One write; an answer other than 201, or 503 with Retry-After, is noted as unexpected. */
+async function write(instance: ServerProcess, writer: Writer): Promise<void> {
+  const outcome = await writer.write(instance.base);
+  if (outcome.kind === 'acknowledged') return;
+  if (outcome.kind === 'unanswered') {
+    unexpected.push(`no answer (${outcome.reason})`);
     return;
   }
-  const body = await response.text();
-  if (response.status === 201) {
-    writer.acknowledged.add(name);
-    return;
-  }
-  refusals.set(response.status, (refusals.get(response.status) ?? 0) + 1);
-  if (response.status !== 503) unexpected.push(`${name}: ${response.status} ${body.slice(0, 300)}`);
-  else if (!/^\d+$/.test(response.headers.get('retry-after') ?? ''))
-    unexpected.push(`${name}: 503 without Retry-After`);
+  refusals.set(outcome.status, (refusals.get(outcome.status) ?? 0) + 1);
+  if (outcome.status !== 503) unexpected.push(`${outcome.status} ${outcome.body}`);
+  else if (!/^\d+$/.test(outcome.retryAfter ?? '')) unexpected.push('503 without Retry-After');
 }
 
 describe('PostgreSQL restarted under writes from two instances', { skip: skip ?? false }, () => {
   let cluster: PrivatePostgres;
-  const instances: Instance[] = [];
+  const instances: ServerProcess[] = [];
   const writers: Writer[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-db-restart-'));
   /** The instances in turn: the nth request goes to instance n mod 2. */
-  const instanceFor = (n: number): Instance => {
+  const instanceFor = (n: number): ServerProcess => {
     const instance = instances[n % instances.length];
     assert.ok(instance, 'the instances are started');
     return instance;
@@ -112,14 +58,7 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
     instances.push(await startInstance(cluster.url, join(dataDir, 'a')));
     instances.push(await startInstance(cluster.url, join(dataDir, 'b')));
     for (let i = 0; i < 4; i++) {
-      const response = await fetch(`${instanceFor(i).base}/api/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `writer${i}@example.test`, password: 'a long enough password 1' }),
-      });
-      assert.equal(response.status, 201, await response.clone().text());
-      const { data } = (await response.json()) as { data: { attributes: { accessToken: string } } };
-      writers.push({ token: data.attributes.accessToken, acknowledged: new Set(), attempted: new Set(), next: 0 });
+      writers.push(new Writer((await registerThrough(instanceFor(i), `writer${i}@example.test`)).token));
     }
   });
 
@@ -152,13 +91,13 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
 
   /** The first unexpected answers, and the end of each instance's log. */
   function problems(): string {
-    const logs = instances.map(({ output }, index) => `instance ${index}:\n${output.join('').slice(-2000)}`);
+    const logs = instances.map((instance, index) => `instance ${index}:\n${instance.log(2000)}`);
     return [`${unexpected.length} unexpected:`, ...unexpected.slice(0, 5), ...logs].join('\n');
   }
 
   async function assertAlive(): Promise<void> {
-    for (const { child, output } of instances) {
-      assert.equal(child.exitCode, null, `an instance exited:\n${output.join('').slice(-3000)}`);
+    for (const instance of instances) {
+      assert.equal(instance.child.exitCode, null, `an instance exited:\n${instance.log()}`);
     }
   }
 
@@ -201,16 +140,11 @@ describe('PostgreSQL restarted under writes from two instances', { skip: skip ??
   it('lost no acknowledged write and did none twice', async (t) => {
     t.diagnostic(`refused during the outages, by status: ${JSON.stringify(Object.fromEntries(refusals))}`);
     for (const [index, writer] of writers.entries()) {
-      const response = await fetch(`${instanceFor(index).base}/api/users/me/bookmarks/collections?limit=100`, {
-        headers: { authorization: `Bearer ${writer.token}` },
-      });
-      assert.equal(response.status, 200);
-      const { data } = (await response.json()) as { data: { attributes: { name: string } }[] };
-      const found = data.map((item) => item.attributes.name);
-      assert.equal(new Set(found).size, found.length, 'a write was done twice');
-      for (const name of writer.acknowledged) assert.ok(found.includes(name), `acknowledged ${name} was lost`);
+      const { lost, twice, unknown } = writer.check(await writer.found(instanceFor(index).base));
+      assert.equal(twice, 0, 'a write was done twice');
+      assert.deepEqual(lost, [], 'acknowledged writes were lost');
       // A write whose answer was lost with its connection may have committed; nothing else appears.
-      for (const name of found) assert.ok(writer.attempted.has(name), `${name} was never written`);
+      assert.deepEqual(unknown, [], 'writes found that were never attempted');
     }
   });
 });

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/app.ts';
+import { alsoAnswer, redirectTo } from '../../src/platform/http/answers.ts';
 import { AppError } from '../../src/platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../src/platform/http/jsonapi.ts';
 import { registerRoutes, route, type Success } from '../../src/platform/http/route.ts';
@@ -52,6 +53,11 @@ describe('declared answers', () => {
       probe('/probe/form', { status: 202, mediaType: 'text/html', emptyForJson: true }, (reply) =>
         reply.status(202).send(),
       ),
+      probe('/api/probe/also', { status: 200, schema: TextDocument, also: { 201: 'created' } }, () =>
+        alsoAnswer(201, { data: 'created' }),
+      ),
+      probe('/probe/redirect', { status: 302 }, () => redirectTo('/elsewhere')),
+      probe('/api/probe/undeclared-answer', { status: 200, schema: TextDocument }, () => alsoAnswer(201, { data: '' })),
       probe('/api/probe/teapot', { status: 200, schema: TextDocument }, (reply) =>
         reply.status(418).type('application/json').send({ data: 'tea' }),
       ),
@@ -73,6 +79,19 @@ describe('declared answers', () => {
     const document = await get('/api/probe/document');
     assert.equal(document.headers['content-type'], 'application/vnd.api+json');
     assert.deepEqual(document.json(), { data: 'a document' });
+  });
+
+  it('sends the answers a handler returns with the statuses its route declares, and refuses others (500)', async () => {
+    const also = await get('/api/probe/also');
+    assert.equal(also.statusCode, 201);
+    assert.deepEqual(also.json(), { data: 'created' });
+    const redirect = await get('/probe/redirect');
+    assert.equal(redirect.statusCode, 302);
+    assert.equal(redirect.headers.location, '/elsewhere');
+    assert.equal(redirect.body, '');
+    const undeclared = await get('/api/probe/undeclared-answer');
+    assert.equal(undeclared.statusCode, 500);
+    assert.equal(undeclared.json().errors[0].code, 'internal');
   });
 
   it('names each answer its document does not describe, and only those', async () => {

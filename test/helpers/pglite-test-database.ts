@@ -148,3 +148,12 @@ export async function openPgliteTestDatabase(): Promise<Database & { client: PGl
     },
   };
 }
+
+/**
+ * A migrated PGlite data directory at `destination` (a copy of the template), for a test that starts
+ * the real server as a child process on it (DATA_DIR/db) without waiting for every migration.
+ */
+export async function copyMigratedDataDirectory(destination: string): Promise<void> {
+  ownFolder();
+  cpSync(await templateDirectory(), destination, { recursive: true });
+}

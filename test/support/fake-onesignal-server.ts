@@ -7,6 +7,7 @@
  *   onesignal.requests          // every request: headers, parsed body, the status answered, `repeat`
  *   onesignal.failFor(hex, { status: 429, retryAfter: 2, times: 1 })  // the next request(s) for that external_id fail
  *   onesignal.invalidAlias(hex) // that external_id has no subscription: 200 {id:"", errors:{invalid_aliases:…}}
+ *   onesignal.outage([{ status: 500, times: 2 }, { status: 429, seconds: 2 }])  // the whole API fails in turn (below)
  *   onesignal.reset()           // between tests; keeps url, appId and apiKey
  *   await onesignal.close()
  *
@@ -61,6 +62,13 @@ export interface FailureBehaviour {
   times?: number;
 }
 
+/**
+ * One step of a provider-wide outage: `times` requests answered `status`; or, for 429, every request
+ * within `seconds` of the first one so answered, each with `Retry-After` the seconds left (rounded up),
+ * as the app's rate limit does. Steps run in order; afterwards the API answers as usual.
+ */
+export type OutageStep = { status: number; times: number } | { status: 429; seconds: number };
+
 export interface FakeOneSignal {
   url: string;
   appId: string;
@@ -69,6 +77,7 @@ export interface FakeOneSignal {
   notifications: FakeOneSignalNotification[];
   failFor(externalId: string, behaviour: FailureBehaviour): void;
   invalidAlias(externalId: string): void;
+  outage(steps: OutageStep[]): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -89,6 +98,28 @@ export async function startFakeOneSignal(): Promise<FakeOneSignal> {
   const failures = new Map<string, FailureBehaviour & { remaining: number }>();
   const invalidAliases = new Set<string>();
   const answered = new Map<string, Answer>();
+  let outage: { steps: OutageStep[]; answered: number; windowEnd: number | null } | null = null;
+
+  /** The outage's answer to this request, or null once it is over. */
+  function outageAnswer(): Answer | null {
+    while (outage !== null) {
+      const [step] = outage.steps;
+      if (step === undefined) {
+        outage = null;
+        return null;
+      }
+      if ('seconds' in step) {
+        outage.windowEnd ??= Date.now() + step.seconds * 1000;
+        const left = outage.windowEnd - Date.now();
+        if (left > 0) return { status: 429, body: defaultErrorBody(429), retryAfter: Math.ceil(left / 1000) };
+      } else if (outage.answered < step.times) {
+        outage.answered++;
+        return { status: step.status, body: defaultErrorBody(step.status) };
+      }
+      outage = { steps: outage.steps.slice(1), answered: 0, windowEnd: null };
+    }
+    return null;
+  }
 
   function answer(
     path: string,
@@ -115,6 +146,8 @@ export async function startFakeOneSignal(): Promise<FakeOneSignal> {
     const problem = bodyProblem(body);
     if (problem) return { status: 400, body: { errors: [problem] } };
     const externalIds = body.include_aliases!.external_id!;
+    const down = outageAnswer();
+    if (down !== null) return down;
 
     const failing = externalIds.find((id) => failures.has(id));
     if (failing !== undefined) {
@@ -188,12 +221,16 @@ export async function startFakeOneSignal(): Promise<FakeOneSignal> {
     invalidAlias(externalId) {
       invalidAliases.add(externalId);
     },
+    outage(steps) {
+      outage = { steps, answered: 0, windowEnd: null };
+    },
     reset() {
       requests.length = 0;
       notifications.length = 0;
       failures.clear();
       invalidAliases.clear();
       answered.clear();
+      outage = null;
     },
     async close() {
       server.closeAllConnections();

@@ -6,6 +6,9 @@
  *   const mail = await sink.waitForMessage((m) => m.to.includes('ana@example.com'));
  *   mail.subject; mail.text; mail.html; mail.headers['message-id']; mail.raw
  *   sink.refuse(true);   // a mail server that is down: every connection is refused (421) until refuse(false)
+ *   sink.hold(true);     // a server that stops answering: each message's data is read, never acknowledged
+ *   sink.held            // the envelopes of the messages it holds (envelope sender, recipients)
+ *   sink.dropHeld();     // ends them with 421, as a server does when its client stops talking (nothing kept)
  *   sink.clear();        // between tests
  *   await sink.close();
  *
@@ -46,6 +49,11 @@ export interface SmtpSink {
   waitForMessage(predicate?: (message: SinkMessage) => boolean, timeoutMs?: number): Promise<SinkMessage>;
   /** While true, every connection gets 421 (service not available) and no message is kept. */
   refuse(refusing: boolean): void;
+  /** While true, each message's data is read and then left unanswered, until `dropHeld()`. */
+  hold(holding: boolean): void;
+  readonly held: { from: string; to: string[] }[];
+  /** Answers every held message 421 (not accepted, nothing kept). */
+  dropHeld(): void;
   clear(): void;
   close(): Promise<void>;
 }
@@ -62,6 +70,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
   const waiters = new Set<(message: SinkMessage) => void>();
   let refusing = false;
+  let holding = false;
+  const held: { from: string; to: string[]; end: () => void }[] = [];
 
   const server = new SMTPServer({
     authOptional: true,
@@ -76,6 +86,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', callback);
       stream.on('end', () => {
+        if (holding) {
+          const refused = Object.assign(new Error('connection timed out'), { responseCode: 421 });
+          held.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((recipient) => recipient.address),
+            end: () => callback(refused),
+          });
+          return;
+        }
         const raw = Buffer.concat(chunks);
         const message: SinkMessage = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -117,6 +136,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     refuse(value) {
       refusing = value;
+    },
+    hold(value) {
+      holding = value;
+    },
+    held,
+    dropHeld() {
+      for (const message of held.splice(0)) message.end();
     },
     clear() {
       messages.length = 0;

@@ -17,7 +17,9 @@ export class RedisBroadcast implements Broadcast {
   constructor(url: string, logger: Logger, prefix = 'tms:') {
     this.prefix = prefix;
     this.logger = logger;
-    this.#publisher = new Redis(url, { maxRetriesPerRequest: 2 });
+    // A publish waits at most a second for Redis (a logout must not hang on it); a lost message is
+    // made up for by the subscribers' gap (they drop their caches when they reconnect) and the TTLs.
+    this.#publisher = new Redis(url, { maxRetriesPerRequest: 2, commandTimeout: 1000 });
     this.#subscriber = new Redis(url, { maxRetriesPerRequest: null });
     for (const connection of [this.#publisher, this.#subscriber]) {
       connection.on('error', (error) => logger.warn({ event: 'broadcast.redisError', err: error }, 'redis broadcast'));

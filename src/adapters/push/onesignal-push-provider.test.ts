@@ -197,6 +197,29 @@ describe('OneSignalPushProvider', () => {
     assert.deepEqual(sleeps, []);
   });
 
+  it('holds back the next push after a 429 (the whole app is limited): no request before Retry-After', async () => {
+    const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+    const single = provider({ clock, maxRetries: 0, maxRetryDelayMs: 60_000 });
+    onesignal.failFor(recipient, { status: 429, retryAfter: 30, times: 1 });
+    const first = await single.send(message());
+    assert.equal(!first.delivered && first.retryable, true);
+
+    clock.advance(10_000);
+    const other = 'fedcba9876543210fedcba9876543210';
+    const second = await single.send(
+      message({ externalId: other, idempotencyKey: '3fa85f64-5717-3562-b3fc-2c963f66afa6' }),
+    );
+    assert.equal(second.delivered, true);
+    assert.deepEqual(sleeps, [20_000], 'the other push waited out the 30 s first');
+
+    onesignal.failFor(other, { status: 429, retryAfter: 120, times: 1 });
+    await single.send(message({ externalId: other, idempotencyKey: '3fa85f64-5717-3562-b3fc-2c963f66afa7' }));
+    const requests = onesignal.requests.length;
+    const refused = await single.send(message());
+    assert.equal(!refused.delivered && refused.retryable, true, 'a wait past maxRetryDelayMs fails at once');
+    assert.equal(onesignal.requests.length, requests, 'without a request');
+  });
+
   it('retries a 500 with exponential backoff and the same key, and logs the retry', async () => {
     onesignal.failFor(recipient, { status: 500, times: 2 });
     const { logger, lines } = memoryLogger();

@@ -25,7 +25,14 @@ export interface OneSignalOptions {
   logger?: Logger;
 }
 
-/** Sends one push per call to OneSignal's REST API, targeting the `external_id` alias. */
+/**
+ * Sends one push per call to OneSignal's REST API, targeting the `external_id` alias.
+ *
+ * A 429's Retry-After is the provider's limit for the whole app, not for one push: until it has
+ * passed, no send of this instance makes a request (a send started meanwhile waits for it, or fails
+ * as retryable at once when the wait is longer than `maxRetryDelayMs`), so a flush that goes on to
+ * the next recipient after a 429 does not knock again before it was told to.
+ */
 export class OneSignalPushProvider implements PushProvider {
   readonly #appId: string;
   readonly #apiKey: string;
@@ -38,6 +45,8 @@ export class OneSignalPushProvider implements PushProvider {
   readonly #maxRetryDelayMs: number;
   readonly #timeoutMs: number;
   readonly #logger: Logger | undefined;
+  /** No request before this time (clock milliseconds): the last Retry-After received. */
+  #pausedUntil = 0;
 
   constructor(options: OneSignalOptions) {
     this.#appId = options.appId;
@@ -67,12 +76,24 @@ export class OneSignalPushProvider implements PushProvider {
       idempotency_key: message.idempotencyKey,
       collapse_id: message.collapseId,
     });
+    const paused = this.#pausedUntil - this.#clock.now().getTime();
+    if (paused > this.#maxRetryDelayMs) {
+      return {
+        delivered: false,
+        reason: `onesignal asked to wait until ${new Date(this.#pausedUntil).toISOString()}`,
+        retryable: true,
+      };
+    }
+    if (paused > 0) await this.#sleep(paused);
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.#post(body);
       if (outcome.kind === 'delivered') return { delivered: true, providerId: outcome.providerId };
       if (outcome.kind === 'failed') {
         const { reason, retryable, rejected } = outcome;
         return { delivered: false, reason, retryable, ...(rejected ? { rejected } : {}) };
+      }
+      if (outcome.retryAfterMs !== null) {
+        this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now().getTime() + outcome.retryAfterMs);
       }
       if (attempt >= this.#maxRetries) {
         return {

@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
 import { perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import {
   AddressPatchSchema,
   AddressSchema,
@@ -13,8 +12,8 @@ import {
   SettingsPatchSchema,
   SettingsSchema,
 } from './account.presenters.ts';
-import type { AccountsServices } from './accounts.module.ts';
 import { OwnUserSchema, PublicUserSchema, presentOwnUser, presentPublicUser } from './presenters.ts';
+import type { AccountsServices } from './public.ts';
 import { sponsoredKeyset } from './user-directory.repository.ts';
 import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
@@ -29,8 +28,13 @@ const passwordChangeLimit: RateLimitRule = {
   key: (request) => request.viewer?.userId ?? null,
 };
 
-export function accountRoutes(app: App, { profile, passwords, settings, directory }: AccountsServices) {
-  registerRoutes(app, 'account', [
+export function accountRoutes({
+  profile,
+  passwords,
+  settings,
+  directory,
+}: Pick<AccountsServices, 'profile' | 'passwords' | 'settings' | 'directory'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/users/me/username',
@@ -162,5 +166,5 @@ export function accountRoutes(app: App, { profile, passwords, settings, director
         };
       },
     }),
-  ]);
+  ];
 }

@@ -5,6 +5,7 @@
  * Jobs: bans, account-erasure. Operator command: users:create.
  */
 import { byId, singleRow } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { accountRoutes } from './account.routes.ts';
@@ -31,29 +32,6 @@ import { SettingsService } from './settings.service.ts';
 import { UserDirectoryRepository } from './user-directory.repository.ts';
 import { UserDirectoryService } from './user-directory.service.ts';
 import { UsersService } from './users.service.ts';
-
-export interface AccountsServices {
-  accounts: AccountsService;
-  sessions: SessionsService;
-  /** Live sessions in memory; every write that revokes one goes through AccountsRepository. */
-  sessionCache: SessionCache;
-  mailFlows: MailFlowsService;
-  profile: ProfileService;
-  passwords: PasswordService;
-  settings: SettingsService;
-  directory: UserDirectoryService;
-  users: UsersService;
-  /** Operators' side: verified badge, bans (and their end), erasure. */
-  moderation: ModerationService;
-  /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
-  deletion: DeletionService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    accounts: AccountsServices;
-  }
-}
 
 export const accountsArea = defineArea({
   name: 'accounts',
@@ -165,10 +143,8 @@ export const accountsArea = defineArea({
     };
   },
   routes(app, services) {
-    authRoutes(app, services);
-    mailFlowsRoutes(app, services);
-    accountRoutes(app, services);
-    deletionRoutes(app, services);
+    registerRoutes(app, 'auth', [...authRoutes(services), ...mailFlowsRoutes(services)]);
+    registerRoutes(app, 'account', [...accountRoutes(services), ...deletionRoutes(services)]);
   },
   // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ mailFlows }) => mailFlows.drain(),

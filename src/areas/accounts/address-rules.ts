@@ -3,7 +3,7 @@
  * ones (line2, region, phone) become null when blank, and every length counts the trimmed text.
  */
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { countryCodes } from './country-codes.ts';
+import { countryCodes } from '../../platform/text/country-codes.ts';
 import type { PostalAddress } from './tables.ts';
 
 export const addressLimits = {

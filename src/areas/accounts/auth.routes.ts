@@ -2,12 +2,9 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
-import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { AccountsServices } from './accounts.module.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { sessionsKeyset } from './accounts.repository.ts';
 import {
   NewSessionDocumentSchema,
@@ -17,40 +14,17 @@ import {
   presentSession,
   SessionSchema,
 } from './presenters.ts';
+import type { AccountsServices } from './public.ts';
+import { LoginBody, loginNameOf, Password } from './requests.ts';
 import { clientInfo } from './sessions.service.ts';
 import { NicknameSchema, UsernameSchema } from './usernames.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
-const Password = Type.String({
-  minLength: 1,
-  maxLength: 128,
-  description: '10 to 128 characters, a letter and a digit or symbol',
-});
-const LoginName = Type.String({ minLength: 1, maxLength: 254 });
-/** The body of a password sign-in (POST /api/auth/login, and the web's POST /login). */
-export const LoginBody = Type.Object(
-  { email: Type.Optional(LoginName), login: Type.Optional(LoginName), password: Password },
-  { additionalProperties: false, description: 'exactly one of `email` and `login` (an e-mail or a username)' },
-);
-
-/** The one name a login gives: `email`, or `login` (an e-mail or a username); both or neither is one 422. */
-export function loginNameOf(body: { email?: string; login?: string }): string {
-  const given = [body.email, body.login].filter((value) => value !== undefined);
-  const [name] = given;
-  if (given.length !== 1 || name === undefined) {
-    throw new AppError('validationFailed', {
-      source: { pointer: body.email === undefined ? '/login' : '/email' },
-      detail: 'give exactly one of email and login',
-    });
-  }
-  return name;
-}
-
 /** An answer that carries an access token must not be kept by any cache. */
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
 
-export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
-  registerRoutes(app, 'auth', [
+export function authRoutes({ accounts, sessions }: Pick<AccountsServices, 'accounts' | 'sessions'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/auth/register',
@@ -169,5 +143,5 @@ export function authRoutes(app: App, { accounts, sessions }: AccountsServices) {
         },
       }),
     }),
-  ]);
+  ];
 }

@@ -2,10 +2,9 @@
 import { Type } from 'typebox';
 import { DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { AccountsServices } from './accounts.module.ts';
+import type { AccountsServices } from './public.ts';
 
 /** Guessing the password with a stolen token is slowed per account, as for a password change. */
 const deletionRequestLimit: RateLimitRule = {
@@ -26,8 +25,8 @@ const AccountDeletionSchema = Type.Object({
   }),
 });
 
-export function deletionRoutes(app: App, { deletion }: AccountsServices) {
-  registerRoutes(app, 'account', [
+export function deletionRoutes({ deletion }: Pick<AccountsServices, 'deletion'>): AnyRoute[] {
+  return [
     route({
       method: 'DELETE',
       path: '/api/users/me',
@@ -75,5 +74,5 @@ export function deletionRoutes(app: App, { deletion }: AccountsServices) {
         };
       },
     }),
-  ]);
+  ];
 }

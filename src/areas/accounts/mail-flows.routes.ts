@@ -1,9 +1,8 @@
 /** E-mail confirmation and password reset: /api/auth/confirm-email, resend-confirmation, forgot-password, reset-password. */
 import { Type } from 'typebox';
 import { perBodyField, perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { AccountsServices } from './accounts.module.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import type { AccountsServices } from './public.ts';
 
 const EmailBody = Type.Object(
   { email: Type.String({ format: 'email', maxLength: 254 }) },
@@ -35,8 +34,8 @@ const mailLimits = (name: string, addressRule = perBodyField(name, 'email', 30, 
 ];
 const tokenErrors = ['invalidToken', 'tokenUsed', 'tokenExpired'] as const;
 
-export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {
-  registerRoutes(app, 'auth', [
+export function mailFlowsRoutes({ mailFlows }: Pick<AccountsServices, 'mailFlows'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/auth/confirm-email',
@@ -93,5 +92,5 @@ export function mailFlowsRoutes(app: App, { mailFlows }: AccountsServices) {
       success: { status: 204 },
       handler: ({ body }) => mailFlows.resetPassword(body.token, body.password),
     }),
-  ]);
+  ];
 }

@@ -4,8 +4,8 @@ import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/ti
 import { toHex } from '../../platform/ids/ids.ts';
 import type { BirthCity } from './accounts.repository.ts';
 import type { PublicUserRow } from './read-model.ts';
-import { signInMethods } from './sessions.service.ts';
 import type { SessionRow, UserRow } from './tables.ts';
+import { signInMethods } from './tables.ts';
 
 const publicUserAttributes = {
   hex: Type.String({ description: '32 hex digits, the id without dashes' }),

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { freePort } from '../../../test/helpers/processes.ts';
 import { RedisRateLimitStore } from '../../platform/http/redis-rate-limit-store.ts';
 
 describe('rate limits on the account routes (RATE_LIMITS=on)', () => {
@@ -161,11 +162,27 @@ describe('rate limits on the account routes (RATE_LIMITS=on)', () => {
   });
 });
 
+describe('RedisRateLimitStore while Redis does not answer', () => {
+  it('counts in the memory of its instance: the limits still hold, nothing waits or fails', async () => {
+    const port = await freePort(); // nothing listens there
+    const store = new RedisRateLimitStore(`redis://127.0.0.1:${port}`);
+    try {
+      const counts = [];
+      for (let i = 0; i < 3; i++) counts.push((await store.hit('forgot:ip:1.2.3.4', 60_000)).count);
+      assert.deepEqual(counts, [1, 2, 3]);
+      assert.equal((await store.peek('forgot:ip:1.2.3.4'))?.count, 3);
+      assert.equal(await store.peek('forgot:ip:5.6.7.8'), null);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('RedisRateLimitStore against the local Redis', () => {
   const stores: RedisRateLimitStore[] = [];
   const freshPrefix = () => `test:${process.pid}:${randomBytes(6).toString('hex')}:`;
   const store = (prefix: string) => {
-    const created = new RedisRateLimitStore('redis://127.0.0.1:6379', prefix);
+    const created = new RedisRateLimitStore('redis://127.0.0.1:6379', { prefix });
     stores.push(created);
     return created;
   };

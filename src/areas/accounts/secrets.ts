@@ -1,5 +1,5 @@
-/** Passwords (argon2id) and opaque tokens (random, only their SHA-256 stored). */
-import { createHash, randomBytes } from 'node:crypto';
+/** Passwords (argon2id) and sponsorship codes (opaque tokens: platform/secrets/opaque-tokens.ts). */
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /** The password rule, stated in errors.weakPassword: 10 to 128 characters, a letter and a non-letter. */
@@ -27,9 +27,6 @@ export const decoyPasswordHash = () => {
   decoyHash ??= hashPassword('decoy password 0');
   return decoyHash;
 };
-
-export const newSecretToken = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A short, readable code for sponsorship links (no 0/O/1/I to avoid misreading). */
 export function newSponsorCode(): string {

@@ -15,7 +15,7 @@
  * Unknown tokens are never cached (random tokens must not fill the memory).
  */
 import type { Broadcast } from '../../adapters/broadcast/index.ts';
-import { TtlCache } from '../../platform/cache/ttl-cache.ts';
+import { type CacheLookups, TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 
@@ -81,6 +81,11 @@ export class SessionCache {
 
   get size(): number {
     return this.#entries?.size ?? 0;
+  }
+
+  /** Hits and misses of the tokens looked up here (none counted with the cache off). */
+  get lookups(): CacheLookups | undefined {
+    return this.#entries?.lookups;
   }
 
   /** Forgets every cached session on this instance (POST /admin/cache/purge). */

@@ -8,20 +8,18 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { SessionResolver } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/ids/ids.ts';
+import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
-import { hashToken, newSecretToken } from './secrets.ts';
 import type { SessionCache } from './session-cache.ts';
-import type { SessionRow, UserRow } from './tables.ts';
+import type { SessionRow, SignInMethod, UserRow } from './tables.ts';
+
+export type { SignInMethod } from './tables.ts';
 
 /** What a sign-in knows of the account it opens a session for: its row, read by the sign-in itself. */
 export type SigningInUser = Pick<UserRow, 'id' | 'deletionRequestedAt'>;
 
 /** Last-seen is written at most this often, so authenticated reads are not all writes. */
 const touchIntervalMs = 60_000;
-
-/** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
-export const signInMethods = ['password', 'google', 'apple', 'facebook'] as const;
-export type SignInMethod = (typeof signInMethods)[number];
 
 export interface ClientInfo {
   ip: string;

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
-import type { GeographyService } from '../geography/geography.service.ts';
+import type { GeographyService } from '../geography/public.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { checkedAddress } from './address-rules.ts';
 import type { PostalAddress, UserSettings } from './tables.ts';

@@ -1,6 +1,9 @@
 import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { citext, timestamptz } from '../../platform/db/columns.ts';
-import type { SignInMethod } from './sessions.service.ts';
+
+/** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
+export const signInMethods = ['password', 'google', 'apple', 'facebook'] as const;
+export type SignInMethod = (typeof signInMethods)[number];
 
 export interface UserSettings {
   /** Whether new media show their position publicly unless the owner says otherwise. */

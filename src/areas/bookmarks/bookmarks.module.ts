@@ -1,5 +1,6 @@
 /** Bookmarks: a user's saved media, in collections or outside any, and media's bookmark counter. */
 import { byId } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { BookmarksRepository } from './bookmarks.repository.ts';
 import { bookmarksRoutes } from './bookmarks.routes.ts';
@@ -8,17 +9,6 @@ import { BookmarksStatsRepository } from './bookmarks-stats.repository.ts';
 import { CollectionsRepository } from './collections.repository.ts';
 import { collectionsRoutes } from './collections.routes.ts';
 import { CollectionsService } from './collections.service.ts';
-
-export interface BookmarksServices {
-  bookmarks: BookmarksService;
-  bookmarkCollections: CollectionsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    bookmarks: BookmarksServices;
-  }
-}
 
 export const bookmarksArea = defineArea({
   name: 'bookmarks',
@@ -51,8 +41,6 @@ export const bookmarksArea = defineArea({
       bookmarkCollections,
     };
   },
-  routes(app, services) {
-    collectionsRoutes(app, services);
-    bookmarksRoutes(app, services);
-  },
+  routes: (app, services) =>
+    registerRoutes(app, 'bookmarks', [...collectionsRoutes(services), ...bookmarksRoutes(services)]),
 });

@@ -3,12 +3,11 @@ import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { isCanonicalUuid } from '../../platform/ids/ids.ts';
-import type { BookmarksServices } from './bookmarks.module.ts';
 import { bookmarksKeyset, type CollectionFilter } from './bookmarks.repository.ts';
 import { BookmarkedMediaSchema, BookmarkSchema, presentBookmark, presentBookmarkedMedia } from './presenters.ts';
+import type { BookmarksServices } from './public.ts';
 
 const CollectionId = Type.String({
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
@@ -27,8 +26,8 @@ function collectionFilter(raw: string | undefined): CollectionFilter {
   });
 }
 
-export function bookmarksRoutes(app: App, { bookmarks }: BookmarksServices) {
-  registerRoutes(app, 'bookmarks', [
+export function bookmarksRoutes({ bookmarks }: Pick<BookmarksServices, 'bookmarks'>): AnyRoute[] {
+  return [
     route({
       method: 'PUT',
       path: '/api/users/me/media/{mediaId}/bookmark',
@@ -78,5 +77,5 @@ export function bookmarksRoutes(app: App, { bookmarks }: BookmarksServices) {
         };
       },
     }),
-  ]);
+  ];
 }

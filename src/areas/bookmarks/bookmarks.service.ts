@@ -6,7 +6,7 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import type { MediaService } from '../media/media.service.ts';
+import type { MediaService } from '../media/public.ts';
 import './events.ts';
 import type { BookmarksRepository, CollectionFilter } from './bookmarks.repository.ts';
 import type { CollectionsService } from './collections.service.ts';

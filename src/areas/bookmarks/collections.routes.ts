@@ -2,12 +2,11 @@
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { BookmarksServices } from './bookmarks.module.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { collectionsKeyset } from './collections.repository.ts';
 import { collectionNameMaxLength } from './collections.service.ts';
 import { CollectionSchema, presentCollection } from './presenters.ts';
+import type { BookmarksServices } from './public.ts';
 
 const base = '/api/users/me/bookmarks/collections';
 const NameBody = Type.Object(
@@ -23,8 +22,10 @@ const NameBody = Type.Object(
 const params = { collectionId: idParam('UUID', { hex: false }) };
 const OneCollection = DocumentSchema(CollectionSchema);
 
-export function collectionsRoutes(app: App, { bookmarkCollections: collections }: BookmarksServices) {
-  registerRoutes(app, 'bookmarks', [
+export function collectionsRoutes({
+  bookmarkCollections: collections,
+}: Pick<BookmarksServices, 'bookmarkCollections'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: base,
@@ -72,5 +73,5 @@ export function collectionsRoutes(app: App, { bookmarkCollections: collections }
       success: { status: 204 },
       handler: ({ viewer, params }) => collections.delete(viewer.userId, params.collectionId),
     }),
-  ]);
+  ];
 }

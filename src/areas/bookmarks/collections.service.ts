@@ -8,7 +8,7 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import type { UsersService } from '../accounts/users.service.ts';
+import type { UsersService } from '../accounts/public.ts';
 import { type CollectionsRepository, type CollectionWithCount, collectionNameIndex } from './collections.repository.ts';
 
 export const collectionNameMaxLength = 60;

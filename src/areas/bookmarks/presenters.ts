@@ -8,7 +8,7 @@ import {
   Timestamp,
 } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import { MediaSchema, presentMedia } from '../media/presenters.ts';
+import { MediaSchema, presentMedia } from '../media/public.ts';
 import type { BookmarkedMedia } from './bookmarks.repository.ts';
 import type { CollectionWithCount } from './collections.repository.ts';
 import type { BookmarkRow } from './tables.ts';

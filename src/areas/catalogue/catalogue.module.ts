@@ -3,6 +3,7 @@
  * commissions on. Public read routes; rows come from the imports (imports/). Click tracking reads
  * offers through `offers.findForTracking`.
  */
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { BrandsRepository } from './brands.repository.ts';
 import { BrandsService } from './brands.service.ts';
@@ -13,18 +14,6 @@ import { EstablishmentsService } from './establishments.service.ts';
 import { importCommands } from './imports/import.command.ts';
 import { OffersRepository } from './offers.repository.ts';
 import { OffersService } from './offers.service.ts';
-
-export interface CatalogueServices {
-  establishments: EstablishmentsService;
-  offers: OffersService;
-  brands: BrandsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    catalogue: CatalogueServices;
-  }
-}
 
 export const catalogueArea = defineArea({
   name: 'catalogue',
@@ -46,6 +35,6 @@ export const catalogueArea = defineArea({
       ),
     };
   },
-  routes: catalogueRoutes,
+  routes: (app, services) => registerRoutes(app, 'catalogue', catalogueRoutes(services)),
   cliCommands: importCommands,
 });

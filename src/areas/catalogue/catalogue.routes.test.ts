@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { cityId } from '../geography/reference-data/ids.ts';
-import type { CatalogueServices } from './catalogue.module.ts';
+import type { CatalogueServices } from './public.ts';
 
 const paris = cityId(2988507);
 const lyon = cityId(2996944);

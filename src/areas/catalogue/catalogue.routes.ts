@@ -9,10 +9,8 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
 import { pageLinks } from '../../platform/http/page-links.ts';
 import { pageQuerySchema, pageRequest } from '../../platform/http/page-query.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { brandsKeyset } from './brands.repository.ts';
-import type { CatalogueServices } from './catalogue.module.ts';
 import {
   type EstablishmentFilter,
   establishmentsKeyset,
@@ -27,6 +25,7 @@ import {
   presentEstablishment,
   presentOffer,
 } from './presenters.ts';
+import type { CatalogueServices } from './public.ts';
 import { establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 
 /** A `near` list: radiusKm defaults to 25 and may go up to 200. */
@@ -81,8 +80,12 @@ function nearOf({ lat, lng, radiusKm }: NearQuery): EstablishmentFilter['near'] 
   };
 }
 
-export function catalogueRoutes(app: App, { establishments, offers, brands }: CatalogueServices) {
-  registerRoutes(app, 'catalogue', [
+export function catalogueRoutes({
+  establishments,
+  offers,
+  brands,
+}: Pick<CatalogueServices, 'establishments' | 'offers' | 'brands'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/establishments',
@@ -241,5 +244,5 @@ export function catalogueRoutes(app: App, { establishments, offers, brands }: Ca
         };
       },
     }),
-  ]);
+  ];
 }

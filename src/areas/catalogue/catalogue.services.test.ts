@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import type { CatalogueServices } from './catalogue.module.ts';
-import { currencyCodes } from './currencies.ts';
+import { currencyCodes } from '../../platform/money/currencies.ts';
+import type { CatalogueServices } from './public.ts';
 import { establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 
 describe('catalogue services', () => {

@@ -13,7 +13,7 @@ import {
 } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
-import { currencyCodes } from './currencies.ts';
+import { currencyCodes } from '../../platform/money/currencies.ts';
 import type { ListedEstablishment } from './establishments.repository.ts';
 import { localized } from './localized.ts';
 import type { ListedOffer } from './offers.repository.ts';

@@ -3,7 +3,7 @@
  * the problem in words (null when the value is fine), so an import can report it for a row and a
  * service can throw it.
  */
-import { isCurrency } from './currencies.ts';
+import { isCurrency } from '../../platform/money/currencies.ts';
 import { catalogueLocales, establishmentKinds, sustainabilityLabels } from './vocabulary.ts';
 
 /**

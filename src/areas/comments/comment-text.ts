@@ -1,8 +1,8 @@
 /** A comment's text: its limits, and the @mentions and #hashtags read from it. */
 
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { extractHashtags } from '../../platform/text/hashtags.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
-import { extractHashtags } from '../media/hashtags.ts';
 
 /** Characters (as the user sees them) of a comment once trimmed. */
 export const commentMaxLength = 2000;

@@ -5,21 +5,12 @@
  * and `user.anonymized` (an erased author's comments become placeholders, mentions are renamed).
  */
 import { byId } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import '../accounts/events.ts';
 import { CommentsRepository } from './comments.repository.ts';
 import { commentsRoutes } from './comments.routes.ts';
 import { CommentsService } from './comments.service.ts';
-
-export interface CommentsServices {
-  comments: CommentsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    comments: CommentsServices;
-  }
-}
 
 export const commentsArea = defineArea({
   name: 'comments',
@@ -49,5 +40,5 @@ export const commentsArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'comments.erase', ({ userId }) => comments.eraseUser(userId));
     return { comments };
   },
-  routes: commentsRoutes,
+  routes: (app, services) => registerRoutes(app, 'comments', commentsRoutes(services)),
 });

@@ -3,13 +3,12 @@ import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { commentBodySchemaMax, commentMaxLength } from './comment-text.ts';
-import type { CommentsServices } from './comments.module.ts';
 import { repliesKeyset, topLevelKeyset } from './comments.repository.ts';
 import { threadCap } from './comments.service.ts';
 import { CommentAuthorSchema, CommentSchema, presentComments } from './presenters.ts';
+import type { CommentsServices } from './public.ts';
 
 const mediaParams = { mediaId: idParam('UUID or 32 hex digits') };
 const commentParams = { commentId: idParam('The comment UUID', { hex: false }) };
@@ -28,8 +27,8 @@ export const commentRateLimits = {
   delete: [perIp('comment-delete', 120, 60), perUser('comment-delete', 30, 60)],
 };
 
-export function commentsRoutes(app: App, { comments }: CommentsServices) {
-  registerRoutes(app, 'comments', [
+export function commentsRoutes({ comments }: Pick<CommentsServices, 'comments'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/media/{mediaId}/comments',
@@ -140,7 +139,7 @@ export function commentsRoutes(app: App, { comments }: CommentsServices) {
       success: { status: 204 },
       handler: ({ viewer, params }) => comments.remove(viewer.userId, params.commentId),
     }),
-  ]);
+  ];
 }
 
 function presentOne(view: Parameters<typeof presentComments>[0], locale: Parameters<typeof presentComments>[1]) {

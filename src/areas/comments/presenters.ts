@@ -3,7 +3,7 @@ import { Nullable, RelationshipSchema, ResourceSchema, relation, Timestamp } fro
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { translate } from '../../platform/i18n/i18n.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import type { ListedComment } from './comments.repository.ts';
 import type { CommentsView } from './comments.service.ts';
 

@@ -4,20 +4,12 @@
  * `user.registered`, redeemed in the registration's transaction: a bad code fails the registration).
  */
 import { byId } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { couponsAdminRoutes } from './coupons.admin-routes.ts';
 import { CouponsRepository } from './coupons.repository.ts';
 import { couponsRoutes } from './coupons.routes.ts';
 import { CouponsService } from './coupons.service.ts';
-
-export interface CouponsServices {
-  coupons: CouponsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    coupons: CouponsServices;
-  }
-}
 
 export const couponsArea = defineArea({
   name: 'coupons',
@@ -49,5 +41,8 @@ export const couponsArea = defineArea({
     );
     return { coupons };
   },
-  routes: couponsRoutes,
+  routes(app, services) {
+    registerRoutes(app, 'admin', couponsAdminRoutes(services));
+    registerRoutes(app, 'account', couponsRoutes(services));
+  },
 });

@@ -4,22 +4,12 @@
  * row, export-leases.ts). Subscribes to user.erasing to drop the lease of an erased account.
  */
 import '../accounts/events.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { DataExportRepository } from './data-export.repository.ts';
 import { dataExportRoutes } from './data-export.routes.ts';
 import { DataExportService } from './data-export.service.ts';
 import { ExportLeases } from './export-leases.ts';
-
-export interface DataExportServices {
-  dataExport: DataExportService;
-  leases: ExportLeases;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    dataExport: DataExportServices;
-  }
-}
 
 export const dataExportArea = defineArea({
   name: 'dataExport',
@@ -29,5 +19,5 @@ export const dataExportArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'dataExport.erase', ({ userId }) => leases.dropOfUser(userId));
     return { dataExport: new DataExportService(exports, leases, clock, logger), leases };
   },
-  routes: dataExportRoutes,
+  routes: (app, services) => registerRoutes(app, 'account', dataExportRoutes(services)),
 });

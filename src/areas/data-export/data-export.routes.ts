@@ -1,14 +1,13 @@
 /** GET /api/users/me/export: the caller's data as a ZIP, streamed (docs/api.md, Data export). */
 import { perIp, perUser, type RateLimitRule } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { DataExportServices } from './data-export.module.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import type { DataExportServices } from './public.ts';
 
 /** An export reads every row of the account: 5 an hour per user, after 30 an hour per address. */
 export const exportRateLimits: RateLimitRule[] = [perIp('data-export', 30, 3600), perUser('data-export', 5, 3600)];
 
-export function dataExportRoutes(app: App, { dataExport }: DataExportServices) {
-  registerRoutes(app, 'account', [
+export function dataExportRoutes({ dataExport }: Pick<DataExportServices, 'dataExport'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/users/me/export',
@@ -33,5 +32,5 @@ export function dataExportRoutes(app: App, { dataExport }: DataExportServices) {
           .send(stream);
       },
     }),
-  ]);
+  ];
 }

@@ -12,7 +12,7 @@ import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
-import { hashToken } from '../accounts/secrets.ts';
+import { hashToken } from '../../platform/secrets/opaque-tokens.ts';
 import { DataExportRepository } from './data-export.repository.ts';
 import { exportLease } from './export-leases.ts';
 

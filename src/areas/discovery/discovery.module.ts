@@ -5,6 +5,8 @@
  * Media events keep the map's precomputed clusters current (map-cell-counts.service.ts); the job
  * map-clusters rebuilds them, repairing what no event told.
  */
+
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { GeoMediaRepository } from './geo-media.repository.ts';
@@ -15,16 +17,6 @@ import { MapCellCountsService } from './map-cell-counts.service.ts';
 import { subscribeMapCells } from './map-cell-subscriptions.ts';
 import { MapCellsRepository } from './map-cells.repository.ts';
 import { NearbyRepository } from './nearby.repository.ts';
-
-export interface DiscoveryServices {
-  geoMedia: GeoMediaService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    discovery: DiscoveryServices;
-  }
-}
 
 /** How often the map's clusters are rebuilt (how long a write behind the API's back may go uncounted). */
 export const mapClustersEveryMinutes = 5;
@@ -55,5 +47,5 @@ export const discoveryArea = defineArea({
     caches.register('discovery.trending', geoMedia.trendingCache);
     return { geoMedia };
   },
-  routes: geoMediaRoutes,
+  routes: (app, services) => registerRoutes(app, 'discovery', geoMediaRoutes(services)),
 });

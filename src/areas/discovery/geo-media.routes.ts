@@ -3,11 +3,9 @@ import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import { countryCodes } from '../accounts/country-codes.ts';
-import { MediaSchema, presentMedia } from '../media/presenters.ts';
-import type { DiscoveryServices } from './discovery.module.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { countryCodes } from '../../platform/text/country-codes.ts';
+import { MediaSchema, presentMedia } from '../media/public.ts';
 import { boxQuery, checkedBox, Distance, Latitude, Longitude, Personalize, personalizes } from './geo-inputs.ts';
 import { recommendedKeyset, trendingKeyset } from './geo-media.repository.ts';
 import { nearbyDistance, recommendedDistance, trendingWindow } from './geo-media.service.ts';
@@ -20,11 +18,12 @@ import {
   presentTrendingMedia,
   TrendingMediaSchema,
 } from './presenters.ts';
+import type { DiscoveryServices } from './public.ts';
 
 const mapLimit = { default: 100, max: 500 } as const;
 
-export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
-  registerRoutes(app, 'discovery', [
+export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/media/nearby',
@@ -176,5 +175,5 @@ export function geoMediaRoutes(app: App, { geoMedia }: DiscoveryServices) {
         };
       },
     }),
-  ]);
+  ];
 }

@@ -1,8 +1,7 @@
 /** Geographic lists' resources: media with their distance or window likes, and the map's clusters. */
 import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
-import { mediaVariantUrls } from '../media/media-urls.ts';
-import { MediaSchema, presentMedia } from '../media/presenters.ts';
+import { MediaSchema, mediaVariantUrls, presentMedia } from '../media/public.ts';
 import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
 import { clusterBlurCount } from './geo-media.service.ts';
 import type { MapCell } from './map-cells.repository.ts';

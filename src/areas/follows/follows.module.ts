@@ -1,20 +1,11 @@
 /** Follows: who follows whom. A new follow publishes `follow.created` (notifications and gamification subscribe). */
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { FollowsRepository } from './follows.repository.ts';
 import { followsRoutes } from './follows.routes.ts';
 import { FollowsService } from './follows.service.ts';
 import { FollowsStatsRepository } from './follows-stats.repository.ts';
-
-export interface FollowsServices {
-  follows: FollowsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    follows: FollowsServices;
-  }
-}
 
 export const followsArea = defineArea({
   name: 'follows',
@@ -46,5 +37,5 @@ export const followsArea = defineArea({
       follows: new FollowsService(transactions, events, repository, accounts.users, clock),
     };
   },
-  routes: followsRoutes,
+  routes: (app, services) => registerRoutes(app, 'follows', followsRoutes(services)),
 });

@@ -3,13 +3,12 @@
 import type { Keyset } from '../../platform/db/keyset.ts';
 import { type Page, pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, type PagedContext, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
-import type { FollowsServices } from './follows.module.ts';
+import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import { followersKeyset, followingKeyset } from './follows.repository.ts';
 import type { FollowedUser } from './follows.service.ts';
 import { presentRelationship, RelationshipSchema } from './presenters.ts';
+import type { FollowsServices } from './public.ts';
 
 const UsersPage = { status: 200, schema: CollectionSchema(PublicUserSchema) } as const;
 const target = { targetUserId: idParam('The user to follow: UUID or 32 hex digits') };
@@ -25,7 +24,7 @@ function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, l
   };
 }
 
-export function followsRoutes(app: App, { follows }: FollowsServices) {
+export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): AnyRoute[] {
   /** The two sides of a follow list: whom a user follows, and who follows them. */
   const sides = {
     following: {
@@ -39,7 +38,7 @@ export function followsRoutes(app: App, { follows }: FollowsServices) {
         usersPage(await follows.followers(userId, context.page), followersKeyset, context),
     },
   };
-  registerRoutes(app, 'follows', [
+  return [
     route({
       method: 'POST',
       path: '/api/users/me/following/{targetUserId}',
@@ -103,5 +102,5 @@ export function followsRoutes(app: App, { follows }: FollowsServices) {
         handler: (context) => sides[side].page(context.params.userId, context),
       }),
     ),
-  ]);
+  ];
 }

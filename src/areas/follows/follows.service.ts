@@ -9,8 +9,8 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
-import type { UsersService } from '../accounts/users.service.ts';
 import './events.ts';
 import type { FollowedUser, FollowsRepository } from './follows.repository.ts';
 

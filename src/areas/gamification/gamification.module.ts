@@ -3,6 +3,7 @@
  * subscribing to those areas' events (rewards.ts). Operator commands: xp:award, badges:award.
  */
 import { byId, keysetBatches } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { badgesAwardCommand } from './badges-award.command.ts';
 import { GamificationRepository } from './gamification.repository.ts';
@@ -10,16 +11,6 @@ import { gamificationRoutes } from './gamification.routes.ts';
 import { GamificationService } from './gamification.service.ts';
 import { dailyExperienceCeilings, subscribeRewards, takeBackWithinHours } from './rewards.ts';
 import { xpAwardCommand } from './xp-award.command.ts';
-
-export interface GamificationServices {
-  gamification: GamificationService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    gamification: GamificationServices;
-  }
-}
 
 export const gamificationArea = defineArea({
   name: 'gamification',
@@ -54,6 +45,6 @@ export const gamificationArea = defineArea({
     );
     return { gamification };
   },
-  routes: gamificationRoutes,
+  routes: (app, services) => registerRoutes(app, 'badges', gamificationRoutes(services)),
   cliCommands: [xpAwardCommand, badgesAwardCommand],
 });

@@ -3,10 +3,8 @@
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, type PagedContext, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
-import type { GamificationServices } from './gamification.module.ts';
 import { badgesKeyset, earnedBadgesKeyset } from './gamification.repository.ts';
 import type { GamificationService } from './gamification.service.ts';
 import {
@@ -17,6 +15,7 @@ import {
   presentUserBadge,
   UserBadgeSchema,
 } from './presenters.ts';
+import type { GamificationServices } from './public.ts';
 
 const UserBadgesPage = { status: 200, schema: CollectionSchema(UserBadgeSchema, ProgressMetaSchema) } as const;
 const page = { keyset: earnedBadgesKeyset, defaultLimit: 50 };
@@ -37,8 +36,8 @@ async function userBadges(
   };
 }
 
-export function gamificationRoutes(app: App, { gamification }: GamificationServices) {
-  registerRoutes(app, 'badges', [
+export function gamificationRoutes({ gamification }: Pick<GamificationServices, 'gamification'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/badges',
@@ -76,5 +75,5 @@ export function gamificationRoutes(app: App, { gamification }: GamificationServi
       success: UserBadgesPage,
       handler: (context) => userBadges(gamification, context.params.userId, context),
     }),
-  ]);
+  ];
 }

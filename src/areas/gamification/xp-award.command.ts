@@ -1,5 +1,5 @@
 import { type CliCommand, CliError } from '../../cli/command.ts';
-import { resolveUser } from '../accounts/resolve-user.ts';
+import { resolveUser } from '../accounts/public.ts';
 
 const usage = '<user> <amount>';
 

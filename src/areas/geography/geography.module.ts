@@ -3,20 +3,11 @@
  * migrations 0300-0302 from npm data packages; its 12 public routes; and reverse geocoding for other
  * areas (`nearestCity`, `cityById`).
  */
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { GeographyRepository } from './geography.repository.ts';
 import { geographyRoutes } from './geography.routes.ts';
 import { GeographyService } from './geography.service.ts';
-
-export interface GeographyServices {
-  geography: GeographyService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    geography: GeographyServices;
-  }
-}
 
 export const geographyArea = defineArea({
   name: 'geography',
@@ -24,5 +15,5 @@ export const geographyArea = defineArea({
   create({ transactions }) {
     return { geography: new GeographyService(new GeographyRepository(transactions)) };
   },
-  routes: geographyRoutes,
+  routes: (app, services) => registerRoutes(app, 'geography', geographyRoutes(services)),
 });

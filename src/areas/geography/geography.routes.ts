@@ -7,10 +7,8 @@ import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { isLowercaseUuid } from '../../platform/ids/ids.ts';
-import type { GeographyServices } from './geography.module.ts';
 import { citiesKeyset, countriesKeyset, regionsKeyset, subregionsKeyset } from './geography.repository.ts';
 import {
   CitySchema,
@@ -22,6 +20,7 @@ import {
   RegionSchema,
   SubregionSchema,
 } from './presenters.ts';
+import type { GeographyServices } from './public.ts';
 import { searchQueryMaxLength } from './search-query.ts';
 
 const m49Filter = (description: string) =>
@@ -53,8 +52,8 @@ function found<T>(row: T | null): T {
 const rankedSummary = (what: string) =>
   `Search ${what} by name, accent- and case-insensitive and typo-tolerant; best match first (similarity, then population for cities)`;
 
-export function geographyRoutes(app: App, { geography }: GeographyServices) {
-  registerRoutes(app, 'geography', [
+export function geographyRoutes({ geography }: Pick<GeographyServices, 'geography'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/regions',
@@ -251,5 +250,5 @@ export function geographyRoutes(app: App, { geography }: GeographyServices) {
         return { data: presentCity(found(await geography.city(params.id))) };
       },
     }),
-  ]);
+  ];
 }

@@ -1,6 +1,6 @@
 /** How a tag typed by a user becomes a stored tag's form: trimmed, one leading '#' dropped, NFC, lowercase. */
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { maxHashtagLength } from '../media/hashtags.ts';
+import { maxHashtagLength } from '../../platform/text/hashtags.ts';
 
 /** The tag as media store it (src/areas/media/hashtags.ts), or a 400 naming the parameter. */
 export function normaliseTagQuery(raw: string, parameter: string): string {

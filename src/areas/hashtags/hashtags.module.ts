@@ -4,21 +4,13 @@
  * `hashtags` job rebuilds them from media every 5 minutes (and on POST /admin/jobs/flush/hashtags),
  * repairing what no event tells (bans) and any drift.
  */
+
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { HashtagsRepository } from './hashtags.repository.ts';
 import { hashtagsRoutes } from './hashtags.routes.ts';
 import { HashtagsService } from './hashtags.service.ts';
-
-export interface HashtagsServices {
-  hashtags: HashtagsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    hashtags: HashtagsServices;
-  }
-}
 
 export const hashtagsArea = defineArea({
   name: 'hashtags',
@@ -33,5 +25,5 @@ export const hashtagsArea = defineArea({
     }
     return { hashtags };
   },
-  routes: hashtagsRoutes,
+  routes: (app, services) => registerRoutes(app, 'hashtags', hashtagsRoutes(services)),
 });

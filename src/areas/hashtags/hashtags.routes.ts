@@ -4,9 +4,7 @@ import type { Keyset } from '../../platform/db/keyset.ts';
 import { pageOf } from '../../platform/db/page.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { HashtagsServices } from './hashtags.module.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { relatedKeyset, suggestionsKeyset, trendingKeyset } from './hashtags.repository.ts';
 import {
   HashtagSuggestionSchema,
@@ -16,6 +14,7 @@ import {
   RelatedHashtagSchema,
   TrendingHashtagSchema,
 } from './presenters.ts';
+import type { HashtagsServices } from './public.ts';
 
 const base = '/api/media/hashtags';
 /** Short lists: 10 by default, 50 at most. */
@@ -35,8 +34,8 @@ function collection<Row, R>(
   return { data: result.items.map(present), meta: { limit: request.limit }, links: links(result) };
 }
 
-export function hashtagsRoutes(app: App, { hashtags }: HashtagsServices) {
-  registerRoutes(app, 'hashtags', [
+export function hashtagsRoutes({ hashtags }: Pick<HashtagsServices, 'hashtags'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: `${base}/autocomplete`,
@@ -88,5 +87,5 @@ export function hashtagsRoutes(app: App, { hashtags }: HashtagsServices) {
       handler: async ({ query, page: request, links }) =>
         collection(await hashtags.related(query.tag, request), request, relatedKeyset, presentRelated, links),
     }),
-  ]);
+  ];
 }

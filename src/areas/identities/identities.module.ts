@@ -5,21 +5,12 @@
  */
 import { createIdentityProviders } from '../../adapters/identity/index.ts';
 import { byId, mapped } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { IdentitiesRepository } from './identities.repository.ts';
 import { identitiesRoutes } from './identities.routes.ts';
 import { IdentitiesService } from './identities.service.ts';
 import { exportIdentity } from './presenters.ts';
-
-export interface IdentitiesServices {
-  identities: IdentitiesService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    identities: IdentitiesServices;
-  }
-}
 
 export const identitiesArea = defineArea({
   name: 'identities',
@@ -55,5 +46,5 @@ export const identitiesArea = defineArea({
     });
     return { identities };
   },
-  routes: identitiesRoutes,
+  routes: (app, services) => registerRoutes(app, 'account', identitiesRoutes(services)),
 });

@@ -3,16 +3,15 @@
  * identities: link, list, unlink (docs/api.md, "Sign-in with an identity provider").
  */
 import { Type } from 'typebox';
+import { alsoAnswer } from '../../platform/http/answers.ts';
 import type { ErrorCode } from '../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import { NewSessionDocumentSchema, presentNewSession } from '../accounts/presenters.ts';
-import { clientInfo } from '../accounts/sessions.service.ts';
-import type { IdentitiesServices } from './identities.module.ts';
-import { ProviderCredentialsBody } from './identities.schemas.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { clientInfo, NewSessionDocumentSchema, presentNewSession } from '../accounts/public.ts';
 import { IdentitySchema, presentIdentity } from './presenters.ts';
+import type { IdentitiesServices } from './public.ts';
+import { ProviderCredentialsBody } from './requests.ts';
 
 const providerParam = {
   provider: Type.String({
@@ -29,11 +28,13 @@ const verificationErrors: ErrorCode[] = [
   'providerUnavailable',
 ];
 
-export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
-  registerRoutes(app, 'auth', [
+export function identitiesRoutes({ identities }: Pick<IdentitiesServices, 'identities'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/auth/oauth/{provider}',
+      // A sign-in: documented with the auth routes (the module registers the rest under account).
+      tags: ['auth'],
       auth: 'none',
       summary: 'Sign in with an identity provider: 200 into the linked account, 201 with a new account',
       description:
@@ -53,13 +54,10 @@ export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
         // The answer holds an access token: never kept by a cache.
         reply.header('Cache-Control', 'no-store');
         const signedIn = await identities.signIn(params.provider, body, clientInfo(request), locale);
-        return reply
-          .status(signedIn.created ? 201 : 200)
-          .send(presentNewSession(signedIn.session, signedIn.accessToken, signedIn.user));
+        const document = presentNewSession(signedIn.session, signedIn.accessToken, signedIn.user);
+        return signedIn.created ? alsoAnswer(201, document) : document;
       },
     }),
-  ]);
-  registerRoutes(app, 'account', [
     route({
       method: 'POST',
       path: '/api/users/me/oauth/{provider}',
@@ -74,9 +72,10 @@ export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
         schema: DocumentSchema(IdentitySchema),
         also: { 200: 'The identity was linked to my account already (same body)' },
       },
-      handler: async ({ viewer, params, body, reply }) => {
+      handler: async ({ viewer, params, body }) => {
         const linked = await identities.link(viewer.userId, params.provider, body);
-        return reply.status(linked.created ? 201 : 200).send({ data: presentIdentity(linked.identity) });
+        const document = { data: presentIdentity(linked.identity) };
+        return linked.created ? document : alsoAnswer(200, document);
       },
     }),
     route({
@@ -109,5 +108,5 @@ export function identitiesRoutes(app: App, { identities }: IdentitiesServices) {
       success: { status: 204 },
       handler: ({ viewer, params }) => identities.unlink(viewer.userId, params.provider),
     }),
-  ]);
+  ];
 }

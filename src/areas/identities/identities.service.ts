@@ -19,9 +19,8 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import type { AccountsServices } from '../accounts/accounts.module.ts';
+import type { AccountsServices, ClientInfo, SessionsService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
-import type { ClientInfo, SessionsService } from '../accounts/sessions.service.ts';
 import type { IdentitiesRepository } from './identities.repository.ts';
 import type { IdentityRow } from './tables.ts';
 

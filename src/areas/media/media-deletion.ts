@@ -7,7 +7,7 @@
 import type { MediaStorage } from '../../adapters/storage/index.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
-import type { UsersService } from '../accounts/users.service.ts';
+import type { UsersService } from '../accounts/public.ts';
 import './events.ts';
 import type { MediaRepository } from './media.repository.ts';
 import { deleteMediaFiles } from './media-files.ts';

@@ -1,12 +1,12 @@
 /** GET /media/{hex}.{ext}: a media file, in the format its extension names and an optional size. */
 import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
+import { alsoAnswer } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
-import type { MediaServices } from './media.module.ts';
+import type { MediaServices } from './public.ts';
 
 /** A Map, not an object: the extension comes from the URL, and `.__proto__` must find nothing. */
 const formatOfExtension = new Map<string, VariantFormat>([
@@ -25,8 +25,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServices) {
-  registerRoutes(app, 'media', [
+export function mediaFilesRoutes({ media, mediaVariants }: Pick<MediaServices, 'media' | 'mediaVariants'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/media/{hex}.{ext}',
@@ -63,7 +63,10 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
 
         const etag = mediaVariants.etagOf(row, size, format);
         const validators = { ETag: etag, 'Cache-Control': cacheControl };
-        if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).headers(validators).send();
+        if (matchesEtag(request.headers['if-none-match'], etag)) {
+          reply.headers(validators);
+          return alsoAnswer(304);
+        }
 
         // The client closing the connection (not the answer ending) gives up its hold on a queued render.
         const closed = new AbortController();
@@ -98,14 +101,13 @@ export function mediaFilesRoutes(app: App, { media, mediaVariants }: MediaServic
           .header('X-Content-Type-Options', 'nosniff');
         if (stored.range) {
           reply
-            .status(206)
             .header('Content-Range', `bytes ${stored.range.start}-${stored.range.end}/${stored.size}`)
             .header('Content-Length', String(stored.range.end - stored.range.start + 1));
-        } else {
-          reply.header('Content-Length', String(stored.size));
+          return alsoAnswer(206, stored.stream);
         }
-        return reply.send(stored.stream);
+        reply.header('Content-Length', String(stored.size));
+        return stored.stream;
       },
     }),
-  ]);
+  ];
 }

@@ -6,49 +6,54 @@
  * (`mediaAdmin.addCounterSource`) and move it through `media.adjustCounters`.
  */
 import { byId, mapped } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
 import '../accounts/events.ts';
-import { describeQueueRoutes } from './admin/describe-queue.routes.ts';
+import multipart from '@fastify/multipart';
+import type { App } from '../../platform/http/types.ts';
 import { DescribeQueueService } from './admin/describe-queue.service.ts';
 import { GeoBackfillRepository } from './admin/geo-backfill.repository.ts';
-import { geoBackfillRoutes } from './admin/geo-backfill.routes.ts';
 import { GeoBackfillService } from './admin/geo-backfill.service.ts';
-import { mediaAdminRoutes } from './admin/media-admin.routes.ts';
 import { MediaAdminService } from './admin/media-admin.service.ts';
+import { describeQueueAdminRoutes } from './describe-queue.admin-routes.ts';
+import { geoBackfillAdminRoutes } from './geo-backfill.admin-routes.ts';
+import { mediaAdminRoutes } from './media.admin-routes.ts';
 import { MediaRepository } from './media.repository.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { MediaService } from './media.service.ts';
 import { mediaFilesRoutes } from './media-files.routes.ts';
 import { MediaStatsRepository } from './media-stats.repository.ts';
 import { MediaUploadService } from './media-upload.service.ts';
+import { mediaUploadRoutes } from './media-uploads.routes.ts';
 import { MediaVariantsJob } from './media-variants.job.ts';
 import { MediaVariantsRepository } from './media-variants.repository.ts';
 import { MediaVariantService } from './media-variants.ts';
 import { defaultMaxQueuedRenders, RenderQueue } from './render-queue.ts';
+import { registerRenderQueueMetrics } from './render-queue-metrics.ts';
 import { RenderRateLimit } from './render-rate-limit.ts';
-
-export interface MediaServices {
-  media: MediaService;
-  mediaUploads: MediaUploadService;
-  mediaVariants: MediaVariantService;
-  describeQueue: DescribeQueueService;
-  mediaAdmin: MediaAdminService;
-  geoBackfill: GeoBackfillService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    media: MediaServices;
-  }
-}
+import { multipartOptions } from './upload-form.ts';
 
 export const mediaArea = defineArea({
   name: 'media',
   needs: ['accounts', 'geography'],
   create(
-    { transactions, events, audit, jobs, storage, clock, caches, stats, config, rateLimitStore, logger, exports },
+    {
+      transactions,
+      events,
+      audit,
+      jobs,
+      storage,
+      clock,
+      caches,
+      stats,
+      config,
+      rateLimitStore,
+      logger,
+      exports,
+      metrics,
+    },
     { accounts, geography },
   ) {
     const repository = new MediaRepository(transactions);
@@ -118,6 +123,7 @@ export const mediaArea = defineArea({
     events.subscribe('media.published', 'afterCommit', 'media.renderVariants', () => jobs.enqueue('media-variants'));
     caches.register('media.servable', mediaService.cache);
     caches.register('media.variants', mediaVariants.cache);
+    registerRenderQueueMetrics(metrics, mediaVariants);
     const mediaStats = new MediaStatsRepository(transactions);
     stats.register('media', (since) => mediaStats.posts(since));
     stats.registerBacklog('media.describePending', () => repository.countQueue(['pending']));
@@ -147,10 +153,16 @@ export const mediaArea = defineArea({
     };
   },
   async routes(app, services) {
-    await mediaRoutes(app, services);
-    mediaFilesRoutes(app, services);
-    describeQueueRoutes(app, services);
-    mediaAdminRoutes(app, services);
-    geoBackfillRoutes(app, services);
+    // Multipart only where uploads are taken, with its own limits (see upload-form.ts).
+    await app.register(async (uploads: App) => {
+      await uploads.register(multipart, multipartOptions);
+      registerRoutes(uploads, 'media', mediaUploadRoutes(services));
+    });
+    registerRoutes(app, 'media', [...mediaRoutes(services), ...mediaFilesRoutes(services)]);
+    registerRoutes(app, 'admin', [
+      ...describeQueueAdminRoutes(services),
+      ...mediaAdminRoutes(services),
+      ...geoBackfillAdminRoutes(services),
+    ]);
   },
 });

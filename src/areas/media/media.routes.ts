@@ -1,96 +1,19 @@
-/** My media (avatar, cover, posts, descriptions) and a user's public media. */
-import multipart from '@fastify/multipart';
-import { type TProperties, Type } from 'typebox';
+/** My media (removing avatar and cover, posts, descriptions) and a user's public media; uploads are media-uploads.routes.ts. */
+import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import { hashtagPattern, maxHashtags } from './hashtags.ts';
-import type { MediaServices } from './media.module.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
+import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
 import { ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { MediaSchema, OwnMediaSchema, presentMedia, presentOwnMedia } from './presenters.ts';
-import { booleanField, multipartOptions, readUploadForm } from './upload-form.ts';
+import type { MediaServices } from './public.ts';
 
 export const maxDescriptionLength = 2000;
 
-function checkedDescription(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (value.trim() === '') {
-    throw new AppError('validationFailed', { source: { pointer: '/description' }, detail: 'must not be blank' });
-  }
-  if ([...value].length > maxDescriptionLength) {
-    throw new AppError('validationFailed', {
-      source: { pointer: '/description' },
-      detail: `at most ${maxDescriptionLength} characters`,
-    });
-  }
-  return value;
-}
-
-const UploadForm = (fields: TProperties) =>
-  Type.Object({
-    file: Type.String({ format: 'binary', description: 'The image (JPEG, PNG, WebP, AVIF, GIF, HEIC)' }),
-    ...fields,
-  });
-const uploadErrors = [
-  'fileMissing',
-  'fileTooLarge',
-  'imageTooLarge',
-  'mediaQuotaExceeded',
-  'unsupportedImage',
-  'corruptImage',
-  'notFound',
-] as const;
-const OwnMedia = { status: 201, schema: DocumentSchema(OwnMediaSchema) } as const;
 const params = { mediaId: idParam('UUID or 32 hex digits') };
 
-export async function mediaRoutes(app: App, { media, mediaUploads }: MediaServices) {
-  // Multipart only where uploads are taken, with its own limits (see upload-form.ts).
-  await app.register(async (uploads: App) => {
-    await uploads.register(multipart, multipartOptions);
-    registerRoutes(uploads, 'media', [
-      ...(['avatar', 'cover'] as const).map((kind) =>
-        route({
-          method: 'POST',
-          path: `/api/users/me/${kind}`,
-          auth: 'user',
-          summary: `Upload my ${kind} (multipart: file); replaces the previous one`,
-          multipart: UploadForm({}),
-          errors: [...uploadErrors],
-          success: OwnMedia,
-          handler: async ({ viewer, request }) => {
-            const form = await readUploadForm(request, []);
-            return { data: presentOwnMedia(await mediaUploads.upload(viewer.userId, kind, { data: form.file })) };
-          },
-        }),
-      ),
-      route({
-        method: 'POST',
-        path: '/api/users/me/media',
-        auth: 'user',
-        summary: 'Upload a media post (multipart: file, optional description and locationPublic "true"/"false")',
-        multipart: UploadForm({
-          description: Type.Optional(Type.String({ maxLength: maxDescriptionLength })),
-          locationPublic: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-        }),
-        errors: [...uploadErrors],
-        success: OwnMedia,
-        handler: async ({ viewer, request }) => {
-          const form = await readUploadForm(request, ['description', 'locationPublic']);
-          const description = checkedDescription(form.fields.description);
-          const locationPublic = booleanField(form.fields, 'locationPublic');
-          const row = await mediaUploads.upload(viewer.userId, 'post', {
-            data: form.file,
-            ...(description !== undefined ? { description } : {}),
-            ...(locationPublic !== undefined ? { locationPublic } : {}),
-          });
-          return { data: presentOwnMedia(row) };
-        },
-      }),
-    ]);
-  });
-
-  registerRoutes(app, 'media', [
+export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media' | 'mediaUploads'>): AnyRoute[] {
+  return [
     ...(['avatar', 'cover'] as const).map((kind) =>
       route({
         method: 'DELETE',
@@ -180,5 +103,5 @@ export async function mediaRoutes(app: App, { media, mediaUploads }: MediaServic
         };
       },
     }),
-  ]);
+  ];
 }

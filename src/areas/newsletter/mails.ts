@@ -6,7 +6,7 @@
  */
 import type { MailMessage } from '../../adapters/mail/index.ts';
 import { type Locale, languageOf, translate } from '../../platform/i18n/i18n.ts';
-import { escapeHtml } from './pages.ts';
+import { escapeHtml } from '../../platform/text/escape-html.ts';
 
 export const confirmUrl = (publicUrl: string, token: string) =>
   `${publicUrl}/newsletter/confirm?token=${encodeURIComponent(token)}`;

@@ -4,21 +4,12 @@
  * and the erasure of a deleted account (a user's subscription is the one of their account's e-mail address).
  */
 import { singleRow } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
-import { newsletterAdminRoutes } from './admin/subscribers.routes.ts';
 import { NewsletterRepository } from './newsletter.repository.ts';
 import { newsletterRoutes } from './newsletter.routes.ts';
 import { NewsletterService } from './newsletter.service.ts';
-
-export interface NewsletterServices {
-  newsletter: NewsletterService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    newsletter: NewsletterServices;
-  }
-}
+import { newsletterAdminRoutes } from './subscribers.admin-routes.ts';
 
 export const newsletterArea = defineArea({
   name: 'newsletter',
@@ -50,8 +41,8 @@ export const newsletterArea = defineArea({
     };
   },
   routes(app, services) {
-    newsletterRoutes(app, services);
-    newsletterAdminRoutes(app, services);
+    registerRoutes(app, 'newsletter', newsletterRoutes(services));
+    registerRoutes(app, 'admin', newsletterAdminRoutes(services));
   },
   // Subscriptions are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ newsletter }) => newsletter.drain(),

@@ -7,11 +7,10 @@
 import { Type } from 'typebox';
 import { StringEnum } from '../../platform/http/jsonapi.ts';
 import { perBodyField, perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { supportedLocales } from '../../platform/i18n/i18n.ts';
-import type { NewsletterServices } from './newsletter.module.ts';
 import { renderPage, wantsJson } from './pages.ts';
+import type { NewsletterServices } from './public.ts';
 
 const SubscribeBody = Type.Object(
   {
@@ -47,8 +46,8 @@ const subscribeLimits = (name: string): RateLimitRule[] => {
   ];
 };
 
-export function newsletterRoutes(app: App, { newsletter }: NewsletterServices) {
-  registerRoutes(app, 'newsletter', [
+export function newsletterRoutes({ newsletter }: Pick<NewsletterServices, 'newsletter'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: '/api/newsletter/subscribe',
@@ -79,9 +78,10 @@ export function newsletterRoutes(app: App, { newsletter }: NewsletterServices) {
       },
       handler: async ({ body, locale, request, reply }) => {
         newsletter.subscribe(body.email, body.locale ?? locale);
-        if (wantsJson(request)) return reply.status(202).send();
-        return reply.status(202).type(html).send(renderPage(locale, 'subscribed'));
+        if (wantsJson(request)) return undefined;
+        reply.type(html);
+        return renderPage(locale, 'subscribed');
       },
     }),
-  ]);
+  ];
 }

@@ -16,7 +16,7 @@ import { formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
-import { hashToken, newSecretToken } from '../accounts/secrets.ts';
+import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import { confirmationMail, confirmUrl, unsubscribeUrl } from './mails.ts';
 import { type NewsletterRepository, subscribersKeyset } from './newsletter.repository.ts';
 import type { NewsletterTokenPurpose, NewsletterTokenRow, SubscriberRow, SubscriberStatus } from './tables.ts';

@@ -3,17 +3,10 @@
  * no outside asset (inline style only). Errors use the platform's error page. The pages of the mailed
  * links are the web area's (src/areas/web/newsletter).
  */
+
 import type { FastifyRequest } from 'fastify';
 import { type Locale, languageOf, translate } from '../../platform/i18n/i18n.ts';
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+import { escapeHtml } from '../../platform/text/escape-html.ts';
 
 export type PageKind = 'subscribed';
 

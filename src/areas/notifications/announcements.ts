@@ -5,7 +5,7 @@
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import '../accounts/events.ts';
-import { displayNameOf } from '../accounts/users.service.ts';
+import { displayNameOf } from '../accounts/public.ts';
 import { dedupKeys } from './kinds.ts';
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
 

@@ -3,6 +3,7 @@
  * a notification), and the push flush, scheduled as the job notifications-push.
  */
 import { byId, keysetBatches } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { subscribeAnnouncements } from './announcements.ts';
@@ -12,18 +13,6 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { NotificationsService } from './notifications.service.ts';
 import { NotificationsStatsRepository } from './notifications-stats.repository.ts';
 import { PushFlush } from './push-flush.ts';
-
-export interface NotificationsServices {
-  dispatcher: NotificationDispatcher;
-  notifications: NotificationsService;
-  pushFlush: PushFlush;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    notifications: NotificationsServices;
-  }
-}
 
 export const notificationsArea = defineArea({
   name: 'notifications',
@@ -67,5 +56,5 @@ export const notificationsArea = defineArea({
     );
     return { dispatcher, notifications: new NotificationsService(repository, clock), pushFlush };
   },
-  routes: notificationsRoutes,
+  routes: (app, services) => registerRoutes(app, 'notifications', notificationsRoutes(services)),
 });

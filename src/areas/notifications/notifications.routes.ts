@@ -2,9 +2,7 @@
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import type { NotificationsServices } from './notifications.module.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { notificationsKeyset } from './notifications.repository.ts';
 import {
   BulkReadSchema,
@@ -14,12 +12,13 @@ import {
   presentPreferences,
   UnreadCountSchema,
 } from './presenters.ts';
+import type { NotificationsServices } from './public.ts';
 
 const base = '/api/users/me/notifications';
 const params = { id: idParam('The notification UUID', { hex: false }) };
 
-export function notificationsRoutes(app: App, { notifications }: NotificationsServices) {
-  registerRoutes(app, 'notifications', [
+export function notificationsRoutes({ notifications }: Pick<NotificationsServices, 'notifications'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: base,
@@ -114,5 +113,5 @@ export function notificationsRoutes(app: App, { notifications }: NotificationsSe
         data: presentPreferences(viewer.userId, await notifications.updatePreferences(viewer.userId, body)),
       }),
     }),
-  ]);
+  ];
 }

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { RelationshipSchema, ResourceSchema, relation, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
-import { MediaSchema, presentMedia } from '../media/presenters.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
+import { MediaSchema, presentMedia } from '../media/public.ts';
 import type { ReactedMedia, ReactionWithCounts, Reactor } from './reactions.repository.ts';
 
 export const ReactionTypeSchema = Type.Union([Type.Literal('like'), Type.Literal('dislike')], {

@@ -1,20 +1,11 @@
 /** Reactions: likes and dislikes of media, their lists, and media's like/dislike counters. A like publishes `reaction.liked`. */
 import { byId } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { ReactionsRepository } from './reactions.repository.ts';
 import { reactionsRoutes } from './reactions.routes.ts';
 import { ReactionsService } from './reactions.service.ts';
 import { ReactionsStatsRepository } from './reactions-stats.repository.ts';
-
-export interface ReactionsServices {
-  reactions: ReactionsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    reactions: ReactionsServices;
-  }
-}
 
 export const reactionsArea = defineArea({
   name: 'reactions',
@@ -44,5 +35,5 @@ export const reactionsArea = defineArea({
       reactions: new ReactionsService(transactions, events, repository, media.media, accounts.users, clock),
     };
   },
-  routes: reactionsRoutes,
+  routes: (app, services) => registerRoutes(app, 'reactions', reactionsRoutes(services)),
 });

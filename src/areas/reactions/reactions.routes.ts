@@ -2,8 +2,7 @@
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { type AnyRoute, idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import {
   presentReactedMedia,
   presentReaction,
@@ -13,7 +12,7 @@ import {
   ReactionTypeSchema,
   ReactorSchema,
 } from './presenters.ts';
-import type { ReactionsServices } from './reactions.module.ts';
+import type { ReactionsServices } from './public.ts';
 import { reactedMediaKeysets, reactorsKeysets } from './reactions.repository.ts';
 import type { ReactionsService } from './reactions.service.ts';
 import type { ReactionType } from './tables.ts';
@@ -79,8 +78,8 @@ function listsOf(type: ReactionType, reactions: ReactionsService): AnyRoute[] {
   ];
 }
 
-export function reactionsRoutes(app: App, { reactions }: ReactionsServices) {
-  registerRoutes(app, 'reactions', [
+export function reactionsRoutes({ reactions }: Pick<ReactionsServices, 'reactions'>): AnyRoute[] {
+  return [
     route({
       method: 'PUT',
       path: '/api/users/me/media/{mediaId}/reaction',
@@ -107,5 +106,5 @@ export function reactionsRoutes(app: App, { reactions }: ReactionsServices) {
     }),
     ...listsOf('like', reactions),
     ...listsOf('dislike', reactions),
-  ]);
+  ];
 }

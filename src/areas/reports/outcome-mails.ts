@@ -5,7 +5,7 @@
  */
 import { defaultLocale, type Locale, supportedLocales } from '../../platform/i18n/i18n.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
-import type { UsersService } from '../accounts/users.service.ts';
+import type { UsersService } from '../accounts/public.ts';
 import { outcomeMail } from './mails/outcome-mail.ts';
 import type { ReportRow } from './tables.ts';
 

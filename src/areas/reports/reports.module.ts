@@ -5,25 +5,14 @@
  * Other areas read `reports.countAgainst` (user administration) and `reports.stats` (statistics).
  */
 import { byId } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
-import { reportHandlingRoutes } from './admin/report-handling.routes.ts';
 import { ReportHandlingService } from './admin/report-handling.service.ts';
 import { OutcomeMails } from './outcome-mails.ts';
+import { reportHandlingAdminRoutes } from './report-handling.admin-routes.ts';
 import { ReportsRepository } from './reports.repository.ts';
 import { reportsRoutes } from './reports.routes.ts';
 import { ReportsService } from './reports.service.ts';
-
-export interface ReportsServices {
-  reports: ReportsService;
-  /** The operators' side: list, detail, resolution. */
-  reportHandling: ReportHandlingService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    reports: ReportsServices;
-  }
-}
 
 export const reportsArea = defineArea({
   name: 'reports',
@@ -59,7 +48,7 @@ export const reportsArea = defineArea({
     };
   },
   routes(app, services) {
-    reportsRoutes(app, services);
-    reportHandlingRoutes(app, services);
+    registerRoutes(app, 'reports', reportsRoutes(services));
+    registerRoutes(app, 'admin', reportHandlingAdminRoutes(services));
   },
 });

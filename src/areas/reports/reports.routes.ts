@@ -2,10 +2,9 @@
 import { Type } from 'typebox';
 import { DocumentSchema, Nullable, StringEnum } from '../../platform/http/jsonapi.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { presentReport, ReportSchema } from './presenters.ts';
-import type { ReportsServices } from './reports.module.ts';
+import type { ReportsServices } from './public.ts';
 import { maxReportDetailsLength } from './reports.service.ts';
 import { type ReportKind, reportReasons } from './tables.ts';
 
@@ -48,27 +47,23 @@ const targets: { kind: ReportKind; path: string; param: string; description: str
   },
 ];
 
-export function reportsRoutes(app: App, { reports }: ReportsServices) {
-  registerRoutes(
-    app,
-    'reports',
-    targets.map(({ kind, path, param, description, what }) =>
-      route({
-        method: 'POST',
-        path,
-        auth: 'user',
-        summary: `Report ${what} to the moderators (one open report per target; 409 alreadyReported, 422 cannotReportSelf)`,
-        params: { [param]: idParam(description, { hex: kind !== 'comment' }) },
-        body: ReportBody,
-        errors: ['notFound', 'alreadyReported', 'cannotReportSelf'],
-        rateLimit: reportRateLimits,
-        success: { status: 201, schema: DocumentSchema(ReportSchema) },
-        handler: async ({ viewer, params, body, locale }) => {
-          const targetId = params[param];
-          if (targetId === undefined) throw new Error(`no ${param} parameter`);
-          return { data: presentReport(await reports.file(viewer.userId, kind, targetId, body, locale)) };
-        },
-      }),
-    ),
+export function reportsRoutes({ reports }: Pick<ReportsServices, 'reports'>): AnyRoute[] {
+  return targets.map(({ kind, path, param, description, what }) =>
+    route({
+      method: 'POST',
+      path,
+      auth: 'user',
+      summary: `Report ${what} to the moderators (one open report per target; 409 alreadyReported, 422 cannotReportSelf)`,
+      params: { [param]: idParam(description, { hex: kind !== 'comment' }) },
+      body: ReportBody,
+      errors: ['notFound', 'alreadyReported', 'cannotReportSelf'],
+      rateLimit: reportRateLimits,
+      success: { status: 201, schema: DocumentSchema(ReportSchema) },
+      handler: async ({ viewer, params, body, locale }) => {
+        const targetId = params[param];
+        if (targetId === undefined) throw new Error(`no ${param} parameter`);
+        return { data: presentReport(await reports.file(viewer.userId, kind, targetId, body, locale)) };
+      },
+    }),
   );
 }

@@ -3,28 +3,18 @@
  * owners' events, rebuilt by the admin reindex routes and repaired by the search-index job.
  * GET /api/users/search answers from it.
  */
+
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { IndexRepository } from './index.repository.ts';
-import { searchAdminRoutes } from './search-admin.routes.ts';
+import { searchAdminRoutes } from './search.admin-routes.ts';
 import { SearchAdminService } from './search-admin.service.ts';
 import { SearchIndexService } from './search-index.service.ts';
 import { subscribeToSources } from './subscriptions.ts';
 import { UserSearchRepository } from './user-search.repository.ts';
 import { userSearchRoutes } from './user-search.routes.ts';
 import { UserSearchService } from './user-search.service.ts';
-
-export interface SearchServices {
-  searchIndex: SearchIndexService;
-  searchAdmin: SearchAdminService;
-  userSearch: UserSearchService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    search: SearchServices;
-  }
-}
 
 export const searchArea = defineArea({
   name: 'search',
@@ -44,7 +34,7 @@ export const searchArea = defineArea({
     };
   },
   routes(app, services) {
-    userSearchRoutes(app, services);
-    searchAdminRoutes(app, services);
+    registerRoutes(app, 'users', userSearchRoutes(services));
+    registerRoutes(app, 'admin', searchAdminRoutes(services));
   },
 });

@@ -3,14 +3,13 @@ import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
-import type { SearchServices } from './search.module.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
+import type { SearchServices } from './public.ts';
 import { userSearchKeyset } from './user-search.repository.ts';
 
-export function userSearchRoutes(app: App, { userSearch }: SearchServices) {
-  registerRoutes(app, 'users', [
+export function userSearchRoutes({ userSearch }: Pick<SearchServices, 'userSearch'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/users/search',
@@ -31,5 +30,5 @@ export function userSearchRoutes(app: App, { userSearch }: SearchServices) {
         };
       },
     }),
-  ]);
+  ];
 }

@@ -6,8 +6,8 @@
  */
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { isCanonicalUuid, parseUuidOrHex } from '../../platform/ids/ids.ts';
-import { countryCodes } from '../accounts/country-codes.ts';
-import { normaliseHashtags } from '../media/hashtags.ts';
+import { countryCodes } from '../../platform/text/country-codes.ts';
+import { normaliseHashtags } from '../../platform/text/hashtags.ts';
 
 export const feedLimits = {
   nameMaxLength: 80,

@@ -1,19 +1,10 @@
 /** Social feeds: shareable selections over a user's own public media, found by an unguessable code. */
 import { byId } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { SocialFeedsRepository } from './social-feeds.repository.ts';
 import { socialFeedsRoutes } from './social-feeds.routes.ts';
 import { SocialFeedsService } from './social-feeds.service.ts';
-
-export interface SocialFeedsServices {
-  socialFeeds: SocialFeedsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    socialFeeds: SocialFeedsServices;
-  }
-}
 
 export const socialFeedsArea = defineArea({
   name: 'socialFeeds',
@@ -32,5 +23,5 @@ export const socialFeedsArea = defineArea({
       socialFeeds: new SocialFeedsService(transactions, repository, accounts.users, geography.geography, clock),
     };
   },
-  routes: socialFeedsRoutes,
+  routes: (app, services) => registerRoutes(app, 'social-feeds', socialFeedsRoutes(services)),
 });

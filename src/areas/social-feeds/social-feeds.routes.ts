@@ -2,14 +2,13 @@
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
-import { PublicUserSchema, presentPublicUser } from '../accounts/presenters.ts';
-import { hashtagPattern } from '../media/hashtags.ts';
-import { MediaSchema, presentMedia } from '../media/presenters.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { hashtagPattern } from '../../platform/text/hashtags.ts';
+import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
+import { MediaSchema, presentMedia } from '../media/public.ts';
 import { feedLimits } from './feed-selection.ts';
 import { OwnSocialFeedSchema, presentOwnSocialFeed, presentSocialFeed, SocialFeedSchema } from './presenters.ts';
-import type { SocialFeedsServices } from './social-feeds.module.ts';
+import type { SocialFeedsServices } from './public.ts';
 import { feedMediaKeyset, ownFeedsKeyset } from './social-feeds.repository.ts';
 
 const mine = '/api/users/me/social-feeds';
@@ -47,8 +46,8 @@ const FeedBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function socialFeedsRoutes(app: App, { socialFeeds }: SocialFeedsServices) {
-  registerRoutes(app, 'social-feeds', [
+export function socialFeedsRoutes({ socialFeeds }: Pick<SocialFeedsServices, 'socialFeeds'>): AnyRoute[] {
+  return [
     route({
       method: 'POST',
       path: mine,
@@ -112,5 +111,5 @@ export function socialFeedsRoutes(app: App, { socialFeeds }: SocialFeedsServices
         };
       },
     }),
-  ]);
+  ];
 }

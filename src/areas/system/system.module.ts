@@ -2,13 +2,15 @@
  * System: liveness, the supported locales, and the operations API: running a job now, the audit log,
  * maintenance mode, cache purges and statistics (the `stats` job refreshes the statistics snapshot).
  */
+
+import { registerRoutes } from '../../platform/http/route.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
-import { auditRoutes } from './audit.routes.ts';
-import { cacheRoutes } from './cache.routes.ts';
-import { jobsRoutes } from './jobs.routes.ts';
-import { maintenanceRoutes } from './maintenance.routes.ts';
-import { statsRoutes } from './stats.routes.ts';
+import { auditAdminRoutes } from './audit.admin-routes.ts';
+import { cacheAdminRoutes } from './cache.admin-routes.ts';
+import { jobsAdminRoutes } from './jobs.admin-routes.ts';
+import { maintenanceAdminRoutes } from './maintenance.admin-routes.ts';
+import { statsAdminRoutes } from './stats.admin-routes.ts';
 import { systemRoutes } from './system.routes.ts';
 
 declare module '../../platform/modules/area-module.ts' {
@@ -36,11 +38,13 @@ export const systemArea = defineArea({
     return {};
   },
   routes(app, _services, platform) {
-    systemRoutes(app, platform);
-    jobsRoutes(app, platform);
-    auditRoutes(app, platform);
-    maintenanceRoutes(app, platform);
-    cacheRoutes(app, platform);
-    statsRoutes(app, platform);
+    registerRoutes(app, 'system', systemRoutes(platform));
+    registerRoutes(app, 'admin', [
+      ...jobsAdminRoutes(platform),
+      ...auditAdminRoutes(platform),
+      ...maintenanceAdminRoutes(platform),
+      ...cacheAdminRoutes(platform),
+      ...statsAdminRoutes(platform),
+    ]);
   },
 });

@@ -1,9 +1,8 @@
 /** Liveness and the supported locales. */
 import { Type } from 'typebox';
 import { CollectionSchema, DocumentSchema, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
 import { defaultLocale, localeNames, supportedLocales } from '../../platform/i18n/i18n.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
 
@@ -12,8 +11,8 @@ const LocaleSchema = ResourceSchema(
   Type.Object({ name: Type.String(), nativeName: Type.String(), language: Type.String(), default: Type.Boolean() }),
 );
 
-export function systemRoutes(app: App, { clock, databaseHealth }: Pick<Platform, 'clock' | 'databaseHealth'>) {
-  registerRoutes(app, 'system', [
+export function systemRoutes({ clock, databaseHealth }: Pick<Platform, 'clock' | 'databaseHealth'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/ping',
@@ -61,5 +60,5 @@ export function systemRoutes(app: App, { clock, databaseHealth }: Pick<Platform,
         };
       },
     }),
-  ]);
+  ];
 }

@@ -1,19 +1,10 @@
 /** Topics: a seeded catalogue of travel topics and the ones each user follows (hashtagsOfUser for discovery). */
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { TopicsRepository } from './topics.repository.ts';
 import { topicsRoutes } from './topics.routes.ts';
 import { TopicsService } from './topics.service.ts';
-
-export interface TopicsServices {
-  topics: TopicsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    topics: TopicsServices;
-  }
-}
 
 export const topicsArea = defineArea({
   name: 'topics',
@@ -32,5 +23,5 @@ export const topicsArea = defineArea({
     });
     return { topics: new TopicsService(transactions, topicRows, accounts.users, clock) };
   },
-  routes: topicsRoutes,
+  routes: (app, services) => registerRoutes(app, 'topics', topicsRoutes(services)),
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { hashtagPattern } from '../media/hashtags.ts';
+import { hashtagPattern } from '../../platform/text/hashtags.ts';
 import { maxTopicsPerUser } from './topics.service.ts';
 
 const mine = '/api/users/me/topics';

@@ -2,17 +2,16 @@
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { registerRoutes, route } from '../../platform/http/route.ts';
-import type { App } from '../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { presentTopic, TopicSchema } from './presenters.ts';
-import type { TopicsServices } from './topics.module.ts';
+import type { TopicsServices } from './public.ts';
 import { topicsKeyset, userTopicsKeyset } from './topics.repository.ts';
 import { maxTopicsPerUser } from './topics.service.ts';
 
 const MyTopicsMeta = { maxTopics: Type.Integer({ description: 'How many topics a user may follow' }) };
 
-export function topicsRoutes(app: App, { topics }: TopicsServices) {
-  registerRoutes(app, 'topics', [
+export function topicsRoutes({ topics }: Pick<TopicsServices, 'topics'>): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/api/topics',
@@ -73,5 +72,5 @@ export function topicsRoutes(app: App, { topics }: TopicsServices) {
         };
       },
     }),
-  ]);
+  ];
 }

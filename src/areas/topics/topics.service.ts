@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
-import type { UsersService } from '../accounts/users.service.ts';
+import type { UsersService } from '../accounts/public.ts';
 import type { TopicRow } from './tables.ts';
 import type { TopicsRepository } from './topics.repository.ts';
 

@@ -2,7 +2,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { MediaService } from '../media/media.service.ts';
+import type { MediaService } from '../media/public.ts';
 import { isBotOrPrefetch } from './bots.ts';
 import { clickerLockKey, newClickRef, visitorKeyOf } from './click-ref.ts';
 import { partnerRedirectUrl } from './partner-url.ts';

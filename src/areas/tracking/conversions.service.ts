@@ -10,7 +10,7 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import { isCurrency } from '../catalogue/currencies.ts';
+import { isCurrency } from '../../platform/money/currencies.ts';
 import { isClickRef } from './click-ref.ts';
 import { commissionOf } from './money.ts';
 import type { ClickRow, ConversionRow } from './tables.ts';

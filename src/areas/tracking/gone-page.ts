@@ -1,9 +1,8 @@
 /** The small HTML page a /go link answers for an offer that has ended (410), pointing to its establishment. */
+
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { translate } from '../../platform/i18n/i18n.ts';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '../../platform/text/escape-html.ts';
 
 export function gonePage(locale: Locale, establishmentId: string | null): string {
   const title = escapeHtml(translate(locale, 'tracking.gone.title'));

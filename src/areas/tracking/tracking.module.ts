@@ -4,23 +4,13 @@
  * commissions"). Offers come from the catalogue, media and their owners from media.
  */
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { ClicksService } from './clicks.service.ts';
 import { ConversionsService } from './conversions.service.ts';
 import { TrackingRepository } from './tracking.repository.ts';
 import { trackingRoutes } from './tracking.routes.ts';
 import { TrackingStatsRepository } from './tracking-stats.repository.ts';
-
-export interface TrackingServices {
-  clicks: ClicksService;
-  conversions: ConversionsService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    tracking: TrackingServices;
-  }
-}
 
 export const trackingArea = defineArea({
   name: 'tracking',
@@ -62,5 +52,5 @@ export const trackingArea = defineArea({
       conversions: new ConversionsService(transactions, repository, audit, clock),
     };
   },
-  routes: trackingRoutes,
+  routes: (app, services) => registerRoutes(app, 'tracking', trackingRoutes(services)),
 });

@@ -5,12 +5,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../../platform/db/page.ts';
+import { alsoAnswer, errorPage, redirectTo } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { perIp } from '../../platform/http/rate-limit.ts';
-import { idParam, registerRoutes, route } from '../../platform/http/route.ts';
+import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
-import type { App } from '../../platform/http/types.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { ClickRequest } from './clicks.service.ts';
@@ -30,7 +30,7 @@ import {
   TargetReportSchema,
   targetTypes,
 } from './presenters.ts';
-import type { TrackingServices } from './tracking.module.ts';
+import type { TrackingServices } from './public.ts';
 import { earningsKeyset, type TargetType } from './tracking.repository.ts';
 
 const offerParam = { id: idParam('The offer UUID', { hex: false }) };
@@ -64,7 +64,7 @@ function targetIdOf(type: TargetType, raw: string): string {
   return id;
 }
 
-export function trackingRoutes(app: App, { clicks, conversions }: TrackingServices) {
+export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, 'clicks' | 'conversions'>): AnyRoute[] {
   const clickOf = (request: FastifyRequest, fields: Omit<ClickRequest, 'ip' | 'headers' | 'probe'>) =>
     clicks.click({ ...fields, ip: request.ip, headers: request.headers, probe: request.method === 'HEAD' });
 
@@ -85,15 +85,13 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
         source: 'redirect',
         hiddenMedia: 'ignore',
       });
-      return reply.status(302).header('Cache-Control', 'no-store').header('Location', redirectUrl).send();
+      reply.header('Cache-Control', 'no-store');
+      return redirectTo(redirectUrl);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'offerGone' || wantsJson(request)) throw error;
       const establishmentId = (error.options.meta?.establishmentId as string | null | undefined) ?? null;
-      return reply
-        .status(410)
-        .header('Cache-Control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(gonePage(locale, establishmentId));
+      reply.header('Cache-Control', 'no-store');
+      return errorPage('offerGone', gonePage(locale, establishmentId));
     }
   }
 
@@ -103,7 +101,7 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
       "Found: Location is the offer's stored partner URL with `tm_ref=<click reference>` appended (its own query and fragment kept)",
   } as const;
 
-  registerRoutes(app, 'tracking', [
+  return [
     route({
       method: 'POST',
       path: '/api/offers/{id}/clicks',
@@ -122,7 +120,7 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
         schema: DocumentSchema(ClickSchema),
         also: { 200: 'A duplicate click: the earlier click, nothing new recorded' },
       },
-      handler: async ({ viewer, params, body, request, reply }) => {
+      handler: async ({ viewer, params, body, request }) => {
         if (parseUuidOrHex(body.mediaId) === null)
           throw new AppError('validationFailed', {
             source: { pointer: '/mediaId' },
@@ -135,7 +133,8 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
           source: 'api',
           hiddenMedia: 'refuse',
         });
-        return reply.status(recorded.duplicate ? 200 : 201).send({ data: presentClick(recorded) });
+        const document = { data: presentClick(recorded) };
+        return recorded.duplicate ? alsoAnswer(200, document) : document;
       },
     }),
     route({
@@ -196,9 +195,10 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
         schema: DocumentSchema(ConversionSchema),
         also: { 200: 'A replay: the conversion first recorded for this partnerTransactionId' },
       },
-      handler: async ({ body, reply }) => {
+      handler: async ({ body }) => {
         const { conversion, replay } = await conversions.record(body);
-        return reply.status(replay ? 200 : 201).send({ data: presentConversion(conversion) });
+        const document = { data: presentConversion(conversion) };
+        return replay ? alsoAnswer(200, document) : document;
       },
     }),
     route({
@@ -260,5 +260,5 @@ export function trackingRoutes(app: App, { clicks, conversions }: TrackingServic
         };
       },
     }),
-  ]);
+  ];
 }

@@ -3,22 +3,11 @@
  * unban, anonymize) and commands (users:ban, users:unban). The rules live in accounts.moderation; this
  * area puts the pages together with the counts other areas keep.
  */
+import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
-import type { ModerationService } from '../accounts/moderation.service.ts';
-import { userAdminRoutes } from './user-admin.routes.ts';
 import { UserAdminService } from './user-admin.service.ts';
+import { usersAdminRoutes } from './users.admin-routes.ts';
 import { usersBanCommand, usersUnbanCommand } from './users-ban.command.ts';
-
-export interface UserAdminServices {
-  userAdmin: UserAdminService;
-  moderation: ModerationService;
-}
-
-declare module '../../platform/modules/area-module.ts' {
-  interface AreaServices {
-    userAdmin: UserAdminServices;
-  }
-}
 
 export const userAdminArea = defineArea({
   name: 'userAdmin',
@@ -37,6 +26,6 @@ export const userAdminArea = defineArea({
       moderation: accounts.moderation,
     };
   },
-  routes: userAdminRoutes,
+  routes: (app, services) => registerRoutes(app, 'admin', usersAdminRoutes(services)),
   cliCommands: [usersBanCommand, usersUnbanCommand],
 });

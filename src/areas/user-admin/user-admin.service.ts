@@ -1,8 +1,8 @@
 /** What the operators' user pages put together: the account (accounts.moderation) and what other areas count of it. */
-import type { ModerationService } from '../accounts/moderation.service.ts';
+import type { ModerationService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
-import type { FollowsService } from '../follows/follows.service.ts';
-import type { MediaService } from '../media/media.service.ts';
+import type { FollowsService } from '../follows/public.ts';
+import type { MediaService } from '../media/public.ts';
 
 export interface UserCounts {
   media: number;

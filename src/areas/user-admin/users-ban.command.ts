@@ -7,7 +7,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parseOptions, requireOption } from '../../cli/args.ts';
 import { type CliCommand, CliError } from '../../cli/command.ts';
 import { formatTimestamp, parseClientTime } from '../../platform/http/time.ts';
-import { resolveUser } from '../accounts/resolve-user.ts';
+import { resolveUser } from '../accounts/public.ts';
 
 const banUsage = '<user> --reason R [--until 2027-01-31T12:00:00Z]';
 const unbanUsage = '<user>';

@@ -11,12 +11,12 @@ import { renderHome } from './pages/home.page.ts';
 import { renderProfile } from './pages/profile.page.ts';
 import { renderSustainable } from './pages/sustainable.page.ts';
 import { renderTravel } from './pages/travel.page.ts';
+import type { WebServices } from './public.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
-import type { WebPagesService } from './web-pages.service.ts';
 
 const page = (description: string) => ({ status: 200 as const, mediaType: 'text/html', description });
 
-export function pagesRoutes(pages: WebPagesService): AnyRoute[] {
+export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
   return [
     route({
       method: 'GET',

@@ -2,17 +2,22 @@
  * The in-process caches of this instance by name, for POST /admin/cache/purge. Each owner registers
  * its cache once (`platform.caches.register('media.servable', cache)`); a purge empties the named
  * caches here and tells every other instance through the platform broadcast (Redis pub/sub, else
- * PostgreSQL NOTIFY, else in-process), which empty theirs on receipt. Delivery is at most once: an
- * instance that misses the message keeps its entries until their TTL ends, as after any change.
+ * PostgreSQL NOTIFY, else in-process), which empty theirs on receipt. Delivery is at most once, so an
+ * instance whose subscription (re)connects empties every cache (a purge may have been sent while it
+ * was cut off: a purge during a Redis outage reaches it when Redis is back); one cut off from the
+ * broadcast without noticing keeps its entries until their TTL ends, as after any change.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Broadcast } from '../../adapters/broadcast/index.ts';
+import type { CacheLookups } from './ttl-cache.ts';
 
 /** What a purge needs of a cache: TtlCache, the session cache and the stats snapshot have it. */
 export interface Purgeable {
   readonly size: number;
   clear(): void;
+  /** Its lookups so far, when it counts them (TtlCache does), for the metrics. */
+  readonly lookups?: CacheLookups;
 }
 
 export interface Purged {
@@ -36,13 +41,18 @@ export class CacheRegistry {
     broadcast.subscribe(
       channel,
       (message) => this.#received(message),
-      () => {},
+      () => this.#missedMessages(),
     );
   }
 
   register(name: string, cache: Purgeable): void {
     if (this.#caches.has(name)) throw new Error(`cache ${name} is registered twice`);
     this.#caches.set(name, cache);
+  }
+
+  /** The lookups of every cache that counts them, by name. */
+  lookups(): Array<{ name: string } & CacheLookups> {
+    return [...this.#caches].flatMap(([name, cache]) => (cache.lookups ? [{ name, ...cache.lookups }] : []));
   }
 
   /** The registered names, sorted. */
@@ -76,6 +86,12 @@ export class CacheRegistry {
       cache.clear();
       return [{ name, entries }];
     });
+  }
+
+  #missedMessages() {
+    const purged = this.#clear(null).filter(({ entries }) => entries > 0);
+    if (purged.length > 0)
+      this.logger.info({ event: 'caches.purged', scope: null, purged }, 'caches emptied: purges may have been missed');
   }
 
   #received(message: string) {

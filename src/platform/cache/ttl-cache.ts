@@ -5,8 +5,15 @@
  */
 import type { Clock } from '../clock.ts';
 
+export interface CacheLookups {
+  hits: number;
+  misses: number;
+}
+
 export class TtlCache<K, V> {
   readonly #entries = new Map<K, { value: V; expiresAt: number }>();
+  /** Every `get` since the cache was made, found or not (the metrics' tms_cache_lookups_total). */
+  readonly lookups: CacheLookups = { hits: 0, misses: 0 };
 
   private readonly clock: Clock;
   private readonly ttlMs: number;
@@ -20,11 +27,16 @@ export class TtlCache<K, V> {
 
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.clock.now().getTime()) {
-      this.#entries.delete(key);
+    if (entry === undefined) {
+      this.lookups.misses++;
       return undefined;
     }
+    if (entry.expiresAt <= this.clock.now().getTime()) {
+      this.#entries.delete(key);
+      this.lookups.misses++;
+      return undefined;
+    }
+    this.lookups.hits++;
     return entry.value;
   }
 

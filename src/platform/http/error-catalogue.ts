@@ -85,6 +85,7 @@ export const errorCatalogue = {
   maintenance: 503,
   variantNotReady: 503,
   databaseUnavailable: 503,
+  notReady: 503,
   internal: 500,
   providerUnavailable: 502,
 } as const satisfies Record<string, number>;

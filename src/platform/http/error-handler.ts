@@ -2,9 +2,11 @@
  * The one error handler: every error, on every surface, becomes a JSON:API error document
  * (HTML routes get an HTML page unless the client asks for JSON). Never a 500 for bad input.
  */
+
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isUnstorableText } from '../db/errors.ts';
 import { negotiateLocale, translate } from '../i18n/i18n.ts';
+import { escapeHtml } from '../text/escape-html.ts';
 import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
 import { nulCharacter } from './nul-guard.ts';
@@ -139,9 +141,6 @@ export function toErrorObject(error: AppError, request: FastifyRequest) {
   };
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
 /** What an HTML error page shows: the status, the translated title, the error's code and detail. */
 export interface HtmlError {
   status: number;
@@ -163,7 +162,8 @@ const bareErrorPage = (request: FastifyRequest, status: number, title: string) =
   `<!doctype html><html lang="${request.locale.slice(0, 2)}"><head><meta charset="utf-8"><title>${status} ${escapeHtml(title)}</title></head><body><main><h1>${status}</h1><p>${escapeHtml(title)}</p></main></body></html>`;
 
 function wantsHtml(request: FastifyRequest): boolean {
-  if (request.url.startsWith('/api') || request.url.startsWith('/admin')) return false;
+  if (request.url.startsWith('/api') || request.url.startsWith('/admin') || request.url.startsWith('/health/'))
+    return false;
   const accept = request.headers.accept ?? '';
   return accept.includes('text/html') || !accept.includes('json');
 }

@@ -9,19 +9,12 @@
  * validation still counts. The rules of a route are counted in their declared order (per IP first)
  * and the first refusal stops the count: a request refused for its IP creates no per-account counter.
  */
-import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { AppError } from './error-catalogue.ts';
-import type { App } from './types.ts';
+import type { App, RateLimitRule } from './types.ts';
 
-export interface RateLimitRule {
-  /** Names the counter, e.g. 'login:ip'. */
-  name: string;
-  max: number;
-  windowSeconds: number;
-  /** The subject the counter counts for; null skips the rule for this request. */
-  key: (request: FastifyRequest) => string | null;
-}
+export type { RateLimitRule } from './types.ts';
 
 export interface RateLimitStore {
   /** Counts one hit and returns the count in the current window and when it resets. */

@@ -23,12 +23,15 @@ import type { PageRequest } from '../db/page-request.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import { isLowercaseUuid, parseUuidOrHex } from '../ids/ids.ts';
 import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
+import { Answer } from './answers.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
 import type { Links } from './jsonapi.ts';
 import { pageLinks } from './page-links.ts';
 import { pageQuerySchema, pageRequest } from './page-query.ts';
 import type { RateLimitRule } from './rate-limit.ts';
-import type { App, RouteAuth, Viewer } from './types.ts';
+import type { App, RouteAuth, Success, Viewer } from './types.ts';
+
+export type { Success } from './types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -54,28 +57,6 @@ export interface PageSpec {
   keyset: Keyset<any>;
   defaultLimit?: number;
   maxLimit?: number;
-}
-
-/**
- * The answer of a route that succeeds, declared once: its body is `schema` (a JSON document, sent as
- * application/vnd.api+json under /api and /admin, application/json elsewhere), or a body of
- * `mediaType` (a page, an image, an archive), or, with neither, no body at all (whatever the handler returns).
- */
-export interface Success {
-  /** 302: a redirect (the handler sends it, Location included; e.g. GET /go/offer/{id}). */
-  status: 200 | 201 | 202 | 204 | 206 | 302;
-  /** The JSON body's schema (JSON:API documents under /api and /admin). */
-  schema?: TSchema;
-  /** A body that is not JSON: its media type, or each one it may have. */
-  mediaType?: string | readonly string[];
-  description?: string;
-  /**
-   * Other statuses the route answers without an error (a duplicate's 200, 206 and 304 for files), with
-   * what they mean; each has the main answer's body, but 304, which has none.
-   */
-  also?: Record<number, string>;
-  /** A web form's answer has no body when the client asks for JSON rather than HTML (the error pages' rule). */
-  emptyForJson?: boolean;
 }
 
 /** Whether the route's success answer has a body (a 304 beside it never has). */
@@ -224,6 +205,22 @@ function resolveParams(params: ParamSpecs, raw: Record<string, string>): Record<
   return resolved;
 }
 
+/** The statuses a route declares: its success, the others it lists, and those of its errors. */
+export function declaredStatuses(spec: AnyRoute): Set<number> {
+  return new Set([
+    spec.success.status,
+    ...Object.keys(spec.success.also ?? {}).map(Number),
+    ...routeErrors(spec).map((code) => errorCatalogue[code]),
+  ]);
+}
+
+function sendAnswer(spec: AnyRoute, reply: FastifyReply, answer: Answer): FastifyReply {
+  if (!declaredStatuses(spec).has(answer.status))
+    throw new Error(`${spec.method} ${spec.path} answered ${answer.status}, which its route does not declare`);
+  reply.status(answer.status).headers(answer.headers);
+  return answer.body === undefined ? reply.send() : reply.send(answer.body);
+}
+
 /** Registers routes on the app; `tag` is the default OpenAPI tag of the area's routes. */
 export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[]): void {
   for (const spec of routes) {
@@ -278,6 +275,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
           reply,
           ...paged,
         });
+        if (result instanceof Answer) return sendAnswer(spec, reply, result);
         if (result === reply) return reply;
         if (!successHasBody(spec.success)) return reply.status(spec.success.status).send();
         return reply.status(spec.success.status).send(result);

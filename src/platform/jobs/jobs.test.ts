@@ -20,6 +20,8 @@ const fast: Partial<JobQueueOptions> = {
   retryDelayMaxSeconds: 2,
   pollingIntervalSeconds: 0.5,
   cronIntervalSeconds: 1,
+  heartbeatSeconds: 10,
+  superviseIntervalSeconds: 1,
 };
 
 /** A job that waits until released, so tests can hold it "running". */
@@ -138,6 +140,34 @@ describe('job runner', () => {
       assert.equal(done.retryCount, 1);
     } finally {
       await jobs.stop();
+    }
+  });
+
+  it('a run whose heartbeat stopped (its instance frozen or gone) is taken over by another instance, without waiting for its expiry', async () => {
+    // Two instances: the first holds the run (its worker busy with it), the other takes the retry.
+    const second = await openAnotherInstance(database);
+    const stalled = gatedJob();
+    let takenOver = 0;
+    const [first, other] = [new JobRunner(database, silent), new JobRunner(second.database, silent)];
+    first.register('stats', stalled.definition);
+    other.register('stats', { schedule: null, run: async () => ({ takenOver: ++takenOver }) });
+    try {
+      await first.start(fast);
+      const id = await first.queue!.send('stats', {});
+      await waitFor('the first instance holding the run', () => stalled.runs() === 1);
+      await other.start(fast);
+      // What an instance frozen for longer than the heartbeat leaves: an active run with an old heartbeat.
+      await database.db.execute(
+        sql`UPDATE pgboss.job SET heartbeat_on = now() - interval '1 hour' WHERE id = ${id}::uuid AND state = 'active'`,
+      );
+      await waitFor('the other instance running the job', () => takenOver === 1, 30_000);
+      const [job] = await other.queue!.findJobs('stats', { id: id! });
+      assert.equal(job?.retryCount, 1, 'the stalled run was failed and retried');
+      assert.equal(stalled.runs(), 1, 'the stalled instance did not run it again');
+    } finally {
+      stalled.release();
+      await Promise.all([first.stop(), other.stop()]);
+      await second.close();
     }
   });
 

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../db/database.ts';
 import { KeyedMutex } from '../db/keyed-mutex.ts';
+import type { JobRunOutcome } from '../metrics/metrics.ts';
 
 /** Every job name of the contract; an area registers the handler of each as it lands. */
 export const jobNames = [
@@ -40,6 +41,9 @@ export interface JobDefinition {
   stop?(): void;
 }
 
+/** Told of every run in this process, queued or on demand, once it ends. */
+export type JobRunObserver = (job: JobName, outcome: JobRunOutcome, seconds: number) => void;
+
 export type JobOutcome = { job: JobName; ran: true; report: JobReport } | { job: JobName; ran: false; reason: 'busy' };
 
 /** How the queue retries and polls; tests shorten the delays. */
@@ -50,6 +54,14 @@ export interface JobQueueOptions {
   retryDelayMaxSeconds: number;
   /** A run still active after this long is failed and retried (a crashed instance never holds a job forever). */
   expireInSeconds: number;
+  /**
+   * A running job's instance writes a heartbeat every half of this; a run whose heartbeat stops (its
+   * instance frozen or gone) is failed and retried at the next supervision, so it holds its job for
+   * about a minute or two, not until expireInSeconds. pg-boss refuses less than 10.
+   */
+  heartbeatSeconds: number;
+  /** How often this instance looks for runs whose heartbeat stopped or that expired (pg-boss's supervision and monitor). */
+  superviseIntervalSeconds: number;
   pollingIntervalSeconds: number;
   /** How often this instance looks for due schedules (pg-boss's cron worker and monitor). */
   cronIntervalSeconds: number;
@@ -60,6 +72,8 @@ export const defaultJobQueueOptions: JobQueueOptions = {
   retryDelaySeconds: 15,
   retryDelayMaxSeconds: 600,
   expireInSeconds: 900,
+  heartbeatSeconds: 60,
+  superviseIntervalSeconds: 60,
   pollingIntervalSeconds: 5,
   cronIntervalSeconds: 30,
 };
@@ -92,12 +106,15 @@ export class JobRunner {
   readonly #running = new KeyedMutex();
   readonly #database: Database;
   readonly #logger: FastifyBaseLogger;
+  readonly #observe: JobRunObserver;
   #boss: PgBoss | null = null;
   #starting: Promise<void> | null = null;
+  #started = false;
 
-  constructor(database: Database, logger: FastifyBaseLogger) {
+  constructor(database: Database, logger: FastifyBaseLogger, observe: JobRunObserver = () => {}) {
     this.#database = database;
     this.#logger = logger;
+    this.#observe = observe;
   }
 
   register(name: JobName, definition: JobDefinition) {
@@ -117,7 +134,7 @@ export class JobRunner {
   /** Runs the job now in this process, unless this process is running it already. */
   async run(name: JobName): Promise<JobOutcome> {
     const job = this.#definition(name);
-    const outcome = await this.#running.tryRun(name, () => job.run());
+    const outcome = await this.#running.tryRun(name, () => this.#timed(name, job));
     return outcome.ran ? { job: name, ran: true, report: outcome.value } : { job: name, ran: false, reason: 'busy' };
   }
 
@@ -137,10 +154,23 @@ export class JobRunner {
   /** The queue's handler: waits for an on-demand run in progress rather than skipping its slot. */
   async #runQueued(name: JobName): Promise<JobReport> {
     const job = this.#definition(name);
-    const report = await this.#running.run(name, () => job.run());
+    const report = await this.#running.run(name, () => this.#timed(name, job));
     if (job.retryWhen?.(report)) throw new JobRetryError(name, report);
     this.#logger.info({ event: 'job.ran', job: name, report }, `job ${name} ran`);
     return report;
+  }
+
+  /** Runs the job and tells the observer how it ended and how long it took (once it holds the job's mutex). */
+  async #timed(name: JobName, job: JobDefinition): Promise<JobReport> {
+    const started = performance.now();
+    let outcome: JobRunOutcome = 'failed';
+    try {
+      const report = await job.run();
+      outcome = job.retryWhen?.(report) ? 'retry' : 'completed';
+      return report;
+    } finally {
+      this.#observe(name, outcome, (performance.now() - started) / 1000);
+    }
   }
 
   #definition(name: JobName): JobDefinition {
@@ -169,6 +199,8 @@ export class JobRunner {
       schema: jobsSchema,
       cronWorkerIntervalSeconds: options.cronIntervalSeconds,
       cronMonitorIntervalSeconds: Math.min(45, options.cronIntervalSeconds),
+      superviseIntervalSeconds: options.superviseIntervalSeconds,
+      monitorIntervalSeconds: options.superviseIntervalSeconds,
       openTelemetry: { enabled: false },
     });
     boss.on('error', (error) => this.#logger.error({ event: 'jobs.error', err: error }, 'job queue error'));
@@ -183,6 +215,7 @@ export class JobRunner {
         retryBackoff: true,
         retryDelayMax: options.retryDelayMaxSeconds,
         expireInSeconds: options.expireInSeconds,
+        heartbeatSeconds: options.heartbeatSeconds,
       };
       if (await boss.getQueue(name)) {
         const { policy: _fixedAtCreation, ...changeable } = queue;
@@ -200,7 +233,13 @@ export class JobRunner {
         `removed the schedule of unknown job ${schedule.name}`,
       );
     }
+    this.#started = true;
     this.#logger.info({ event: 'jobs.started', jobs: this.names() }, 'job queue started');
+  }
+
+  /** Whether the queue runs in this process: started, and not stopped since (GET /health/ready). */
+  get started(): boolean {
+    return this.#started;
   }
 
   /** The pg-boss instance once started (tests read job states through it). */
@@ -229,6 +268,7 @@ export class JobRunner {
 
   /** Tells every job to take no new work, then stops the workers, waiting for runs in progress, and pg-boss. */
   async stop() {
+    this.#started = false;
     for (const job of this.#jobs.values()) job.stop?.();
     const starting = this.#starting;
     if (!starting) return;

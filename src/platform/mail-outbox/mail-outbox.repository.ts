@@ -52,9 +52,11 @@ export class MailOutboxRepository extends Repository {
    * A failed attempt: the row waits until `nextAttemptAt`, or is given up (`failed`) when that is null;
    * a row given up loses its body as a sent one does (its links carry live tokens: a newsletter's
    * unsubscribe link lives a year), so nothing readable in the database can act for the address.
+   * False when the row was no longer pending: another sender took it after this one's lease and
+   * finished it (an instance that was frozen or starved past its lease).
    */
-  async attemptFailed(id: string, error: string, at: Date, nextAttemptAt: Date | null): Promise<void> {
-    await this.db
+  async attemptFailed(id: string, error: string, at: Date, nextAttemptAt: Date | null): Promise<boolean> {
+    const changed = await this.db
       .update(mailOutbox)
       .set(
         nextAttemptAt === null
@@ -69,7 +71,9 @@ export class MailOutboxRepository extends Repository {
             }
           : { nextAttemptAt, claimedUntil: null, lastError: error },
       )
-      .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')));
+      .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')))
+      .returning({ id: mailOutbox.id });
+    return changed.length > 0;
   }
 
   /** Deletes sent rows finished before `sentBefore` and failed ones before `failedBefore`; returns how many. */

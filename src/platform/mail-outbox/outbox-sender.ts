@@ -11,6 +11,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from '../../adapters/mail/index.ts';
 import type { Clock } from '../clock.ts';
+import type { MailAttemptResult } from '../metrics/metrics.ts';
 import type { MailOutboxRepository } from './mail-outbox.repository.ts';
 import type { OutboxRow } from './tables.ts';
 
@@ -52,6 +53,7 @@ export class OutboxSender {
   private readonly clock: Clock;
   private readonly logger: FastifyBaseLogger;
   private readonly domain: string;
+  private readonly counted: (kind: string, result: MailAttemptResult) => void;
 
   constructor(
     repository: MailOutboxRepository,
@@ -59,12 +61,15 @@ export class OutboxSender {
     clock: Clock,
     logger: FastifyBaseLogger,
     domain: string,
+    /** Told of every attempt's result (the metrics' tms_mail_attempts_total). */
+    counted: (kind: string, result: MailAttemptResult) => void = () => {},
   ) {
     this.repository = repository;
     this.mailer = mailer;
     this.clock = clock;
     this.logger = logger;
     this.domain = domain;
+    this.counted = counted;
   }
 
   /** Sends every due mail, then deletes finished rows past their retention. */
@@ -113,8 +118,15 @@ export class OutboxSender {
       const now = this.clock.now();
       const retryAt = row.attempts >= mailRetry.attempts ? null : new Date(now.getTime() + retryDelayMs(row.attempts));
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      await this.repository.attemptFailed(row.id, reason, now, retryAt);
+      if (!(await this.repository.attemptFailed(row.id, reason, now, retryAt))) {
+        this.logger.info(
+          { event: 'mail.finishedElsewhere', kind: row.kind, mailId: row.id, err: error },
+          'mail not sent by this instance: another one took it after this one’s lease and finished it',
+        );
+        return;
+      }
       const logged = { kind: row.kind, mailId: row.id, attempts: row.attempts, err: error };
+      this.counted(row.kind, retryAt === null ? 'givenUp' : 'retryLater');
       if (retryAt === null) {
         report.failed++;
         this.logger.error({ event: 'mail.failed', ...logged }, 'mail given up after its last attempt');
@@ -125,6 +137,7 @@ export class OutboxSender {
       return;
     }
     await this.repository.markSent(row.id, this.clock.now());
+    this.counted(row.kind, 'sent');
     report.sent++;
   }
 }

@@ -4,14 +4,14 @@
  * `src/areas/areas.ts` lists the modules, one line each; the app, the CLI and the job runner iterate
  * that list, so adding an area edits no shared file but that line.
  *
- * What an area provides is typed by augmenting `AreaServices` in its module file:
+ * What an area provides is typed by augmenting `AreaServices` in its public.ts (its face):
  *
  *   declare module '../../platform/modules/area-module.ts' {
  *     interface AreaServices { follows: FollowsServices }
  *   }
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { CliCommand } from '../../cli/command.ts';
+import type { Config } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { CacheRegistry } from '../cache/cache-registry.ts';
@@ -19,10 +19,12 @@ import type { DatabaseHealth } from '../db/database-health.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
 import type { ExportRegistry } from '../exports/export-registry.ts';
+import type { Readiness } from '../health/readiness.ts';
 import type { App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
 import type { MailOutbox } from '../mail-outbox/mail-outbox.ts';
 import type { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Stats } from '../stats/stats.ts';
 
 // biome-ignore lint/suspicious/noEmptyInterface: each area adds its services (declaration merging)
@@ -51,6 +53,10 @@ export interface Platform extends Omit<AppDeps, 'database'> {
   maintenance: MaintenanceMode;
   /** The mail outbox: an area files each mail in the transaction of its cause (never `mailer` directly). */
   mail: MailOutbox;
+  /** This instance's Prometheus metrics: an area adds a gauge of what it keeps (the render queue). */
+  metrics: Metrics;
+  /** What GET /health/ready answers; the server turns it off first when it stops. */
+  readiness: Readiness;
 }
 
 export interface AreaModule<Name extends AreaName, Needs extends AreaName> {
@@ -59,7 +65,10 @@ export interface AreaModule<Name extends AreaName, Needs extends AreaName> {
   needs: readonly Needs[];
   /** Builds the services; registers jobs (platform.jobs) and event subscriptions (platform.events). */
   create(platform: Platform, needs: Pick<AreaServices, Needs>): AreaServices[Name];
-  /** Registers the area's routes; a route receives its own area's services only. */
+  /**
+   * Registers the area's routes: each routes file takes the services it uses and returns declarations,
+   * which the module registers (registerRoutes) under the area's tag.
+   */
   routes?(app: App, services: AreaServices[Name], platform: Platform): void | Promise<void>;
   /** Called when the server stops, after requests and jobs ended: finish work in flight. */
   stop?(services: AreaServices[Name]): Promise<void>;
@@ -76,3 +85,32 @@ export function defineArea<Name extends AreaName, Needs extends AreaName = never
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of modules of every area; each is checked by defineArea
 export type AnyAreaModule = AreaModule<any, any>;
+
+/** What every operator command receives (src/cli/command.ts re-exports it with CliError). */
+export interface CliContext {
+  config: Config;
+  /** The services of every area, on the same database the server uses. */
+  areas: AreaServices;
+  platform: Platform;
+  /** Where the command runs: on the CLI's PostgreSQL connection, inside the running server, or on the PGlite files. */
+  via: 'postgres' | 'server' | 'pglite-files';
+  /** Every registered command (for help). */
+  commands: readonly CliCommand[];
+  /** Prints one line of the command's result on stdout. */
+  print(line: string): void;
+  /** Where relative paths in the arguments start: the operator's directory, also when the server runs the command. */
+  cwd?: string;
+  /** Shows a transient status line (a progress bar) on the operator's terminal; absent when stderr is not one. */
+  progress?(line: string): void;
+}
+
+/** An operator command: one file `<name>.command.ts` in its area, listed in the module's `cliCommands`. */
+export interface CliCommand {
+  name: string;
+  /** Arguments after the name, e.g. `--email E --password P [--confirmed]`. */
+  usage: string;
+  description: string;
+  /** false for commands that never touch the data (help); the database is then not opened. */
+  usesDatabase?: boolean;
+  run(context: CliContext, args: string[]): Promise<void>;
+}

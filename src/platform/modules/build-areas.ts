@@ -7,11 +7,15 @@ import { databaseHealth } from '../db/database-health.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { ExportRegistry } from '../exports/export-registry.ts';
+import { Readiness } from '../health/readiness.ts';
 import { everyMinutes, JobRunner } from '../jobs/jobs.ts';
 import { MailOutboxRepository } from '../mail-outbox/mail-outbox.repository.ts';
 import { type MailDelivery, MailOutbox } from '../mail-outbox/mail-outbox.ts';
 import { messageIdDomain, OutboxSender } from '../mail-outbox/outbox-sender.ts';
 import { MaintenanceMode } from '../maintenance/maintenance-mode.ts';
+import { countedPushes } from '../metrics/counted-push.ts';
+import { Metrics } from '../metrics/metrics.ts';
+import { registerPlatformMetrics } from '../metrics/platform-metrics.ts';
 import { Stats } from '../stats/stats.ts';
 import type { AnyAreaModule, AreaServices, Platform } from './area-module.ts';
 
@@ -32,7 +36,10 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
   const events = new EventBus(transactions, (error, event, subscriber) =>
     logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),
   );
-  const jobs = new JobRunner(deps.database, logger);
+  const metrics = new Metrics();
+  const jobs = new JobRunner(deps.database, logger, (job, outcome, seconds) =>
+    metrics.jobRuns.observe({ job, outcome }, seconds),
+  );
   const audit = new AuditLog(transactions, deps.clock);
   const caches = new CacheRegistry(deps.broadcast, logger);
   const stats = new Stats(deps.clock, () => jobs.depths());
@@ -44,16 +51,19 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
     deps.clock,
     logger,
     messageIdDomain(deps.config.mailFrom, deps.config.publicUrl),
+    (kind, result) => metrics.mails.inc({ kind, result }),
   );
   jobs.register('mail-outbox', { schedule: everyMinutes(1), run: () => sender.run(), stop: () => sender.stop() });
   const mail = new MailOutbox(transactions, outboxRows, deps.clock, (id) =>
     options.mailDelivery === 'atCommit' ? sender.sendFiled(id) : jobs.enqueue('mail-outbox'),
   );
   stats.register('mail', (since) => mail.stats(since));
+  registerPlatformMetrics(metrics, { database: deps.database, jobs, caches });
   const { database, ...outside } = deps;
   return {
     ...outside,
     databaseHealth: databaseHealth(database),
+    push: countedPushes(deps.push, metrics),
     logger,
     transactions,
     events,
@@ -64,6 +74,8 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
     exports: new ExportRegistry(),
     maintenance: new MaintenanceMode(transactions, audit, deps.clock, logger),
     mail,
+    metrics,
+    readiness: new Readiness(database, jobs),
   };
 }
 

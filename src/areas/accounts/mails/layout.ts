@@ -3,8 +3,10 @@
  * for apps, footnotes. Texts come from the message catalogs in the caller's locale; every rendered
  * string is HTML-escaped before it enters the HTML part.
  */
+
 import type { MailMessage } from '../../../adapters/mail/index.ts';
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
+import { escapeHtml } from '../../../platform/text/escape-html.ts';
 
 export interface MailContent {
   subject: string;
@@ -15,15 +17,6 @@ export interface MailContent {
   /** The token itself, for apps that ask for it instead of following the link. */
   code: string;
   footnotes: string[];
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 export function renderMail(locale: Locale, to: string, content: MailContent): MailMessage {

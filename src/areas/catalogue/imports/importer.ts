@@ -15,7 +15,7 @@ import {
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { isLowercaseUuid } from '../../../platform/ids/ids.ts';
-import type { CatalogueServices } from '../catalogue.module.ts';
+import type { CatalogueServices } from '../public.ts';
 import type { SourceRow } from './csv-rows.ts';
 import type { ImportRepository } from './import.repository.ts';
 import {

@@ -14,7 +14,7 @@ import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { formatNullableTimestamp } from '../../../platform/http/time.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
-import { normaliseHashtags } from '../hashtags.ts';
+import { normaliseHashtags } from '../../../platform/text/hashtags.ts';
 import { describeQueueKeyset, type MediaRepository } from '../media.repository.ts';
 import type { DescribeStatus, MediaRow } from '../tables.ts';
 

@@ -7,7 +7,7 @@ import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
-import type { GeographyService } from '../../geography/geography.service.ts';
+import type { GeographyService } from '../../geography/public.ts';
 import type { GeoBackfillRepository } from './geo-backfill.repository.ts';
 
 export const geoBackfillBatchSize = 200;

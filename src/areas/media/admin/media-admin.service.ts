@@ -7,7 +7,7 @@ import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../../platform/ids/ids.ts';
-import type { UsersService } from '../../accounts/users.service.ts';
+import type { UsersService } from '../../accounts/public.ts';
 import type { MediaRepository } from '../media.repository.ts';
 import { MediaDeletion } from '../media-deletion.ts';
 import { mediaHexOfKey, storagePrefixes } from '../media-storage-keys.ts';

@@ -14,8 +14,8 @@ import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseClientTime } from '../../../platform/http/time.ts';
 import { visibleText } from '../../../platform/text/visible-text.ts';
-import type { MediaAdminService } from '../../media/admin/media-admin.service.ts';
-import { mediaFlags } from '../../media/media-flags.ts';
+import type { MediaAdminService } from '../../media/public.ts';
+import { mediaFlags } from '../../media/public.ts';
 import type { OutcomeMails } from '../outcome-mails.ts';
 import {
   adminReportsKeyset,

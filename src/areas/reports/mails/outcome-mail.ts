@@ -5,7 +5,7 @@
  */
 import type { MailMessage } from '../../../adapters/mail/index.ts';
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
-import { escapeHtml as e } from '../../accounts/mails/layout.ts';
+import { escapeHtml as e } from '../../../platform/text/escape-html.ts';
 import type { ReportKind, ReportReason, ReportResolution } from '../tables.ts';
 
 export interface OutcomeMailInput {

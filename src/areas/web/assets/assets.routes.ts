@@ -1,8 +1,7 @@
 /** GET /assets/{file}: the pages' bundled scripts, stylesheets, Leaflet's images and the map's shapes. */
 import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { registerRoutes, route } from '../../../platform/http/route.ts';
-import type { App } from '../../../platform/http/types.ts';
+import { type AnyRoute, route } from '../../../platform/http/route.ts';
 import { assetContentTypes, gzippedBody, loadClientAssets } from './client-assets.ts';
 
 /** The file's name holds the hash of its content: it never changes under this URL. */
@@ -11,15 +10,8 @@ export const immutableCacheControl = 'public, max-age=31536000, immutable';
 const gzipMinimum = 1024;
 const compressible = /^(text\/|application\/json|image\/svg)/;
 
-export function assetsRoutes(app: App) {
-  // A listening server bundles them at once, in the background, so the first visitor does not wait
-  // (tests, which inject without listening, bundle on first use).
-  app.addHook('onListen', async () => {
-    loadClientAssets().catch((error: unknown) => {
-      app.log.error({ event: 'web.assetsFailed', err: error }, 'could not bundle the web pages’ client assets');
-    });
-  });
-  registerRoutes(app, 'web', [
+export function assetsRoutes(): AnyRoute[] {
+  return [
     route({
       method: 'GET',
       path: '/assets/{file}',
@@ -47,5 +39,5 @@ export function assetsRoutes(app: App) {
         return reply.header('Content-Encoding', 'gzip').send(gzippedBody(asset));
       },
     }),
-  ]);
+  ];
 }

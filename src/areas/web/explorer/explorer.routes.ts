@@ -12,10 +12,11 @@ import { pageLocale } from '../layout/locale.ts';
 import { pageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 import { htmlMediaType, sendPage } from '../layout/send-page.ts';
+import type { WebServices } from '../public.ts';
 import { explorerPageBody, type MapSettings } from './explorer-page.ts';
-import { loadPhotoPanel, type PhotoPanelSources, photoPanelMarkup } from './photo-panel.ts';
+import { loadPhotoPanel, photoPanelMarkup } from './photo-panel.ts';
 
-export function explorerRoutes(sources: PhotoPanelSources, map: MapSettings): AnyRoute[] {
+export function explorerRoutes({ photoPanel }: Pick<WebServices, 'photoPanel'>, map: MapSettings): AnyRoute[] {
   return [
     route({
       method: 'GET',
@@ -52,7 +53,7 @@ export function explorerRoutes(sources: PhotoPanelSources, map: MapSettings): An
       success: { status: 200, mediaType: htmlMediaType, description: 'The panel (a fragment of HTML, not a page)' },
       handler: async ({ params, request, reply }) => {
         const locale = pageLocale(request);
-        const panel = await loadPhotoPanel(sources, params.mediaId, locale);
+        const panel = await loadPhotoPanel(photoPanel, params.mediaId, locale);
         if (panel === null) throw new AppError('notFound');
         // Public content that changes (likes, descriptions): a short shared cache is fine.
         reply

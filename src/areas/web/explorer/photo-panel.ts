@@ -6,12 +6,11 @@
 
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
-import type { AccountsServices } from '../../accounts/accounts.module.ts';
 import { isActiveUser } from '../../accounts/read-model.ts';
-import type { GeographyServices } from '../../geography/geography.module.ts';
-import type { MediaServices } from '../../media/media.module.ts';
-import { mediaVariantUrls } from '../../media/media-urls.ts';
+import type { MediaServices } from '../../media/public.ts';
+import { mediaVariantUrls } from '../../media/public.ts';
 import { html, type Markup } from '../layout/html.ts';
+import type { PhotoPanelSources } from '../public.ts';
 
 type VisibleMedia = NonNullable<Awaited<ReturnType<MediaServices['media']['findVisibleMedia']>>>;
 
@@ -21,21 +20,15 @@ export interface PhotoPanel {
   place: string | null;
 }
 
-export interface PhotoPanelSources {
-  accounts: AccountsServices;
-  media: MediaServices;
-  geography: GeographyServices;
-}
-
 /** The photo and what the panel says of it, or null when it is not a public post. */
 export async function loadPhotoPanel(
   sources: PhotoPanelSources,
   mediaId: string,
   locale: Locale,
 ): Promise<PhotoPanel | null> {
-  const media = await sources.media.media.findVisibleMedia(mediaId, null);
+  const media = await sources.media.findVisibleMedia(mediaId, null);
   if (media === null) return null;
-  const owner = await sources.accounts.users.find(media.ownerId);
+  const owner = await sources.users.find(media.ownerId);
   const shown = owner !== null && isActiveUser(owner);
   const name = shown ? (owner.nickname ?? owner.username) : null;
   const author = shown && name !== null ? { username: owner.username, name } : null;
@@ -43,7 +36,7 @@ export async function loadPhotoPanel(
 }
 
 async function placeName(sources: PhotoPanelSources, media: VisibleMedia, locale: Locale): Promise<string | null> {
-  const { geography } = sources.geography;
+  const { geography } = sources;
   const [city, country] = await Promise.all([
     media.cityId === null ? null : geography.city(media.cityId),
     media.countryCode === null ? null : geography.country(media.countryCode),

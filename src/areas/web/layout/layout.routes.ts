@@ -4,6 +4,7 @@
  * goes back to the page it was clicked on).
  */
 import { Type } from 'typebox';
+import { redirectTo } from '../../../platform/http/answers.ts';
 import { isSecureRequest, setCookie } from '../../../platform/http/cookies.ts';
 import { StringEnum } from '../../../platform/http/jsonapi.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
@@ -26,44 +27,50 @@ export function safeNextPath(next: string | undefined): string {
   }
 }
 
-export const layoutRoutes: AnyRoute[] = [
-  route({
-    method: 'GET',
-    path: siteCssPath,
-    auth: 'none',
-    summary: "The web pages' stylesheet (immutable for a year when asked with its current `v`)",
-    query: { v: Type.Optional(Type.String({ maxLength: 64, description: 'The version the pages link to' })) },
-    success: { status: 200, mediaType: 'text/css', description: 'The stylesheet' },
-    handler: async ({ query, reply }) =>
-      reply
-        .header(
-          'Cache-Control',
-          query.v === siteCssVersion ? `public, max-age=${oneYear}, immutable` : 'public, max-age=300',
-        )
-        .type('text/css; charset=utf-8')
-        .send(siteCss),
-  }),
-  route({
-    method: 'GET',
-    path: '/language/{locale}',
-    auth: 'none',
-    summary:
-      'The language switch of the web pages: remembers the language in the `locale` cookie (a year) and goes back',
-    params: { locale: StringEnum(supportedLocales, { description: 'The language to show the pages in' }) },
-    query: {
-      next: Type.Optional(
-        Type.String({ maxLength: 2000, description: 'The page to go back to (a path of this site)' }),
-      ),
-    },
-    success: { status: 302, description: 'Found: Location is the page to go back to (`/` unless a path of this site)' },
-    handler: async ({ params, query, request, reply }) => {
-      setCookie(reply, localeCookie, params.locale, {
-        path: '/',
-        maxAge: oneYear,
-        sameSite: 'Lax',
-        secure: isSecureRequest(request),
-      });
-      return reply.status(302).header('Cache-Control', 'no-store').header('Location', safeNextPath(query.next)).send();
-    },
-  }),
-];
+export function layoutRoutes(): AnyRoute[] {
+  return [
+    route({
+      method: 'GET',
+      path: siteCssPath,
+      auth: 'none',
+      summary: "The web pages' stylesheet (immutable for a year when asked with its current `v`)",
+      query: { v: Type.Optional(Type.String({ maxLength: 64, description: 'The version the pages link to' })) },
+      success: { status: 200, mediaType: 'text/css', description: 'The stylesheet' },
+      handler: async ({ query, reply }) =>
+        reply
+          .header(
+            'Cache-Control',
+            query.v === siteCssVersion ? `public, max-age=${oneYear}, immutable` : 'public, max-age=300',
+          )
+          .type('text/css; charset=utf-8')
+          .send(siteCss),
+    }),
+    route({
+      method: 'GET',
+      path: '/language/{locale}',
+      auth: 'none',
+      summary:
+        'The language switch of the web pages: remembers the language in the `locale` cookie (a year) and goes back',
+      params: { locale: StringEnum(supportedLocales, { description: 'The language to show the pages in' }) },
+      query: {
+        next: Type.Optional(
+          Type.String({ maxLength: 2000, description: 'The page to go back to (a path of this site)' }),
+        ),
+      },
+      success: {
+        status: 302,
+        description: 'Found: Location is the page to go back to (`/` unless a path of this site)',
+      },
+      handler: async ({ params, query, request, reply }) => {
+        setCookie(reply, localeCookie, params.locale, {
+          path: '/',
+          maxAge: oneYear,
+          sameSite: 'Lax',
+          secure: isSecureRequest(request),
+        });
+        reply.header('Cache-Control', 'no-store');
+        return redirectTo(safeNextPath(query.next));
+      },
+    }),
+  ];
+}

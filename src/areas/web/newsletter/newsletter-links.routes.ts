@@ -8,9 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { perIp } from '../../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
-import type { NewsletterServices } from '../../newsletter/newsletter.module.ts';
 import { pageContext } from '../layout/page-context.ts';
 import { htmlMediaType, sendPage } from '../layout/send-page.ts';
+import type { WebServices } from '../public.ts';
 import { type NewsletterPage, renderNewsletterPage } from './newsletter-pages.ts';
 
 const TokenQuery = {
@@ -26,7 +26,7 @@ async function sendNewsletterPage(request: FastifyRequest, reply: FastifyReply, 
   return sendPage(reply, renderNewsletterPage(context, shown));
 }
 
-export function newsletterLinkRoutes({ newsletter }: NewsletterServices): AnyRoute[] {
+export function newsletterLinkRoutes({ newsletter }: Pick<WebServices, 'newsletter'>): AnyRoute[] {
   return [
     route({
       method: 'GET',

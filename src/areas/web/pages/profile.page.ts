@@ -1,5 +1,5 @@
 /** GET /@{username}: a public profile: cover, avatar, names, counts, level, title, badges, public media. */
-import { presentProgress, presentUserBadge } from '../../gamification/presenters.ts';
+import { presentProgress, presentUserBadge } from '../../gamification/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';

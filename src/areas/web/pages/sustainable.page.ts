@@ -1,7 +1,7 @@
 /** GET /sustainable-tourism: the catalogue's active establishments, with their sustainability labels. */
 import type { Page } from '../../../platform/db/page.ts';
 import { hasMessage } from '../../../platform/i18n/i18n.ts';
-import { localized } from '../../catalogue/localized.ts';
+import { localized } from '../../catalogue/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';

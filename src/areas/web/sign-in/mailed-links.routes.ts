@@ -10,8 +10,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { perIp } from '../../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
-import type { AccountsServices } from '../../accounts/accounts.module.ts';
 import { htmlMediaType } from '../layout/send-page.ts';
+import type { SignInServices, WebServices } from '../public.ts';
 import { type MailedLink, type MailedLinkOutcome, mailedLinkActions } from './mailed-links.ts';
 import { sendLoginPage } from './send-login-page.ts';
 
@@ -35,12 +35,12 @@ async function outcomeOf(action: () => Promise<unknown>): Promise<MailedLinkOutc
  * confirmed, expired...) but never spent by the GET; the others wait for their form.
  */
 export async function openedLink(
-  accounts: AccountsServices,
+  signIn: Pick<SignInServices, 'mailFlows'>,
   query: { confirm?: string; reset?: string; delete?: string },
 ): Promise<MailedLink | null> {
   const { confirm } = query;
   if (confirm !== undefined) {
-    const checked = await outcomeOf(() => accounts.mailFlows.checkConfirmation(confirm));
+    const checked = await outcomeOf(() => signIn.mailFlows.checkConfirmation(confirm));
     return { kind: 'confirm', token: confirm, outcome: checked === 'done' ? 'pending' : checked };
   }
   if (query.reset !== undefined) return { kind: 'reset', token: query.reset, outcome: 'pending' };
@@ -63,7 +63,7 @@ const outcomePage = {
 const showOutcome = (request: FastifyRequest, reply: FastifyReply, link: MailedLink) =>
   sendLoginPage(request, reply, null, { next: '/', link });
 
-export function mailedLinkRoutes(accounts: AccountsServices): AnyRoute[] {
+export function mailedLinkRoutes({ signIn }: Pick<WebServices, 'signIn'>): AnyRoute[] {
   return [
     route({
       method: 'POST',
@@ -78,7 +78,7 @@ export function mailedLinkRoutes(accounts: AccountsServices): AnyRoute[] {
       formBody: true,
       success: outcomePage,
       handler: async ({ body, request, reply }) => {
-        const outcome = await outcomeOf(() => accounts.mailFlows.confirmEmail(body.token));
+        const outcome = await outcomeOf(() => signIn.mailFlows.confirmEmail(body.token));
         return showOutcome(request, reply, { kind: 'confirm', token: body.token, outcome });
       },
     }),
@@ -95,7 +95,7 @@ export function mailedLinkRoutes(accounts: AccountsServices): AnyRoute[] {
       formBody: true,
       success: outcomePage,
       handler: async ({ body, request, reply }) => {
-        const outcome = await outcomeOf(() => accounts.mailFlows.resetPassword(body.token, body.password));
+        const outcome = await outcomeOf(() => signIn.mailFlows.resetPassword(body.token, body.password));
         return showOutcome(request, reply, { kind: 'reset', token: body.token, outcome });
       },
     }),
@@ -112,7 +112,7 @@ export function mailedLinkRoutes(accounts: AccountsServices): AnyRoute[] {
       formBody: true,
       success: outcomePage,
       handler: async ({ body, request, reply }) => {
-        const outcome = await outcomeOf(() => accounts.deletion.confirm(body.token));
+        const outcome = await outcomeOf(() => signIn.deletion.confirm(body.token));
         return showOutcome(request, reply, { kind: 'delete', token: body.token, outcome });
       },
     }),

@@ -8,28 +8,20 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { alsoAnswer, redirectTo } from '../../../platform/http/answers.ts';
 import { readCookie } from '../../../platform/http/cookies.ts';
 import { AppError, type ErrorCode } from '../../../platform/http/error-catalogue.ts';
 import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
 import { perIp } from '../../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
-import type { AccountsServices } from '../../accounts/accounts.module.ts';
-import { LoginBody, loginNameOf } from '../../accounts/auth.routes.ts';
-import { presentSession, SessionSchema } from '../../accounts/presenters.ts';
-import { clientInfo } from '../../accounts/sessions.service.ts';
-import type { IdentitiesServices } from '../../identities/identities.module.ts';
-import { ProviderCredentialsBody } from '../../identities/identities.schemas.ts';
+import { clientInfo, LoginBody, loginNameOf, presentSession, SessionSchema } from '../../accounts/public.ts';
+import { ProviderCredentialsBody } from '../../identities/public.ts';
 import { safeNextPath } from '../layout/layout.routes.ts';
 import { htmlMediaType } from '../layout/send-page.ts';
+import type { WebServices } from '../public.ts';
 import { MailedToken, mailedLinkRoutes, openedLink } from './mailed-links.routes.ts';
 import { sendLoginPage } from './send-login-page.ts';
 import { clearSessionCookie, requireSameSiteRequest, setSessionCookie, webSessionCookie } from './web-session.ts';
-
-export interface SignInDependencies {
-  accounts: AccountsServices;
-  identities: IdentitiesServices;
-  sessionTtlDays: number;
-}
 
 /** A signed-in answer: the session (never its token, which only the HttpOnly cookie holds). */
 const WebSessionDocument = DocumentSchema(SessionSchema);
@@ -50,13 +42,16 @@ const providerErrors: ErrorCode[] = [
   'accountBanned',
 ];
 
-export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDependencies): AnyRoute[] {
+export function signInRoutes(
+  { signIn }: Pick<WebServices, 'signIn'>,
+  { sessionTtlDays }: { sessionTtlDays: number },
+): AnyRoute[] {
   /** Ends the session of the request's cookie, if it still lives (a banned account's too: only pages ignore it). */
   async function endCookieSession(request: FastifyRequest): Promise<void> {
     const token = readCookie(request, webSessionCookie);
-    const session = token === null ? null : await accounts.sessions.resolve(token, request);
+    const session = token === null ? null : await signIn.sessions.resolve(token, request);
     if (session !== null)
-      await accounts.sessions.revoke(session.viewer.userId, session.viewer.sessionId).catch(ignoreGone);
+      await signIn.sessions.revoke(session.viewer.userId, session.viewer.sessionId).catch(ignoreGone);
   }
 
   return [
@@ -84,10 +79,10 @@ export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDep
       handler: async ({ query, request, reply, viewer }) =>
         sendLoginPage(request, reply, viewer, {
           next: safeNextPath(query.next),
-          link: await openedLink(accounts, query),
+          link: await openedLink(signIn, query),
         }),
     }),
-    ...mailedLinkRoutes(accounts),
+    ...mailedLinkRoutes({ signIn }),
     route({
       method: 'POST',
       path: '/login',
@@ -104,7 +99,7 @@ export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDep
       success: { status: 200, schema: WebSessionDocument },
       handler: async ({ body, request, reply }) => {
         reply.header('Cache-Control', 'no-store');
-        const { session, accessToken } = await accounts.accounts.login(
+        const { session, accessToken } = await signIn.accounts.login(
           loginNameOf(body),
           body.password,
           clientInfo(request),
@@ -136,7 +131,8 @@ export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDep
       handler: async ({ request, reply }) => {
         await endCookieSession(request);
         clearSessionCookie(request, reply);
-        return reply.status(302).header('Cache-Control', 'no-store').header('Location', '/').send();
+        reply.header('Cache-Control', 'no-store');
+        return redirectTo('/');
       },
     }),
     route({
@@ -167,10 +163,11 @@ export function signInRoutes({ accounts, identities, sessionTtlDays }: SignInDep
       },
       handler: async ({ params, body, request, reply, locale }) => {
         reply.header('Cache-Control', 'no-store');
-        const signedIn = await identities.identities.signIn(params.provider, body, clientInfo(request), locale);
+        const signedIn = await signIn.identities.signIn(params.provider, body, clientInfo(request), locale);
         await endCookieSession(request);
         setSessionCookie(request, reply, signedIn.accessToken, sessionTtlDays);
-        return reply.status(signedIn.created ? 201 : 200).send(presentWebSession(signedIn.session));
+        const document = presentWebSession(signedIn.session);
+        return signedIn.created ? alsoAnswer(201, document) : document;
       },
     }),
   ];

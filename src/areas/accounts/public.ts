@@ -1,0 +1,51 @@
+/** The face of accounts: its services, and what other areas may import of it (docs/development.md, How areas talk). */
+import type { AccountsService } from './accounts.service.ts';
+import type { DeletionService } from './deletion.service.ts';
+import type { MailFlowsService } from './mail-flows.service.ts';
+import type { ModerationService } from './moderation.service.ts';
+import type { PasswordService } from './password.service.ts';
+import type { ProfileService } from './profile.service.ts';
+import type { SessionCache } from './session-cache.ts';
+import type { SessionsService } from './sessions.service.ts';
+import type { SettingsService } from './settings.service.ts';
+import type { UserDirectoryService } from './user-directory.service.ts';
+import type { UsersService } from './users.service.ts';
+
+export interface AccountsServices {
+  accounts: AccountsService;
+  sessions: SessionsService;
+  /** Live sessions in memory; every write that revokes one goes through AccountsRepository. */
+  sessionCache: SessionCache;
+  mailFlows: MailFlowsService;
+  profile: ProfileService;
+  passwords: PasswordService;
+  settings: SettingsService;
+  directory: UserDirectoryService;
+  users: UsersService;
+  /** Operators' side: verified badge, bans (and their end), erasure. */
+  moderation: ModerationService;
+  /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
+  deletion: DeletionService;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    accounts: AccountsServices;
+  }
+}
+
+// What other areas use of accounts, beside its services.
+export type { ModerationService } from './moderation.service.ts';
+export { adminUsersKeyset, maxBanReasonLength } from './moderation.service.ts';
+export {
+  NewSessionDocumentSchema,
+  PublicUserSchema,
+  presentNewSession,
+  presentPublicUser,
+  presentSession,
+  SessionSchema,
+} from './presenters.ts';
+export { LoginBody, loginNameOf } from './requests.ts';
+export { resolveUser } from './resolve-user.ts';
+export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
+export { displayNameOf, type UsersService } from './users.service.ts';

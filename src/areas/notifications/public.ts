@@ -1,0 +1,19 @@
+/** The face of notifications: its services, and what other areas may import of it (docs/development.md, How areas talk). */
+import type { NotificationDispatcher } from './notification-dispatcher.ts';
+import type { NotificationsService } from './notifications.service.ts';
+import type { PushFlush } from './push-flush.ts';
+
+export interface NotificationsServices {
+  dispatcher: NotificationDispatcher;
+  notifications: NotificationsService;
+  pushFlush: PushFlush;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    notifications: NotificationsServices;
+  }
+}
+
+export { dedupKeys } from './kinds.ts';
+export type { NotificationDispatcher } from './notification-dispatcher.ts';

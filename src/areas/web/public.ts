@@ -1,0 +1,42 @@
+/** The face of web: its services, which its routes take (docs/development.md, How areas talk). */
+import type { AccountsServices } from '../accounts/public.ts';
+import type { GeographyServices } from '../geography/public.ts';
+import type { IdentitiesServices } from '../identities/public.ts';
+import type { MediaServices } from '../media/public.ts';
+import type { NewsletterServices } from '../newsletter/public.ts';
+import type { LayoutSettings } from './layout/page-context.ts';
+import type { WebPagesService } from './web-pages.service.ts';
+
+/** What the web sign-in calls: the API's sign-in, sessions and mailed flows, and provider sign-in. */
+export interface SignInServices {
+  accounts: AccountsServices['accounts'];
+  sessions: AccountsServices['sessions'];
+  mailFlows: AccountsServices['mailFlows'];
+  deletion: AccountsServices['deletion'];
+  identities: IdentitiesServices['identities'];
+}
+
+/** What the explorer's photo panel reads. */
+export interface PhotoPanelSources {
+  users: AccountsServices['users'];
+  media: MediaServices['media'];
+  geography: GeographyServices['geography'];
+}
+
+/** The web area keeps no state of its own: its services read the areas it shows, through their services. */
+export interface WebServices {
+  /** What the public pages show (home, travel, profiles, establishments, sitemap). */
+  pages: WebPagesService;
+  signIn: SignInServices;
+  photoPanel: PhotoPanelSources;
+  /** The pages of the newsletter's mailed links. */
+  newsletter: NewsletterServices['newsletter'];
+  /** The viewer's names in the header, and the map tiles' origin (MAP_TILE_URL) the pages' CSP allows. */
+  layout: LayoutSettings;
+}
+
+declare module '../../platform/modules/area-module.ts' {
+  interface AreaServices {
+    web: WebServices;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Times every answer into `tms_http_request_duration_seconds`, labelled with the route's declared
+ * pattern (`/api/users/{id}`), never the raw URL: one series per route, whatever ids clients send.
+ * A request no route matched counts as `unmatched`.
+ */
+
+import { toSpecPath } from '../http/spec-path.ts';
+import type { App } from '../http/types.ts';
+import type { Metrics } from './metrics.ts';
+
+export const unmatchedRoute = 'unmatched';
+
+export function registerHttpMetrics(app: App, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const pattern = request.routeOptions.url;
+    metrics.httpRequests.observe(
+      {
+        method: request.method,
+        route: pattern === undefined ? unmatchedRoute : toSpecPath(pattern),
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The gauges and totals the platform's parts keep, read at each scrape: PostgreSQL's pool (PGlite
+ * has one session and no pool), the job queues' depths as pg-boss counts them, and the lookups of
+ * every registered cache (the session cache's hits and misses among them).
+ */
+import type { CacheRegistry } from '../cache/cache-registry.ts';
+import type { Database } from '../db/database.ts';
+import { isPostgres } from '../db/postgres-database.ts';
+import type { JobRunner } from '../jobs/jobs.ts';
+import type { Metrics } from './metrics.ts';
+
+export function registerPlatformMetrics(
+  metrics: Metrics,
+  { database, jobs, caches }: { database: Database; jobs: JobRunner; caches: CacheRegistry },
+): void {
+  if (isPostgres(database)) {
+    const { pool } = database;
+    metrics.gauge('tms_db_pool_connections', 'PostgreSQL connections of this instance by state', ['state'], () => [
+      { labels: { state: 'inUse' }, value: pool.totalCount - pool.idleCount },
+      { labels: { state: 'idle' }, value: pool.idleCount },
+    ]);
+    metrics.gauge('tms_db_pool_waiting', 'Queries waiting for a free PostgreSQL connection', [], () => [
+      { labels: {}, value: pool.waitingCount },
+    ]);
+  }
+  metrics.gauge(
+    'tms_job_queue_jobs',
+    'Jobs of each queue by state (queued, active), as pg-boss last counted them; absent until the queue runs here',
+    ['job', 'state'],
+    async () =>
+      Object.entries((await jobs.depths()) ?? {}).flatMap(([job, depth]) => [
+        { labels: { job, state: 'queued' }, value: depth.queued },
+        { labels: { job, state: 'active' }, value: depth.active },
+      ]),
+  );
+  metrics.counter(
+    'tms_cache_lookups_total',
+    'Lookups in each in-process cache by result (hit, miss); accounts.sessions is the session cache',
+    ['cache', 'result'],
+    () =>
+      caches.lookups().flatMap(({ name, hits, misses }) => [
+        { labels: { cache: name, result: 'hit' }, value: hits },
+        { labels: { cache: name, result: 'miss' }, value: misses },
+      ]),
+  );
+}
