@@ -12,7 +12,7 @@
 import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
-import { pageRequest } from '../src/platform/http/pagination.ts';
+import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';

@@ -16,7 +16,8 @@ import { FollowsRepository, followersKeyset, followingKeyset } from '../src/area
 import { MediaRepository, ownMediaKeyset, userMediaKeyset } from '../src/areas/media/media.repository.ts';
 import { NotificationsRepository, notificationsKeyset } from '../src/areas/notifications/notifications.repository.ts';
 import { ReactionsRepository, reactedMediaKeysets } from '../src/areas/reactions/reactions.repository.ts';
-import { encodeCursor, pageRequest } from '../src/platform/http/pagination.ts';
+import { encodeCursor } from '../src/platform/db/keyset-cursor.ts';
+import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';

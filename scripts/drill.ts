@@ -76,23 +76,29 @@ async function fault(name: string, action: () => Promise<void>) {
 
 async function main(): Promise<number> {
   out('starting a PostgreSQL cluster and a Redis of the drill’s own');
-  cluster = await startPrivatePostgres();
-  redis = await startPrivateRedis();
+  const postgres = await startPrivatePostgres();
+  cluster = postgres;
+  const privateRedis = await startPrivateRedis();
+  redis = privateRedis;
   out(
     'starting two instances (the first start on a new cluster loads the reference data: seconds, a minute on a busy machine)',
   );
   const env = {
-    DATABASE_URL: cluster.url,
-    REDIS_URL: redis.url,
+    DATABASE_URL: postgres.url,
+    REDIS_URL: privateRedis.url,
     // Each client has an address of its own (X-Forwarded-For), so the per-IP limits count it alone.
     TRUST_PROXY: 'true',
   };
-  servers.push(await startServer({ ...env, DATA_DIR: join(dataDir, 'a') }, 600_000));
-  servers.push(await startServer({ ...env, DATA_DIR: join(dataDir, 'b') }, 600_000));
+  const first = await startServer({ ...env, DATA_DIR: join(dataDir, 'a') }, 600_000);
+  servers.push(first);
+  const second = await startServer({ ...env, DATA_DIR: join(dataDir, 'b') }, 600_000);
+  servers.push(second);
+  /** Instance 0 or 1: clients go through both in turn. */
+  const instanceAt = (index: number) => (index % 2 === 0 ? first : second);
   const writers: Writer[] = [];
   for (let i = 0; i < clients; i++) {
     const headers = { 'x-forwarded-for': `10.0.0.${i + 1}` };
-    const { token } = await registerThrough(servers[i % 2]!, `drill${i}@example.test`, headers);
+    const { token } = await registerThrough(instanceAt(i), `drill${i}@example.test`, headers);
     writers.push(new Writer(token, headers));
   }
 
@@ -101,20 +107,20 @@ async function main(): Promise<number> {
   const load = Promise.all(
     writers.map(async (writer, index) => {
       for (let round = 0; !stop && writer.spent < writesPerWriter; round++) {
-        const instance = (index + round) % servers.length;
-        const outcome = await writer.write(servers[instance]!.base);
+        const instance = (index + round) % 2;
+        const outcome = await writer.write(instanceAt(instance).base);
         events.push({ at: Date.now(), instance, outcome });
         await sleep(paceMs);
       }
     }),
   );
   await sleep(steadyMs);
-  await fault('PostgreSQL restart', () => cluster!.restart());
+  await fault('PostgreSQL restart', () => postgres.restart());
   await sleep(steadyMs);
   await fault('Redis restart', async () => {
-    await redis!.stop();
+    await privateRedis.stop();
     await sleep(2000);
-    await redis!.start();
+    await privateRedis.start();
   });
   await sleep(steadyMs);
   stop = true;
@@ -125,7 +131,7 @@ async function main(): Promise<number> {
   let extra = 0;
   const problems: string[] = [];
   for (const [index, writer] of writers.entries()) {
-    const found = await writer.found(servers[index % 2]!.base);
+    const found = await writer.found(instanceAt(index).base);
     const { lost, twice, unknown } = writer.check(found);
     acknowledged += writer.acknowledged.size;
     foundAcknowledged += writer.acknowledged.size - lost.length;

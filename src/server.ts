@@ -52,7 +52,7 @@ async function main() {
   // With PGlite this process owns the files, so it runs operator commands for the CLI.
   const commandServer =
     database.engine === 'pglite'
-      ? await startCommandServer(config.dataDir, { config, ...services, database, via: 'server' }, app.log)
+      ? await startCommandServer(config.dataDir, { config, ...services, via: 'server' }, app.log)
       : null;
   // The metrics on a port of their own, never the public one (docs/operations.md, Metrics).
   const metricsServer = config.metrics

@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
       const { database, via } = await openCliDatabase(config);
       const services = await cliServices(config, database);
       return {
-        environment: { config, ...services, database, via, cwd: process.cwd() },
+        environment: { config, ...services, via, cwd: process.cwd() },
         close: async () => {
           await services.platform.broadcast.close();
           await database.close();

@@ -300,7 +300,7 @@ describe('how the CLI reaches the data', () => {
     const server = await createTestApp({ env: { DATA_DIR: dataDir } });
     const commandServer = await startCommandServer(
       dataDir,
-      { config: server.deps.config, ...server.services, database: server.deps.database, via: 'server' },
+      { config: server.deps.config, ...server.services, via: 'server' },
       server.app.log,
     );
     try {

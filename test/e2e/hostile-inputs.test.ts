@@ -1,7 +1,7 @@
 /** Inputs that once answered 500: object lookups reaching the prototype, cursor parts out of a column's range. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { encodeCursor } from '../../src/platform/http/pagination.ts';
+import { encodeCursor } from '../../src/platform/db/keyset-cursor.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/factories.ts';
 import { createMediaRow } from '../helpers/media-factory.ts';

@@ -8,7 +8,6 @@ export function cliTestContext(t: TestApp): { context: CliContext; output: strin
   const context: CliContext = {
     config: t.deps.config,
     ...t.services,
-    database: t.deps.database,
     via: 'postgres',
     commands,
     print: (line) => output.push(line),

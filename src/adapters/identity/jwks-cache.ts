@@ -40,8 +40,8 @@ export class JwksCache {
   /** The key resolver for jose's jwtVerify. */
   readonly getKey: JWTVerifyGetKey = async (header, token) => {
     const now = this.#clock.now().getTime();
-    const fresh = this.#keys !== null && now - this.#fetchedAt < this.#maxAgeMs;
-    const keys = fresh ? this.#keys! : await this.#fetch();
+    const held = this.#keys;
+    const keys = held !== null && now - this.#fetchedAt < this.#maxAgeMs ? held : await this.#fetch();
     try {
       return await keys(header, token);
     } catch (error) {

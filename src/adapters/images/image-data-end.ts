@@ -29,7 +29,7 @@ function jpegEnd(data: Buffer): number | null {
   let at = 2;
   while (at + 1 < data.length) {
     if (data[at] !== 0xff) return null;
-    const marker = data[at + 1]!;
+    const marker = data.readUInt8(at + 1);
     if (marker === 0xff) {
       at += 1; // fill byte
       continue;
@@ -47,7 +47,7 @@ function jpegEnd(data: Buffer): number | null {
       // Scan data: up to the next marker that is neither a stuffed 0xFF00 nor a restart marker.
       while (at + 1 < data.length) {
         if (data[at] === 0xff) {
-          const next = data[at + 1]!;
+          const next = data.readUInt8(at + 1);
           if (next !== 0x00 && next !== 0xff && !(next >= 0xd0 && next <= 0xd7)) break;
         }
         at += 1;
@@ -80,24 +80,24 @@ function riffEnd(data: Buffer): number | null {
 function gifEnd(data: Buffer): number | null {
   if (data.length < 13) return null;
   const colourTable = (flags: number) => (flags & 0x80 ? 3 * 2 ** ((flags & 0x07) + 1) : 0);
-  let at = 13 + colourTable(data[10]!);
+  let at = 13 + colourTable(data.readUInt8(10));
   const skipSubBlocks = () => {
     while (at < data.length) {
-      const size = data[at]!;
+      const size = data.readUInt8(at);
       at += 1 + size;
       if (size === 0) return true;
     }
     return false;
   };
   while (at < data.length) {
-    const introducer = data[at]!;
+    const introducer = data.readUInt8(at);
     if (introducer === 0x3b) return at + 1; // trailer
     if (introducer === 0x21) {
       at += 2; // introducer and label
       if (!skipSubBlocks()) return null;
     } else if (introducer === 0x2c) {
       if (at + 10 > data.length) return null;
-      at += 10 + colourTable(data[at + 9]!) + 1; // descriptor, local colour table, LZW code size
+      at += 10 + colourTable(data.readUInt8(at + 9)) + 1; // descriptor, local colour table, LZW code size
       if (!skipSubBlocks()) return null;
     } else {
       return null;

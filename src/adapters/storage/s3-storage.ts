@@ -58,7 +58,8 @@ export class S3Storage implements MediaStorage {
     assertValidStorageKey(key);
     try {
       const response = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const bytes = await response.Body!.transformToByteArray();
+      if (response.Body === undefined) throw new Error(`S3 answered no body for ${key}`);
+      const bytes = await response.Body.transformToByteArray();
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       if (isNotFound(error)) return null;

@@ -1,7 +1,7 @@
 /** "My account": names, password, settings, postal address, sponsorship: /api/users/me/*. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import {

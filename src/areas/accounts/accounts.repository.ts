@@ -2,10 +2,13 @@
 import { and, desc, eq, getTableColumns, getTableName, gt, isNull, ne, sql } from 'drizzle-orm';
 import { columnsOfAlias } from '../../platform/db/column-names.ts';
 import type { DbSource } from '../../platform/db/database.ts';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { runStatement, statement } from '../../platform/db/statements.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { cityRows } from '../geography/read-model.ts';
 import type { CachedSession } from './session-cache.ts';
 import {
@@ -76,7 +79,7 @@ export class AccountsRepository extends Repository {
 
   async insertUser(user: NewUser): Promise<UserRow> {
     const [row] = await this.db.insert(users).values(user).returning();
-    return row!;
+    return returned(row, 'users.insert');
   }
 
   async findUserWithBirthCity(id: string): Promise<UserWithBirthCity | null> {

@@ -45,16 +45,20 @@ export function checkedAddress(
   const country = merged.countryCode?.toUpperCase() ?? null;
   if (!country) problem('countryCode', current ? 'must not be blank' : 'is required for a first address');
   else if (!countryCodes.has(country)) problem('countryCode', 'must be an ISO 3166-1 alpha-2 country code');
-  if (problems.length > 0) return { address: null, problems };
+  const { recipient, line1, postalCode, city } = merged;
+  // A blank required field is a problem already: the second half only narrows the types.
+  if (problems.length > 0 || !recipient || !line1 || !postalCode || !city || !country) {
+    return { address: null, problems };
+  }
   return {
     address: {
-      recipient: merged.recipient!,
-      line1: merged.line1!,
+      recipient,
+      line1,
       line2: merged.line2 || null,
-      postalCode: merged.postalCode!,
-      city: merged.city!,
+      postalCode,
+      city,
       region: merged.region || null,
-      countryCode: country!,
+      countryCode: country,
       phone: merged.phone || null,
     },
     problems: [],

@@ -1,8 +1,8 @@
 /** Registration, login and sessions: /api/auth/*. */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { sessionsKeyset } from './accounts.repository.ts';

@@ -22,11 +22,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { returned } from '../../platform/db/returned.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { toHex } from '../../platform/http/ids.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { DeletionRepository } from './deletion.repository.ts';
@@ -131,7 +132,10 @@ export class DeletionService {
       if (user === null || user.anonymizedAt !== null || user.deletionRequestedAt !== null) throw invalidToken();
       await this.#deps.tokens.spend(this.#deps.accounts, found).catch(asInvalidToken);
       const now = this.#deps.clock.now();
-      const row = (await this.#deps.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }))!;
+      const row = returned(
+        await this.#deps.accounts.updateUser(user.id, { deletionRequestedAt: now, updatedAt: now }),
+        'users.update',
+      );
       await this.#deps.accounts.deleteSessionsOfUser(user.id);
       await this.#deps.accounts.useAllTokens(user.id, 'delete-account', now);
       await this.#deps.events.publish('user.changed', { user: row });
@@ -157,10 +161,10 @@ export class DeletionService {
       // Erased meanwhile (the job won the race): there is no account left to sign in to.
       if (locked === null) throw new AppError('invalidCredentials');
       if (locked.deletionRequestedAt === null) return;
-      const row = (await this.#deps.accounts.updateUser(userId, {
-        deletionRequestedAt: null,
-        updatedAt: this.#deps.clock.now(),
-      }))!;
+      const row = returned(
+        await this.#deps.accounts.updateUser(userId, { deletionRequestedAt: null, updatedAt: this.#deps.clock.now() }),
+        'users.update',
+      );
       await this.#deps.events.publish('user.changed', { user: row });
       if (locked.bannedAt === null) await this.#deps.events.publish('user.unbanned', { userId });
     });

@@ -6,8 +6,8 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { TokenPurpose } from './tables.ts';

@@ -1,8 +1,10 @@
 /** SQL of user moderation: the operators' user list, bans that ended, what an erasure deletes. */
 import { and, type Column, eq, gt, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
 import { likePrefix } from '../../platform/db/like.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { sessions, type UserRow, users, userTokens } from './tables.ts';
 
 /** GET /admin/users: every account, newest first. */

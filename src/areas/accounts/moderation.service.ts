@@ -12,11 +12,12 @@
  */
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
+import { returned } from '../../platform/db/returned.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId, toHex } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { newId, toHex } from '../../platform/ids/ids.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
@@ -96,10 +97,10 @@ export class ModerationService {
       const user = await this.#lockActive(userId);
       if ((user.verifiedAt !== null) === verified) return user;
       const now = this.#deps.clock.now();
-      const row = (await this.#deps.accounts.updateUser(userId, {
-        verifiedAt: verified ? now : null,
-        updatedAt: now,
-      }))!;
+      const row = returned(
+        await this.#deps.accounts.updateUser(userId, { verifiedAt: verified ? now : null, updatedAt: now }),
+        'users.update',
+      );
       await this.#deps.events.publish('user.changed', { user: row });
       await this.#record(actor, 'user.verified', userId, { verified });
       return row;
@@ -126,12 +127,15 @@ export class ModerationService {
       }
       const user = await this.#lockActive(userId);
       const starts = user.bannedAt === null;
-      const row = (await this.#deps.accounts.updateUser(userId, {
-        bannedAt: user.bannedAt ?? now,
-        banReason: reason,
-        bannedUntil: input.until,
-        updatedAt: now,
-      }))!;
+      const row = returned(
+        await this.#deps.accounts.updateUser(userId, {
+          bannedAt: user.bannedAt ?? now,
+          banReason: reason,
+          bannedUntil: input.until,
+          updatedAt: now,
+        }),
+        'users.update',
+      );
       await this.#deps.accounts.deleteSessionsOfUser(userId);
       if (starts) {
         await this.#deps.events.publish('user.changed', { user: row });
@@ -152,12 +156,15 @@ export class ModerationService {
     return this.#deps.transactions.run(async () => {
       const user = await this.#lockActive(userId);
       if (user.bannedAt === null) return { user, changed: false };
-      const row = (await this.#deps.accounts.updateUser(userId, {
-        bannedAt: null,
-        banReason: null,
-        bannedUntil: null,
-        updatedAt: this.#deps.clock.now(),
-      }))!;
+      const row = returned(
+        await this.#deps.accounts.updateUser(userId, {
+          bannedAt: null,
+          banReason: null,
+          bannedUntil: null,
+          updatedAt: this.#deps.clock.now(),
+        }),
+        'users.update',
+      );
       await this.#deps.events.publish('user.changed', { user: row });
       // An account being deleted stays hidden until the deletion is cancelled (deletion.service.ts).
       if (user.deletionRequestedAt === null) await this.#deps.events.publish('user.unbanned', { userId });
@@ -207,19 +214,22 @@ export class ModerationService {
       // Random, so that nobody can take the placeholder first (ids are public).
       const placeholder = toHex(newId());
       const username = `deleted_${placeholder.slice(0, 22)}`;
-      const row = (await this.#deps.accounts.updateUser(userId, {
-        email: `${placeholder}@anonymized.invalid`,
-        username,
-        nickname: null,
-        passwordHash: null,
-        address: null,
-        avatarMediaId: null,
-        coverMediaId: null,
-        settings: erasedSettings,
-        bannedUntil: null,
-        anonymizedAt: now,
-        updatedAt: now,
-      }))!;
+      const row = returned(
+        await this.#deps.accounts.updateUser(userId, {
+          email: `${placeholder}@anonymized.invalid`,
+          username,
+          nickname: null,
+          passwordHash: null,
+          address: null,
+          avatarMediaId: null,
+          coverMediaId: null,
+          settings: erasedSettings,
+          bannedUntil: null,
+          anonymizedAt: now,
+          updatedAt: now,
+        }),
+        'users.update',
+      );
       await this.#deps.accounts.deleteSessionsOfUser(userId);
       await this.#deps.repository.deleteTokensOfUser(userId);
       // Mail to the former address, sent or waiting, names the account: it goes too.

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, ResourceSchema, resource, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import type { BirthCity } from './accounts.repository.ts';
 import type { PublicUserRow } from './read-model.ts';
 import type { SessionRow, UserRow } from './tables.ts';

@@ -20,11 +20,12 @@ export const LoginBody = Type.Object(
 /** The one name a login gives: `email`, or `login` (an e-mail or a username); both or neither is one 422. */
 export function loginNameOf(body: { email?: string; login?: string }): string {
   const given = [body.email, body.login].filter((value) => value !== undefined);
-  if (given.length !== 1) {
+  const [name] = given;
+  if (given.length !== 1 || name === undefined) {
     throw new AppError('validationFailed', {
       source: { pointer: body.email === undefined ? '/login' : '/email' },
       detail: 'give exactly one of email and login',
     });
   }
-  return given[0]!;
+  return name;
 }

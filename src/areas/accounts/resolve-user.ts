@@ -3,7 +3,7 @@
  * a leading @). Any account, as the admin routes: a banned one too (users:unban needs it).
  */
 import { CliError } from '../../cli/command.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { UserRow } from './tables.ts';
 import type { UsersService } from './users.service.ts';
 

@@ -4,10 +4,10 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { SessionResolver } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { SessionCache } from './session-cache.ts';

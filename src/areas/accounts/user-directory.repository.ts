@@ -1,7 +1,9 @@
 /** SQL for lists of other users: the accounts a sponsor brought in (name search lives in the search area). */
 import { and, eq, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { activeUser, type PublicUserRow, publicUserColumns } from './read-model.ts';
 import { users } from './tables.ts';
 

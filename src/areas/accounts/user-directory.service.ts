@@ -1,6 +1,7 @@
 /** Finding other users: the caller's sponsorship list (name search lives in the search area). */
+
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { UserDirectoryRepository } from './user-directory.repository.ts';
 

@@ -4,9 +4,11 @@
  * through MediaService.adjustCounters) follows them exactly. Lists read media through its read model.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaVisibleTo } from '../media/read-model.ts';
 import { type BookmarkRow, bookmarkCollections, bookmarks } from './tables.ts';
 
@@ -38,7 +40,7 @@ export class BookmarksRepository extends Repository {
   /** Inserts a bookmark (media locked: the service moves its counter). */
   async insert(row: BookmarkRow): Promise<BookmarkRow> {
     const [inserted] = await this.db.insert(bookmarks).values(row).returning();
-    return inserted!;
+    return returned(inserted, 'bookmarks.insert');
   }
 
   async move(id: string, collectionId: string | null, at: Date): Promise<BookmarkRow> {
@@ -47,7 +49,7 @@ export class BookmarksRepository extends Repository {
       .set({ collectionId, updatedAt: at })
       .where(eq(bookmarks.id, id))
       .returning();
-    return moved!;
+    return returned(moved, 'bookmarks.move');
   }
 
   /** Deletes a bookmark (media locked: the service moves its counter); false when there was none. */

@@ -1,10 +1,10 @@
 /** My bookmarks: PUT/DELETE /api/users/me/media/{mediaId}/bookmark and GET /api/users/me/bookmarks. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isCanonicalUuid } from '../../platform/http/ids.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
+import { isCanonicalUuid } from '../../platform/ids/ids.ts';
 import { bookmarksKeyset, type CollectionFilter } from './bookmarks.repository.ts';
 import { BookmarkedMediaSchema, BookmarkSchema, presentBookmark, presentBookmarkedMedia } from './presenters.ts';
 import type { BookmarksServices } from './public.ts';

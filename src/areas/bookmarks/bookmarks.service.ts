@@ -1,11 +1,11 @@
 /** The rules of bookmarks: one per user and media, optionally in one of the user's collections. */
 import type { Clock } from '../../platform/clock.ts';
 import { isForeignKeyViolation } from '../../platform/db/errors.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { MediaService } from '../media/public.ts';
 import './events.ts';
 import type { BookmarksRepository, CollectionFilter } from './bookmarks.repository.ts';

@@ -1,8 +1,11 @@
 /** All SQL of bookmark collections. */
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { bookmarkCollections, bookmarks, type CollectionRow } from './tables.ts';
 
 export type CollectionWithCount = CollectionRow & { bookmarksCount: number };
@@ -25,7 +28,7 @@ export const collectionsKeyset = newestFirst<CollectionWithCount>('bookmark-coll
 export class CollectionsRepository extends Repository {
   async insert(row: CollectionRow): Promise<CollectionWithCount> {
     const [inserted] = await this.db.insert(bookmarkCollections).values(row).returning();
-    return { ...inserted!, bookmarksCount: 0 };
+    return { ...returned(inserted, 'bookmark_collections.insert'), bookmarksCount: 0 };
   }
 
   async countOfUser(userId: string): Promise<number> {

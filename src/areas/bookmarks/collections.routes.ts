@@ -1,7 +1,7 @@
 /** My bookmark collections: /api/users/me/bookmarks/collections. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { collectionsKeyset } from './collections.repository.ts';
 import { collectionNameMaxLength } from './collections.service.ts';

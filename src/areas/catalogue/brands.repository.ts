@@ -1,8 +1,10 @@
 /** All SQL of brands. */
 import { eq, getTableColumns, inArray } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { newId } from '../../platform/http/ids.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { insertedRow } from './catalogue-sql.ts';
 import { type BrandRow, brands, type LocalizedText } from './tables.ts';
 

@@ -1,7 +1,7 @@
 /** Brands: the public list and look-ups, and saving one (imports, tests). */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { BrandsRepository, BrandWrite } from './brands.repository.ts';
 import type { BrandRow } from './tables.ts';
 import { externalIdProblem, httpUrlProblem, localizedTextProblem, nameProblem } from './validation.ts';

@@ -4,9 +4,11 @@
  */
 import { Type } from 'typebox';
 import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
-import { pageLinks, pageOf, pageQuerySchema, pageRequest } from '../../platform/http/pagination.ts';
+import { pageLinks } from '../../platform/http/page-links.ts';
+import { pageQuerySchema, pageRequest } from '../../platform/http/page-query.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { brandsKeyset } from './brands.repository.ts';
 import {

@@ -2,9 +2,11 @@
 import { and, arrayContains, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { earthPointOf } from '../../platform/db/earth-point.ts';
 import { boundCentre, greatCircleMetres } from '../../platform/db/great-circle.ts';
+import { defineKeyset, newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { newId } from '../../platform/http/ids.ts';
-import { defineKeyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { cityRows as cities } from '../geography/read-model.ts';
 import { insertedRow, textSearch } from './catalogue-sql.ts';
 import { type EstablishmentRow, establishments, type LocalizedText } from './tables.ts';

@@ -2,8 +2,8 @@
 
 import type { Clock } from '../../platform/clock.ts';
 import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import type { BrandsService } from './brands.service.ts';
 import {
@@ -83,16 +83,15 @@ export class EstablishmentsService {
     invalid('/countryCode', /^[A-Z]{2}$/.test(input.countryCode) ? null : 'must be an ISO 3166-1 alpha-2 code');
     if (input.website) invalid('/website', httpUrlProblem(input.website));
     invalid('/description', localizedTextProblem(input.description ?? {}, false));
-    const placed = input.latitude != null && input.longitude != null;
+    const { latitude, longitude } = input;
+    const placed = latitude != null && longitude != null;
     if (placed) {
-      invalid('/latitude', Math.abs(input.latitude as number) <= 90 ? null : 'must be from -90 to 90');
-      invalid('/longitude', Math.abs(input.longitude as number) <= 180 ? null : 'must be from -180 to 180');
+      invalid('/latitude', Math.abs(latitude) <= 90 ? null : 'must be from -90 to 90');
+      invalid('/longitude', Math.abs(longitude) <= 180 ? null : 'must be from -180 to 180');
     } else {
-      invalid('/latitude', (input.latitude == null) === (input.longitude == null) ? null : 'comes with a longitude');
+      invalid('/latitude', (latitude == null) === (longitude == null) ? null : 'comes with a longitude');
     }
-    const position = placed
-      ? { latitude: centimetreDegrees(input.latitude!), longitude: centimetreDegrees(input.longitude!) }
-      : {};
+    const position = placed ? { latitude: centimetreDegrees(latitude), longitude: centimetreDegrees(longitude) } : {};
     return this.#deps.establishments.upsert({ ...input, ...position }, this.#deps.clock.now());
   }
 }

@@ -1,8 +1,10 @@
 /** All SQL of offers: the public list and search (live offers only), look-ups, upsert. */
 import { and, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { newId } from '../../platform/http/ids.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { insertedRow, offerLive, textSearch } from './catalogue-sql.ts';
 import { establishments, type LocalizedText, type OfferRow, offers } from './tables.ts';
 

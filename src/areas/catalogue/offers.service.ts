@@ -1,8 +1,8 @@
 /** Offers: the public list, search and page (live offers), what click tracking reads, and saving one. */
 
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import type { ListedOffer, OfferFilter, OffersRepository, OfferWrite } from './offers.repository.ts';
 import type { OfferRow } from './tables.ts';

@@ -35,8 +35,8 @@ const mentionPattern = new RegExp(`(?<![\\p{L}\\p{N}_.@])@(${usernameChars})`, '
 /** The distinct @usernames of a text (lower-cased, in order of appearance, at most maxMentions). */
 export function extractMentions(text: string): string[] {
   const names = new Set<string>();
-  for (const match of text.matchAll(mentionPattern)) {
-    const name = match[1]!.toLowerCase();
+  for (const [, mentioned = ''] of text.matchAll(mentionPattern)) {
+    const name = mentioned.toLowerCase();
     if (name.length < 3 || name.length > 30) continue;
     names.add(name);
     if (names.size === maxMentions) break;

@@ -1,7 +1,7 @@
 /** Comments on media: /api/media/{mediaId}/comments and /api/media/comments/{commentId}. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { commentBodySchemaMax, commentMaxLength } from './comment-text.ts';
@@ -143,6 +143,10 @@ export function commentsRoutes({ comments }: Pick<CommentsServices, 'comments'>)
 }
 
 function presentOne(view: Parameters<typeof presentComments>[0], locale: Parameters<typeof presentComments>[1]) {
-  const { data, included } = presentComments(view, locale);
-  return { data: data[0]!, included };
+  const {
+    data: [comment],
+    included,
+  } = presentComments(view, locale);
+  if (comment === undefined) throw new Error('presentComments gave no resource for one comment');
+  return { data: comment, included };
 }

@@ -5,11 +5,11 @@
  * conditional update really changed.
  */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isLowercaseUuid, newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { isLowercaseUuid, newId } from '../../platform/ids/ids.ts';
 import { erasedAccountName, renameMention } from '../../platform/text/mentions.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { MediaService } from '../media/public.ts';

@@ -1,8 +1,8 @@
 /** Coupons, the operators' routes: create, list, redemptions. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
 import { couponsKeyset, redemptionsKeyset } from './coupons.repository.ts';

@@ -1,7 +1,12 @@
 /** All SQL of coupons: the coupons, their counter, and the redemptions. */
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { defineKeyset, newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { returned } from '../../platform/db/returned.ts';
+import { createdCounts } from '../../platform/stats/created-counts.ts';
+import type { CreatedCounts, StatsSince } from '../../platform/stats/stats.ts';
 import { userRows as users } from '../accounts/read-model.ts';
 import { type CouponRow, couponRedemptions, coupons } from './tables.ts';
 
@@ -28,7 +33,7 @@ export const redemptionsKeyset = defineKeyset<RedemptionWithUser>({
 export class CouponsRepository extends Repository {
   async insert(row: typeof coupons.$inferInsert): Promise<CouponRow> {
     const [inserted] = await this.db.insert(coupons).values(row).returning();
-    return inserted!;
+    return returned(inserted, 'coupons.insert');
   }
 
   async findById(id: string): Promise<CouponRow | null> {

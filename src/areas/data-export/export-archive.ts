@@ -79,7 +79,8 @@ async function* jsonArray(rows: AsyncIterable<Record<string, unknown>>, counted:
 function handOverOnce(stream: Readable): (give: (error: null, stream: Readable) => void) => void {
   let held: Readable | null = stream;
   return (give) => {
-    const handed = held!;
+    const handed = held;
+    if (handed === null) throw new Error('an entry stream is handed over once');
     held = null;
     give(null, handed);
   };

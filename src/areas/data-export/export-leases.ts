@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { DataExportRepository } from './data-export.repository.ts';
 
 export const exportLease = { leaseSeconds: 120, renewSeconds: 30 } as const;

@@ -5,10 +5,11 @@
  */
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { earthPointOf } from '../../platform/db/earth-point.ts';
+import { defineKeyset } from '../../platform/db/keyset.ts';
 import { longitudeSpans } from '../../platform/db/longitude-spans.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
 import { boxValues, distance, inBoxPlaceholders, placedInPublic, spansOf, withinDistance } from './geo-sql.ts';

@@ -1,8 +1,8 @@
 /** The geographic media routes: nearby, recommended nearby, trending in a country, and the map's box. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { countryCodes } from '../../platform/text/country-codes.ts';
 import { MediaSchema, presentMedia } from '../media/public.ts';

@@ -4,8 +4,8 @@
  * the viewer's topics, and whether a map box shows media or clusters.
  */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import type { Centre, DistancedMedia, GeoMediaRepository, LikedMedia } from './geo-media.repository.ts';
 import type { MapCell, MapCellsRepository } from './map-cells.repository.ts';

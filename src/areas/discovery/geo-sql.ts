@@ -2,19 +2,20 @@
  * The SQL every geographic list shares: which media are placed in public, the owner's ban, and the
  * distance from a centre given as placeholders (the centre's earthPointOf, a distance in metres).
  */
-import { and, between, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { between, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { allOf } from '../../platform/db/conditions.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { inSpans, type LongitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import { type Box, crossesAntimeridian } from './map-grid.ts';
 
 /** The one rule of every geographic list (mediaListedFor holds the owner's ban, as media's owner_banned). */
-export const placedInPublic: SQL = and(
+export const placedInPublic: SQL = allOf(
   mediaListedFor(null),
   eq(media.locationPublic, literal(true)),
   isNotNull(media.latitude),
   isNotNull(media.longitude),
-)!;
+);
 
 /** The centre, given as the placeholder `centre` holding earthPointOf(…). */
 export const centre = sql`${sql.placeholder('centre')}::earth`;
@@ -42,13 +43,13 @@ const spanRectangle = (n: 1 | 2) =>
  * selectivity but the ranges from the columns' statistics.
  */
 export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
-  and(
+  allOf(
     spans === 'oneSpan'
       ? sql`${mapPoint} <@ ${spanRectangle(1)}`
       : sql`(${mapPoint} <@ ${spanRectangle(1)} OR ${mapPoint} <@ ${spanRectangle(2)})`,
     between(media.latitude, sql.placeholder('south'), sql.placeholder('north')),
     inSpans(media.longitude, spans, ['west', 'east']),
-  )!;
+  );
 
 /** The placeholders' values of a box: one span, or two across the antimeridian (spansOf). */
 export function boxValues(box: Box) {

@@ -79,7 +79,10 @@ export class MapCellCountsRepository extends Repository {
       .select({ mediaId: media.id, latitude: media.latitude, longitude: media.longitude, likes: media.likesCount })
       .from(media)
       .where(and(amongIds(media.id, ids), placedInPublic));
-    return rows.map((row) => ({ ...row, latitude: row.latitude!, longitude: row.longitude! }));
+    // placedInPublic holds both coordinates.
+    return rows.flatMap(({ latitude, longitude, ...row }) =>
+      latitude === null || longitude === null ? [] : [{ ...row, latitude, longitude }],
+    );
   }
 
   /** Every post of an owner (their standing decides whether the map counts them). */

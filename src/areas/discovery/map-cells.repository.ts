@@ -10,6 +10,7 @@ import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { byKey, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import { boxValues, inBoxPlaceholders, placedInPublic, spansOf } from './geo-sql.ts';
@@ -84,8 +85,8 @@ export class MapCellsRepository extends Repository {
       zoom,
       rowFrom: rows.from,
       rowTo: rows.to,
-      columnFrom1: first!.from,
-      columnTo1: first!.to,
+      columnFrom1: first.from,
+      columnTo1: first.to,
       ...(second === undefined ? {} : { columnFrom2: second.from, columnTo2: second.to }),
     });
   }
@@ -203,7 +204,7 @@ export class MapCellsRepository extends Repository {
           )
           SELECT (SELECT count(*) FROM stale)::int AS stale, (SELECT count(*) FROM missing)::int AS missing`,
     );
-    return drift!;
+    return returned(drift, 'map-cells.repair');
   }
 
   async lastRebuild(): Promise<{ rebuiltAt: Date; mediaCount: number } | null> {

@@ -35,13 +35,18 @@ export const cellIndex = (degreesFromOrigin: number, zoom: number): number =>
   Math.floor(degreesFromOrigin / cellDegrees(zoom));
 
 /** The cells' index ranges a box covers at a zoom: rows, and one or two column ranges. */
+interface ColumnSpan {
+  from: number;
+  to: number;
+}
+
 export function cellRanges(box: Box, zoom: number) {
   const lastColumn = 2 ** (zoom + 3) - 1;
   const lastRow = 2 ** (zoom + 2) - 1;
   const column = (longitude: number) => Math.min(lastColumn, cellIndex(longitude + 180, zoom));
   const row = (latitude: number) => Math.min(lastRow, cellIndex(latitude + 90, zoom));
   const rows = { from: row(box.south), to: row(box.north) };
-  const columns = crossesAntimeridian(box)
+  const columns: [ColumnSpan] | [ColumnSpan, ColumnSpan] = crossesAntimeridian(box)
     ? [
         { from: column(box.west), to: lastColumn },
         { from: 0, to: column(box.east) },

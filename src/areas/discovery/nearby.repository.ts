@@ -6,15 +6,11 @@
  */
 import { and, asc, desc, sql } from 'drizzle-orm';
 import { earthPointOf } from '../../platform/db/earth-point.ts';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keysetTemplate, positionValues } from '../../platform/db/keyset-sql.ts';
+import { type PageRequest, pageDirections } from '../../platform/db/page-request.ts';
 import { byKey, PlannedOncePageRead, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import {
-  defineKeyset,
-  keysetTemplate,
-  type PageRequest,
-  pageDirections,
-  positionValues,
-} from '../../platform/http/pagination.ts';
 import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import type { Centre, DistancedMedia } from './geo-media.repository.ts';
 import { centre, distance, placedInPublic, position, withinDistance } from './geo-sql.ts';

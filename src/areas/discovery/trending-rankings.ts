@@ -10,7 +10,7 @@ import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Slots } from '../../platform/concurrency/slots.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { GeoMediaRepository, LikedMedia, RankedMedia } from './geo-media.repository.ts';
 
 export const trendingRanking = { seconds: 60, size: 1000, kept: 2000, computedAtOnce: 2 } as const;

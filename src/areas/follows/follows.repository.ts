@@ -1,8 +1,9 @@
 /** All SQL of follows: the relationship rows and keyset pages of users on either side. */
 import { and, eq, gt, or, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 

@@ -1,7 +1,9 @@
 /** The 7 follow routes: follow, unfollow, my following/followers, relationship, anyone's following/followers. */
+
+import type { Keyset } from '../../platform/db/keyset.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { type Keyset, type Page, pageOf } from '../../platform/http/pagination.ts';
-import { type AnyRoute, idParam, type RouteContext, route } from '../../platform/http/route.ts';
+import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import { followersKeyset, followingKeyset } from './follows.repository.ts';
 import type { FollowedUser } from './follows.service.ts';
@@ -12,10 +14,8 @@ const UsersPage = { status: 200, schema: CollectionSchema(PublicUserSchema) } as
 const target = { targetUserId: idParam('The user to follow: UUID or 32 hex digits') };
 const user = { userId: idParam('UUID or 32 hex digits') };
 
-type ListContext = Pick<RouteContext<'none', never, never, undefined>, 'page' | 'links'>;
-
 /** One page of a follow list as public users. */
-function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, links }: ListContext) {
+function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, links }: PagedContext) {
   const result: Page<FollowedUser> = pageOf(rows, page, keyset);
   return {
     data: result.items.map((row) => presentPublicUser(row.user)),
@@ -29,12 +29,12 @@ export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): An
   const sides = {
     following: {
       keyset: followingKeyset,
-      page: async (userId: string, context: ListContext) =>
+      page: async (userId: string, context: PagedContext) =>
         usersPage(await follows.following(userId, context.page), followingKeyset, context),
     },
     followers: {
       keyset: followersKeyset,
-      page: async (userId: string, context: ListContext) =>
+      page: async (userId: string, context: PagedContext) =>
         usersPage(await follows.followers(userId, context.page), followersKeyset, context),
     },
   };

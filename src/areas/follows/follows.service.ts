@@ -5,10 +5,10 @@
  * rewards it (see their subscriptions).
  */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import './events.ts';

@@ -1,7 +1,9 @@
 /** All SQL of gamification: the badge and title catalogues and users' badges (experience and level live on users, through accounts). */
 import { and, asc, eq, gt, gte, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type BadgeRow,
   badges,

@@ -1,8 +1,10 @@
 /** Badges: the catalogue, mine, and anyone's (with their level, experience and title in meta). */
+
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
-import { type AnyRoute, idParam, type RouteContext, route } from '../../platform/http/route.ts';
+import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
 import { badgesKeyset, earnedBadgesKeyset } from './gamification.repository.ts';
 import type { GamificationService } from './gamification.service.ts';
 import {
@@ -22,7 +24,7 @@ const page = { keyset: earnedBadgesKeyset, defaultLimit: 50 };
 async function userBadges(
   gamification: GamificationService,
   userId: string,
-  { page, locale, links }: Pick<RouteContext<'none', never, never, undefined>, 'page' | 'locale' | 'links'>,
+  { page, locale, links }: PagedContext & { locale: Locale },
 ) {
   const progress = await gamification.progress(userId);
   if (progress === null) throw new AppError('notFound', { source: { parameter: 'userId' } });

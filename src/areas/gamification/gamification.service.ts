@@ -5,12 +5,12 @@
  * where notifications announce it, so a rollback removes them together.
  */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { defaultLocale, hasMessage, translate } from '../../platform/i18n/i18n.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import './events.ts';
 import type { GamificationRepository } from './gamification.repository.ts';

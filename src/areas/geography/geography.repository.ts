@@ -1,11 +1,13 @@
 /** All SQL of geography: the reference lists, look-ups by code or id, name search and reverse geocoding. */
 import { type AnyColumn, and, asc, between, desc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { greatCircleMetres } from '../../platform/db/great-circle.ts';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
 import { likePrefix } from '../../platform/db/like.ts';
 import { inSpans, longitudeSpans } from '../../platform/db/longitude-spans.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { degreeBoxAround, spansOf } from './degree-box.ts';
 import {
   type CityRow,

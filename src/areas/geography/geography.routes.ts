@@ -4,11 +4,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isLowercaseUuid } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { isLowercaseUuid } from '../../platform/ids/ids.ts';
 import { citiesKeyset, countriesKeyset, regionsKeyset, subregionsKeyset } from './geography.repository.ts';
 import {
   CitySchema,

@@ -4,8 +4,8 @@
  */
 
 import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
-import { isLowercaseUuid } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
+import { isLowercaseUuid } from '../../platform/ids/ids.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import type { GeographyRepository, NearbyCity, ParentFilter, Scored } from './geography.repository.ts';
 import { searchQuery } from './search-query.ts';

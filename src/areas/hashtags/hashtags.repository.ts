@@ -6,9 +6,12 @@
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgTable } from 'drizzle-orm/pg-core';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import {
@@ -207,7 +210,7 @@ export class HashtagsRepository extends Repository {
       sql`SELECT ${counted.tags} AS tags, to_char(${counted.day}, 'YYYY-MM-DD') AS day FROM ${counted}
           WHERE ${counted.mediaId} = ${mediaId} FOR UPDATE`,
     );
-    return row!;
+    return returned(row, 'hashtag_counted_media.lock');
   }
 
   /** The post as the counts should hold it now: its tags and day if it is listed, else no tags. */
@@ -270,7 +273,7 @@ export class HashtagsRepository extends Repository {
 
   async #sync(statement: SQL): Promise<RebuildCounts> {
     const [counts] = await queryRows<RebuildCounts>(this.db, statement);
-    return counts!;
+    return returned(counts, 'hashtags.sync');
   }
 
   /**

@@ -1,7 +1,9 @@
 /** The 3 hashtag discovery routes: autocomplete, trending, related (public, keyset pages). */
 import { Type } from 'typebox';
+import type { Keyset } from '../../platform/db/keyset.ts';
+import { pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { type Keyset, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { relatedKeyset, suggestionsKeyset, trendingKeyset } from './hashtags.repository.ts';
 import {

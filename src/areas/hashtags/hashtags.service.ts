@@ -4,8 +4,8 @@ import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Slots } from '../../platform/concurrency/slots.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import { normaliseTagQuery } from './hashtag-query.ts';
 import type {

@@ -2,6 +2,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { ProviderName } from '../../adapters/identity/index.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { type IdentityRow, userIdentities } from './tables.ts';
 
 export class IdentitiesRepository extends Repository {
@@ -24,7 +25,7 @@ export class IdentitiesRepository extends Repository {
 
   async insert(row: IdentityRow): Promise<IdentityRow> {
     const [inserted] = await this.db.insert(userIdentities).values(row).returning();
-    return inserted!;
+    return returned(inserted, 'user_identities.insert');
   }
 
   async recordSignIn(id: string, email: string | null, at: Date): Promise<IdentityRow> {

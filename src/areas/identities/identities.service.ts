@@ -17,8 +17,8 @@ import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { AccountsServices, ClientInfo, SessionsService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { IdentitiesRepository } from './identities.repository.ts';
@@ -83,8 +83,9 @@ export class IdentitiesService {
     }
   }
 
+  /** A savepoint inside a caller's transaction, so that the retry of signIn runs in it. */
   #signIn(identity: VerifiedIdentity, client: ClientInfo, locale: Locale): Promise<ProviderSignIn> {
-    return this.#deps.transactions.run(async () => {
+    return this.#deps.transactions.attempt(async () => {
       const now = this.#deps.clock.now();
       const linked = await this.#deps.repository.findBySubject(identity.provider, identity.subject);
       if (linked !== null) {

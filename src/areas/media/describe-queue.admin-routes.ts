@@ -1,9 +1,9 @@
 /** The description queue's admin API, worked by an outside worker. Every call is audited (in the service). */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
 import { defaultLeaseSeconds, maxLeaseSeconds } from './admin/describe-queue.service.ts';
 import { AdminMediaSchema, presentAdminMedia } from './admin/media-admin.presenters.ts';

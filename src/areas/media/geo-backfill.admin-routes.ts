@@ -1,8 +1,8 @@
 /** POST /admin/media/backfill-geo: city and country for positioned media never geocoded (audited in the service). */
 import { Type } from 'typebox';
-import { newId } from '../../platform/http/ids.ts';
 import { DocumentSchema, ResourceSchema, resource } from '../../platform/http/jsonapi.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { MediaServices } from './public.ts';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });

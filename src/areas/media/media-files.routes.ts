@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
 import { alsoAnswer } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
 import type { MediaServices } from './public.ts';
 

@@ -1,6 +1,6 @@
 /** A media's files in storage: removal of the original and every cached variant. */
 import type { MediaStorage } from '../../adapters/storage/index.ts';
-import { toHex } from '../../platform/http/ids.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import { variantPrefix } from './media-storage-keys.ts';
 
 export async function deleteMediaFiles(storage: MediaStorage, row: { id: string; originalKey: string }): Promise<void> {

@@ -22,7 +22,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId, toHex } from '../../platform/http/ids.ts';
+import { newId, toHex } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { GeographyService } from '../geography/public.ts';
 import './events.ts';
@@ -79,8 +79,9 @@ export class MediaUploadService {
     const key = originalKey(toHex(id), imageFileExtensions[probe.format]);
     const now = this.#deps.clock.now();
     const description = input.description?.trim() || null;
-    const positioned = exif.latitude !== null && exif.longitude !== null;
-    const place = positioned ? await this.#deps.geography.nearestCity(exif.latitude!, exif.longitude!) : null;
+    const { latitude, longitude } = exif;
+    const positioned = latitude !== null && longitude !== null;
+    const place = positioned ? await this.#deps.geography.nearestCity(latitude, longitude) : null;
     const row = {
       id,
       ownerId,

@@ -1,5 +1,5 @@
 import { type ImageFormat, imageFileExtensions } from '../../adapters/images/index.ts';
-import { toHex } from '../../platform/http/ids.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 
 const servedExtensions = new Set(['jpg', 'png', 'webp', 'avif']);
 

@@ -19,7 +19,7 @@ import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { toHex } from '../../platform/http/ids.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import { variantKey } from './media-storage-keys.ts';
 import { RenderNotQueuedError, type RenderQueue, type RenderQueueCounters } from './render-queue.ts';
 import type { RenderRateLimit } from './render-rate-limit.ts';

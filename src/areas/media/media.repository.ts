@@ -1,9 +1,12 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
 import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
+import { type Keyset, newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
 import { literal } from '../../platform/db/literals.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { type Keyset, keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type ListedMedia, listedMediaColumns } from './read-model.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
@@ -59,7 +62,7 @@ export class MediaRepository extends Repository {
 
   async insert(row: NewMedia): Promise<MediaRow> {
     const [inserted] = await this.db.insert(media).values(row).returning();
-    return inserted!;
+    return returned(inserted, 'media.insert');
   }
 
   async update(id: string, patch: MediaPatch): Promise<MediaRow | null> {

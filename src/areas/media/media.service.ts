@@ -3,11 +3,13 @@
 import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
+import { returned } from '../../platform/db/returned.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { extractHashtags, normaliseHashtags } from '../../platform/text/hashtags.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
@@ -155,7 +157,10 @@ export class MediaService {
   /** Writes a description change and publishes `media.changed` in one transaction. */
   #changeDescription(id: string, patch: Partial<MediaRow>): Promise<MediaRow> {
     return this.#deps.transactions.run(async () => {
-      const updated = (await this.#deps.repository.update(id, { ...patch, updatedAt: this.#deps.clock.now() }))!;
+      const updated = returned(
+        await this.#deps.repository.update(id, { ...patch, updatedAt: this.#deps.clock.now() }),
+        'media.update',
+      );
       await this.#deps.events.publish('media.changed', { media: updated });
       return updated;
     });

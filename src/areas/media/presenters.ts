@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, RelationshipSchema, ResourceSchema, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import { mediaVariantUrls } from './media-urls.ts';
 import type { ListedMedia } from './read-model.ts';
 
@@ -60,7 +60,8 @@ export const OwnMediaSchema = ResourceSchema(
 
 export function presentMedia(row: ListedMedia, viewerId: string | null) {
   const isOwner = viewerId !== null && viewerId === row.ownerId;
-  const showPosition = row.latitude !== null && row.longitude !== null && (row.locationPublic || isOwner);
+  const { latitude, longitude } = row;
+  const showPosition = latitude !== null && longitude !== null && (row.locationPublic || isOwner);
   return {
     type: 'media' as const,
     id: row.id,
@@ -76,7 +77,7 @@ export function presentMedia(row: ListedMedia, viewerId: string | null) {
       dislikesCount: row.dislikesCount,
       bookmarksCount: row.bookmarksCount,
       commentsCount: row.commentsCount,
-      position: showPosition ? { latitude: row.latitude!, longitude: row.longitude! } : null,
+      position: showPosition ? { latitude, longitude } : null,
       place: showPosition ? { cityId: row.cityId, countryCode: row.countryCode } : null,
       takenAt: formatNullableTimestamp(row.takenAt),
       createdAt: formatTimestamp(row.createdAt),

@@ -5,6 +5,7 @@
  * those of src/areas/media/media-flags.ts; only posts are listed, never avatars or covers.
  */
 import { and, eq, lt, or, type Placeholder, type SQL } from 'drizzle-orm';
+import { allOf } from '../../platform/db/conditions.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type MediaRow, media } from './tables.ts';
@@ -60,7 +61,7 @@ const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(med
  * of findVisibleMedia).
  */
 export function mediaVisibleTo(viewerId: ViewerRef): SQL {
-  return and(
+  return allOf(
     eq(media.kind, literal('post')),
     or(
       and(
@@ -70,7 +71,7 @@ export function mediaVisibleTo(viewerId: ViewerRef): SQL {
       ),
       ownedBy(viewerId),
     ),
-  )!;
+  );
 }
 
 /**
@@ -78,7 +79,7 @@ export function mediaVisibleTo(viewerId: ViewerRef): SQL {
  * not banned, or their own.
  */
 export function mediaListedFor(viewerId: ViewerRef): SQL {
-  return and(
+  return allOf(
     eq(media.kind, literal('post')),
     or(
       and(
@@ -88,7 +89,7 @@ export function mediaListedFor(viewerId: ViewerRef): SQL {
       ),
       ownedBy(viewerId),
     ),
-  )!;
+  );
 }
 
 /** The two rules by name, for statements prepared once per rule. */

@@ -148,7 +148,8 @@ export class RenderQueue {
     while (this.#running < this.#concurrency && this.#waiting.length > 0) {
       const index = this.#waiting.findIndex((entry) => entry.priority === 'reader');
       const [entry] = this.#waiting.splice(index === -1 ? 0 : index, 1);
-      this.#start(entry!);
+      if (entry === undefined) return;
+      this.#start(entry);
     }
   }
 

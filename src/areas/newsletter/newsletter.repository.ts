@@ -1,7 +1,9 @@
 /** All SQL of the newsletter: subscribers (one row per address) and their mailed tokens. */
 import { and, count, eq, gte, isNull, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type NewsletterTokenPurpose,
   type NewsletterTokenRow,

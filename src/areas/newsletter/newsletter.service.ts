@@ -8,12 +8,13 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import { confirmationMail, confirmUrl, unsubscribeUrl } from './mails.ts';

@@ -10,8 +10,8 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { keptPlan, readUnderLimit } from '../../../test/helpers/kept-plan.ts';
+import { pageDirections } from '../../platform/db/page-request.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { pageDirections } from '../../platform/http/pagination.ts';
 import { feedPageStatements, feedPageValues } from './feed-statements.ts';
 
 describe('plans kept for the feed statements', () => {

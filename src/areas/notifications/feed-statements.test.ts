@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { watchStatements } from '../../../test/helpers/statement-counter.ts';
-import { encodeCursor } from '../../platform/http/pagination.ts';
+import { encodeCursor } from '../../platform/db/keyset-cursor.ts';
 import { feedPageStatements, unreadCountStatement } from './feed-statements.ts';
 import { dedupKeys } from './kinds.ts';
 import { notificationsKeyset } from './notifications.repository.ts';

@@ -16,9 +16,9 @@
  * (it reads a tenth of its cost; a sort pays for every row).
  */
 
+import { type PageRequest, pageDirections } from '../../platform/db/page-request.ts';
 import { byKey } from '../../platform/db/prepared-reads.ts';
 import { statement } from '../../platform/db/statements.ts';
-import { type PageRequest, pageDirections } from '../../platform/http/pagination.ts';
 import type { NotificationRow } from './tables.ts';
 
 /** What the feed shows of a row. */

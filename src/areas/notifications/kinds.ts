@@ -1,6 +1,6 @@
 /** The four notification kinds of the interface's Events part, their frozen data and dedup keys. */
 import type { DomainEvents } from '../../platform/events/domain-events.ts';
-import { toHex } from '../../platform/http/ids.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import '../gamification/events.ts';
 
 /** What an event of gamification tells, but for whom: the data of the notification announcing it. */

@@ -14,7 +14,7 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
-import { newId } from '../../platform/http/ids.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { NotificationData, NotificationKind } from './kinds.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';

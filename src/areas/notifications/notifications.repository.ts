@@ -1,10 +1,11 @@
 /** All SQL of notifications: the feed, soft-dedup dispatch, preferences and the push flush. */
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
-import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type FeedItem,
   type FeedPageRow,

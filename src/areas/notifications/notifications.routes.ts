@@ -1,7 +1,7 @@
 /** The 7 notification endpoints of the interface (JSON:API), all for the signed-in user. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { notificationsKeyset } from './notifications.repository.ts';
 import {

@@ -1,7 +1,7 @@
 /** The caller's feed and preferences: list, count, read, read all, delete, preference matrix. */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
 

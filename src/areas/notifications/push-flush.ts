@@ -14,8 +14,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type PushMessage, type PushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { toHex } from '../../platform/http/ids.ts';
 import { type Locale, languageOf, supportedLocales } from '../../platform/i18n/i18n.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { preferenceMatrix } from './preference-patch.ts';
 import { renderDigest, renderNotification } from './render.ts';
@@ -135,8 +135,9 @@ export class PushFlush {
     if (toSend.length === 0) return;
 
     const ids = toSend.map((row) => row.id);
-    const only = ids.length === 1 ? await this.#deps.repository.findById(ids[0]!) : null;
-    if (ids.length === 1 && only === null) return; // deleted meanwhile: nothing left to push
+    const single = ids.length === 1 ? ids[0] : undefined;
+    const only = single === undefined ? null : await this.#deps.repository.findById(single);
+    if (single !== undefined && only === null) return; // deleted meanwhile: nothing left to push
     const message = pushMessageFor(recipientId, ids, only);
     const result = await this.#deps.push.send(message);
     if (result.delivered) {

@@ -8,11 +8,13 @@
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
+import { defineKeyset, type Keyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
 import { literal } from '../../platform/db/literals.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { defineKeyset, type Keyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type PublicUserRow,
   publicUserColumns,

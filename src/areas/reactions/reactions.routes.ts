@@ -1,7 +1,7 @@
 /** Likes and dislikes: /api/users/me/media/{mediaId}/reaction and the lists of reactions. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import {
   presentReactedMedia,

@@ -1,10 +1,10 @@
 /** The rules of reactions: who may react to what, and whose reactions anyone may list. */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import { showsReactionsPublicly } from '../accounts/read-model.ts';
 import type { MediaService } from '../media/public.ts';

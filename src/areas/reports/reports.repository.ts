@@ -1,7 +1,9 @@
 /** All SQL of reports: filing (one open report per reporter and target), resolving, lists and counts. */
-import { and, eq, getTableColumns, gt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, gte, ne, type SQL, sql } from 'drizzle-orm';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { keyset, newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { userRows as users } from '../accounts/read-model.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import {

@@ -59,9 +59,11 @@ export function reportsRoutes({ reports }: Pick<ReportsServices, 'reports'>): An
       errors: ['notFound', 'alreadyReported', 'cannotReportSelf'],
       rateLimit: reportRateLimits,
       success: { status: 201, schema: DocumentSchema(ReportSchema) },
-      handler: async ({ viewer, params, body, locale }) => ({
-        data: presentReport(await reports.file(viewer.userId, kind, params[param]!, body, locale)),
-      }),
+      handler: async ({ viewer, params, body, locale }) => {
+        const targetId = params[param];
+        if (targetId === undefined) throw new Error(`no ${param} parameter`);
+        return { data: presentReport(await reports.file(viewer.userId, kind, targetId, body, locale)) };
+      },
     }),
   );
 }

@@ -7,8 +7,8 @@
 
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { erasedAccountName, renameName } from '../../platform/text/mentions.ts';
 import type { UsersService } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';

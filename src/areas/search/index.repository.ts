@@ -6,6 +6,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import { type SourceSql, sources } from './sources.ts';
@@ -150,7 +151,7 @@ export class IndexRepository extends Repository {
               (SELECT 1 FROM ${doc} WHERE ${doc.kind} = ${kind} AND ${doc.sourceId} = ${s.id})) AS missing,
             (SELECT count(*)::int FROM ${doc} WHERE ${doc.kind} = ${kind} AND NOT ${publicSourceExists(s)}) AS orphaned`,
     );
-    return row!;
+    return returned(row, 'search.drift');
   }
 
   async recordRun(kind: SearchKind, run: SearchRunKind, finishedAt: Date, report: Record<string, unknown>) {

@@ -1,8 +1,8 @@
 /** The search index's admin resources: a reindexed document, a rebuild's counts, the health report. */
 import { Type } from 'typebox';
-import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, ResourceSchema, resource, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp } from '../../platform/http/time.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import type { KindStatus, RebuildReport } from './search-index.service.ts';
 import type { SearchKind } from './tables.ts';
 

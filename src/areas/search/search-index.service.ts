@@ -95,14 +95,15 @@ export class SearchIndexService {
     let after: string | null = null;
     for (;;) {
       const ids = await this.#deps.repository.sourceIds(kind, after, this.#batchSize);
-      if (ids.length === 0) break;
+      const last = ids.at(-1);
+      if (last === undefined) break;
       await this.#deps.transactions.run(async () => {
         report.indexed += await this.#deps.repository.upsert(kind, ids, this.#deps.clock.now());
         report.removed += await this.#deps.repository.removeNonPublic(kind, ids);
       });
       report.scanned += ids.length;
       report.batches += 1;
-      after = ids[ids.length - 1]!;
+      after = last;
       this.#deps.logger.info(
         { event: 'search.rebuild.progress', ...report },
         `search index: ${kind} batch ${report.batches}`,
@@ -125,9 +126,10 @@ export class SearchIndexService {
     let after: string | null = null;
     for (;;) {
       const ids = await this.#deps.repository.staleOrMissingIds(kind, after, this.#batchSize);
-      if (ids.length === 0) break;
+      const last = ids.at(-1);
+      if (last === undefined) break;
       report.indexed += await this.#deps.repository.upsert(kind, ids, this.#deps.clock.now());
-      after = ids[ids.length - 1]!;
+      after = last;
     }
     report.removed = await this.#removeOrphans(kind);
     await this.#deps.repository.recordRun(kind, 'repair', this.#deps.clock.now(), { ...report });
@@ -142,9 +144,10 @@ export class SearchIndexService {
     let after: string | null = null;
     for (;;) {
       const ids = await this.#deps.repository.orphanIds(kind, after, this.#batchSize);
-      if (ids.length === 0) break;
+      const last = ids.at(-1);
+      if (last === undefined) break;
       removed += await this.#deps.repository.removeNonPublic(kind, ids);
-      after = ids[ids.length - 1]!;
+      after = last;
     }
     return removed;
   }

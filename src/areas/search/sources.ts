@@ -3,7 +3,8 @@
  * have a document) and the normalized texts of each. Matching ignores case and accents because the
  * texts are stored lower-cased and unaccented, and queries are normalized the same way (normalized()).
  */
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { allOf } from '../../platform/db/conditions.ts';
 import { activeUser, discoverableUser, userRows as users } from '../accounts/read-model.ts';
 import { cityRows as cities, countryRows as countries } from '../geography/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
@@ -56,7 +57,7 @@ const mediaSource: SourceSql = {
   from: sql`${media} JOIN ${users} ON ${eq(users.id, media.ownerId)}`,
   id: sql`${media.id}`,
   updatedAt: sql`${media.updatedAt}`,
-  isPublic: and(mediaListedFor(null), activeUser())!,
+  isPublic: allOf(mediaListedFor(null), activeUser()),
   name: sql`''`,
   label: mediaTags,
   body: sql`concat_ws(' ', nullif(${mediaDescription}, ''), nullif(${mediaTags}, ''), nullif(${mediaPlace}, ''))`,

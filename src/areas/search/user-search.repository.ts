@@ -5,9 +5,11 @@
  * the document goes).
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
 import { likePrefix } from '../../platform/db/like.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { discoverableUser, type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
 import { normalized } from './sources.ts';
 import { searchDocuments as doc } from './tables.ts';

@@ -1,8 +1,8 @@
 /** Public user search: GET /api/users/search?q=, answered from the search index. */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import type { SearchServices } from './public.ts';

@@ -1,5 +1,5 @@
 /** Finding users by name, from the search index. */
-import type { PageRequest } from '../../platform/http/pagination.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import type { UserSearchRepository } from './user-search.repository.ts';
 

@@ -5,7 +5,7 @@
  * Whether the mediaIds are the caller's own posts, and the city exists, is checked by the service.
  */
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { isCanonicalUuid, parseUuidOrHex } from '../../platform/http/ids.ts';
+import { isCanonicalUuid, parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { countryCodes } from '../../platform/text/country-codes.ts';
 import { normaliseHashtags } from '../../platform/text/hashtags.ts';
 

@@ -5,9 +5,11 @@
  */
 import { and, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
 import { nameOf } from '../../platform/db/column-names.ts';
+import { newestFirst } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { activeUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import { type SocialFeedRow, socialFeedMedia, socialFeeds } from './tables.ts';
@@ -42,7 +44,7 @@ export class SocialFeedsRepository extends Repository {
     if (mediaIds.length > 0) {
       await this.db.insert(socialFeedMedia).values(mediaIds.map((mediaId) => ({ feedId: row.id, mediaId })));
     }
-    return { ...inserted!, mediaIds: [...mediaIds].sort() };
+    return { ...returned(inserted, 'social_feeds.insert'), mediaIds: [...mediaIds].sort() };
   }
 
   async countOfOwner(ownerId: string): Promise<number> {

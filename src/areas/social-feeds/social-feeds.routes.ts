@@ -1,7 +1,7 @@
 /** Social feeds: mine (create, list, delete) and anyone's by its code (the feed and its media). */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { hashtagPattern } from '../../platform/text/hashtags.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';

@@ -6,10 +6,11 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import { isForeignKeyViolation, uniqueViolation } from '../../platform/db/errors.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
-import { newId, parseUuidOrHex } from '../../platform/http/ids.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
+import { newId, parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { GeographyService } from '../geography/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
@@ -83,7 +84,8 @@ export class SocialFeedsService {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#deps.transactions.run(async () => {
+        // A savepoint inside a caller's transaction: a code collision is retried in it.
+        return await this.#deps.transactions.attempt(async () => {
           await this.#deps.users.lock(ownerId);
           if ((await this.#deps.repository.countOfOwner(ownerId)) >= feedLimits.maxFeedsPerUser) {
             throw new AppError('conflict', {

@@ -1,9 +1,9 @@
 /** GET /admin/audit: the audit log, newest first, filtered by action, target and time. */
 import { Type } from 'typebox';
 import { type AuditRow, auditKeyset } from '../../platform/audit/audit-log.ts';
+import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp, parseClientTime } from '../../platform/http/time.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';

@@ -11,7 +11,7 @@ const LocaleSchema = ResourceSchema(
   Type.Object({ name: Type.String(), nativeName: Type.String(), language: Type.String(), default: Type.Boolean() }),
 );
 
-export function systemRoutes({ clock, database }: Pick<Platform, 'clock' | 'database'>): AnyRoute[] {
+export function systemRoutes({ clock, databaseHealth }: Pick<Platform, 'clock' | 'databaseHealth'>): AnyRoute[] {
   return [
     route({
       method: 'GET',
@@ -25,8 +25,12 @@ export function systemRoutes({ clock, database }: Pick<Platform, 'clock' | 'data
         ),
       },
       handler: async () => {
-        await database.db.execute('SELECT 1');
-        const attributes = { status: 'ok' as const, time: formatTimestamp(clock.now()), database: database.engine };
+        await databaseHealth.check();
+        const attributes = {
+          status: 'ok' as const,
+          time: formatTimestamp(clock.now()),
+          database: databaseHealth.engine,
+        };
         return { data: resource('ping', 'ping', attributes) };
       },
     }),

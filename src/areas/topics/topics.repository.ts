@@ -1,8 +1,9 @@
 /** All SQL of topics: the catalogue, and the topics each user follows. */
 import { and, asc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
+import { defineKeyset, type Keyset } from '../../platform/db/keyset.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { defineKeyset, type Keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import { type TopicRow, topics, userTopics } from './tables.ts';
 
 /** Catalogue order as a descending key, since keyset pages run largest first. */

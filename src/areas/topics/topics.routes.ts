@@ -1,7 +1,7 @@
 /** Topics: the catalogue, and the topics I follow (read, and replace as a whole). */
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { presentTopic, TopicSchema } from './presenters.ts';
 import type { TopicsServices } from './public.ts';

@@ -4,9 +4,9 @@
  * user follows at most maxTopicsPerUser topics. hashtagsOfUser feeds discovery's personalization.
  */
 import type { Clock } from '../../platform/clock.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { TopicRow } from './tables.ts';
 import type { TopicsRepository } from './topics.repository.ts';
@@ -59,7 +59,7 @@ export class TopicsService {
         meta: { maxTopics: maxTopicsPerUser },
       });
     }
-    const topicIds = distinct.map((slug) => known.get(slug)!.id);
+    const topicIds = distinct.flatMap((slug) => known.get(slug)?.id ?? []);
     return this.#deps.transactions.run(async () => {
       await this.#deps.users.lock(userId);
       await this.#deps.repository.replaceOfUser(userId, topicIds, this.#deps.clock.now());

@@ -5,11 +5,11 @@
 import type { AuditLog } from '../../platform/audit/audit-log.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { uniqueViolation } from '../../platform/db/errors.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { newId } from '../../platform/http/ids.ts';
-import type { PageRequest } from '../../platform/http/pagination.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { isCurrency } from '../../platform/money/currencies.ts';
 import { isClickRef } from './click-ref.ts';
 import { commissionOf } from './money.ts';
@@ -90,7 +90,8 @@ export class ConversionsService {
     if (earlier !== null) return { conversion: earlier, replay: true };
     const row = await this.#validated(input);
     try {
-      await this.#deps.transactions.run(async () => {
+      // A savepoint inside a caller's transaction, which the read of the winner below goes on in.
+      await this.#deps.transactions.attempt(async () => {
         await this.#deps.repository.insertConversion(row);
         await this.#deps.audit.record({
           actor: 'admin',

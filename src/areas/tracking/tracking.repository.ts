@@ -1,8 +1,10 @@
 /** All SQL of tracking: clicks, conversions, reports per target and a creator's earnings. */
 import { type AnyColumn, and, asc, eq, getTableColumns, gt, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { defineKeyset } from '../../platform/db/keyset.ts';
+import { keyset } from '../../platform/db/keyset-sql.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { defineKeyset, keyset, type PageRequest } from '../../platform/http/pagination.ts';
 import {
   type ClickRow,
   type ConversionRow,

@@ -4,15 +4,15 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { pageOf } from '../../platform/db/page.ts';
 import { alsoAnswer, errorPage, redirectTo } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../platform/http/ids.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
 import { perIp } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { ClickRequest } from './clicks.service.ts';
 import { gonePage } from './gone-page.ts';
 import {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { toHex } from '../../platform/http/ids.ts';
 import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
+import { toHex } from '../../platform/ids/ids.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { UserCounts } from './user-admin.service.ts';
 

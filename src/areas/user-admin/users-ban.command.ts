@@ -16,8 +16,9 @@ const unbanUsage = '<user>';
 const isDateTime = (fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
 
 function oneUser(positionals: string[], usage: string): string {
-  if (positionals.length !== 1) throw new CliError(`one <user> is required (usage: ${usage})`, 2);
-  return positionals[0]!;
+  const [user] = positionals;
+  if (positionals.length !== 1 || user === undefined) throw new CliError(`one <user> is required (usage: ${usage})`, 2);
+  return user;
 }
 
 function banEnd(value: string | undefined): Date | null {

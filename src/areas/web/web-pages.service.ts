@@ -4,8 +4,9 @@
  * No HTTP here; unknown or non-public things are AppError notFound (the layout's 404 page).
  */
 import type { Clock } from '../../platform/clock.ts';
+import { type Page, pageOf } from '../../platform/db/page.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { type Page, type PageRequest, pageOf } from '../../platform/http/pagination.ts';
 import type { UsersService } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
 import type { EstablishmentsService } from '../catalogue/public.ts';
@@ -204,7 +205,7 @@ export class WebPagesService {
   }
 
   #publicCityIds(rows: ListedMedia[]): string[] {
-    return rows.filter((row) => row.locationPublic && row.cityId !== null).map((row) => row.cityId!);
+    return rows.flatMap((row) => (row.locationPublic && row.cityId !== null ? [row.cityId] : []));
   }
 
   /** Media listed by another area's service, with their owners' names and places (owners no longer active dropped). */

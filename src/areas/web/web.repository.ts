@@ -4,11 +4,13 @@
  * geography through their read models only (their visibility rules included) and never writes.
  */
 import { and, count, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { allOf } from '../../platform/db/conditions.ts';
 import type { Db } from '../../platform/db/database.ts';
+import { newestFirst } from '../../platform/db/keyset.ts';
 import { literal } from '../../platform/db/literals.ts';
+import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { newestFirst, type PageRequest } from '../../platform/http/pagination.ts';
 import { activeUser, discoverableUser, userRows as users } from '../accounts/read-model.ts';
 import { cityRows as cities, countryRows as countries } from '../geography/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
@@ -39,7 +41,7 @@ export const placeMediaKeyset = newestFirst<ShownMedia>('web-place-media', media
 
 /** Public media whose place their owner shows: the only ones a place may list or count. */
 const placedInPublic = (): SQL =>
-  and(mediaListedFor(null), eq(media.locationPublic, literal(true)), isNotNull(media.countryCode))!;
+  allOf(mediaListedFor(null), eq(media.locationPublic, literal(true)), isNotNull(media.countryCode));
 
 const shownColumns = {
   ...listedMediaColumns,

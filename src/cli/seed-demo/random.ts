@@ -29,15 +29,18 @@ export class Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
+    const item = items[Math.floor(this.next() * items.length)];
+    if (item === undefined) throw new Error('nothing to pick from');
+    return item;
   }
 
   /** `count` distinct items (all of them when there are fewer). */
-  sample<T>(items: readonly T[], count: number): T[] {
+  sample<T extends {}>(items: readonly T[], count: number): T[] {
     const copy = [...items];
     for (let i = copy.length - 1; i > 0; i -= 1) {
       const j = Math.floor(this.next() * (i + 1));
-      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+      const [last, chosen] = [copy[i], copy[j]];
+      if (last !== undefined && chosen !== undefined) [copy[i], copy[j]] = [chosen, last];
     }
     return copy.slice(0, count);
   }

@@ -150,11 +150,13 @@ async function createTravellers(
   // argon2 hashes on libuv's threads: a few accounts at once.
   for (let start = 0; start < demoPeople.length; start += 4) {
     const batch = demoPeople.slice(start, start + 4);
-    const created = await Promise.all(batch.map((person) => createAccount(areas, person)));
-    for (const [offset, { id, username }] of created.entries()) {
-      const person = batch[offset]!;
+    const created = await Promise.all(
+      batch.map(async (person) => ({ person, ...(await createAccount(areas, person)) })),
+    );
+    for (const [offset, { person, id, username }] of created.entries()) {
       const index = start + offset;
-      const home = cities[(index * 7) % cities.length]!;
+      const home = cities[(index * 7) % cities.length];
+      if (home === undefined) throw new Error('the demo world needs cities');
       const others = random.sample(
         cities.filter((city) => city !== home),
         2 + person.activity * 2,
@@ -246,7 +248,7 @@ function planPhotos(random: Random, travellers: Traveller[], cities: DemoCity[],
   return owners
     .map((owner, index) => {
       // The first photos visit every city once; the rest go where their owner has been.
-      const city = index < cities.length ? cities[index]! : random.pick(owner.visited);
+      const city = cities[index] ?? random.pick(owner.visited);
       const time = random.pick(timesOfDay);
       const [fromHour, toHour] = hourOf[time];
       const offsetHours = Math.max(-12, Math.min(14, Math.round(city.longitude / 15)));
@@ -315,8 +317,11 @@ async function addPhotos(
   const ahead = 3;
   const drawing = planned.slice(0, ahead).map(draw);
   for (const [index, plan] of planned.entries()) {
-    const data = await drawing[index]!;
-    if (index + ahead < planned.length) drawing.push(draw(planned[index + ahead]!));
+    const picture = drawing[index];
+    if (picture === undefined) throw new Error(`picture ${index} was not drawn`);
+    const data = await picture;
+    const next = planned[index + ahead];
+    if (next !== undefined) drawing.push(draw(next));
     const media = await areas.media.mediaUploads.upload(plan.owner.id, 'post', { data, description: plan.description });
     photos.push({ id: media.id, owner: plan.owner });
     drawing[index] = Promise.resolve(Buffer.alloc(0));
@@ -416,12 +421,14 @@ function weightedSample(random: Random, candidates: Traveller[], count: number):
   while (chosen.length < count && pool.length > 0) {
     const total = pool.reduce((sum, traveller) => sum + traveller.activity + 1, 0);
     let at = random.between(0, total);
-    let index = 0;
-    for (; index < pool.length - 1; index += 1) {
-      at -= pool[index]!.activity + 1;
-      if (at <= 0) break;
-    }
-    chosen.push(pool.splice(index, 1)[0]!);
+    // The last candidate takes what the others leave.
+    const index = pool.findIndex((traveller, candidate) => {
+      if (candidate === pool.length - 1) return true;
+      at -= traveller.activity + 1;
+      return at <= 0;
+    });
+    const [picked] = pool.splice(index, 1);
+    if (picked !== undefined) chosen.push(picked);
   }
   return chosen;
 }

@@ -8,8 +8,10 @@ import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { Clock } from '../clock.ts';
 import { timestamptz } from '../db/columns.ts';
 import type { DbSource } from '../db/database.ts';
-import { newId } from '../http/ids.ts';
-import { keyset, newestFirst, type PageRequest } from '../http/pagination.ts';
+import { newestFirst } from '../db/keyset.ts';
+import { keyset } from '../db/keyset-sql.ts';
+import type { PageRequest } from '../db/page-request.ts';
+import { newId } from '../ids/ids.ts';
 
 export const auditLog = pgTable('audit_log', {
   id: uuid('id').primaryKey(),

@@ -62,7 +62,7 @@ export class CacheRegistry {
 
   /** What a scope may be: a cache's name, or its area (the part before the first dot). */
   scopes(): string[] {
-    const areas = this.names().flatMap((name) => (name.includes('.') ? [name.split('.')[0]!] : []));
+    const areas = this.names().flatMap((name) => (name.includes('.') ? [name.slice(0, name.indexOf('.'))] : []));
     return [...new Set([...this.names(), ...areas])].sort();
   }
 
@@ -79,11 +79,12 @@ export class CacheRegistry {
   }
 
   #clear(scope: string | null): Purged[] {
-    return this.matching(scope).map((name) => {
-      const cache = this.#caches.get(name)!;
+    return this.matching(scope).flatMap((name) => {
+      const cache = this.#caches.get(name);
+      if (cache === undefined) return [];
       const entries = cache.size;
       cache.clear();
-      return { name, entries };
+      return [{ name, entries }];
     });
   }
 

@@ -8,12 +8,17 @@ interface PgErrorLike {
   cause?: unknown;
 }
 
-function pgError(error: unknown): PgErrorLike | null {
+type PgError = PgErrorLike & { code: string };
+
+// A SQLSTATE: five digits or capitals, never starting with E as a system errno (EPIPE, EPERM) does.
+const hasSqlState = (candidate: PgErrorLike): candidate is PgError =>
+  typeof candidate.code === 'string' && /^[0-9A-DF-Z][0-9A-Z]{4}$/.test(candidate.code);
+
+function pgError(error: unknown): PgError | null {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const candidate = current as PgErrorLike;
-    // A SQLSTATE: five digits or capitals, never starting with E as a system errno (EPIPE, EPERM) does.
-    if (typeof candidate.code === 'string' && /^[0-9A-DF-Z][0-9A-Z]{4}$/.test(candidate.code)) return candidate;
+    if (hasSqlState(candidate)) return candidate;
     current = candidate.cause;
   }
   return null;
@@ -80,5 +85,5 @@ const driverConnectionMessages = [
 export function databaseError(error: unknown): { code: string; message: string; constraint: string | null } | null {
   const found = pgError(error);
   if (found === null) return null;
-  return { code: found.code!, message: found.message ?? '', constraint: found.constraint ?? null };
+  return { code: found.code, message: found.message ?? '', constraint: found.constraint ?? null };
 }

@@ -38,4 +38,18 @@ export class HeldLocks {
     this.#latest = { kind, id };
     return null;
   }
+
+  /** The locks of a savepoint: these and what it takes, the transaction's only once it is kept (adopt). */
+  fork(): HeldLocks {
+    const copy = new HeldLocks();
+    for (const key of this.#held) copy.#held.add(key);
+    copy.#latest = this.#latest;
+    return copy;
+  }
+
+  /** Keeps what a savepoint took (a savepoint rolled back to releases its locks: its fork is dropped). */
+  adopt(kept: HeldLocks): void {
+    for (const key of kept.#held) this.#held.add(key);
+    this.#latest = kept.#latest;
+  }
 }

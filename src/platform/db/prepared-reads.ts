@@ -20,16 +20,11 @@
  *   following(userId, page) { return this.#following.run(page, { userId }); }
  */
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import {
-  defaultPageLimit,
-  type Keyset,
-  keysetTemplate,
-  type PageRequest,
-  pageDirections,
-  positionValues,
-} from '../http/pagination.ts';
 import type { Db, DbSource } from './database.ts';
+import type { Keyset } from './keyset.ts';
+import { keysetTemplate, positionValues } from './keyset-sql.ts';
 import { literal } from './literals.ts';
+import { defaultPageLimit, type PageRequest, pageDirections } from './page-request.ts';
 
 interface Prepared<Row> {
   execute(values: Record<string, unknown>): Promise<Row[]>;

@@ -4,8 +4,10 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openTestDatabase } from '../../../test/helpers/database.ts';
 import type { Database } from './database.ts';
+import { uniqueViolation } from './errors.ts';
+import { LockOrderViolation } from './lock-order.ts';
 import { queryRows } from './rows.ts';
-import { Transactions } from './transactions.ts';
+import { TransactionAborted, Transactions } from './transactions.ts';
 
 describe('transactions', () => {
   let database: Database;
@@ -13,7 +15,7 @@ describe('transactions', () => {
   const afterCommitErrors: unknown[] = [];
   before(async () => {
     database = await openTestDatabase();
-    await database.db.execute(sql`CREATE TABLE tx_probe (n integer NOT NULL)`);
+    await database.db.execute(sql`CREATE TABLE tx_probe (n integer NOT NULL UNIQUE)`);
     transactions = new Transactions(database.db, (error) => afterCommitErrors.push(error));
   });
   after(() => database.close());
@@ -90,5 +92,74 @@ describe('transactions', () => {
     });
     assert.equal(ran, true);
     assert.deepEqual(await stored(), [7]);
+  });
+
+  describe('a statement that may fail, caught inside a transaction', () => {
+    it('rolls back alone in attempt (a savepoint), with its after-commit work, and the transaction goes on', async () => {
+      const ran: string[] = [];
+      await transactions.run(async () => {
+        await insert(1);
+        await assert.rejects(
+          transactions.attempt(async () => {
+            await insert(2);
+            await transactions.afterCommit(() => {
+              ran.push('rolled back');
+            });
+            await insert(1);
+          }),
+          (error: unknown) => uniqueViolation(error) !== null,
+        );
+        await transactions.attempt(async () => {
+          await insert(3);
+          await transactions.afterCommit(() => {
+            ran.push('kept');
+          });
+        });
+        await insert(4);
+      });
+      assert.deepEqual(await stored(), [1, 3, 4]);
+      assert.deepEqual(ran, ['kept']);
+    });
+
+    it('is a transaction of its own in attempt outside one', async () => {
+      await assert.rejects(
+        transactions.attempt(async () => {
+          await insert(5);
+          await insert(5);
+        }),
+      );
+      assert.deepEqual(await stored(), []);
+    });
+
+    it('out of a nested run, is refused: the transaction is aborted, and rolled back', async () => {
+      await assert.rejects(
+        transactions.run(async () => {
+          await insert(1);
+          await transactions.run(() => insert(1)).catch(() => {});
+          await insert(2);
+        }),
+        (error: unknown) => error instanceof TransactionAborted && uniqueViolation(error.cause) !== null,
+      );
+      assert.deepEqual(await stored(), []);
+    });
+
+    it('keeps the row locks of a kept attempt, and forgets those of one rolled back to', async () => {
+      const user = '00000000-0000-4000-8000-000000000001';
+      await transactions.run(async () => {
+        await transactions.attempt(async () => transactions.noteRowLock('user', user));
+        await assert.rejects(
+          transactions.attempt(async () => {
+            transactions.noteRowLock('user', `${user.slice(0, -1)}2`);
+            await insert(1);
+            await insert(1);
+          }),
+        );
+        transactions.noteRowLock('media', 'm1');
+        // Held since the kept attempt: locking it again waits for nothing.
+        transactions.noteRowLock('user', user);
+        // Released with its savepoint: locking it now, after a media, is out of order.
+        assert.throws(() => transactions.noteRowLock('user', `${user.slice(0, -1)}2`), LockOrderViolation);
+      });
+    });
   });
 });

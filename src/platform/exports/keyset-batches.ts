@@ -15,8 +15,9 @@ export async function* keysetBatches<Row>(
   for (;;) {
     const batch = await read(after, batchSize);
     for (const row of batch) yield row;
-    if (batch.length < batchSize) return;
-    after = keyOf(batch[batch.length - 1]!);
+    const last = batch.at(-1);
+    if (batch.length < batchSize || last === undefined) return;
+    after = keyOf(last);
   }
 }
 

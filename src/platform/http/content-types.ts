@@ -25,7 +25,12 @@ function parseMediaRange(text: string): MediaRange {
   const [type = '', ...parameters] = text.split(';').map((part) => part.trim().toLowerCase());
   return {
     type,
-    parameters: parameters.map((parameter) => parameter.split('=')[0]!.trim()).filter((name) => name !== 'q'),
+    parameters: parameters
+      .map((parameter) => {
+        const [name = ''] = parameter.split('=');
+        return name.trim();
+      })
+      .filter((name) => name !== 'q'),
   };
 }
 

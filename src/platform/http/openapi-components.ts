@@ -12,7 +12,7 @@ const pascalCase = (title: string) =>
   title
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
 
 const isObject = (value: unknown): value is Json =>

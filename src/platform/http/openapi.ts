@@ -83,7 +83,8 @@ function errorResponses(path: string, codes: ErrorCode[]): Record<string, unknow
   }
   const responses: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const first = list[0]!;
+    const [first] = list;
+    if (first === undefined) continue;
     const errorDocument = {
       schema: errorDocumentRef,
       example: { errors: [{ status: String(status), code: first, title: first }] },

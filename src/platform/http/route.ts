@@ -17,13 +17,17 @@
  */
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { Keyset } from '../db/keyset.ts';
+import type { Page } from '../db/page.ts';
+import type { PageRequest } from '../db/page-request.ts';
 import type { Locale } from '../i18n/i18n.ts';
+import { isLowercaseUuid, parseUuidOrHex } from '../ids/ids.ts';
 import { closedDuringMaintenance } from '../maintenance/maintenance-paths.ts';
 import { Answer } from './answers.ts';
 import { AppError, type ErrorCode, errorCatalogue } from './error-catalogue.ts';
-import { isLowercaseUuid, parseUuidOrHex } from './ids.ts';
 import type { Links } from './jsonapi.ts';
-import { type Keyset, type Page, type PageRequest, pageLinks, pageQuerySchema, pageRequest } from './pagination.ts';
+import { pageLinks } from './page-links.ts';
+import { pageQuerySchema, pageRequest } from './page-query.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { App, RouteAuth, Success, Viewer } from './types.ts';
 
@@ -59,26 +63,40 @@ export interface PageSpec {
 export const successHasBody = (success: Success, status: number = success.status): boolean =>
   status !== 304 && (success.schema !== undefined || success.mediaType !== undefined);
 
-export interface RouteContext<A extends RouteAuth, P extends ParamSpecs, Q extends TProperties, B> {
-  viewer: A extends 'user' ? Viewer : Viewer | null;
-  /** Path parameters; id parameters hold the canonical lowercase UUID. */
-  params: { [K in keyof P]: string };
-  query: Static<TObject<Q>>;
-  body: B extends TSchema ? Static<B> : undefined;
-  /** The requested page, on routes with `page`. */
+/** A path parameter's value: an id's canonical lowercase UUID, else what its schema says (an enum's union). */
+type ParamValue<S extends ParamSpec> = S extends IdParam ? string : S extends TSchema ? Static<S> : never;
+
+/** What a route with `page` adds to its handler's context. */
+export interface PagedContext {
+  /** The requested page. */
   page: PageRequest;
-  locale: Locale;
-  request: FastifyRequest;
-  reply: FastifyReply;
   /** JSON:API links of a page of this list. */
   links(page: Page<unknown>): Links;
 }
+
+export type RouteContext<
+  A extends RouteAuth,
+  P extends ParamSpecs,
+  Q extends TProperties,
+  B,
+  G extends PageSpec | undefined = undefined,
+> = {
+  viewer: A extends 'user' ? Viewer : Viewer | null;
+  /** Path parameters; id parameters hold the canonical lowercase UUID. */
+  params: { [K in keyof P]: ParamValue<P[K]> };
+  query: Static<TObject<Q>>;
+  body: B extends TSchema ? Static<B> : undefined;
+  locale: Locale;
+  request: FastifyRequest;
+  reply: FastifyReply;
+} & (G extends PageSpec ? PagedContext : unknown);
 
 export interface RouteSpec<
   A extends RouteAuth,
   P extends ParamSpecs,
   Q extends TProperties,
   B extends TSchema | undefined,
+  G extends PageSpec | undefined = undefined,
 > {
   method: HttpMethod;
   path: string;
@@ -91,7 +109,7 @@ export interface RouteSpec<
   tags?: string[];
   params?: P;
   query?: Q;
-  page?: PageSpec;
+  page?: G;
   body?: B;
   /** A multipart/form-data body, parsed by the handler; documented with this schema. */
   multipart?: TSchema;
@@ -102,18 +120,19 @@ export interface RouteSpec<
   success: Success;
   rateLimit?: RateLimitRule[];
   preValidation?: preValidationHookHandler;
-  handler(context: RouteContext<A, P, Q, B>): Promise<unknown>;
+  handler(context: RouteContext<A, P, Q, B, G>): Promise<unknown>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape; each is checked by route()
-export type AnyRoute = RouteSpec<RouteAuth, any, any, any>;
+export type AnyRoute = RouteSpec<RouteAuth, any, any, any, any>;
 
 export function route<
   A extends RouteAuth,
   P extends ParamSpecs = Record<never, never>,
   Q extends TProperties = Record<never, never>,
   B extends TSchema | undefined = undefined,
->(spec: RouteSpec<A, P, Q, B>): AnyRoute {
+  G extends PageSpec | undefined = undefined,
+>(spec: RouteSpec<A, P, Q, B, G>): AnyRoute {
   return spec as unknown as AnyRoute;
 }
 
@@ -149,6 +168,8 @@ export const routeErrors = (spec: AnyRoute): ErrorCode[] => [
 /** `/api/users/{userId}/likes` -> `/api/users/:userId/likes` */
 const fastifyPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 /** A stable operationId from method and path: GET /api/users/{userId}/likes -> getUsersByUserIdLikes. */
 export function operationIdOf(method: HttpMethod, path: string): string {
   const words = path
@@ -156,10 +177,10 @@ export function operationIdOf(method: HttpMethod, path: string): string {
     .split(/[/\-.@]/)
     .filter(Boolean)
     .map((part) => {
-      const param = /^\{(.+)\}$/.exec(part);
-      return param ? `By${param[1]![0]!.toUpperCase()}${param[1]!.slice(1)}` : part;
+      const [, param] = /^\{(.+)\}$/.exec(part) ?? [];
+      return param === undefined ? part : `By${capitalized(param)}`;
     })
-    .map((part) => part[0]!.toUpperCase() + part.slice(1));
+    .map(capitalized);
   return method.toLowerCase() + words.join('');
 }
 
@@ -240,19 +261,19 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
       handler: async (request, reply) => {
         const params = spec.params ? resolveParams(spec.params, request.params as Record<string, string>) : {};
         const queryValues = (request.query ?? {}) as Record<string, unknown>;
-        const page = spec.page
-          ? pageRequest(queryValues, spec.page.keyset, spec.page.defaultLimit)
-          : (undefined as unknown as PageRequest);
+        const paged: PagedContext | undefined = spec.page && {
+          page: pageRequest(queryValues, spec.page.keyset, spec.page.defaultLimit),
+          links: (result) => pageLinks(request, result),
+        };
         const result = await spec.handler({
           viewer: request.viewer as Viewer,
           params,
           query: queryValues,
           body: request.body,
-          page,
           locale: request.locale,
           request,
           reply,
-          links: (result) => pageLinks(request, result),
+          ...paged,
         });
         if (result instanceof Answer) return sendAnswer(spec, reply, result);
         if (result === reply) return reply;

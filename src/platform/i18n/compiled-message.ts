@@ -53,7 +53,8 @@ export function compileMessage(format: IntlMessageFormat, formatters: MessageFor
       if (piece === null) return null;
       pieces.push(piece);
     }
-    if (pieces.length === 1) return pieces[0]!;
+    const [only] = pieces;
+    if (pieces.length === 1 && only !== undefined) return only;
     return (values, pluralValue) => {
       let text = '';
       for (const piece of pieces) {
@@ -96,7 +97,8 @@ export function compileMessage(format: IntlMessageFormat, formatters: MessageFor
           return typeof value === 'number' ? numbers.format(value) : undefined;
         };
       case select: {
-        const options = compileOptions(element.options ?? {});
+        const written = element.options ?? {};
+        const options = compileOptions(written);
         if (options === null) return null;
         const other = options.get('other');
         return (values) => {
@@ -104,11 +106,12 @@ export function compileMessage(format: IntlMessageFormat, formatters: MessageFor
           if (typeof value !== 'string' && typeof value !== 'number') return undefined;
           const key = String(value);
           // A select's option knows no plural value, as in intl-messageformat.
-          return (has(element.options!, key) ? options.get(key) : other)?.(values, undefined);
+          return (has(written, key) ? options.get(key) : other)?.(values, undefined);
         };
       }
       case plural: {
-        const options = compileOptions(element.options ?? {});
+        const written = element.options ?? {};
+        const options = compileOptions(written);
         if (options === null) return null;
         const offset = element.offset ?? 0;
         const rules = formatters.getPluralRules(locale, { type: element.pluralType ?? 'cardinal' });
@@ -117,10 +120,10 @@ export function compileMessage(format: IntlMessageFormat, formatters: MessageFor
           const value = values[name];
           if (typeof value !== 'number') return undefined;
           const exact = `=${value}`;
-          let chosen = has(element.options!, exact) ? options.get(exact) : undefined;
+          let chosen = has(written, exact) ? options.get(exact) : undefined;
           if (chosen === undefined) {
             const rule = rules.select(value - offset);
-            chosen = has(element.options!, rule) ? options.get(rule) : other;
+            chosen = has(written, rule) ? options.get(rule) : other;
           }
           return chosen?.(values, value - offset);
         };

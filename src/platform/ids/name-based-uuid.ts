@@ -10,8 +10,8 @@ export function nameBasedUuid(version: 3 | 5, name: string, namespace: string): 
   const namespaceHex = namespace.replaceAll('-', '').toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(namespaceHex)) throw new TypeError(`namespace is not a UUID: ${namespace}`);
   const bytes = createHash(hashOf[version]).update(Buffer.from(namespaceHex, 'hex')).update(name, 'utf8').digest();
-  bytes[6] = (bytes[6]! & 0x0f) | (version << 4);
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  bytes[6] = (bytes.readUInt8(6) & 0x0f) | (version << 4);
+  bytes[8] = (bytes.readUInt8(8) & 0x3f) | 0x80;
   const hex = bytes.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -1,6 +1,7 @@
 /** All SQL of the mail outbox: filing, the sender's claims and outcomes, retention, statistics. */
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { Repository } from '../db/repository.ts';
+import { returned } from '../db/returned.ts';
 import { queryRows } from '../db/rows.ts';
 import type { CreatedCounts, StatsSince } from '../stats/stats.ts';
 import { type MailStatus, mailOutbox, type OutboxRow } from './tables.ts';
@@ -109,6 +110,6 @@ export class MailOutboxRepository extends Repository {
                    - min(${m.createdAt}) FILTER (WHERE ${m.status} = 'pending'))), 0)::int AS "oldestPendingSeconds"
           FROM ${m}`,
     );
-    return row!;
+    return returned(row, 'mail_outbox.stats');
   }
 }

@@ -6,7 +6,7 @@
 import type { MailMessage } from '../../adapters/mail/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Transactions } from '../db/transactions.ts';
-import { newId } from '../http/ids.ts';
+import { newId } from '../ids/ids.ts';
 import type { StatsSince } from '../stats/stats.ts';
 import type { MailOutboxRepository, OutboxCounts } from './mail-outbox.repository.ts';
 

@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbSource } from '../db/database.ts';
 import { PreparedRead } from '../db/prepared-reads.ts';
+import { returned } from '../db/returned.ts';
 import { maintenanceState } from './tables.ts';
 
 export interface MaintenanceSettings {
@@ -43,6 +44,6 @@ export class MaintenanceRepository {
       .values({ id: true, ...settings })
       .onConflictDoUpdate({ target: maintenanceState.id, set: settings })
       .returning(columns);
-    return row!;
+    return returned(row, 'maintenance_state.write');
   }
 }

@@ -15,7 +15,7 @@ import type { Config } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
 import type { CacheRegistry } from '../cache/cache-registry.ts';
-import type { Database } from '../db/database.ts';
+import type { DatabaseHealth } from '../db/database-health.ts';
 import type { Transactions } from '../db/transactions.ts';
 import type { EventBus } from '../events/domain-events.ts';
 import type { ExportRegistry } from '../exports/export-registry.ts';
@@ -31,10 +31,16 @@ import type { Stats } from '../stats/stats.ts';
 export interface AreaServices {}
 export type AreaName = keyof AreaServices;
 
-/** What every area may use: the outside world (deps) and the shared mechanisms. */
-export interface Platform extends AppDeps {
+/**
+ * What every area may use: the outside world (deps) and the shared mechanisms. Not the Database: every
+ * statement of an area goes through `transactions` (its repositories' DbSource); what needs the pool
+ * itself (migrations, the job runner, the liveness check) is the platform's.
+ */
+export interface Platform extends Omit<AppDeps, 'database'> {
   logger: FastifyBaseLogger;
   transactions: Transactions;
+  /** The database's engine, and whether it answers (GET /api/ping). */
+  databaseHealth: DatabaseHealth;
   events: EventBus;
   jobs: JobRunner;
   audit: AuditLog;
@@ -86,7 +92,6 @@ export interface CliContext {
   /** The services of every area, on the same database the server uses. */
   areas: AreaServices;
   platform: Platform;
-  database: Database;
   /** Where the command runs: on the CLI's PostgreSQL connection, inside the running server, or on the PGlite files. */
   via: 'postgres' | 'server' | 'pglite-files';
   /** Every registered command (for help). */

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { AuditLog } from '../audit/audit-log.ts';
 import { CacheRegistry } from '../cache/cache-registry.ts';
+import { databaseHealth } from '../db/database-health.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { ExportRegistry } from '../exports/export-registry.ts';
@@ -58,8 +59,10 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
   );
   stats.register('mail', (since) => mail.stats(since));
   registerPlatformMetrics(metrics, { database: deps.database, jobs, caches });
+  const { database, ...outside } = deps;
   return {
-    ...deps,
+    ...outside,
+    databaseHealth: databaseHealth(database),
     push: countedPushes(deps.push, metrics),
     logger,
     transactions,
@@ -72,7 +75,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
     maintenance: new MaintenanceMode(transactions, audit, deps.clock, logger),
     mail,
     metrics,
-    readiness: new Readiness(deps.database, jobs),
+    readiness: new Readiness(database, jobs),
   };
 }
 

@@ -7,6 +7,7 @@
 import { type AnyColumn, and, gte, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.ts';
+import { returned } from '../db/returned.ts';
 import { queryRows } from '../db/rows.ts';
 import type { CreatedCounts, StatsSince } from './stats.ts';
 
@@ -29,5 +30,5 @@ export async function createdCounts<Figure extends string = never>(
     sql`SELECT ${count(undefined)} AS "total", ${createdSince(since.day)} AS "day",
                ${createdSince(since.week)} AS "week", ${createdSince(since.month)} AS "month"${sql.join(more)}`,
   );
-  return row!;
+  return returned(row, 'createdCounts');
 }

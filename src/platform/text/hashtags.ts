@@ -5,7 +5,7 @@ export const hashtagPattern = /^[\p{L}\p{N}_]{1,64}$/u;
 
 /** The distinct #tags written in a text, in order of appearance, at most maxHashtags. */
 export function extractHashtags(text: string): string[] {
-  const found = [...text.matchAll(/#([\p{L}\p{N}_]{1,64})/gu)].map((match) => match[1]!.toLowerCase());
+  const found = [...text.matchAll(/#([\p{L}\p{N}_]{1,64})/gu)].map(([, tag = '']) => tag.toLowerCase());
   return normaliseHashtags(found);
 }
 

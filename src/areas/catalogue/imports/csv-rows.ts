@@ -103,9 +103,11 @@ function toRow(record: CsvRecord, names: string[], columns: Columns): SourceRow 
     };
   }
   const row: Record<string, unknown> = {};
-  record.fields.forEach((cell, index) => {
-    if (cell.trim() === '') return;
-    const [field, locale, read] = columns[names[index]!]!;
+  names.forEach((name, index) => {
+    const cell = record.fields[index];
+    const column = columns[name];
+    if (cell === undefined || column === undefined || cell.trim() === '') return;
+    const [field, locale, read] = column;
     if (locale === null) row[field] = read(cell);
     else row[field] = { ...(row[field] as object | undefined), [locale]: read(cell) };
   });

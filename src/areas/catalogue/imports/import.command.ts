@@ -86,8 +86,10 @@ function importCommand(dataset: Dataset): CliCommand {
     description: `Upsert ${dataset} by external id from a JSON or CSV file; print created, updated and refused rows`,
     async run(context: CliContext, args) {
       const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, usage);
-      if (positionals.length !== 1) throw new CliError(`one file is required (usage: ${usage})`, 2);
-      const path = resolve(context.cwd ?? process.cwd(), positionals[0]!);
+      const [file] = positionals;
+      if (positionals.length !== 1 || file === undefined)
+        throw new CliError(`one file is required (usage: ${usage})`, 2);
+      const path = resolve(context.cwd ?? process.cwd(), file);
       const rows = rowsOf(dataset, path, await readImportFile(path));
       const report = await importerFor(context.platform, context.areas).import(
         dataset,

@@ -14,7 +14,7 @@ import {
 } from '../../../platform/db/errors.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { isLowercaseUuid } from '../../../platform/http/ids.ts';
+import { isLowercaseUuid } from '../../../platform/ids/ids.ts';
 import type { CatalogueServices } from '../public.ts';
 import type { SourceRow } from './csv-rows.ts';
 import type { ImportRepository } from './import.repository.ts';
@@ -59,7 +59,8 @@ export class CatalogueImporter {
     for (const [index, row] of rows.entries()) {
       try {
         if (row.error !== undefined) throw new RowError(row.error);
-        const result = await this.#transactions.run(() => this.#write(dataset, row.value));
+        // A refused row rolls back alone, also when the import runs inside a transaction.
+        const result = await this.#transactions.attempt(() => this.#write(dataset, row.value));
         if (result.created) report.created++;
         else report.updated++;
       } catch (error) {
@@ -108,10 +109,12 @@ export class CatalogueImporter {
       cityId = await this.#repository.cityByName(city.name, city.country.toUpperCase());
       if (cityId === null) throw new RowError(`city: no city named ${JSON.stringify(city.name)} in ${countryCode}`);
     }
+    // The row's check requires a country unless a cityId gives it.
+    if (countryCode === null) throw new RowError('country: is required (or cityId)');
     const brandId = brandExternalId === null ? null : await this.#repository.brandId(brandExternalId);
     if (brandExternalId !== null && brandId === null)
       throw new RowError(`brandExternalId: no brand ${JSON.stringify(brandExternalId)} (import brands first)`);
-    return this.#catalogue.establishments.save({ ...rest, cityId, countryCode: countryCode!, brandId });
+    return this.#catalogue.establishments.save({ ...rest, cityId, countryCode, brandId });
   }
 
   async #offer(input: OfferInput): Promise<Upserted> {

@@ -366,7 +366,7 @@ describe('imports through the command socket of a running server', () => {
     const server = await createTestApp({ env: { DATA_DIR: dataDir } });
     const commandServer = await startCommandServer(
       dataDir,
-      { config: server.deps.config, ...server.services, database: server.deps.database, via: 'server' },
+      { config: server.deps.config, ...server.services, via: 'server' },
       server.app.log,
     );
     try {

@@ -25,14 +25,14 @@ function elementLines(text: string): number[] {
   let inString = false;
   let expectingElement = false;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i];
+    const char = text[i] ?? '';
     if (char === '\n') line++;
     if (inString) {
       if (char === '\\') i++;
       else if (char === '"') inString = false;
       continue;
     }
-    if (/\s/.test(char!)) continue;
+    if (/\s/.test(char)) continue;
     if (depth === 1 && expectingElement && char !== ']') {
       lines.push(line);
       expectingElement = false;

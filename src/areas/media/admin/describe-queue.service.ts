@@ -6,12 +6,14 @@
  */
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import { type Page, pageOf } from '../../../platform/db/page.ts';
+import type { PageRequest } from '../../../platform/db/page-request.ts';
+import { returned } from '../../../platform/db/returned.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { toHex } from '../../../platform/http/ids.ts';
-import { type Page, type PageRequest, pageOf } from '../../../platform/http/pagination.ts';
 import { formatNullableTimestamp } from '../../../platform/http/time.ts';
+import { toHex } from '../../../platform/ids/ids.ts';
 import { normaliseHashtags } from '../../../platform/text/hashtags.ts';
 import { describeQueueKeyset, type MediaRepository } from '../media.repository.ts';
 import type { DescribeStatus, MediaRow } from '../tables.ts';
@@ -164,7 +166,7 @@ export class DescribeQueueService {
       describeAttempts: 0,
       updatedAt: this.#deps.clock.now(),
     });
-    return row!;
+    return returned(row, 'media.update');
   }
 
   /** The describe-queue job. */

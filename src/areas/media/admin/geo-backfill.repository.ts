@@ -1,6 +1,7 @@
 /** The SQL of the geo backfill, on media's own table: positioned media never geocoded, and their place. */
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { Repository } from '../../../platform/db/repository.ts';
+import { returned } from '../../../platform/db/returned.ts';
 import { type MediaRow, media } from '../tables.ts';
 
 export interface PendingPosition {
@@ -28,6 +29,6 @@ export class GeoBackfillRepository extends Repository {
       .set({ cityId: place?.cityId ?? null, countryCode: place?.countryCode ?? null, geocodedAt: at })
       .where(eq(media.id, id))
       .returning();
-    return row!;
+    return returned(row, 'media.setPlace');
   }
 }

@@ -2,10 +2,11 @@
 import type { MediaStorage } from '../../../adapters/storage/index.ts';
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import { returned } from '../../../platform/db/returned.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { parseUuidOrHex } from '../../../platform/http/ids.ts';
+import { parseUuidOrHex } from '../../../platform/ids/ids.ts';
 import type { UsersService } from '../../accounts/public.ts';
 import type { MediaRepository } from '../media.repository.ts';
 import { MediaDeletion } from '../media-deletion.ts';
@@ -59,7 +60,10 @@ export class MediaAdminService {
   async setPublished(id: string, published: boolean): Promise<MediaRow> {
     return this.#deps.transactions.run(async () => {
       await this.require(id);
-      const row = (await this.#deps.repository.update(id, { published, updatedAt: this.#deps.clock.now() }))!;
+      const row = returned(
+        await this.#deps.repository.update(id, { published, updatedAt: this.#deps.clock.now() }),
+        'media.update',
+      );
       await this.#deps.events.publish('media.changed', { media: row });
       await this.#audit('media.published', id, { published });
       return row;
@@ -69,7 +73,10 @@ export class MediaAdminService {
   async setFlag(id: string, flag: number): Promise<MediaRow> {
     return this.#deps.transactions.run(async () => {
       await this.require(id);
-      const row = (await this.#deps.repository.update(id, { flag, updatedAt: this.#deps.clock.now() }))!;
+      const row = returned(
+        await this.#deps.repository.update(id, { flag, updatedAt: this.#deps.clock.now() }),
+        'media.update',
+      );
       await this.#deps.events.publish('media.changed', { media: row });
       await this.#audit('media.flag', id, { flag });
       return row;
@@ -83,7 +90,10 @@ export class MediaAdminService {
       await this.#deps.repository.lockRow(id);
       const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0, commentsCount: 0 };
       for (const source of this.#counterSources) Object.assign(counted, await source(id));
-      const updated = (await this.#deps.repository.update(id, { ...counted, updatedAt: this.#deps.clock.now() }))!;
+      const updated = returned(
+        await this.#deps.repository.update(id, { ...counted, updatedAt: this.#deps.clock.now() }),
+        'media.update',
+      );
       await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
       return updated;
     });

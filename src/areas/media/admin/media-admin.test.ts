@@ -5,7 +5,7 @@ import { adminToken, createTestApp, type TestApp } from '../../../../test/helper
 import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
 import { storedKeys, upload } from '../../../../test/helpers/media-uploads.ts';
 import { makePng } from '../../../../test/support/test-images.ts';
-import { newId } from '../../../platform/http/ids.ts';
+import { newId } from '../../../platform/ids/ids.ts';
 
 describe('media administration', () => {
   let t: TestApp;

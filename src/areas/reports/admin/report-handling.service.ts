@@ -8,9 +8,10 @@
 
 import type { AuditLog } from '../../../platform/audit/audit-log.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import { type Page, pageOf } from '../../../platform/db/page.ts';
+import type { PageRequest } from '../../../platform/db/page-request.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { type Page, type PageRequest, pageOf } from '../../../platform/http/pagination.ts';
 import { parseClientTime } from '../../../platform/http/time.ts';
 import { visibleText } from '../../../platform/text/visible-text.ts';
 import type { MediaAdminService } from '../../media/public.ts';

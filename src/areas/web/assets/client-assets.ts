@@ -98,7 +98,7 @@ async function bundle(): Promise<ClientAssets> {
     const body = await readFile(path);
     const extension = extname(name);
     const file = `${name.slice(0, -extension.length)}.${shortHash(body)}${extension}`;
-    files.set(file, { file, contentType: contentTypes[extension]!, body });
+    files.set(file, { file, contentType: contentTypes[extension] ?? otherContentType, body });
     urls.set(name, `${assetsPath}/${file}`);
   }
   for (const entry of clientEntries) {

@@ -3,8 +3,9 @@
  * rendered as an HTML fragment the map's script puts in its dialog. It shows what the API shows of a
  * public media: nothing of a media that is not public, no place when the owner keeps it private.
  */
-import { toHex } from '../../../platform/http/ids.ts';
+
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
+import { toHex } from '../../../platform/ids/ids.ts';
 import { isActiveUser } from '../../accounts/read-model.ts';
 import type { MediaServices } from '../../media/public.ts';
 import { mediaVariantUrls } from '../../media/public.ts';

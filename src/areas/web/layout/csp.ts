@@ -17,10 +17,11 @@ export function tileOrigin(template: string | null | undefined): string | null {
   if (!template) return null;
   const match = /^(https?):\/\/([^/?#]+)/i.exec(template);
   if (!match) return null;
-  const host = match[2]!.replace(/\{[^}]*\}/g, '*').toLowerCase();
+  const [, scheme = '', authority = ''] = match;
+  const host = authority.replace(/\{[^}]*\}/g, '*').toLowerCase();
   // CSP knows one wildcard: a whole leftmost label (the config refuses any other placeholder in the host).
   if (!/^(\*\.)?[a-z0-9.:-]+$/.test(host)) return null;
-  return `${match[1]!.toLowerCase()}://${host}`;
+  return `${scheme.toLowerCase()}://${host}`;
 }
 
 export function contentSecurityPolicy(nonce: string, imageOrigins: readonly string[] = []): string {

@@ -1,6 +1,7 @@
 /** Pieces the pages share: media cards and grids, the "more" link, breadcrumbs, empty states. */
-import { toHex } from '../../../platform/http/ids.ts';
+
 import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
+import { toHex } from '../../../platform/ids/ids.ts';
 import { html, type Markup } from '../layout/html.ts';
 import type { ShownMedia } from '../web.repository.ts';
 

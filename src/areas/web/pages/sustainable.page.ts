@@ -1,5 +1,5 @@
 /** GET /sustainable-tourism: the catalogue's active establishments, with their sustainability labels. */
-import type { Page } from '../../../platform/http/pagination.ts';
+import type { Page } from '../../../platform/db/page.ts';
 import { hasMessage } from '../../../platform/i18n/i18n.ts';
 import { localized } from '../../catalogue/public.ts';
 import { html } from '../layout/html.ts';

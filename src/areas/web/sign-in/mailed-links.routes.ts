@@ -38,9 +38,10 @@ export async function openedLink(
   signIn: Pick<SignInServices, 'mailFlows'>,
   query: { confirm?: string; reset?: string; delete?: string },
 ): Promise<MailedLink | null> {
-  if (query.confirm !== undefined) {
-    const checked = await outcomeOf(() => signIn.mailFlows.checkConfirmation(query.confirm!));
-    return { kind: 'confirm', token: query.confirm, outcome: checked === 'done' ? 'pending' : checked };
+  const { confirm } = query;
+  if (confirm !== undefined) {
+    const checked = await outcomeOf(() => signIn.mailFlows.checkConfirmation(confirm));
+    return { kind: 'confirm', token: confirm, outcome: checked === 'done' ? 'pending' : checked };
   }
   if (query.reset !== undefined) return { kind: 'reset', token: query.reset, outcome: 'pending' };
   if (query.delete !== undefined) return { kind: 'delete', token: query.delete, outcome: 'pending' };

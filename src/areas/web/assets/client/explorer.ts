@@ -38,6 +38,13 @@ interface MediaResource {
   };
 }
 
+/** A media the map can place. */
+type PlacedMedia = MediaResource & { attributes: { position: Position } };
+const isPlaced = (media: MediaResource): media is PlacedMedia => media.attributes.position !== null;
+
+/** Markers drawn as one: never empty. */
+type Group<T> = [T, ...T[]];
+
 interface ClusterResource {
   type: 'mapClusters';
   id: string;
@@ -125,22 +132,22 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
   function draw(answer: InBoundsAnswer): void {
     markers.clearLayers();
     let total = 0;
-    const photos: MediaResource[] = [];
+    const photos: PlacedMedia[] = [];
     const clusters: ClusterResource[] = [];
     for (const resource of answer.data) {
       if (resource.type === 'mapClusters') {
         total += resource.attributes.count;
         clusters.push(resource);
-      } else if (resource.attributes.position !== null) {
+      } else if (isPlaced(resource)) {
         total += 1;
         photos.push(resource);
       }
     }
     for (const group of groupOnScreen(clusters, (cluster) => cluster.attributes.position)) {
-      markers.addLayer(clusterMarker(group.length === 1 ? group[0]! : mergedCluster(group)));
+      markers.addLayer(clusterMarker(group.length === 1 ? group[0] : mergedCluster(group)));
     }
-    for (const group of groupOnScreen(photos, (photo) => photo.attributes.position!)) {
-      markers.addLayer(group.length === 1 ? photoMarker(group[0]!) : clusterMarker(localCluster(group)));
+    for (const group of groupOnScreen(photos, (photo) => photo.attributes.position)) {
+      markers.addLayer(group.length === 1 ? photoMarker(group[0]) : clusterMarker(localCluster(group)));
     }
     root.dataset.mode = answer.meta.mode;
     root.dataset.loaded = String(total);
@@ -148,8 +155,8 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
   }
 
   /** Markers that would cover each other on screen (the same cell of a 56 px grid) go together. */
-  function groupOnScreen<T>(items: T[], positionOf: (item: T) => Position): T[][] {
-    const cells = new Map<string, T[]>();
+  function groupOnScreen<T>(items: T[], positionOf: (item: T) => Position): Group<T>[] {
+    const cells = new Map<string, Group<T>>();
     for (const item of items) {
       const { latitude, longitude } = positionOf(item);
       const point = map.latLngToLayerPoint([latitude, longitude]);
@@ -191,9 +198,9 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
   }
 
   /** A group of photos drawn as a cluster: its count, its middle, its extent, its first photo. */
-  function localCluster(group: MediaResource[]): ClusterResource {
-    const latitudes = group.map((photo) => photo.attributes.position!.latitude);
-    const longitudes = group.map((photo) => photo.attributes.position!.longitude);
+  function localCluster(group: Group<PlacedMedia>): ClusterResource {
+    const latitudes = group.map((photo) => photo.attributes.position.latitude);
+    const longitudes = group.map((photo) => photo.attributes.position.longitude);
     const bounds = {
       south: Math.min(...latitudes),
       west: Math.min(...longitudes),
@@ -203,7 +210,7 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
     const identical = bounds.south === bounds.north && bounds.west === bounds.east;
     return {
       type: 'mapClusters',
-      id: `local:${group[0]!.id}`,
+      id: `local:${group[0].id}`,
       attributes: {
         count: group.length,
         position: { latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2 },
@@ -211,7 +218,7 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
         thumbnail: null,
       },
       // Photos at one same spot cannot be told apart by zooming: the cluster opens the first one.
-      relationships: { representative: { data: { id: group[0]!.attributes.hex } } },
+      relationships: { representative: { data: { id: group[0].attributes.hex } } },
       identical,
     };
   }
@@ -252,7 +259,7 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
     return marker;
   }
 
-  function photoMarker(media: MediaResource): L.Marker {
+  function photoMarker(media: PlacedMedia): L.Marker {
     const { position, description, urls } = media.attributes;
     const image = document.createElement('img');
     image.src = urls.thumb;
@@ -260,7 +267,7 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
     image.loading = 'lazy';
     image.decoding = 'async';
     const label = description ?? messages.photoFallback;
-    const marker = L.marker([position!.latitude, position!.longitude], {
+    const marker = L.marker([position.latitude, position.longitude], {
       icon: L.divIcon({ className: 'photo-marker', html: image, iconSize: [44, 44] }),
       title: label,
       alt: label,
@@ -403,11 +410,16 @@ function drawBaseLayer(map: L.Map, data: DOMStringMap, messages: Messages): void
 function unwrapLongitudes(geometry: GeoJSON.Geometry | null): void {
   if (geometry === null) return;
   const unwrapRing = (ring: number[][]) => {
-    for (let index = 1; index < ring.length; index += 1) {
-      const previous = ring[index - 1]![0]!;
-      const point = ring[index]!;
-      while (point[0]! - previous > 180) point[0]! -= 360;
-      while (previous - point[0]! > 180) point[0]! += 360;
+    let previous: number | undefined;
+    for (const point of ring) {
+      let [longitude] = point;
+      if (longitude === undefined) continue;
+      if (previous !== undefined) {
+        while (longitude - previous > 180) longitude -= 360;
+        while (previous - longitude > 180) longitude += 360;
+      }
+      point[0] = longitude;
+      previous = longitude;
     }
   };
   if (geometry.type === 'Polygon') geometry.coordinates.forEach(unwrapRing);
