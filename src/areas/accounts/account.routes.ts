@@ -1,7 +1,7 @@
 /** "My account": names, password, settings, postal address, sponsorship: /api/users/me/*. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { perIp, type RateLimitRule } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import {
@@ -158,12 +158,7 @@ export function accountRoutes({
       },
       handler: async ({ viewer, page, links }) => {
         const { sponsorCode, rows, total } = await directory.sponsorship(viewer.userId, page);
-        const result = pageOf(rows, page, sponsoredKeyset);
-        return {
-          data: result.items.map(presentPublicUser),
-          meta: { limit: page.limit, sponsorCode, total },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, sponsoredKeyset, presentPublicUser, { sponsorCode, total });
       },
     }),
   ];

@@ -1,8 +1,8 @@
 /** Registration, login and sessions: /api/auth/*. */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { perBodyField, perIp } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { sessionsKeyset } from './accounts.repository.ts';
@@ -92,14 +92,10 @@ export function authRoutes({ accounts, sessions }: Pick<AccountsServices, 'accou
       summary: 'My live sessions, newest first; the current one is marked',
       page: { keyset: sessionsKeyset },
       success: { status: 200, schema: CollectionSchema(SessionSchema) },
-      handler: async ({ viewer, page, links }) => {
-        const result = pageOf(await sessions.list(viewer.userId, page), page, sessionsKeyset);
-        return {
-          data: result.items.map((row) => presentSession(row, viewer.sessionId)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ viewer, page, links }) =>
+        listDocument(await sessions.list(viewer.userId, page), { page, links }, sessionsKeyset, (row) =>
+          presentSession(row, viewer.sessionId),
+        ),
     }),
     route({
       method: 'DELETE',

@@ -1,8 +1,8 @@
 /** My bookmarks: PUT/DELETE /api/users/me/media/{mediaId}/bookmark and GET /api/users/me/bookmarks. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { isCanonicalUuid } from '../../platform/ids/ids.ts';
 import { bookmarksKeyset, type CollectionFilter } from './bookmarks.repository.ts';
@@ -69,12 +69,9 @@ export function bookmarksRoutes({ bookmarks }: Pick<BookmarksServices, 'bookmark
       success: { status: 200, schema: CollectionPageSchema(BookmarkedMediaSchema) },
       handler: async ({ viewer, query, page, links }) => {
         const rows = await bookmarks.list(viewer.userId, collectionFilter(query.collectionId), page);
-        const result = pageOf(rows, page, bookmarksKeyset);
-        return {
-          data: result.items.map((row) => presentBookmarkedMedia(row, viewer.userId)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, bookmarksKeyset, (row) =>
+          presentBookmarkedMedia(row, viewer.userId),
+        );
       },
     }),
   ];

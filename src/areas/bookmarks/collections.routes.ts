@@ -1,7 +1,7 @@
 /** My bookmark collections: /api/users/me/bookmarks/collections. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema as CollectionPageSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { collectionsKeyset } from './collections.repository.ts';
 import { collectionNameMaxLength } from './collections.service.ts';
@@ -34,8 +34,8 @@ export function collectionsRoutes({
       page: { keyset: collectionsKeyset },
       success: { status: 200, schema: CollectionPageSchema(CollectionSchema) },
       handler: async ({ viewer, page, links }) => {
-        const result = pageOf(await collections.list(viewer.userId, page), page, collectionsKeyset);
-        return { data: result.items.map(presentCollection), meta: { limit: page.limit }, links: links(result) };
+        const rows = await collections.list(viewer.userId, page);
+        return listDocument(rows, { page, links }, collectionsKeyset, presentCollection);
       },
     }),
     route({

@@ -7,6 +7,7 @@ import { centimetreDegrees } from '../../platform/db/centimetre-degrees.ts';
 import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { pageLinks } from '../../platform/http/page-links.ts';
 import { pageQuerySchema, pageRequest } from '../../platform/http/page-query.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
@@ -193,12 +194,9 @@ export function catalogueRoutes({
           cityId: query.city?.toLowerCase(),
           countryCode: query.country?.toUpperCase(),
         };
-        const result = pageOf(await offers.list(filter, page), page, offersKeyset);
-        return {
-          data: result.items.map((row) => presentOffer(row, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
+        return listDocument(await offers.list(filter, page), { page, links }, offersKeyset, (row) =>
+          presentOffer(row, locale),
+        );
       },
     }),
     route({
@@ -235,14 +233,8 @@ export function catalogueRoutes({
       summary: 'Brands, by name (keyset pages)',
       page: { keyset: brandsKeyset },
       success: { status: 200, schema: CollectionSchema(BrandSchema) },
-      handler: async ({ page, links, locale }) => {
-        const result = pageOf(await brands.list(page), page, brandsKeyset);
-        return {
-          data: result.items.map((row) => presentBrand(row, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ page, links, locale }) =>
+        listDocument(await brands.list(page), { page, links }, brandsKeyset, (row) => presentBrand(row, locale)),
     }),
   ];
 }

@@ -1,8 +1,8 @@
 /** Coupons, the operators' routes: create, list, redemptions. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
 import { couponsKeyset, redemptionsKeyset } from './coupons.repository.ts';
@@ -66,10 +66,8 @@ export function couponsAdminRoutes({ coupons }: Pick<CouponsServices, 'coupons'>
       summary: 'Coupons, newest first',
       page: { keyset: couponsKeyset },
       success: { status: 200, schema: CollectionSchema(CouponSchema) },
-      handler: async ({ page, links }) => {
-        const result = pageOf(await coupons.list(page), page, couponsKeyset);
-        return { data: result.items.map(presentCoupon), meta: { limit: page.limit }, links: links(result) };
-      },
+      handler: async ({ page, links }) =>
+        listDocument(await coupons.list(page), { page, links }, couponsKeyset, presentCoupon),
     }),
     route({
       method: 'GET',
@@ -83,12 +81,8 @@ export function couponsAdminRoutes({ coupons }: Pick<CouponsServices, 'coupons'>
       errors: ['notFound'],
       success: { status: 200, schema: CollectionSchema(CouponRedemptionSchema) },
       handler: async ({ params, page, links }) => {
-        const result = pageOf(await coupons.redemptions(params.id, page), page, redemptionsKeyset);
-        return {
-          data: result.items.map(presentCouponRedemption),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
+        const rows = await coupons.redemptions(params.id, page);
+        return listDocument(rows, { page, links }, redemptionsKeyset, presentCouponRedemption);
       },
     }),
   ];

@@ -1,8 +1,8 @@
 /** The geographic media routes: nearby, recommended nearby, trending in a country, and the map's box. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { countryCodes } from '../../platform/text/country-codes.ts';
 import { MediaSchema, presentMedia } from '../media/public.ts';
@@ -38,12 +38,7 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
       success: { status: 200, schema: CollectionSchema(NearbyMediaSchema, { distance: Type.Number() }) },
       handler: async ({ query, page, links }) => {
         const rows = await geoMedia.nearby({ latitude: query.lat, longitude: query.lng }, query.distance, page);
-        const result = pageOf(rows, page, nearbyKeyset);
-        return {
-          data: result.items.map(presentNearbyMedia),
-          meta: { limit: page.limit, distance: query.distance },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, nearbyKeyset, presentNearbyMedia, { distance: query.distance });
       },
     }),
     route({
@@ -70,12 +65,10 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
           { latitude: query.lat, longitude: query.lng, distance: query.distance, personalize },
           page,
         );
-        const result = pageOf(rows, page, recommendedKeyset);
-        return {
-          data: result.items.map(presentNearbyMedia),
-          meta: { limit: page.limit, distance: query.distance, personalized: personalize && viewer !== null },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, recommendedKeyset, presentNearbyMedia, {
+          distance: query.distance,
+          personalized: personalize && viewer !== null,
+        });
       },
     }),
     route({
@@ -119,17 +112,11 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
           { country, windowDays: query.windowDays, personalize },
           page,
         );
-        const result = pageOf(rows, page, trendingKeyset);
-        return {
-          data: result.items.map(presentTrendingMedia),
-          meta: {
-            limit: page.limit,
-            country: shown,
-            windowDays: query.windowDays,
-            personalized: personalize && viewer !== null,
-          },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, trendingKeyset, presentTrendingMedia, {
+          country: shown,
+          windowDays: query.windowDays,
+          personalized: personalize && viewer !== null,
+        });
       },
     }),
     route({

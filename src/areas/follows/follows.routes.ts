@@ -1,8 +1,7 @@
 /** The 7 follow routes: follow, unfollow, my following/followers, relationship, anyone's following/followers. */
 
-import type { Keyset } from '../../platform/db/keyset.ts';
-import { type Page, pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import { followersKeyset, followingKeyset } from './follows.repository.ts';
@@ -14,15 +13,8 @@ const UsersPage = { status: 200, schema: CollectionSchema(PublicUserSchema) } as
 const target = { targetUserId: idParam('The user to follow: UUID or 32 hex digits') };
 const user = { userId: idParam('UUID or 32 hex digits') };
 
-/** One page of a follow list as public users. */
-function usersPage(rows: FollowedUser[], keyset: Keyset<FollowedUser>, { page, links }: PagedContext) {
-  const result: Page<FollowedUser> = pageOf(rows, page, keyset);
-  return {
-    data: result.items.map((row) => presentPublicUser(row.user)),
-    meta: { limit: page.limit },
-    links: links(result),
-  };
-}
+/** A follow list's row as the public user on the other side. */
+const presentFollowed = (row: FollowedUser) => presentPublicUser(row.user);
 
 export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): AnyRoute[] {
   /** The two sides of a follow list: whom a user follows, and who follows them. */
@@ -30,12 +22,12 @@ export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): An
     following: {
       keyset: followingKeyset,
       page: async (userId: string, context: PagedContext) =>
-        usersPage(await follows.following(userId, context.page), followingKeyset, context),
+        listDocument(await follows.following(userId, context.page), context, followingKeyset, presentFollowed),
     },
     followers: {
       keyset: followersKeyset,
       page: async (userId: string, context: PagedContext) =>
-        usersPage(await follows.followers(userId, context.page), followersKeyset, context),
+        listDocument(await follows.followers(userId, context.page), context, followersKeyset, presentFollowed),
     },
   };
   return [

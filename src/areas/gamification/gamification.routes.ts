@@ -1,8 +1,8 @@
 /** Badges: the catalogue, mine, and anyone's (with their level, experience and title in meta). */
 
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { badgesKeyset, earnedBadgesKeyset } from './gamification.repository.ts';
@@ -28,12 +28,13 @@ async function userBadges(
 ) {
   const progress = await gamification.progress(userId);
   if (progress === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
-  const result = pageOf(await gamification.earnedBadges(userId, page), page, earnedBadgesKeyset);
-  return {
-    data: result.items.map((row) => presentUserBadge(row, locale)),
-    meta: { limit: page.limit, ...presentProgress(progress, locale) },
-    links: links(result),
-  };
+  return listDocument(
+    await gamification.earnedBadges(userId, page),
+    { page, links },
+    earnedBadgesKeyset,
+    (row) => presentUserBadge(row, locale),
+    presentProgress(progress, locale),
+  );
 }
 
 export function gamificationRoutes({ gamification }: Pick<GamificationServices, 'gamification'>): AnyRoute[] {
@@ -45,14 +46,10 @@ export function gamificationRoutes({ gamification }: Pick<GamificationServices, 
       summary: 'The badge catalogue, with the levels of each',
       page: { keyset: badgesKeyset, defaultLimit: 50 },
       success: { status: 200, schema: CollectionSchema(BadgeSchema) },
-      handler: async ({ page, locale, links }) => {
-        const result = pageOf(await gamification.listBadges(page), page, badgesKeyset);
-        return {
-          data: result.items.map((badge) => presentBadge(badge, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ page, locale, links }) =>
+        listDocument(await gamification.listBadges(page), { page, links }, badgesKeyset, (badge) =>
+          presentBadge(badge, locale),
+        ),
     }),
     route({
       method: 'GET',

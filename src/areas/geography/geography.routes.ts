@@ -4,9 +4,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { isLowercaseUuid } from '../../platform/ids/ids.ts';
 import { citiesKeyset, countriesKeyset, regionsKeyset, subregionsKeyset } from './geography.repository.ts';
@@ -61,14 +61,10 @@ export function geographyRoutes({ geography }: Pick<GeographyServices, 'geograph
       summary: 'UN M49 regions, by code',
       page: { keyset: regionsKeyset },
       success: { status: 200, schema: CollectionSchema(RegionSchema) },
-      handler: async ({ page, links, locale }) => {
-        const result = pageOf(await geography.regions(page), page, regionsKeyset);
-        return {
-          data: result.items.map((row) => presentRegion(row, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ page, links, locale }) =>
+        listDocument(await geography.regions(page), { page, links }, regionsKeyset, (row) =>
+          presentRegion(row, locale),
+        ),
     }),
     route({
       method: 'GET',
@@ -112,12 +108,7 @@ export function geographyRoutes({ geography }: Pick<GeographyServices, 'geograph
       success: { status: 200, schema: CollectionSchema(SubregionSchema) },
       handler: async ({ query, page, links, locale }) => {
         const rows = await geography.subregions({ region: query.region, subregion: query.subregion }, page);
-        const result = pageOf(rows, page, subregionsKeyset);
-        return {
-          data: result.items.map((row) => presentSubregion(row, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, subregionsKeyset, (row) => presentSubregion(row, locale));
       },
     }),
     route({
@@ -162,12 +153,7 @@ export function geographyRoutes({ geography }: Pick<GeographyServices, 'geograph
       success: { status: 200, schema: CollectionSchema(CountrySchema) },
       handler: async ({ query, page, links, locale }) => {
         const rows = await geography.countries({ region: query.region, subregion: query.subregion }, page);
-        const result = pageOf(rows, page, countriesKeyset);
-        return {
-          data: result.items.map((row) => presentCountry(row, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, countriesKeyset, (row) => presentCountry(row, locale));
       },
     }),
     route({
@@ -215,10 +201,8 @@ export function geographyRoutes({ geography }: Pick<GeographyServices, 'geograph
       },
       page: { keyset: citiesKeyset },
       success: { status: 200, schema: CollectionSchema(CitySchema) },
-      handler: async ({ query, page, links }) => {
-        const result = pageOf(await geography.cities(query.country ?? null, page), page, citiesKeyset);
-        return { data: result.items.map(presentCity), meta: { limit: page.limit }, links: links(result) };
-      },
+      handler: async ({ query, page, links }) =>
+        listDocument(await geography.cities(query.country ?? null, page), { page, links }, citiesKeyset, presentCity),
     }),
     route({
       method: 'GET',

@@ -1,9 +1,8 @@
 /** The 3 hashtag discovery routes: autocomplete, trending, related (public, keyset pages). */
 import { Type } from 'typebox';
 import type { Keyset } from '../../platform/db/keyset.ts';
-import { pageOf } from '../../platform/db/page.ts';
-import type { PageRequest } from '../../platform/db/page-request.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { relatedKeyset, suggestionsKeyset, trendingKeyset } from './hashtags.repository.ts';
 import {
@@ -22,18 +21,6 @@ const page = <Row>(keyset: Keyset<Row>) => ({ keyset, defaultLimit: 10, maxLimit
 // Room for a '#' and spaces around a 64-character tag; the service checks the tag itself.
 const tagText = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
-/** A page of rows as a JSON:API collection. */
-function collection<Row, R>(
-  rows: Row[],
-  request: PageRequest,
-  keyset: Keyset<Row>,
-  present: (row: Row) => R,
-  links: (result: ReturnType<typeof pageOf<Row>>) => unknown,
-) {
-  const result = pageOf(rows, request, keyset);
-  return { data: result.items.map(present), meta: { limit: request.limit }, links: links(result) };
-}
-
 export function hashtagsRoutes({ hashtags }: Pick<HashtagsServices, 'hashtags'>): AnyRoute[] {
   return [
     route({
@@ -47,8 +34,8 @@ export function hashtagsRoutes({ hashtags }: Pick<HashtagsServices, 'hashtags'>)
       query: { q: tagText('What the user typed: 1 to 64 characters once normalized') },
       page: page(suggestionsKeyset),
       success: { status: 200, schema: CollectionSchema(HashtagSuggestionSchema) },
-      handler: async ({ query, page: request, links }) =>
-        collection(await hashtags.suggest(query.q, request), request, suggestionsKeyset, presentSuggestion, links),
+      handler: async ({ query, page, links }) =>
+        listDocument(await hashtags.suggest(query.q, page), { page, links }, suggestionsKeyset, presentSuggestion),
     }),
     route({
       method: 'GET',
@@ -65,14 +52,10 @@ export function hashtagsRoutes({ hashtags }: Pick<HashtagsServices, 'hashtags'>)
       },
       page: page(trendingKeyset),
       success: { status: 200, schema: CollectionSchema(TrendingHashtagSchema) },
-      handler: async ({ query, page: request, links }) =>
-        collection(
-          await hashtags.trending(query.windowDays ?? 7, request),
-          request,
-          trendingKeyset,
-          presentTrending,
-          links,
-        ),
+      handler: async ({ query, page, links }) => {
+        const rows = await hashtags.trending(query.windowDays ?? 7, page);
+        return listDocument(rows, { page, links }, trendingKeyset, presentTrending);
+      },
     }),
     route({
       method: 'GET',
@@ -84,8 +67,8 @@ export function hashtagsRoutes({ hashtags }: Pick<HashtagsServices, 'hashtags'>)
       query: { tag: tagText('The hashtag, with or without its #') },
       page: page(relatedKeyset),
       success: { status: 200, schema: CollectionSchema(RelatedHashtagSchema) },
-      handler: async ({ query, page: request, links }) =>
-        collection(await hashtags.related(query.tag, request), request, relatedKeyset, presentRelated, links),
+      handler: async ({ query, page, links }) =>
+        listDocument(await hashtags.related(query.tag, page), { page, links }, relatedKeyset, presentRelated),
     }),
   ];
 }

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { pageDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
@@ -43,11 +44,7 @@ export function describeQueueAdminRoutes({
       handler: async ({ query, page, links }) => {
         const wanted: DescribeStatus[] = query.status ? [query.status] : ['pending', 'claimed'];
         const { page: result, total } = await describeQueue.list(wanted, page);
-        return {
-          data: result.items.map(presentAdminMedia),
-          meta: { limit: page.limit, total, statuses: wanted },
-          links: links(result),
-        };
+        return pageDocument(result, { page, links }, presentAdminMedia, { total, statuses: wanted });
       },
     }),
     route({

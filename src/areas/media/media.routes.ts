@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { pageDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
 import { ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
@@ -34,10 +35,8 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
       summary: 'My media posts, newest first, in every state',
       page: { keyset: ownMediaKeyset },
       success: { status: 200, schema: CollectionSchema(OwnMediaSchema) },
-      handler: async ({ viewer, page, links }) => {
-        const result = await media.listOwnPosts(viewer.userId, page);
-        return { data: result.items.map(presentOwnMedia), meta: { limit: page.limit }, links: links(result) };
-      },
+      handler: async ({ viewer, page, links }) =>
+        pageDocument(await media.listOwnPosts(viewer.userId, page), { page, links }, presentOwnMedia),
     }),
     route({
       method: 'DELETE',
@@ -94,14 +93,10 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],
       success: { status: 200, schema: CollectionSchema(MediaSchema) },
-      handler: async ({ params, page, links }) => {
-        const result = await media.listPublicPosts(params.userId, page);
-        return {
-          data: result.items.map((row) => presentMedia(row, null)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ params, page, links }) =>
+        pageDocument(await media.listPublicPosts(params.userId, page), { page, links }, (row) =>
+          presentMedia(row, null),
+        ),
     }),
   ];
 }

@@ -1,6 +1,7 @@
 /** The newsletter's back office: the subscriber list, newest first, by status. */
 import { Type } from 'typebox';
 import { CollectionSchema, StringEnum } from '../../platform/http/jsonapi.ts';
+import { pageDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { subscribersKeyset } from './newsletter.repository.ts';
 import { presentSubscriber, SubscriberSchema } from './presenters.ts';
@@ -24,7 +25,7 @@ export function newsletterAdminRoutes({ newsletter }: Pick<NewsletterServices, '
       },
       handler: async ({ query, page, links }) => {
         const { page: result, total } = await newsletter.list(query.status, page);
-        return { data: result.items.map(presentSubscriber), meta: { limit: page.limit, total }, links: links(result) };
+        return pageDocument(result, { page, links }, presentSubscriber, { total });
       },
     }),
   ];

@@ -1,7 +1,7 @@
 /** The 7 notification endpoints of the interface (JSON:API), all for the signed-in user. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { notificationsKeyset } from './notifications.repository.ts';
 import {
@@ -36,12 +36,10 @@ export function notificationsRoutes({ notifications }: Pick<NotificationsService
       handler: async ({ viewer, query, page, locale, links }) => {
         const unreadOnly = query.filter === 'unread';
         const { rows, total } = await notifications.list(viewer.userId, unreadOnly, page);
-        const result = pageOf(rows, page, notificationsKeyset);
-        return {
-          data: result.items.map((row) => presentNotification(row, locale)),
-          meta: { limit: page.limit, unreadOnly, total },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, notificationsKeyset, (row) => presentNotification(row, locale), {
+          unreadOnly,
+          total,
+        });
       },
     }),
     route({

@@ -1,7 +1,7 @@
 /** Likes and dislikes: /api/users/me/media/{mediaId}/reaction and the lists of reactions. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import {
   presentReactedMedia,
@@ -32,14 +32,10 @@ function listsOf(type: ReactionType, reactions: ReactionsService): AnyRoute[] {
       summary: `The media I ${type}d, newest ${type} first`,
       page: { keyset },
       success: ReactedMediaPage,
-      handler: async ({ viewer, page, links }) => {
-        const result = pageOf(await reactions.listOwn(viewer.userId, type, page), page, keyset);
-        return {
-          data: result.items.map((row) => presentReactedMedia(row, viewer.userId)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ viewer, page, links }) =>
+        listDocument(await reactions.listOwn(viewer.userId, type, page), { page, links }, keyset, (row) =>
+          presentReactedMedia(row, viewer.userId),
+        ),
     }),
     route({
       method: 'GET',
@@ -52,12 +48,8 @@ function listsOf(type: ReactionType, reactions: ReactionsService): AnyRoute[] {
       success: ReactedMediaPage,
       handler: async ({ viewer, params, page, links }) => {
         const viewerId = viewer?.userId ?? null;
-        const result = pageOf(await reactions.listOfUser(params.userId, type, viewerId, page), page, keyset);
-        return {
-          data: result.items.map((row) => presentReactedMedia(row, viewerId)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
+        const rows = await reactions.listOfUser(params.userId, type, viewerId, page);
+        return listDocument(rows, { page, links }, keyset, (row) => presentReactedMedia(row, viewerId));
       },
     }),
     route({
@@ -71,8 +63,7 @@ function listsOf(type: ReactionType, reactions: ReactionsService): AnyRoute[] {
       success: { status: 200, schema: CollectionSchema(ReactorSchema) },
       handler: async ({ viewer, params, page, links }) => {
         const rows = await reactions.listReactors(params.mediaId, type, viewer?.userId ?? null, page);
-        const result = pageOf(rows, page, reactorsKeysets[type]);
-        return { data: result.items.map(presentReactor), meta: { limit: page.limit }, links: links(result) };
+        return listDocument(rows, { page, links }, reactorsKeysets[type], presentReactor);
       },
     }),
   ];

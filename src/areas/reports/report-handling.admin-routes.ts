@@ -1,6 +1,7 @@
 /** Report handling for operators: the list, one report with its target's state, the resolution. Audited in the service. */
 import { Type } from 'typebox';
 import { CollectionSchema, DocumentSchema, Nullable, StringEnum } from '../../platform/http/jsonapi.ts';
+import { pageDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { maxBanReasonLength, maxNoteLength } from './admin/report-handling.service.ts';
 import {
@@ -65,7 +66,7 @@ export function reportHandlingAdminRoutes({ reportHandling }: Pick<ReportsServic
       },
       handler: async ({ query, page, links }) => {
         const { page: result, total } = await reportHandling.list(query, page);
-        return { data: result.items.map(presentAdminReport), meta: { limit: page.limit, total }, links: links(result) };
+        return pageDocument(result, { page, links }, presentAdminReport, { total });
       },
     }),
     route({

@@ -1,8 +1,8 @@
 /** Public user search: GET /api/users/search?q=, answered from the search index. */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
 import type { SearchServices } from './public.ts';
@@ -22,12 +22,8 @@ export function userSearchRoutes({ userSearch }: Pick<SearchServices, 'userSearc
         const q = query.q.trim();
         if (q === '')
           throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
-        const result = pageOf(await userSearch.search(q, page), page, userSearchKeyset);
-        return {
-          data: result.items.map((row) => presentPublicUser(row.user)),
-          meta: { limit: page.limit, q },
-          links: links(result),
-        };
+        const rows = await userSearch.search(q, page);
+        return listDocument(rows, { page, links }, userSearchKeyset, (row) => presentPublicUser(row.user), { q });
       },
     }),
   ];

@@ -1,7 +1,7 @@
 /** Social feeds: mine (create, list, delete) and anyone's by its code (the feed and its media). */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { hashtagPattern } from '../../platform/text/hashtags.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
@@ -71,12 +71,10 @@ export function socialFeedsRoutes({ socialFeeds }: Pick<SocialFeedsServices, 'so
         schema: CollectionSchema(OwnSocialFeedSchema, { maxFeeds: Type.Integer() }),
       },
       handler: async ({ viewer, page, links }) => {
-        const result = pageOf(await socialFeeds.listOfOwner(viewer.userId, page), page, ownFeedsKeyset);
-        return {
-          data: result.items.map(presentOwnSocialFeed),
-          meta: { limit: page.limit, maxFeeds: feedLimits.maxFeedsPerUser },
-          links: links(result),
-        };
+        const feeds = await socialFeeds.listOfOwner(viewer.userId, page);
+        return listDocument(feeds, { page, links }, ownFeedsKeyset, presentOwnSocialFeed, {
+          maxFeeds: feedLimits.maxFeedsPerUser,
+        });
       },
     }),
     route({

@@ -1,9 +1,9 @@
 /** GET /admin/audit: the audit log, newest first, filtered by action, target and time. */
 import { Type } from 'typebox';
 import { type AuditRow, auditKeyset } from '../../platform/audit/audit-log.ts';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, Nullable, ResourceSchema, resource, Timestamp } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp, parseClientTime } from '../../platform/http/time.ts';
 import type { Platform } from '../../platform/modules/area-module.ts';
@@ -80,8 +80,7 @@ export function auditAdminRoutes({ audit }: Pick<Platform, 'audit'>): AnyRoute[]
           ...(since !== undefined ? { since } : {}),
           ...(until !== undefined ? { until } : {}),
         };
-        const result = pageOf(await audit.list(filter, page), page, auditKeyset);
-        return { data: result.items.map(presentEntry), meta: { limit: page.limit }, links: links(result) };
+        return listDocument(await audit.list(filter, page), { page, links }, auditKeyset, presentEntry);
       },
     }),
   ];

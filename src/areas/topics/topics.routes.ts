@@ -1,7 +1,7 @@
 /** Topics: the catalogue, and the topics I follow (read, and replace as a whole). */
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { presentTopic, TopicSchema } from './presenters.ts';
 import type { TopicsServices } from './public.ts';
@@ -19,14 +19,8 @@ export function topicsRoutes({ topics }: Pick<TopicsServices, 'topics'>): AnyRou
       summary: 'The catalogue of travel topics, in catalogue order, labels in the negotiated locale',
       page: { keyset: topicsKeyset, defaultLimit: 50 },
       success: { status: 200, schema: CollectionSchema(TopicSchema) },
-      handler: async ({ page, locale, links }) => {
-        const result = pageOf(await topics.list(page), page, topicsKeyset);
-        return {
-          data: result.items.map((topic) => presentTopic(topic, locale)),
-          meta: { limit: page.limit },
-          links: links(result),
-        };
-      },
+      handler: async ({ page, locale, links }) =>
+        listDocument(await topics.list(page), { page, links }, topicsKeyset, (topic) => presentTopic(topic, locale)),
     }),
     route({
       method: 'GET',
@@ -36,12 +30,10 @@ export function topicsRoutes({ topics }: Pick<TopicsServices, 'topics'>): AnyRou
       page: { keyset: userTopicsKeyset, defaultLimit: 50 },
       success: { status: 200, schema: CollectionSchema(TopicSchema, MyTopicsMeta) },
       handler: async ({ viewer, page, locale, links }) => {
-        const result = pageOf(await topics.listOfUser(viewer.userId, page), page, userTopicsKeyset);
-        return {
-          data: result.items.map((topic) => presentTopic(topic, locale)),
-          meta: { limit: page.limit, maxTopics: maxTopicsPerUser },
-          links: links(result),
-        };
+        const rows = await topics.listOfUser(viewer.userId, page);
+        return listDocument(rows, { page, links }, userTopicsKeyset, (topic) => presentTopic(topic, locale), {
+          maxTopics: maxTopicsPerUser,
+        });
       },
     }),
     route({

@@ -4,10 +4,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { alsoAnswer, errorPage, redirectTo } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { perIp } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
@@ -252,12 +252,9 @@ export function trackingRoutes({ clicks, conversions }: Pick<TrackingServices, '
           conversions.earnings(viewer.userId, page),
           conversions.earningTotals(viewer.userId),
         ]);
-        const result = pageOf(rows, page, earningsKeyset);
-        return {
-          data: result.items.map(presentEarning),
-          meta: { limit: page.limit, totals: presentEarningTotals(totals) },
-          links: links(result),
-        };
+        return listDocument(rows, { page, links }, earningsKeyset, presentEarning, {
+          totals: presentEarningTotals(totals),
+        });
       },
     }),
   ];

@@ -1,9 +1,9 @@
 /** The operators' user pages: list, detail, verified badge, ban, unban, erasure. Every change is audited (in accounts.moderation). */
 
 import { Type } from 'typebox';
-import { pageOf } from '../../platform/db/page.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { parseClientTime } from '../../platform/http/time.ts';
 import { adminUsersKeyset, maxBanReasonLength } from '../accounts/public.ts';
@@ -61,8 +61,7 @@ export function usersAdminRoutes({
           },
           page,
         );
-        const result = pageOf(rows, page, adminUsersKeyset);
-        return { data: result.items.map(presentAdminUser), meta: { limit: page.limit }, links: links(result) };
+        return listDocument(rows, { page, links }, adminUsersKeyset, presentAdminUser);
       },
     }),
     route({
