@@ -2,6 +2,7 @@
  * The public pages (auth optional: a signed-in viewer shows in the header), the sitemap and robots.txt.
  * Each answers HTML in the layout; unknown places and profiles are the layout's 404 page.
  */
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { pageContext } from './layout/page-context.ts';
@@ -15,6 +16,20 @@ import type { WebServices } from './public.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 
 const page = (description: string) => ({ status: 200 as const, mediaType: 'text/html', description });
+
+/** The explainers (pages/explainers.page.ts): a page of text each, the same for every viewer but the header. */
+const explainers = [
+  { path: '/how-it-works', summary: 'What the service is and how it works (HTML)', render: renderHowItWorks },
+  {
+    path: '/commissions',
+    summary: 'How creators earn commissions from the places their photos show (HTML)',
+    render: renderCommissions,
+  },
+];
+
+/** The sitemap and robots.txt: files for crawlers, which they and caches may keep an hour. */
+const sendCrawlerFile = (reply: FastifyReply, type: string, body: string) =>
+  reply.type(`${type}; charset=utf-8`).header('Cache-Control', 'public, max-age=3600').send(body);
 
 export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
   return [
@@ -63,24 +78,16 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
         return sendPage(reply, renderSustainable(context, establishments));
       },
     }),
-    route({
-      method: 'GET',
-      path: '/how-it-works',
-      auth: 'optional',
-      summary: 'What the service is and how it works (HTML)',
-      success: page('The page'),
-      handler: async ({ viewer, request, reply }) =>
-        sendPage(reply, renderHowItWorks(await pageContext(request, viewer))),
-    }),
-    route({
-      method: 'GET',
-      path: '/commissions',
-      auth: 'optional',
-      summary: 'How creators earn commissions from the places their photos show (HTML)',
-      success: page('The page'),
-      handler: async ({ viewer, request, reply }) =>
-        sendPage(reply, renderCommissions(await pageContext(request, viewer))),
-    }),
+    ...explainers.map(({ path, summary, render }) =>
+      route({
+        method: 'GET',
+        path,
+        auth: 'optional',
+        summary,
+        success: page('The page'),
+        handler: async ({ viewer, request, reply }) => sendPage(reply, render(await pageContext(request, viewer))),
+      }),
+    ),
     route({
       method: 'GET',
       path: '/@{username}',
@@ -102,10 +109,7 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
       summary: 'The sitemap: the pages, the countries of /travel and the public profiles',
       success: { status: 200, mediaType: 'application/xml', description: 'A sitemaps.org urlset' },
       handler: async ({ request, reply }) =>
-        reply
-          .type('application/xml; charset=utf-8')
-          .header('Cache-Control', 'public, max-age=3600')
-          .send(sitemapXml(request.server.publicUrl, await pages.sitemap())),
+        sendCrawlerFile(reply, 'application/xml', sitemapXml(request.server.publicUrl, await pages.sitemap())),
     }),
     route({
       method: 'GET',
@@ -113,11 +117,7 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
       auth: 'none',
       summary: 'Where crawlers may go (pages, not the API) and where the sitemap is',
       success: { status: 200, mediaType: 'text/plain', description: 'robots.txt' },
-      handler: async ({ request, reply }) =>
-        reply
-          .type('text/plain; charset=utf-8')
-          .header('Cache-Control', 'public, max-age=3600')
-          .send(robotsTxt(request.server.publicUrl)),
+      handler: async ({ request, reply }) => sendCrawlerFile(reply, 'text/plain', robotsTxt(request.server.publicUrl)),
     }),
   ];
 }
