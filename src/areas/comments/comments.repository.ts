@@ -7,7 +7,7 @@
  * a visible reply below it (depth is at most 2, so a top-level comment's descendants are the rows
  * with its root_id, and a reply's are its direct replies). Lists read authors through accounts' read model.
  */
-import { type AnyColumn, and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { defineKeyset, type Keyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
@@ -16,7 +16,6 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
-import { queryRows } from '../../platform/db/rows.ts';
 import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
 

@@ -5,8 +5,6 @@ import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
-import { createdCounts } from '../../platform/stats/created-counts.ts';
-import type { CreatedCounts, StatsSince } from '../../platform/stats/stats.ts';
 import { userRows as users } from '../accounts/read-model.ts';
 import { type CouponRow, couponRedemptions, coupons } from './tables.ts';
 

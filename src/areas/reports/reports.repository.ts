@@ -1,5 +1,5 @@
 /** All SQL of reports: filing (one open report per reporter and target), resolving, lists and counts. */
-import { and, eq, getTableColumns, gt, gte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, ne, type SQL, sql } from 'drizzle-orm';
 import { newestFirst } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
