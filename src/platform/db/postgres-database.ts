@@ -97,7 +97,7 @@ export function openPostgres(
   }) as typeof pool.connect;
   const db = drizzle({ client: pool }) as unknown as Db;
   const replica =
-    replicaSettings === null ? null : new Replica(replicaSettings.url, pool, { ...replicaSettings, poolSize });
+    replicaSettings === null ? null : new Replica(replicaSettings.url, url, pool, { ...replicaSettings, poolSize });
   void replica?.start();
 
   async function withMigrationClient<T>(fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {

@@ -20,7 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from './database.ts';
-import { isDatabaseUnavailable, markConnectFailure } from './errors.ts';
+import { databaseError, isDatabaseUnavailable, markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
 
 /** What the replica reports to the operator: its switches in and out of use. */
@@ -52,7 +52,8 @@ export class Replica {
   readonly pool: pg.Pool;
   readonly db: Db;
   readonly maxLagMs: number;
-  readonly #primary: pg.Pool;
+  /** One connection to each server for the probe, apart from the pools that serve reads. */
+  readonly #probes: { primary: pg.Pool; replica: pg.Pool };
   readonly #logger: ReplicaLogger;
   readonly #allowed = new AsyncLocalStorage<boolean>();
   readonly #probeIntervalMs: number;
@@ -64,8 +65,15 @@ export class Replica {
   #probing: Promise<void> | null = null;
   #closed = false;
 
-  constructor(url: string, primary: pg.Pool, options: ReplicaOptions) {
-    this.#primary = primary;
+  /** `url` the replica's, `primaryUrl` and `primary` the primary's URL and pool (for the fallback). */
+  constructor(url: string, primaryUrl: string, primary: pg.Pool, options: ReplicaOptions) {
+    const probePool = (connectionString: string) => {
+      const pool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 2000, idleTimeoutMillis: 0 });
+      pool.on('connect', (client) => client.on('error', ignore));
+      pool.on('error', ignore);
+      return pool;
+    };
+    this.#probes = { primary: probePool(primaryUrl), replica: probePool(url) };
     this.#logger = options.logger;
     this.maxLagMs = options.maxLagMs;
     this.#probeIntervalMs = options.probeIntervalMs ?? Math.min(2000, Math.max(100, options.maxLagMs / 4));
@@ -87,7 +95,10 @@ export class Replica {
       try {
         return await onReplica(...args);
       } catch (error) {
-        if (!isDatabaseUnavailable(error) && !isRecoveryConflict(error)) throw error;
+        // A statement the server refused has its SQLSTATE; one with none never reached it (a refused
+        // or broken connection: the driver's own errors).
+        const refused = databaseError(error);
+        if (refused !== null && !isDatabaseUnavailable(error) && !isRecoveryConflict(error)) throw error;
         markConnectFailure(error);
         this.#leaveOut('unreachable', null);
         return onPrimary(...args);
@@ -142,7 +153,9 @@ export class Replica {
     let primaryLsn: bigint;
     let replayedLsn: bigint;
     try {
-      const primaryRows = await this.#primary.query<{ lsn: string }>('SELECT pg_current_wal_flush_lsn()::text AS lsn');
+      const primaryRows = await this.#probes.primary.query<{ lsn: string }>(
+        'SELECT pg_current_wal_flush_lsn()::text AS lsn',
+      );
       primaryLsn = lsnBytes(primaryRows.rows[0]?.lsn ?? '0/0');
     } catch {
       // The primary is unreachable: nothing can be measured, and nothing is switched.
@@ -175,17 +188,12 @@ export class Replica {
 
   /** The replica's replayed position; a server that is not a standby has none (it is refused). */
   async #probeReplica(): Promise<string | null> {
-    const client = await this.pool.connect();
-    try {
-      const { rows } = await client.query<{ lsn: string | null; standby: boolean }>(
-        'SELECT pg_last_wal_replay_lsn()::text AS lsn, pg_is_in_recovery() AS standby',
-      );
-      const [row] = rows;
-      if (row === undefined || !row.standby) throw new Error('DATABASE_REPLICA_URL is not a standby in recovery');
-      return row.lsn;
-    } finally {
-      client.release();
-    }
+    const { rows } = await this.#probes.replica.query<{ lsn: string | null; standby: boolean }>(
+      'SELECT pg_last_wal_replay_lsn()::text AS lsn, pg_is_in_recovery() AS standby',
+    );
+    const [row] = rows;
+    if (row === undefined || !row.standby) throw new Error('DATABASE_REPLICA_URL is not a standby in recovery');
+    return row.lsn;
   }
 
   #leaveOut(reason: 'unreachable' | 'lagging', lagSeconds: number | null): void {
@@ -203,7 +211,7 @@ export class Replica {
     this.#timer = null;
     this.#inUse = false;
     await this.#probing;
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.#probes.primary.end(), this.#probes.replica.end()]);
   }
 }
 

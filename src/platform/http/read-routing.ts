@@ -2,20 +2,27 @@
  * Which requests may read from the read replica (src/platform/db/replica.ts), and read-your-writes.
  *
  * A route's handler runs where reads marked replica-safe may go to the replica when the request is a
- * GET or HEAD and its viewer (if any) has not written recently; every other request reads only from
+ * GET or HEAD of a public route (auth `none` or `optional`: a route that requires sign-in reads the
+ * viewer's own data) from a client that has not written recently; every other request reads only from
  * the primary. Jobs, the CLI and anything outside a route never reach the replica.
  *
- * Read-your-writes: a request by a signed-in viewer with another method (POST, PUT, PATCH, DELETE:
- * whatever its outcome) notes the viewer as a recent writer before its answer leaves, in this
- * instance's memory and, through the broadcast (Redis, else PostgreSQL NOTIFY), in every other
- * instance's. For the window that follows (DATABASE_REPLICA_MAX_LAG_SECONDS, the lag bound: so a
- * replica in use, never further behind than the bound, has the write once the window ends), that
- * viewer's reads all go to the primary, on every instance. Each instance times the window from when it
- * heard of the write (no clocks compared); an instance that may have missed messages (its broadcast
- * reconnected) sends every signed-in viewer to the primary for one window.
+ * Read-your-writes, per session: a request with a session token (Bearer, or the web sign-in cookie)
+ * and another method (POST, PUT, PATCH, DELETE: whatever its route and outcome) notes the token as a
+ * recent writer before its answer leaves, in this instance's memory and, through the broadcast (Redis,
+ * else PostgreSQL NOTIFY), in every other instance's: a SHA-256 digest of the token, never the token.
+ * For the window that follows (DATABASE_REPLICA_MAX_LAG_SECONDS, the lag bound: so a replica in use,
+ * never further behind than the bound, has the write once the window ends), every read sent with that
+ * token goes to the primary, on every instance, public routes included (which never look the session
+ * up: the token is enough). Each instance times the window from when it heard of the write (no clocks
+ * compared); an instance that may have missed messages (its broadcast reconnected) sends every client
+ * with a token to the primary for one window.
  */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { Broadcast } from '../../adapters/broadcast/broadcast.ts';
 import type { Clock } from '../clock.ts';
+import { bearerToken, webSessionCookie } from './auth.ts';
+import { readCookie } from './cookies.ts';
 import type { App } from './types.ts';
 
 const channel = 'replica.recentWriter';
@@ -27,13 +34,19 @@ export interface ReplicaRouting {
   allowIn<T>(fn: () => T): T;
 }
 
-/** The viewers who wrote within the window, on every instance (see above). */
+/** Which session a request is sent with, as a digest; null without a token. */
+function writerKey(request: FastifyRequest): string | null {
+  const token = bearerToken(request) ?? readCookie(request, webSessionCookie);
+  return token === null ? null : createHash('sha256').update(token).digest('base64url');
+}
+
+/** The sessions that wrote within the window, on every instance (see above). */
 export class RecentWriters {
   readonly #writers = new Map<string, number>();
   readonly #broadcast: Broadcast;
   readonly #clock: Clock;
   readonly #windowMs: number;
-  /** Until when every signed-in viewer counts as a recent writer (messages may have been missed). */
+  /** Until when every session counts as a recent writer (messages may have been missed). */
   #everyoneUntil = 0;
 
   constructor(broadcast: Broadcast, clock: Clock, windowMs: number) {
@@ -42,7 +55,7 @@ export class RecentWriters {
     this.#windowMs = windowMs;
     broadcast.subscribe(
       channel,
-      (userId) => this.#remember(userId),
+      (key) => this.#remember(key),
       () => {
         this.#everyoneUntil = this.#now() + this.#windowMs;
       },
@@ -53,24 +66,27 @@ export class RecentWriters {
     return this.#clock.now().getTime();
   }
 
-  #remember(userId: string): void {
+  #remember(key: string): void {
     const now = this.#now();
-    // Entries past their window go as new ones arrive: the map holds one window's writers.
-    for (const [id, until] of this.#writers) if (until <= now) this.#writers.delete(id);
-    this.#writers.delete(userId);
-    this.#writers.set(userId, now + this.#windowMs);
+    // Entries past their window go as new ones arrive (oldest first): the map holds one window's writers.
+    for (const [old, until] of this.#writers) {
+      if (until > now) break;
+      this.#writers.delete(old);
+    }
+    this.#writers.delete(key);
+    this.#writers.set(key, now + this.#windowMs);
   }
 
-  /** Notes a write by userId here, then tells the other instances (resolves once handed over). */
-  async note(userId: string): Promise<void> {
-    this.#remember(userId);
-    await this.#broadcast.publish(channel, userId);
+  /** Notes a write by the session `key` here, then tells the other instances (resolves once handed over). */
+  async note(key: string): Promise<void> {
+    this.#remember(key);
+    await this.#broadcast.publish(channel, key);
   }
 
-  /** Whether userId's reads must go to the primary now. */
-  wroteRecently(userId: string): boolean {
+  /** Whether the session `key`'s reads must go to the primary now. */
+  wroteRecently(key: string): boolean {
     const now = this.#now();
-    return now < this.#everyoneUntil || (this.#writers.get(userId) ?? 0) > now;
+    return now < this.#everyoneUntil || (this.#writers.get(key) ?? 0) > now;
   }
 }
 
@@ -81,11 +97,15 @@ export class RecentWriters {
 export function registerReadRouting(app: App, replica: ReplicaRouting, writers: RecentWriters): void {
   app.routedReads = (request, handler) => {
     if (!safeMethods.has(request.method)) return handler();
-    const viewer = request.viewer;
-    if (viewer !== null && writers.wroteRecently(viewer.userId)) return handler();
+    const auth = request.routeOptions.config.auth;
+    if (auth !== 'none' && auth !== 'optional') return handler();
+    const key = writerKey(request);
+    if (key !== null && writers.wroteRecently(key)) return handler();
     return replica.allowIn(handler);
   };
   app.addHook('onSend', async (request) => {
-    if (request.viewer !== null && !safeMethods.has(request.method)) await writers.note(request.viewer.userId);
+    if (safeMethods.has(request.method) || request.method === 'OPTIONS') return;
+    const key = writerKey(request);
+    if (key !== null) await writers.note(key);
   });
 }
