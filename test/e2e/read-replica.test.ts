@@ -110,6 +110,17 @@ describe('read replica: public reads from a streaming standby', { skip: skip ?? 
     );
     // Never outside a request: services called by jobs or the CLI read from the primary.
     assert.equal(await onReplica(() => t.services.areas.follows.follows.counts(bob.id)), 0);
+    // In a request's context: from the replica, until a transaction of the request has committed.
+    const counts = () => t.services.areas.follows.follows.counts(bob.id);
+    assert.ok((await onReplica(() => replica.allowIn(counts))) > 0);
+    const transactions = t.services.platform.transactions;
+    assert.equal(await onReplica(() => replica.allowIn(() => transactions.run(counts))), 0, 'inside a transaction');
+    const afterCommit = () =>
+      replica.allowIn(async () => {
+        await transactions.run(async () => {});
+        return counts();
+      });
+    assert.equal(await onReplica(afterCommit), 0, 'after a commit');
   });
 
   it('sends a writer to the primary for the window after their write, on every instance', async () => {

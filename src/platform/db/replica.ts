@@ -55,7 +55,8 @@ export class Replica {
   /** One connection to each server for the probe, apart from the pools that serve reads. */
   readonly #probes: { primary: pg.Pool; replica: pg.Pool };
   readonly #logger: ReplicaLogger;
-  readonly #allowed = new AsyncLocalStorage<boolean>();
+  /** Whether marked reads of this async context may go to the replica (a request's, mutable: noteCommit). */
+  readonly #allowed = new AsyncLocalStorage<{ allowed: boolean }>();
   readonly #probeIntervalMs: number;
   /** Primary positions the replica had not replayed at the last probe, oldest first. */
   #unreplayed: { at: number; lsn: bigint }[] = [];
@@ -119,17 +120,21 @@ export class Replica {
 
   /** Runs fn where marked reads may go to the replica (a public read of a request: route.ts). */
   allowIn<T>(fn: () => T): T {
-    return this.#allowed.run(true, fn);
+    return this.#allowed.run({ allowed: true }, fn);
   }
 
-  /** Runs fn where marked reads go to the primary, even inside `allowIn`. */
-  primaryIn<T>(fn: () => T): T {
-    return this.#allowed.run(false, fn);
+  /**
+   * A transaction committed in this context (Transactions.run): the rest of the request (its after-
+   * commit work and subscribers included) reads from the primary, which has what it wrote.
+   */
+  noteCommit(): void {
+    const store = this.#allowed.getStore();
+    if (store !== undefined) store.allowed = false;
   }
 
   /** The replica's handle for a marked read here and now, or null for the primary. */
   current(): Db | null {
-    return this.#inUse && this.#allowed.getStore() === true ? this.db : null;
+    return this.#inUse && this.#allowed.getStore()?.allowed === true ? this.db : null;
   }
 
   /** Probes at once, then every interval until close. */

@@ -123,6 +123,7 @@ export class Transactions {
     const result = await this.#base.transaction((tx) =>
       this.#storage.run({ tx: tx as unknown as Db, afterCommit, locks: new HeldLocks() }, fn),
     );
+    this.#replica?.noteCommit();
     for (const callback of afterCommit) {
       try {
         await callback();
