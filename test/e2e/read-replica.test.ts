@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { LocalBroadcast } from '../../src/adapters/broadcast/index.ts';
 import { openPostgres, type PostgresDatabase } from '../../src/platform/db/postgres-database.ts';
-import type { Replica } from '../../src/platform/db/replica.ts';
+import { Replica } from '../../src/platform/db/replica.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { postgresTemplateUrl, testEngine } from '../helpers/database.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
@@ -161,7 +161,26 @@ describe('read replica: public reads from a streaming standby', { skip: skip ?? 
 
   it('serves from the primary, without an error, while the standby is stopped', async () => {
     await admin.end();
-    await standby.stop();
+    // A replica whose probe will not run again before the standby stops: its next read meets it stopped.
+    const quiet = { info: () => {}, warn: () => {} };
+    const unprobed = new Replica(standby.url, primary.url, database.pool, {
+      maxLagMs,
+      poolSize: 1,
+      logger: quiet,
+      probeIntervalMs: 3_600_000,
+    });
+    const inRecovery = async () =>
+      ((await unprobed.pool.query('SELECT pg_is_in_recovery() AS standby')).rows[0] as { standby: boolean }).standby;
+    try {
+      await unprobed.start();
+      assert.ok(unprobed.inUse);
+      assert.equal(await inRecovery(), true, 'answered by the standby');
+      await standby.stop();
+      assert.equal(await inRecovery(), false, 'answered by the primary, without an error');
+      assert.equal(unprobed.inUse, false);
+    } finally {
+      await unprobed.close();
+    }
     // Before the probe notices, a read that meets the stopped replica runs again on the primary.
     for (let i = 0; i < 3; i++) {
       const response = await followersOf(bob);
