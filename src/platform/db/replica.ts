@@ -40,6 +40,9 @@ export interface ReplicaOptions {
 
 const ignore = () => {};
 
+/** Primary positions kept while the replica is behind (one per probe). */
+const maxPositions = 256;
+
 /** A WAL position (`16/B374D848`) as a number of bytes. */
 export function lsnBytes(lsn: string): bigint {
   const [high = '0', low = '0'] = lsn.split('/');
@@ -178,6 +181,9 @@ export class Replica {
     if (this.#closed) return;
     if (replayedLsn < primaryLsn) this.#unreplayed.push({ at: measuredAt, lsn: primaryLsn });
     this.#unreplayed = this.#unreplayed.filter((position) => position.lsn > replayedLsn);
+    // A replica stuck for long: every other position goes (the oldest stays, and with it the lag).
+    if (this.#unreplayed.length > maxPositions)
+      this.#unreplayed = this.#unreplayed.filter((_, index) => index === 0 || index % 2 === 1);
     const oldest = this.#unreplayed[0];
     const lagMs = oldest === undefined ? 0 : Date.now() - oldest.at;
     this.#lagSeconds = lagMs / 1000;
