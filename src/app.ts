@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fast
 import { areaModules } from './areas/areas.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
+import { isPostgres } from './platform/db/postgres-database.ts';
 import { registerHealth } from './platform/health/health-routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { handleClientError } from './platform/http/client-errors.ts';
@@ -16,6 +17,7 @@ import { registerFormBodies } from './platform/http/form-bodies.ts';
 import { registerNulGuard } from './platform/http/nul-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
+import { RecentWriters, registerReadRouting } from './platform/http/read-routing.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serializerCompiler } from './platform/http/serialization.ts';
 import { toSpecPath } from './platform/http/spec-path.ts';
@@ -116,6 +118,10 @@ export async function buildApp(
     sessions: services.areas.accounts.sessions,
   });
   registerNotFound(app, pageViewer);
+  // Public reads from the read replica, and read-your-writes (read-routing.ts); only with one.
+  const replica = isPostgres(deps.database) ? deps.database.replica : null;
+  if (replica !== null)
+    registerReadRouting(app, replica, new RecentWriters(deps.broadcast, deps.clock, replica.maxLagMs));
   registerRateLimits(app, { enabled: config.rateLimits, store: deps.rateLimitStore, clock: deps.clock });
   await registerOpenApi(app, config.publicUrl);
   registerHealth(app, services.platform.readiness);

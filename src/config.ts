@@ -18,6 +18,10 @@ export interface Config {
   databaseMigrationUrl: string | null;
   /** Connections this instance keeps to PostgreSQL. */
   databasePoolSize: number;
+  /** A streaming standby for the hot public reads (PostgreSQL only): docs/operations.md, Read replicas. */
+  databaseReplicaUrl: string | null;
+  /** The replica is left out while its measured lag exceeds this; also the read-your-writes window. */
+  databaseReplicaMaxLagSeconds: number;
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -206,6 +210,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseMigrationUrl: read.url('DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    databaseReplicaUrl: read.url('DATABASE_REPLICA_URL', ['postgres:', 'postgresql:']),
+    databaseReplicaMaxLagSeconds: read.integer('DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 1, 300),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: read.string('MAIL_FROM', 'Travel Media <no-reply@localhost>'),

@@ -28,7 +28,7 @@ async function main() {
     throw error;
   }
   const logger = pino({ level: config.logLevel });
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, logger);
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ event: 'db.migrated', applied }, `applied ${applied.length} migrations`);
 

@@ -104,3 +104,11 @@ export async function openAnotherInstance(database: Database): Promise<{ databas
   const other = openPostgres(urlWithDatabase(serverUrl, row!.name), 3);
   return { database: other, close: () => other.close() };
 }
+
+/** The URL of the migrated template database on the DATABASE_URL server, made first if needed. */
+export async function postgresTemplateUrl(): Promise<string> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('postgresTemplateUrl needs DATABASE_URL');
+  await (await openPostgresTestDatabase(serverUrl)).close();
+  return urlWithDatabase(serverUrl, `tms_template_${migrationsFingerprint()}`);
+}

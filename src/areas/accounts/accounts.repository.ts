@@ -108,7 +108,7 @@ export class AccountsRepository extends Repository {
   }
 
   async findUserByUsername(username: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(sql`${users.username} = ${username}::citext`);
+    const [row] = await this.replicaDb.select().from(users).where(sql`${users.username} = ${username}::citext`);
     return row ?? null;
   }
 

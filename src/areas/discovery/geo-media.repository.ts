@@ -91,13 +91,13 @@ export class GeoMediaRepository extends Repository {
     hashtags: string[] | null,
     max: number,
   ): Promise<RankedMedia[]> {
-    const recent = this.db
+    const recent = this.replicaDb
       .select({ mediaId: reactions.mediaId, likes: sql<number>`count(*)::int`.as('likes') })
       .from(reactions)
       .where(and(eq(reactions.type, 'like'), gte(reactions.createdAt, since)))
       .groupBy(reactions.mediaId)
       .as('recent');
-    return this.db
+    return this.replicaDb
       .select({ id: media.id, windowLikes: sql<number>`recent.likes` })
       .from(recent)
       .innerJoin(media, eq(media.id, recent.mediaId))
@@ -112,14 +112,14 @@ export class GeoMediaRepository extends Repository {
       .limit(max);
   }
 
-  readonly #listedAmong = new PreparedRead<ListedMedia>(this.source, 'discovery.listedAmong', (db) =>
+  readonly #listedAmong = new PreparedRead<ListedMedia>(this.replicaSource, 'discovery.listedAmong', (db) =>
     db.select(listedMediaColumns).from(media).where(and(placedInPublic, amongIds)),
   );
 
   readonly #inBox = byKey(
     longitudeSpans,
     (spans) =>
-      new PreparedRead<ListedMedia>(this.source, `discovery.inBox.${spans}`, (db) =>
+      new PreparedRead<ListedMedia>(this.replicaSource, `discovery.inBox.${spans}`, (db) =>
         db
           .select(listedMediaColumns)
           .from(media)

@@ -59,7 +59,7 @@ export class MapCellsRepository extends Repository {
   readonly #cellsIn = byKey(
     longitudeSpans,
     (spans) =>
-      new PreparedRead<MapCell>(this.source, `discovery.cellsIn.${spans}`, (db) =>
+      new PreparedRead<MapCell>(this.replicaSource, `discovery.cellsIn.${spans}`, (db) =>
         db
           .select({ ...cellColumns, representativeLatitude: media.latitude, representativeLongitude: media.longitude })
           .from(mapCells)
@@ -99,7 +99,7 @@ export class MapCellsRepository extends Repository {
     if (statement === undefined) {
       const { cellY, cellX } = cellOf(zoom, media);
       const byLikes = sql`ORDER BY ${media.likesCount} DESC, ${media.id} DESC`;
-      statement = new PreparedRead<MapCell>(this.source, `discovery.clusterLive.${key}`, (db) =>
+      statement = new PreparedRead<MapCell>(this.replicaSource, `discovery.clusterLive.${key}`, (db) =>
         db
           .select({
             cellY,

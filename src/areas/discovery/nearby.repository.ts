@@ -37,7 +37,7 @@ export class NearbyRepository extends Repository {
     // Backwards there is no nearest-neighbour scan: the rows closer than the cursor are sorted.
     const orderBy = direction === 'before' ? [desc(chord), desc(media.id)] : [asc(chord)];
     // One plan serves every centre and density (the scan stops after the page): planned once.
-    return new PlannedOncePageRead<NearbyRow>(this.source, `discovery.nearby.${direction}`, (db, limit) =>
+    return new PlannedOncePageRead<NearbyRow>(this.replicaSource, `discovery.nearby.${direction}`, (db, limit) =>
       db
         .select({ ...listedMediaColumns, distance, chord })
         .from(media)
@@ -50,7 +50,7 @@ export class NearbyRepository extends Repository {
   /** The first media (by id) at exactly `chord` from the centre, after the cursor: a page's tie group. */
   readonly #atChord = byKey(['first', 'after'] as const, (direction) => {
     const { where } = keysetTemplate(nearbyKeyset, direction);
-    return new PreparedRead<NearbyRow>(this.source, `discovery.nearby.atChord.${direction}`, (db) =>
+    return new PreparedRead<NearbyRow>(this.replicaSource, `discovery.nearby.atChord.${direction}`, (db) =>
       db
         .select({ ...listedMediaColumns, distance, chord })
         .from(media)

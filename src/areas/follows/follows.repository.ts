@@ -81,7 +81,7 @@ export class FollowsRepository extends Repository {
   }
 
   async followersCount(userId: string): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.replicaDb
       .select({ total: sql<number>`count(*)::int` })
       .from(follows)
       .where(eq(follows.followeeId, userId));
@@ -89,7 +89,7 @@ export class FollowsRepository extends Repository {
   }
 
   async followingCount(userId: string): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.replicaDb
       .select({ total: sql<number>`count(*)::int` })
       .from(follows)
       .where(eq(follows.followerId, userId));
@@ -98,7 +98,7 @@ export class FollowsRepository extends Repository {
 
   // Each list joins the listed users (accounts' read model): a page is one statement.
   readonly #following = new PreparedPage<FollowedUser>(
-    this.source,
+    this.replicaSource,
     'follows.following',
     followingKeyset,
     (db, where, orderBy) =>
@@ -111,7 +111,7 @@ export class FollowsRepository extends Repository {
   );
 
   readonly #followers = new PreparedPage<FollowedUser>(
-    this.source,
+    this.replicaSource,
     'follows.followers',
     followersKeyset,
     (db, where, orderBy) =>

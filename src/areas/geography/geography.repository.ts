@@ -84,7 +84,7 @@ export class GeographyRepository extends Repository {
 
   async listRegions(page: PageRequest): Promise<RegionRow[]> {
     const { where, orderBy } = keyset(regionsKeyset, page);
-    return this.db
+    return this.replicaDb
       .select()
       .from(regions)
       .where(where)
@@ -93,13 +93,13 @@ export class GeographyRepository extends Repository {
   }
 
   async region(code: number): Promise<RegionRow | null> {
-    const [row] = await this.db.select().from(regions).where(eq(regions.code, code));
+    const [row] = await this.replicaDb.select().from(regions).where(eq(regions.code, code));
     return row ?? null;
   }
 
   async searchRegions(q: string, limit: number): Promise<Scored<RegionRow>[]> {
     const score = sql<number>`greatest(${similarityTo(regions.nameEn, q)}, ${similarityTo(regions.nameFr, q)})`;
-    return this.db
+    return this.replicaDb
       .select({ row: regions, score })
       .from(regions)
       .where(or(nameMatches(regions.nameEn, q), nameMatches(regions.nameFr, q)))
@@ -109,7 +109,7 @@ export class GeographyRepository extends Repository {
 
   async listSubregions(filter: ParentFilter, page: PageRequest): Promise<SubregionRow[]> {
     const { where, orderBy } = keyset(subregionsKeyset, page);
-    return this.db
+    return this.replicaDb
       .select()
       .from(subregions)
       .where(
@@ -124,13 +124,13 @@ export class GeographyRepository extends Repository {
   }
 
   async subregion(code: number): Promise<SubregionRow | null> {
-    const [row] = await this.db.select().from(subregions).where(eq(subregions.code, code));
+    const [row] = await this.replicaDb.select().from(subregions).where(eq(subregions.code, code));
     return row ?? null;
   }
 
   async searchSubregions(q: string, limit: number): Promise<Scored<SubregionRow>[]> {
     const score = sql<number>`greatest(${similarityTo(subregions.nameEn, q)}, ${similarityTo(subregions.nameFr, q)})`;
-    return this.db
+    return this.replicaDb
       .select({ row: subregions, score })
       .from(subregions)
       .where(or(nameMatches(subregions.nameEn, q), nameMatches(subregions.nameFr, q)))
@@ -142,7 +142,7 @@ export class GeographyRepository extends Repository {
 
   async listCountries(filter: ParentFilter, page: PageRequest): Promise<CountryRow[]> {
     const { where, orderBy } = keyset(countriesKeyset, page);
-    return this.db
+    return this.replicaDb
       .select()
       .from(countries)
       .where(
@@ -161,13 +161,13 @@ export class GeographyRepository extends Repository {
   /** By ISO alpha-2 or alpha-3 code (upper case). */
   async country(code: string): Promise<CountryRow | null> {
     const column = code.length === 2 ? countries.alpha2 : countries.alpha3;
-    const [row] = await this.db.select().from(countries).where(eq(column, code));
+    const [row] = await this.replicaDb.select().from(countries).where(eq(column, code));
     return row ?? null;
   }
 
   async searchCountries(q: string, limit: number): Promise<Scored<CountryRow>[]> {
     const score = sql<number>`greatest(${similarityTo(countries.nameEn, q)}, ${similarityTo(countries.nameFr, q)})`;
-    return this.db
+    return this.replicaDb
       .select({ row: countries, score })
       .from(countries)
       .where(or(nameMatches(countries.nameEn, q), nameMatches(countries.nameFr, q)))
@@ -177,16 +177,20 @@ export class GeographyRepository extends Repository {
 
   // ---- cities ----
 
-  readonly #cities = new PreparedPage<CityRow>(this.source, 'geography.cities', citiesKeyset, (db, where, orderBy) =>
-    db
-      .select()
-      .from(cities)
-      .where(where)
-      .orderBy(...orderBy),
+  readonly #cities = new PreparedPage<CityRow>(
+    this.replicaSource,
+    'geography.cities',
+    citiesKeyset,
+    (db, where, orderBy) =>
+      db
+        .select()
+        .from(cities)
+        .where(where)
+        .orderBy(...orderBy),
   );
 
   readonly #citiesOfCountry = new PreparedPage<CityRow>(
-    this.source,
+    this.replicaSource,
     'geography.citiesOfCountry',
     citiesKeyset,
     (db, where, orderBy) =>
@@ -197,7 +201,7 @@ export class GeographyRepository extends Repository {
         .orderBy(...orderBy),
   );
 
-  readonly #cityById = new PreparedRead<CityRow>(this.source, 'geography.cityById', (db) =>
+  readonly #cityById = new PreparedRead<CityRow>(this.replicaSource, 'geography.cityById', (db) =>
     db
       .select()
       .from(cities)
@@ -247,7 +251,7 @@ export class GeographyRepository extends Repository {
 
   async searchCities(q: string, limit: number): Promise<Scored<CityRow>[]> {
     const score = similarityTo(cities.name, q);
-    return this.db
+    return this.replicaDb
       .select({ row: cities, score })
       .from(cities)
       .where(nameMatches(cities.name, q))

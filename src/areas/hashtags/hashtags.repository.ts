@@ -322,7 +322,7 @@ export class HashtagsRepository extends Repository {
     const { where, orderBy } = keyset(trendingKeyset, page);
     const d = dayRow;
     return queryRows<TrendingRow>(
-      this.db,
+      this.replicaDb,
       sql`WITH windows AS MATERIALIZED (
             SELECT ${today}::date AS today, ${today}::date - ${windowDays}::int AS split,
                    ${today}::date - 2 * ${windowDays}::int AS start

@@ -152,7 +152,7 @@ export class MediaRepository extends Repository {
   );
 
   readonly #publicPosts = new PreparedPage<ListedMedia>(
-    this.source,
+    this.replicaSource,
     'media.publicPosts',
     userMediaKeyset,
     (db, where, orderBy) =>

@@ -59,7 +59,7 @@ export class UserSearchRepository extends Repository {
     const matches = sql`(${doc.name} like ${prefix} or ${doc.label} like ${prefix} or ${doc.document} @@ ${tsq}
       or ${doc.name} % ${q} or ${q} <% ${doc.body})`;
     const { where, orderBy } = keyset({ columns: [score, doc.sourceId] }, page);
-    return this.db
+    return this.replicaDb
       .select({ user: publicUserColumns, score })
       .from(doc)
       .innerJoin(users, eq(users.id, doc.sourceId))

@@ -126,7 +126,7 @@ export class WebRepository extends Repository {
 
   /** The public media a user's profile lists (the rule of GET /api/users/{userId}/media). */
   async publicPostCount(userId: string): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.replicaDb
       .select({ count: sql<number>`count(*)::int` })
       .from(media)
       .where(and(eq(media.ownerId, userId), mediaListedFor(null)));

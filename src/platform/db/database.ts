@@ -20,6 +20,8 @@ export interface DbSource {
   readonly active?: boolean;
   /** Notes a row lock about to be taken, to check the lock order (lock-order.ts). */
   noteRowLock?(kind: LockedKind, id: string): void;
+  /** Where reads marked replica-safe run: the read replica when it may serve them (replica.ts). */
+  readonly replica?: DbSource;
 }
 
 /** A plain connection for what Drizzle does not cover: multi-statement migration scripts. */

@@ -3,12 +3,37 @@ import type { Config } from '../../config.ts';
 import type { Database } from './database.ts';
 import { openPglite } from './pglite-database.ts';
 import { openPostgres } from './postgres-database.ts';
+import type { ReplicaLogger } from './replica.ts';
 
-/** PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR/db. */
+/**
+ * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR/db. A read replica
+ * (DATABASE_REPLICA_URL) is opened beside PostgreSQL only; PGlite ignores it, with a warning.
+ */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databaseMigrationUrl' | 'databasePoolSize' | 'dataDir'>,
+  config: Pick<
+    Config,
+    | 'databaseUrl'
+    | 'databaseMigrationUrl'
+    | 'databasePoolSize'
+    | 'dataDir'
+    | 'databaseReplicaUrl'
+    | 'databaseReplicaMaxLagSeconds'
+  >,
+  logger: ReplicaLogger,
 ): Promise<Database> {
   if (config.databaseUrl !== null)
-    return openPostgres(config.databaseUrl, config.databasePoolSize, config.databaseMigrationUrl ?? config.databaseUrl);
+    return openPostgres(
+      config.databaseUrl,
+      config.databasePoolSize,
+      config.databaseMigrationUrl ?? config.databaseUrl,
+      config.databaseReplicaUrl === null
+        ? null
+        : { url: config.databaseReplicaUrl, maxLagMs: config.databaseReplicaMaxLagSeconds * 1000, logger },
+    );
+  if (config.databaseReplicaUrl !== null)
+    logger.warn(
+      { event: 'db.replicaIgnored' },
+      'DATABASE_REPLICA_URL is ignored: a read replica needs DATABASE_URL (PostgreSQL), not embedded PGlite',
+    );
   return openPglite(join(config.dataDir, 'db'));
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
 import { markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
+import { Replica, type ReplicaOptions } from './replica.ts';
 
 function rawConnection(client: pg.ClientBase): RawConnection {
   const conn: RawConnection = {
@@ -42,7 +43,14 @@ type ConnectCallback = (
   release: (release?: unknown) => void,
 ) => void;
 
-export type PostgresDatabase = Database & { pool: pg.Pool };
+export type PostgresDatabase = Database & {
+  pool: pg.Pool;
+  /** The read replica (DATABASE_REPLICA_URL), its lag probe started; null without one. */
+  replica: Replica | null;
+};
+
+/** A read replica to open beside the primary: its URL and how it is used (replica.ts). */
+export type ReplicaSettings = { url: string } & Omit<ReplicaOptions, 'poolSize'>;
 
 export const isPostgres = (database: Database): database is PostgresDatabase =>
   database.engine === 'postgres' && 'pool' in database;
@@ -52,7 +60,12 @@ export const isPostgres = (database: Database): database is PostgresDatabase =>
  * own (to `migrationUrl`, the direct URL when a pooler such as PgBouncer stands in front), never on a
  * pooled connection: a transaction-mode pooler cannot keep a session-level lock.
  */
-export function openPostgres(url: string, poolSize = 10, migrationUrl = url): PostgresDatabase {
+export function openPostgres(
+  url: string,
+  poolSize = 10,
+  migrationUrl = url,
+  replicaSettings: ReplicaSettings | null = null,
+): PostgresDatabase {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -83,6 +96,9 @@ export function openPostgres(url: string, poolSize = 10, migrationUrl = url): Po
     });
   }) as typeof pool.connect;
   const db = drizzle({ client: pool }) as unknown as Db;
+  const replica =
+    replicaSettings === null ? null : new Replica(replicaSettings.url, url, pool, { ...replicaSettings, poolSize });
+  void replica?.start();
 
   async function withMigrationClient<T>(fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {
     const client = new pg.Client({ connectionString: migrationUrl });
@@ -100,9 +116,13 @@ export function openPostgres(url: string, poolSize = 10, migrationUrl = url): Po
     engine: 'postgres',
     db,
     pool,
+    replica,
     withMigrationLock: (fn) =>
       processLocks.run('migrations', () => withMigrationClient((client) => fn(rawConnection(client)))),
     jobsDatabase: async () => ({ executeSql: (text: string, values?: unknown[]) => pool.query(text, values) }),
-    close: () => pool.end(),
+    close: async () => {
+      await replica?.close();
+      await pool.end();
+    },
   };
 }

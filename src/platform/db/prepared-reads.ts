@@ -32,7 +32,8 @@ interface Prepared<Row> {
 type Preparable<Row> = { prepare(name: string): Prepared<Row> };
 
 export class PreparedRead<Row> {
-  #statement: Prepared<Row> | null = null;
+  /** One per handle it ran on: the database, and the read replica for a replica-safe read. */
+  readonly #statements = new Map<Db, Prepared<Row>>();
   private readonly source: DbSource;
   private readonly name: string;
   private readonly build: (db: Db) => Preparable<Row>;
@@ -44,9 +45,14 @@ export class PreparedRead<Row> {
   }
 
   run(values: Record<string, unknown>): Promise<Row[]> {
-    if (this.source.active) return this.build(this.source.db).prepare(this.name).execute(values);
-    this.#statement ??= this.build(this.source.db).prepare(this.name);
-    return this.#statement.execute(values);
+    const db = this.source.db;
+    if (this.source.active) return this.build(db).prepare(this.name).execute(values);
+    let statement = this.#statements.get(db);
+    if (statement === undefined) {
+      statement = this.build(db).prepare(this.name);
+      this.#statements.set(db, statement);
+    }
+    return statement.execute(values);
   }
 }
 

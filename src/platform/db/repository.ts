@@ -17,6 +17,20 @@ export abstract class Repository {
     return this.#source;
   }
 
+  /**
+   * For a read marked replica-safe: a public read that may be a few seconds stale (never a viewer's
+   * own data, never a read a write depends on). It runs on the read replica when the request allows it
+   * and the replica is in use, else as any other read (docs/development.md, Reads from the replica).
+   */
+  protected get replicaSource(): DbSource {
+    return this.#source.replica ?? this.#source;
+  }
+
+  /** The Drizzle handle of `replicaSource` for this statement. */
+  protected get replicaDb(): Db {
+    return this.replicaSource.db;
+  }
+
   /** The transaction in progress in this async context, else the database. */
   protected get db(): Db {
     return this.#source.db;

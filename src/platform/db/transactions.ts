@@ -18,9 +18,10 @@
  * unusable, and `db` refuses it then (TransactionAborted) rather than let the next statement fail.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from './database.ts';
+import type { Db, DbSource } from './database.ts';
 import { databaseError } from './errors.ts';
 import { HeldLocks, type LockedKind, type LockOrderViolation } from './lock-order.ts';
+import type { Replica } from './replica.ts';
 
 type AfterCommit = () => Promise<void> | void;
 
@@ -49,6 +50,25 @@ export type AfterCommitErrorHandler = (error: unknown) => void;
 /** What a row locked out of the lock order does (lock-order.ts): by default, it throws. */
 export type LockOrderViolationHandler = (violation: LockOrderViolation) => void;
 
+/** A DbSource whose handle is chosen at each statement. */
+class RoutedSource implements DbSource {
+  readonly #pick: () => Db;
+  readonly #active: () => boolean;
+
+  constructor(pick: () => Db, active: () => boolean) {
+    this.#pick = pick;
+    this.#active = active;
+  }
+
+  get db(): Db {
+    return this.#pick();
+  }
+
+  get active(): boolean {
+    return this.#active();
+  }
+}
+
 const throwViolation: LockOrderViolationHandler = (violation) => {
   throw violation;
 };
@@ -58,16 +78,29 @@ export class Transactions {
   readonly #base: Db;
   readonly #onAfterCommitError: AfterCommitErrorHandler;
   readonly #onLockOrderViolation: LockOrderViolationHandler;
+  readonly #replica: Replica | null;
 
   constructor(
     base: Db,
     onAfterCommitError: AfterCommitErrorHandler,
     onLockOrderViolation: LockOrderViolationHandler = throwViolation,
+    replica: Replica | null = null,
   ) {
     this.#base = base;
     this.#onAfterCommitError = onAfterCommitError;
     this.#onLockOrderViolation = onLockOrderViolation;
+    this.#replica = replica;
   }
+
+  /**
+   * Where a read marked replica-safe runs (Repository.replicaSource): the transaction in progress if
+   * any, else the read replica when this context allows it and it is in use (replica.ts), else the
+   * database itself.
+   */
+  readonly replica: DbSource = new RoutedSource(
+    () => (this.active ? this.db : (this.#replica?.current() ?? this.#base)),
+    () => this.active,
+  );
 
   /** The transaction in progress in this async context, else the database itself (one statement each). */
   get db(): Db {
@@ -90,6 +123,7 @@ export class Transactions {
     const result = await this.#base.transaction((tx) =>
       this.#storage.run({ tx: tx as unknown as Db, afterCommit, locks: new HeldLocks() }, fn),
     );
+    this.#replica?.noteCommit();
     for (const callback of afterCommit) {
       try {
         await callback();

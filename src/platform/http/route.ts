@@ -265,16 +265,18 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
           page: pageRequest(queryValues, spec.page.keyset, spec.page.defaultLimit),
           links: (result) => pageLinks(request, result),
         };
-        const result = await spec.handler({
-          viewer: request.viewer as Viewer,
-          params,
-          query: queryValues,
-          body: request.body,
-          locale: request.locale,
-          request,
-          reply,
-          ...paged,
-        });
+        const run = () =>
+          spec.handler({
+            viewer: request.viewer as Viewer,
+            params,
+            query: queryValues,
+            body: request.body,
+            locale: request.locale,
+            request,
+            reply,
+            ...paged,
+          });
+        const result = await (app.routedReads ? app.routedReads(request, run) : run());
         if (result instanceof Answer) return sendAnswer(spec, reply, result);
         if (result === reply) return reply;
         if (!successHasBody(spec.success)) return reply.status(spec.success.status).send();

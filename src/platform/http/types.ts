@@ -67,6 +67,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** PUBLIC_URL without a trailing slash: the base of every absolute link the service writes. */
     publicUrl: string;
+    /** Runs a route's handler where its reads may go (read-routing.ts); unset: the primary only. */
+    routedReads?: <T>(request: FastifyRequest, handler: () => Promise<T>) => Promise<T>;
   }
   interface FastifyContextConfig {
     auth?: RouteAuth;

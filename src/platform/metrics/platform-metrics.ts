@@ -22,6 +22,21 @@ export function registerPlatformMetrics(
     metrics.gauge('tms_db_pool_waiting', 'Queries waiting for a free PostgreSQL connection', [], () => [
       { labels: {}, value: pool.waitingCount },
     ]);
+    const { replica } = database;
+    if (replica !== null) {
+      metrics.gauge(
+        'tms_db_replica_in_use',
+        '1 while the read replica serves the public reads routed to it, 0 while it is left out (lagging or unreachable)',
+        [],
+        () => [{ labels: {}, value: replica.inUse ? 1 : 0 }],
+      );
+      metrics.gauge(
+        'tms_db_replica_lag_seconds',
+        "The read replica's lag at the last probe; absent while the probe cannot reach it",
+        [],
+        () => (replica.lagSeconds === null ? [] : [{ labels: {}, value: replica.lagSeconds }]),
+      );
+    }
   }
   metrics.gauge(
     'tms_job_queue_jobs',

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AuditLog } from '../audit/audit-log.ts';
 import { CacheRegistry } from '../cache/cache-registry.ts';
 import { databaseHealth } from '../db/database-health.ts';
+import { isPostgres } from '../db/postgres-database.ts';
 import { Transactions } from '../db/transactions.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { ExportRegistry } from '../exports/export-registry.ts';
@@ -32,6 +33,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
     deps.config.appEnv === 'production'
       ? (violation) => logger.error({ event: 'transaction.lockOrderViolation', err: violation }, violation.message)
       : undefined,
+    isPostgres(deps.database) ? deps.database.replica : null,
   );
   const events = new EventBus(transactions, (error, event, subscriber) =>
     logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),
