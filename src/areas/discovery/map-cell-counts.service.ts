@@ -46,7 +46,9 @@ export class MapCellCountsService {
       const emptied = cells.filter((cell) => cell.mediaCount <= 0);
       if (emptied.length > 0) await this.#deps.repository.deleteEmptied(emptied);
       // A cell whose representative left it gets the best media it still holds, the finest level first.
-      const left = new Set([...removed, ...(await this.#unplacedOthers(cells, ids))]);
+      // Only a write that takes media off can leave such a cell behind (see #unplacedOthers): a
+      // publication, the common write, asks nothing more.
+      const left = new Set(removed.length === 0 ? [] : [...removed, ...(await this.#unplacedOthers(cells, ids))]);
       for (let zoom = precomputedZoom; zoom >= 0; zoom--) {
         const stale = cells.filter(
           (cell) => cell.zoom === zoom && cell.mediaCount > 0 && left.has(cell.representativeId),

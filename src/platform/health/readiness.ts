@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
+import { type DatabaseHealth, databaseHealth } from '../db/database-health.ts';
 import { readMigrations } from '../db/migrate.ts';
 import { queryRows } from '../db/rows.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
@@ -27,6 +28,7 @@ export const readinessQueryTimeoutMs = 2_000;
 
 export class Readiness {
   readonly #database: Database;
+  readonly #health: DatabaseHealth;
   readonly #jobs: JobRunner;
   #draining = false;
   /** Once every migration was seen applied it stays so (migrations only go forward): one query less. */
@@ -36,6 +38,7 @@ export class Readiness {
 
   constructor(database: Database, jobs: JobRunner) {
     this.#database = database;
+    this.#health = databaseHealth(database);
     this.#jobs = jobs;
   }
 
@@ -59,7 +62,7 @@ export class Readiness {
     let database: ReadinessChecks['database'] = 'ok';
     let migrations: ReadinessChecks['migrations'] = this.#migrated ? 'ok' : 'unknown';
     try {
-      if (this.#migrated) await this.#bounded(queryRows(this.#database.db, sql`SELECT 1 AS answer`));
+      if (this.#migrated) await this.#bounded(this.#health.check());
       else {
         migrations = (await this.#bounded(this.#pendingMigrations())) === 0 ? 'ok' : 'pending';
         this.#migrated = migrations === 'ok';
