@@ -109,6 +109,13 @@ export const accountsArea = defineArea({
           (row) => row.deviceKey,
         ),
     });
+    // Erasure and anonymization take two-factor and the sign-in devices with them, in their transaction.
+    events.subscribe('user.erasing', 'inTransaction', 'accounts.eraseTwoFactor', ({ userId }) =>
+      twoFactorRepository.eraseUser(userId),
+    );
+    events.subscribe('user.anonymized', 'inTransaction', 'accounts.eraseTwoFactorOfAnonymized', ({ userId }) =>
+      twoFactorRepository.eraseUser(userId),
+    );
     const sessions = new SessionsService({
       repository,
       cache: sessionCache,

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp, type TestResponse } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
+import { enableTwoFactor } from '../../../test/helpers/two-factor.ts';
 import { readMediaRow } from '../../../test/helpers/media-factory.ts';
 import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
@@ -154,6 +155,16 @@ describe('account erasure after the grace period', () => {
       sql`INSERT INTO user_identities (id, user_id, provider, subject, email, linked_at)
           VALUES (${randomUUID()}, ${ada.id}, 'google', ${`subject-${marker}`}, ${ada.email}, ${t.clock.now().toISOString()})`,
     );
+    // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
+    const device = await enableTwoFactor(t, ada.token);
+    const challenged = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'user-agent': 'Another device/1.0' },
+      body: { login: ada.email, password: strongPassword },
+    });
+    const ticket = challenged.json.errors[0].meta.ticket;
+    await ok(t.request({ method: 'POST', url: '/api/auth/two-factor', body: { ticket, code: device.code() } }), 200);
     await waitFor('the newsletter subscription', async () => {
       const rows = await queryRows<{ n: number }>(
         db,
