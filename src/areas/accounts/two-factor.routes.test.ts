@@ -252,6 +252,9 @@ describe('two-factor authentication', () => {
       'twoFactorCodeInvalid',
     );
     assert.equal((await complete({ ticket: await challenge(user), recoveryCode: fresh[0] })).statusCode, 200);
+    const renewedWithRecovery = await renew({ recoveryCode: fresh[1] });
+    assert.equal(renewedWithRecovery.statusCode, 200, renewedWithRecovery.body);
+    assert.match(t.mail.last(user.email)!.text, /You have 10 recovery codes left/, 'the mail counts the new set');
     const stranger = await createUser(t);
     expectError(
       await t.request({

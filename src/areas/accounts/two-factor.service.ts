@@ -119,8 +119,16 @@ export class TwoFactorService {
     return this.#deps.transactions.run(async () => {
       const user = await this.#lockUser(userId);
       const row = await this.#enabledRow(userId);
-      await this.#checkProof(user, row, proof, null, client);
-      return this.#newRecoveryCodes(userId);
+      await this.#checkProof(user, row, proof, null, null);
+      const codes = await this.#newRecoveryCodes(userId);
+      // A recovery code it took is told of once the new set exists, so the count the mail gives is true.
+      if ('recoveryCode' in proof) {
+        await this.#deps.notices.send(user, 'recoveryCodeUsed', client.locale, {
+          ...SignInNotices.deviceValues(client),
+          left: codes.length,
+        });
+      }
+      return codes;
     });
   }
 
