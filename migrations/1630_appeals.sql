@@ -30,6 +30,8 @@ CREATE TABLE appeals (
   decision_id uuid NOT NULL UNIQUE REFERENCES moderation_decisions (id) ON DELETE CASCADE,
   user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   text text NOT NULL,
+  -- The locale negotiated for the appeal's request: the outcome mail is written in it.
+  locale text NOT NULL,
   status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'upheld', 'reversed')),
   -- The moderator's answer, told to the user with the outcome.
   response text,
@@ -49,8 +51,8 @@ CREATE TABLE appeal_links (
   used_at timestamptz
 );
 
--- The locale a user's decision and outcome mails are written in: the one they registered in, then
--- the one of their latest request to the appeals routes.
+-- The locale a user's decision mails are written in: the one they registered in (users have no
+-- locale of their own).
 CREATE TABLE moderation_locales (
   user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
   locale text NOT NULL,

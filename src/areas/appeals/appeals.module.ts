@@ -78,7 +78,7 @@ export const appealsArea = defineArea({
 
     return {
       decisions,
-      appeals: new AppealsService({ transactions, repository, mails, clock }),
+      appeals: new AppealsService({ transactions, repository, clock }),
       appealReview: new AppealReviewService({
         transactions,
         audit,

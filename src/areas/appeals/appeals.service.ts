@@ -12,7 +12,6 @@ import type { Locale } from '../../platform/i18n/i18n.ts';
 import { isLowercaseUuid, newId } from '../../platform/ids/ids.ts';
 import { hashToken } from '../../platform/secrets/opaque-tokens.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
-import type { AppealMails } from './appeal-mails.ts';
 import type { AppealsRepository, AppealWithDecision } from './appeals.repository.ts';
 import type { AppealRow, DecisionRow } from './tables.ts';
 
@@ -37,7 +36,6 @@ export function checkedAppealText(raw: string): string {
 export interface AppealsServiceDeps {
   transactions: Transactions;
   repository: AppealsRepository;
-  mails: AppealMails;
   clock: Clock;
 }
 
@@ -99,10 +97,10 @@ export class AppealsService {
       decisionId: decision.id,
       userId: decision.userId,
       text,
+      locale,
       createdAt: now,
     });
     if (appeal === null) throw new AppError('alreadyAppealed', { source: { pointer: '/decisionId' } });
-    await this.#deps.mails.rememberLocale(decision.userId, locale);
     return { appeal, decision };
   }
 }

@@ -37,6 +37,7 @@ export const appeals = pgTable('appeals', {
   decisionId: uuid('decision_id').notNull(),
   userId: uuid('user_id').notNull(),
   text: text('text').notNull(),
+  locale: text('locale').notNull(),
   status: text('status').$type<AppealStatus>().notNull().default('pending'),
   response: text('response'),
   createdAt: timestamptz('created_at').notNull(),
