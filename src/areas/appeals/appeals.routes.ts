@@ -5,17 +5,12 @@
 import { Type } from 'typebox';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { listDocument } from '../../platform/http/page-document.ts';
-import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { myAppealsKeyset, myDecisionsKeyset } from './appeals.repository.ts';
 import { maxAppealTextLength } from './appeals.service.ts';
 import { AppealSchema, DecisionSchema, presentAppeal, presentDecision } from './presenters.ts';
 import type { AppealsServices } from './public.ts';
-
-/** 10 appeals an hour per account, 30 per IP (docs/api.md). */
-export const appealRateLimits = [perIp('appeals', 30, 3600), perUser('appeals', 10, 3600)];
-/** Appeals by mailed link: 10 an hour per IP, so tokens cannot be guessed (docs/api.md). */
-export const appealLinkRateLimits = [perIp('appeal-links', 10, 3600)];
+import { appealLinkRateLimits, appealRateLimits } from './rate-limits.ts';
 
 const AppealText = Type.String({
   maxLength: maxAppealTextLength * 2,

@@ -58,15 +58,7 @@ export class AppealsService {
   /** A banned user appeals with the link mailed with the decision: it works once, until the window closes. */
   async fileByLink(token: string, rawText: string, locale: Locale): Promise<AppealWithDecision> {
     const text = checkedAppealText(rawText);
-    const link = await this.#deps.repository.findLink(hashToken(token));
-    if (link === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
-    if (link.usedAt !== null) throw new AppError('tokenUsed', { source: { pointer: '/token' } });
-    if (link.expiresAt.getTime() <= this.#deps.clock.now().getTime()) {
-      throw new AppError('tokenExpired', {
-        source: { pointer: '/token' },
-        meta: { expiredAt: formatTimestamp(link.expiresAt) },
-      });
-    }
+    const link = await this.checkLink(token);
     const decision = await this.#deps.repository.findDecision(link.decisionId);
     if (decision === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
     return this.#deps.transactions.run(async () => {
@@ -76,6 +68,20 @@ export class AppealsService {
       }
       return this.#insert(decision, text, locale);
     });
+  }
+
+  /** The mailed link if it can still be used (the page's GET); otherwise the documented error. Writes nothing. */
+  async checkLink(token: string): Promise<{ decisionId: string; expiresAt: Date }> {
+    const link = await this.#deps.repository.findLink(hashToken(token));
+    if (link === null) throw new AppError('invalidToken', { source: { pointer: '/token' } });
+    if (link.usedAt !== null) throw new AppError('tokenUsed', { source: { pointer: '/token' } });
+    if (link.expiresAt.getTime() <= this.#deps.clock.now().getTime()) {
+      throw new AppError('tokenExpired', {
+        source: { pointer: '/token' },
+        meta: { expiredAt: formatTimestamp(link.expiresAt) },
+      });
+    }
+    return link;
   }
 
   /** The user's appeals, newest first (limit + 1 rows). */

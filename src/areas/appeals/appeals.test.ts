@@ -313,6 +313,51 @@ describe('moderation decisions and appeals', () => {
     assert.equal(expired.json.errors[0].code, 'tokenExpired');
   });
 
+  it("takes a banned user's appeal through the web page of the link: the GET shows a form and changes nothing", async () => {
+    const user = await register('fr-FR');
+    assert.equal(
+      (await admin('PUT', `/admin/users/${user.id}/ban`, { reason: 'Fake reviews <b>everywhere</b>' })).statusCode,
+      200,
+    );
+    const told = await mailTo(user, /Votre compte a été suspendu/);
+    assert.match(told.html, /Fake reviews &lt;b&gt;everywhere&lt;\/b&gt;/);
+    const token = /\/appeal\?token=([\w-]+)/.exec(told.text)?.[1] as string;
+    const page = (method: 'GET' | 'POST', payload?: string) =>
+      t.request({
+        method,
+        url: `/appeal?token=${token}`,
+        headers: {
+          'accept-language': 'fr-FR',
+          ...(payload === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+        },
+        ...(payload === undefined ? {} : { payload }),
+      });
+
+    const form = await page('GET');
+    assert.equal(form.statusCode, 200, form.body);
+    assert.match(String(form.headers['content-type']), /^text\/html/);
+    assert.equal(form.headers['cache-control'], 'no-store');
+    assert.match(form.body, /Faire appel d’une décision de modération/);
+    assert.match(form.body, /<textarea id="appeal-text" name="text"/);
+    assert.equal((await page('GET')).statusCode, 200);
+    const [decision] = (await admin('GET', '/admin/appeals?limit=200')).json.data.filter(
+      (row: any) => row.attributes.userId === user.id,
+    );
+    assert.equal(decision, undefined);
+
+    const empty = await page('POST', 'text=%20');
+    assert.equal(empty.statusCode, 422);
+    const sent = await page('POST', `text=${encodeURIComponent('Ces avis sont les miens.')}`);
+    assert.equal(sent.statusCode, 200, sent.body);
+    assert.match(sent.body, /Votre appel a été envoyé/);
+    const filed = (await admin('GET', '/admin/appeals?status=pending&limit=200')).json.data.find(
+      (row: any) => row.attributes.userId === user.id,
+    );
+    assert.equal(filed.attributes.text, 'Ces avis sont les miens.');
+    assert.equal(filed.attributes.decision.kind, 'userBanned');
+    assert.equal((await page('GET')).statusCode, 422);
+  });
+
   it('answers 404 for an unknown appeal and 422 for a bad outcome', async () => {
     const missing = await admin('PATCH', '/admin/appeals/0b6f0b5e-3c0e-4a8e-9d6c-2f4f8f2a1c11', { outcome: 'upheld' });
     assert.equal(missing.statusCode, 404);

@@ -20,3 +20,4 @@ declare module '../../platform/modules/area-module.ts' {
 
 export type { AppealsService } from './appeals.service.ts';
 export { checkedAppealText, maxAppealTextLength } from './appeals.service.ts';
+export { appealLinkRateLimits } from './rate-limits.ts';
