@@ -358,6 +358,25 @@ describe('moderation decisions and appeals', () => {
     assert.equal((await page('GET')).statusCode, 422);
   });
 
+  it('takes one of two appeals sent at once, and leaves an appeal pending when its target is gone', async () => {
+    const owner = await register('en-US');
+    const media = await createMediaRow(t, owner.id);
+    assert.equal((await admin('PUT', `/admin/media/${media.id}/flag`, { flag: 2 })).statusCode, 200);
+    const [decision] = await decisionsOf(owner);
+    const both = await Promise.all([appeal(owner, decision.id, 'First'), appeal(owner, decision.id, 'Second')]);
+    assert.deepEqual(both.map((res) => res.statusCode).sort(), [201, 409]);
+
+    const pending = await pendingAppealOf(decision.id);
+    const deleted = await t.request({ method: 'DELETE', url: `/admin/media/${media.id}`, token: adminToken });
+    assert.equal(deleted.statusCode, 204, deleted.body);
+    const refused = await admin('PATCH', `/admin/appeals/${pending.id}`, { outcome: 'reversed' });
+    assert.equal(refused.statusCode, 409);
+    assert.equal(refused.json.errors[0].code, 'decisionNotReversible');
+    assert.equal((await pendingAppealOf(decision.id)).id, pending.id);
+    const upheld = await admin('PATCH', `/admin/appeals/${pending.id}`, { outcome: 'upheld' });
+    assert.equal(upheld.statusCode, 200, upheld.body);
+  });
+
   it('answers 404 for an unknown appeal and 422 for a bad outcome', async () => {
     const missing = await admin('PATCH', '/admin/appeals/0b6f0b5e-3c0e-4a8e-9d6c-2f4f8f2a1c11', { outcome: 'upheld' });
     assert.equal(missing.statusCode, 404);
