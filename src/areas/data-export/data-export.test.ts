@@ -147,6 +147,24 @@ describe('data export', () => {
       { method: 'POST', url: `/api/media/${bobPhoto.id}/reports`, token: ada.token, body: { reason: 'spam' } },
       201,
     );
+    // An operator hid her photo; she appealed and the decision was reversed (the photo is back).
+    await ok({ method: 'PUT', url: `/admin/media/${adaMediaId}/flag`, token: adminToken, body: { flag: 2 } });
+    const decisions = await ok({ method: 'GET', url: '/api/users/me/moderation-decisions', token: ada.token });
+    const appealed = await ok(
+      {
+        method: 'POST',
+        url: '/api/users/me/appeals',
+        token: ada.token,
+        body: { decisionId: decisions.json.data[0].id, text: 'My own photo' },
+      },
+      201,
+    );
+    await ok({
+      method: 'PATCH',
+      url: `/admin/appeals/${appealed.json.data.id}`,
+      token: adminToken,
+      body: { outcome: 'reversed' },
+    });
     await ok({ method: 'PUT', url: '/api/users/me/topics', token: ada.token, body: { topics: ['beaches'] } });
     await ok({ method: 'POST', url: '/api/newsletter/subscribe', body: { email: ada.email.toUpperCase() } }, 202);
     await ok(
@@ -301,6 +319,14 @@ describe('data export', () => {
       [[bobPhoto.id, 'spam', 'open']],
     );
     assert.ok(!('note' in rowsOf(entries, 'reports')[0]!));
+    assert.deepEqual(
+      rowsOf(entries, 'moderation-decisions').map((row) => [row.kind, row.targetId, row.reversedAt !== null]),
+      [['mediaHidden', adaMediaId, true]],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'appeals').map((row) => [row.text, row.status]),
+      [['My own photo', 'reversed']],
+    );
     assert.deepEqual(
       rowsOf(entries, 'topics').map((row) => row.slug),
       ['beaches'],

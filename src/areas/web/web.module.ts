@@ -5,6 +5,7 @@
  */
 import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
@@ -29,10 +30,11 @@ export const webArea = defineArea({
     'follows',
     'identities',
     'newsletter',
+    'appeals',
   ],
   create(
     { config, transactions, clock, caches },
-    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter },
+    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter, appeals },
   ) {
     const repository = new WebRepository(transactions);
     const placeCounts = new PlaceCounts(repository, clock);
@@ -60,6 +62,7 @@ export const webArea = defineArea({
       },
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
+      appeals: appeals.appeals,
       layout: { findUser: (userId) => accounts.users.find(userId), mapTileUrl: config.mapTileUrl },
     };
   },
@@ -73,6 +76,7 @@ export const webArea = defineArea({
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
       ...newsletterLinkRoutes(services),
+      ...appealPageRoutes(services),
     ]);
   },
 });

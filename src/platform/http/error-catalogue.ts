@@ -45,6 +45,10 @@ export const errorCatalogue = {
   providerAlreadyLinked: 409,
   lastSignInMethod: 409,
   exportInProgress: 409,
+  alreadyAppealed: 409,
+  appealWindowClosed: 409,
+  appealAlreadyDecided: 409,
+  decisionNotReversible: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,
