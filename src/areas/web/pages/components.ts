@@ -27,27 +27,70 @@ export const profilePath = (username: string) => `/@${encodeURIComponent(usernam
 export const cityPath = (countryCode: string, cityId: string) =>
   `/travel?country=${countryCode}&city=${encodeURIComponent(cityId)}`;
 
-export function mediaCard(t: Translate, media: ShownMedia, showOwner = true) {
-  const owner = showOwner ? media.ownerUsername : null;
+/** How a grid shows its cards: with their owners or not, and whether sensitive media are blurred. */
+export interface GridOptions {
+  /** Unique on the page (a page may show one media in two grids): it makes the reveal controls' ids. */
+  id: string;
+  showOwner?: boolean;
+  /** The viewer's blurSensitiveMedia (PageContext), true for visitors. */
+  blurSensitive: boolean;
+}
+
+/**
+ * A media marked sensitive, blurred behind its warning until clicked, without any script: a checkbox
+ * (visually hidden, reachable by keyboard) and its label over the blurred photo; checking it unblurs the
+ * photo and takes the label away (site.css, .sensitive). Other media, and every media for a viewer who
+ * turned blurring off, are the photo itself.
+ */
+export function behindWarning(t: Translate, media: MediaWarning, revealId: string, blur: boolean, photo: Markup) {
+  if (!media.authorSensitive || !blur) return photo;
+  return html`<div class="sensitive">
+    <input class="sensitive__reveal" type="checkbox" id=${revealId} />
+    <label class="sensitive__cover" for=${revealId}>
+      <span class="sensitive__warning">${media.contentWarning ?? t('web.media.sensitive')}</span>
+      <span class="sensitive__show">${t('web.media.showSensitive')}</span>
+    </label>
+    <div class="sensitive__photo">${photo}</div>
+  </div>`;
+}
+
+/** What a warning reads of a media. */
+export interface MediaWarning {
+  id: string;
+  authorSensitive: boolean;
+  contentWarning: string | null;
+}
+
+/** A photo's warning said in words, where the photo is not blurred (the viewer turned blurring off). */
+export function warningNote(t: Translate, media: MediaWarning, blur: boolean) {
+  if (!media.authorSensitive || blur) return null;
+  return html`<span class="sensitive-note">${media.contentWarning ?? t('web.media.sensitive')}</span>`;
+}
+
+export function mediaCard(t: Translate, media: ShownMedia, options: GridOptions) {
+  const owner = options.showOwner === false ? null : media.ownerUsername;
   const place =
     media.cityName && media.countryCode && media.cityId
       ? html`<a href=${cityPath(media.countryCode, media.cityId)}>${media.cityName}</a>`
       : null;
+  const photo = html`<a href=${variantUrl(media.id, 'large')}>
+    <img
+      src=${variantUrl(media.id, 'thumb')}
+      srcset=${`${variantUrl(media.id, 'thumb')} 320w, ${variantUrl(media.id, 'small')} 1080w`}
+      sizes="(min-width: 900px) 220px, 45vw"
+      alt=${altText(t, media)}
+      width="320"
+      height="320"
+      loading="lazy"
+      decoding="async"
+    />
+  </a>`;
+  const revealId = `reveal-${options.id}-${toHex(media.id)}`;
   return html`<li>
-    <figure class="media-card">
-      <a href=${variantUrl(media.id, 'large')}>
-        <img
-          src=${variantUrl(media.id, 'thumb')}
-          srcset=${`${variantUrl(media.id, 'thumb')} 320w, ${variantUrl(media.id, 'small')} 1080w`}
-          sizes="(min-width: 900px) 220px, 45vw"
-          alt=${altText(t, media)}
-          width="320"
-          height="320"
-          loading="lazy"
-          decoding="async"
-        />
-      </a>
+    <figure class="media-card" data-media=${toHex(media.id)}>
+      ${behindWarning(t, media, revealId, options.blurSensitive, photo)}
       <figcaption>
+        ${warningNote(t, media, options.blurSensitive)}
         ${[
           owner ? html`<a href=${profilePath(owner)}>${media.ownerNickname ?? owner}</a>` : null,
           place,
@@ -60,9 +103,9 @@ export function mediaCard(t: Translate, media: ShownMedia, showOwner = true) {
   </li>`;
 }
 
-export function mediaGrid(t: Translate, media: ShownMedia[], label: string, showOwner = true) {
+export function mediaGrid(t: Translate, media: ShownMedia[], label: string, options: GridOptions) {
   return html`<ul class="media-grid" aria-label=${label}>
-    ${media.map((item) => mediaCard(t, item, showOwner))}
+    ${media.map((item) => mediaCard(t, item, options))}
   </ul>`;
 }
 
