@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
-import type { MediaRow } from '../media/tables.ts';
+import type { MediaRow } from '../media/read-model.ts';
 
 const hexOf = (id: string) => id.replaceAll('-', '');
 
