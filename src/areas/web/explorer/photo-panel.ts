@@ -10,7 +10,7 @@ import { isActiveUser } from '../../accounts/read-model.ts';
 import type { MediaServices } from '../../media/public.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
 import { html, type Markup } from '../layout/html.ts';
-import { behindWarning, warningNote } from '../pages/components.ts';
+import { behindWarning, warningNote } from '../pages/content-warning.ts';
 import type { PhotoPanelSources } from '../public.ts';
 
 type VisibleMedia = NonNullable<Awaited<ReturnType<MediaServices['media']['findVisibleMedia']>>>;

@@ -4,6 +4,7 @@ import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { html, type Markup } from '../layout/html.ts';
 import type { ShownMedia } from '../web.repository.ts';
+import { behindWarning, warningNote } from './content-warning.ts';
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 export const translator =
@@ -34,37 +35,6 @@ export interface GridOptions {
   showOwner?: boolean;
   /** The viewer's blurSensitiveMedia (PageContext), true for visitors. */
   blurSensitive: boolean;
-}
-
-/**
- * A media marked sensitive, blurred behind its warning until clicked, without any script: a checkbox
- * (visually hidden, reachable by keyboard) and its label over the blurred photo; checking it unblurs the
- * photo and takes the label away (site.css, .sensitive). Other media, and every media for a viewer who
- * turned blurring off, are the photo itself.
- */
-export function behindWarning(t: Translate, media: MediaWarning, revealId: string, blur: boolean, photo: Markup) {
-  if (!media.authorSensitive || !blur) return photo;
-  return html`<div class="sensitive">
-    <input class="sensitive__reveal" type="checkbox" id=${revealId} />
-    <label class="sensitive__cover" for=${revealId}>
-      <span class="sensitive__warning">${media.contentWarning ?? t('web.media.sensitive')}</span>
-      <span class="sensitive__show">${t('web.media.showSensitive')}</span>
-    </label>
-    <div class="sensitive__photo">${photo}</div>
-  </div>`;
-}
-
-/** What a warning reads of a media. */
-export interface MediaWarning {
-  id: string;
-  authorSensitive: boolean;
-  contentWarning: string | null;
-}
-
-/** A photo's warning said in words, where the photo is not blurred (the viewer turned blurring off). */
-export function warningNote(t: Translate, media: MediaWarning, blur: boolean) {
-  if (!media.authorSensitive || blur) return null;
-  return html`<span class="sensitive-note">${media.contentWarning ?? t('web.media.sensitive')}</span>`;
 }
 
 export function mediaCard(t: Translate, media: ShownMedia, options: GridOptions) {
