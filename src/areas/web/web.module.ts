@@ -5,6 +5,7 @@
  */
 import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { settingsOf } from '../accounts/public.ts';
 import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
@@ -63,7 +64,15 @@ export const webArea = defineArea({
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
-      layout: { findUser: (userId) => accounts.users.find(userId), mapTileUrl: config.mapTileUrl },
+      layout: {
+        async findUser(userId) {
+          const user = await accounts.users.find(userId);
+          if (user === null) return null;
+          const { blurSensitiveMedia } = settingsOf(user.settings);
+          return { username: user.username, nickname: user.nickname, blurSensitiveMedia };
+        },
+        mapTileUrl: config.mapTileUrl,
+      },
     };
   },
   routes(app, services, { config }) {

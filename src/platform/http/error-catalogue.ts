@@ -18,6 +18,7 @@ export const errorCatalogue = {
   reauthenticationRequired: 403,
   reactionsNotPublic: 403,
   crossOriginRequest: 403,
+  contentWarningByModerator: 403,
   // 404 / 405 / 406
   notFound: 404,
   providerNotConfigured: 404,

@@ -9,6 +9,7 @@ import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../../platform/ids/ids.ts';
 import { type DecisionContext, directAction } from '../../../platform/moderation/decision-context.ts';
 import type { UsersService } from '../../accounts/public.ts';
+import { type ContentWarningRequest, checkedContentWarning } from '../content-warnings.ts';
 import type { MediaRepository } from '../media.repository.ts';
 import { MediaDeletion } from '../media-deletion.ts';
 import { mediaFlags } from '../media-flags.ts';
@@ -89,6 +90,31 @@ export class MediaAdminService {
         await this.#deps.events.publish('media.hiddenByModerator', { media: row, previousFlag: before.flag, context });
       }
       await this.#audit('media.flag', id, { flag });
+      return row;
+    });
+  }
+
+  /**
+   * A moderator imposes a content warning (content-warnings.ts) on any media, which its author may then
+   * neither change nor lift, or lifts it (`sensitive: false`), which leaves it to the author again.
+   */
+  async setContentWarning(id: string, request: ContentWarningRequest): Promise<MediaRow> {
+    const warning = checkedContentWarning(request);
+    return this.#deps.transactions.run(async () => {
+      await this.require(id);
+      const row = returned(
+        await this.#deps.repository.update(id, {
+          ...warning,
+          contentWarningByModerator: warning.authorSensitive,
+          updatedAt: this.#deps.clock.now(),
+        }),
+        'media.update',
+      );
+      await this.#deps.events.publish('media.changed', { media: row });
+      await this.#audit('media.contentWarning', id, {
+        sensitive: warning.authorSensitive,
+        contentWarning: warning.contentWarning,
+      });
       return row;
     });
   }
