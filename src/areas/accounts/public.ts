@@ -51,6 +51,7 @@ export {
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
+export { settingsOf } from './settings.service.ts';
 export type { TwoFactorProof, TwoFactorService } from './two-factor.service.ts';
 export { TwoFactorCompletionBody, twoFactorProofOf } from './two-factor-requests.ts';
 export { displayNameOf, type UsersService } from './users.service.ts';
