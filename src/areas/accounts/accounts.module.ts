@@ -4,7 +4,7 @@
  * bans, erasure: the admin routes live in user-admin), and `deletion` (the owner's account deletion).
  * Jobs: bans, account-erasure. Operator command: users:create.
  */
-import { byId, singleRow } from '../../platform/exports/keyset-batches.ts';
+import { byId, keysetBatches, singleRow } from '../../platform/exports/keyset-batches.ts';
 import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
@@ -26,6 +26,9 @@ import { ModerationRepository } from './moderation.repository.ts';
 import { ModerationService } from './moderation.service.ts';
 import { PasswordService } from './password.service.ts';
 import { ProfileService } from './profile.service.ts';
+import { RelationsRepository } from './relations.repository.ts';
+import { relationsRoutes } from './relations.routes.ts';
+import { RelationsService } from './relations.service.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionsService } from './sessions.service.ts';
 import { SettingsService } from './settings.service.ts';
@@ -72,6 +75,36 @@ export const accountsArea = defineArea({
         'Your sign-in sessions: when each began, was last seen and expires, its user agent and IP address (no token).',
       rows: (userId) => byId((after, limit) => repository.exportSessions(userId, after, limit)),
     });
+    const relationsRepository = new RelationsRepository(transactions);
+    const relations = new RelationsService({
+      transactions,
+      events,
+      repository: relationsRepository,
+      accounts: repository,
+      clock,
+    });
+    exports.register({
+      name: 'blocks',
+      description: 'The accounts you block (blockedId), and since when (not who blocks you).',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => relationsRepository.exportBlocks(userId, after, limit),
+          (row) => row.blockedId,
+        ),
+    });
+    exports.register({
+      name: 'mutes',
+      description: 'The accounts you mute (mutedId): since when, whether notifications too, and until when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => relationsRepository.exportMutes(userId, after, limit),
+          (row) => row.mutedId,
+        ),
+    });
+    // Blocks and mutes both ways (the user row's cascade would too; said here, as every area does).
+    events.subscribe('user.erasing', 'inTransaction', 'accounts.eraseRelations', ({ userId }) =>
+      relationsRepository.eraseUser(userId),
+    );
     const sessions = new SessionsService({ repository, cache: sessionCache, clock, ttlDays: config.sessionTtlDays });
     const mailTokens = new MailTokens(clock);
     const mailFlows = new MailFlowsService({
@@ -140,14 +173,19 @@ export const accountsArea = defineArea({
         directory: new UserDirectoryRepository(transactions),
         accounts: repository,
       }),
-      users: new UsersService({ repository, clock }),
+      users: new UsersService({ repository, relations, clock }),
+      relations,
       moderation,
       deletion,
     };
   },
   routes(app, services) {
     registerRoutes(app, 'auth', [...authRoutes(services), ...mailFlowsRoutes(services)]);
-    registerRoutes(app, 'account', [...accountRoutes(services), ...deletionRoutes(services)]);
+    registerRoutes(app, 'account', [
+      ...accountRoutes(services),
+      ...deletionRoutes(services),
+      ...relationsRoutes(services),
+    ]);
   },
   // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ mailFlows }) => mailFlows.drain(),

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { citext, timestamptz } from '../../platform/db/columns.ts';
 
 /** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
@@ -82,3 +82,29 @@ export const userTokens = pgTable('user_tokens', {
   expiresAt: timestamptz('expires_at').notNull(),
   usedAt: timestamptz('used_at'),
 });
+
+/** A block (migration 1600): it works both ways at once, whoever made it (read-model.ts `shownTo`). */
+export const userBlocks = pgTable(
+  'user_blocks',
+  {
+    blockerId: uuid('blocker_id').notNull(),
+    blockedId: uuid('blocked_id').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.blockerId, table.blockedId] })],
+);
+export type UserBlockRow = typeof userBlocks.$inferSelect;
+
+/** A mute: one way, silent; `notifications` stops the muted person's notifications too; ends at `expiresAt`. */
+export const userMutes = pgTable(
+  'user_mutes',
+  {
+    muterId: uuid('muter_id').notNull(),
+    mutedId: uuid('muted_id').notNull(),
+    notifications: boolean('notifications').notNull(),
+    expiresAt: timestamptz('expires_at'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.muterId, table.mutedId] })],
+);
+export type UserMuteRow = typeof userMutes.$inferSelect;

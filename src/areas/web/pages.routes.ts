@@ -98,7 +98,10 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
       errors: ['notFound'],
       success: page('The profile (24 photos a page, `cursor` for more); 404 for an unknown, banned or erased user'),
       handler: async ({ viewer, params, page: list, request, reply }) => {
-        const [context, view] = await Promise.all([pageContext(request, viewer), pages.profile(params.username, list)]);
+        const [context, view] = await Promise.all([
+          pageContext(request, viewer),
+          pages.profile(params.username, list, viewer?.userId ?? null),
+        ]);
         return sendPage(reply, renderProfile(context, view));
       },
     }),

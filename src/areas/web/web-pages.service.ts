@@ -148,19 +148,22 @@ export class WebPagesService {
     };
   }
 
-  /** A public profile: unknown, banned, erased or deleting users are notFound (the same 404 for each). */
-  async profile(username: string, page: PageRequest): Promise<ProfileView> {
+  /**
+   * A public profile: unknown, banned, erased or deleting users are notFound (the same 404 for each),
+   * and so is a user the signed-in viewer blocks or is blocked by (accounts' rule).
+   */
+  async profile(username: string, page: PageRequest, viewerId: string | null = null): Promise<ProfileView> {
     const { users, media, follows, gamification, repository } = this.#deps;
-    const user = await users.findByUsername(username);
+    const user = await users.findByUsernameFor(username, viewerId);
     if (user === null || user.username === null || !isActiveUser(user))
       throw new AppError('notFound', { source: { parameter: 'username' } });
     const [posts, followCounts, likesReceived, progress, badges, list] = await Promise.all([
       repository.publicPostCount(user.id),
       follows.counts(user.id),
       media.likesReceivedBy(user.id),
-      gamification.progress(user.id),
+      gamification.progress(user.id, viewerId),
       gamification.earnedBadges(user.id, firstPage(shown.badges, 'earned-badges')),
-      media.listPublicPosts(user.id, page),
+      media.listPublicPosts(user.id, page, viewerId),
     ]);
     if (progress === null) throw new AppError('notFound', { source: { parameter: 'username' } });
     const owner = { username: user.username, nickname: user.nickname };

@@ -46,18 +46,19 @@ export function explorerRoutes({ photoPanel }: Pick<WebServices, 'photoPanel'>, 
     route({
       method: 'GET',
       path: '/explorer/photos/{mediaId}',
-      auth: 'none',
+      auth: 'optional',
       summary: "The explorer's photo panel: one public photo with its description, author and place (an HTML fragment)",
       params: { mediaId: Type.String({ maxLength: 64, description: 'The media id: UUID or 32 hex digits' }) },
       errors: ['notFound'],
       success: { status: 200, mediaType: htmlMediaType, description: 'The panel (a fragment of HTML, not a page)' },
-      handler: async ({ params, request, reply }) => {
+      handler: async ({ params, request, reply, viewer }) => {
         const locale = pageLocale(request);
-        const panel = await loadPhotoPanel(photoPanel, params.mediaId, locale);
+        const panel = await loadPhotoPanel(photoPanel, params.mediaId, locale, viewer?.userId ?? null);
         if (panel === null) throw new AppError('notFound');
-        // Public content that changes (likes, descriptions): a short shared cache is fine.
+        // Public content that changes (likes, descriptions): a short shared cache is fine, but not of
+        // what a signed-in viewer was shown (their blocks decide it).
         reply
-          .header('Cache-Control', 'public, max-age=60')
+          .header('Cache-Control', viewer === null ? 'public, max-age=60' : 'private, max-age=60')
           .header('Vary', 'Accept-Language, Cookie')
           // A piece of the explorer, not a page to list in search results.
           .header('X-Robots-Tag', 'noindex');
