@@ -50,6 +50,7 @@ describe('a block works both ways at once', () => {
     assert.ok(shown.includes(res.statusCode) || res.statusCode === 404, `${res.statusCode} ${res.body}`);
     return shown.includes(res.statusCode);
   };
+  const hex = (id: string) => id.replaceAll('-', '');
   const lists = async (response: Promise<TestResponse>, id: string) =>
     (await expect(response, 200)).json.data.some((item: { id: string }) => item.id === id);
 
@@ -173,6 +174,15 @@ describe('a block works both ways at once', () => {
     {
       route: 'GET /@{username} (web, session cookie)',
       shows: (w) => answers(page(`/@${w.other.username}`, w.viewer.token)),
+    },
+    {
+      route: 'GET /travel?country= (web, session cookie)',
+      shows: async (w) =>
+        (await expect(page(`/travel?country=${w.country}`, w.viewer.token), 200)).body.includes(hex(w.otherPost)),
+    },
+    {
+      route: 'GET / (web, session cookie: the newest photos)',
+      shows: async (w) => (await expect(page('/', w.viewer.token), 200)).body.includes(hex(w.otherPost)),
     },
     {
       route: 'GET /explorer/photos/{mediaId} (web, session cookie)',
