@@ -120,7 +120,8 @@ export class FollowsRepository extends Repository {
     ['anonymous', 'viewer'] as const,
     (who) =>
       new PreparedPage<FollowedUser>(
-        this.replicaSource,
+        // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+        who === 'viewer' ? this.source : this.replicaSource,
         `follows.following.${who}`,
         followingKeyset,
         (db, where, orderBy) =>
@@ -144,7 +145,8 @@ export class FollowsRepository extends Repository {
     ['anonymous', 'viewer'] as const,
     (who) =>
       new PreparedPage<FollowedUser>(
-        this.replicaSource,
+        // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+        who === 'viewer' ? this.source : this.replicaSource,
         `follows.followers.${who}`,
         followersKeyset,
         (db, where, orderBy) =>

@@ -72,7 +72,8 @@ export class UserSearchRepository extends Repository {
     const matches = sql`(${doc.name} like ${prefix} or ${doc.label} like ${prefix} or ${doc.document} @@ ${tsq}
       or ${doc.name} % ${q} or ${q} <% ${doc.body})`;
     const { where, orderBy } = keyset({ columns: [score, doc.sourceId] }, page);
-    return this.replicaDb
+    // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+    return (viewerId === null ? this.replicaDb : this.db)
       .select({ user: publicUserColumns, score })
       .from(doc)
       .innerJoin(users, eq(users.id, doc.sourceId))
