@@ -137,3 +137,33 @@ describe('mutes', () => {
     assert.equal(next.json.data[0].attributes.user.attributes.username, others[0]!.username);
   });
 });
+
+describe('blocks and mutes: rate limits (RATE_LIMITS=on)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { RATE_LIMITS: 'on' } });
+  });
+  after(() => t.close());
+
+  it('counts the four writes together: 60 a minute per account, then 429 with Retry-After', async () => {
+    const [me, other] = [await createUser(t), await createUser(t)];
+    const writes = [
+      { method: 'PUT', url: `/api/users/me/blocks/${other.id}` },
+      { method: 'DELETE', url: `/api/users/me/blocks/${other.id}` },
+      { method: 'PUT', url: `/api/users/me/mutes/${other.id}`, body: {} },
+      { method: 'DELETE', url: `/api/users/me/mutes/${other.id}` },
+    ] as const;
+    for (let i = 0; i < 60; i++) {
+      const res = await t.request({ ...writes[i % 4]!, token: me.token });
+      assert.ok(res.statusCode < 300, `write ${i + 1}: ${res.statusCode}`);
+    }
+    const refused = await t.request({ ...writes[0], token: me.token });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json.errors[0].code, 'rateLimited');
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    const list = await t.request({ method: 'GET', url: '/api/users/me/blocks', token: me.token });
+    assert.equal(list.statusCode, 200, 'reading is not a write');
+    t.clock.advanceMinutes(1);
+    assert.equal((await t.request({ ...writes[0], token: me.token })).statusCode, 200);
+  });
+});
