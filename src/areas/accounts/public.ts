@@ -5,6 +5,7 @@ import type { MailFlowsService } from './mail-flows.service.ts';
 import type { ModerationService } from './moderation.service.ts';
 import type { PasswordService } from './password.service.ts';
 import type { ProfileService } from './profile.service.ts';
+import type { RelationsService } from './relations.service.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SettingsService } from './settings.service.ts';
@@ -25,6 +26,8 @@ export interface AccountsServices {
   settings: SettingsService;
   directory: UserDirectoryService;
   users: UsersService;
+  /** Blocks and mutes between users, and the viewer's hidden users (read-model.ts `shownTo` in memory). */
+  relations: RelationsService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
   /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
@@ -48,6 +51,7 @@ export {
   presentSession,
   SessionSchema,
 } from './presenters.ts';
+export type { HiddenMutes, RelationsService } from './relations.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
