@@ -121,7 +121,7 @@ export class CommentsService {
   async restoreAsModerator(commentId: string, body: string): Promise<boolean> {
     const row = await this.#find(commentId);
     if (row === null || row.deletedBy !== 'moderator') return false;
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, row.authorId);
     return this.#deps.transactions.run(async () => {
       if ((await this.#deps.media.lockForWrite(row.mediaId, [])) === null) return false;
       const restored = await this.#deps.repository.restoreModerated(row.id, {
