@@ -66,7 +66,7 @@ export function twoFactorRoutes({ twoFactor, sessions }: Pick<AccountsServices, 
       summary: 'Whether two-factor authentication is on for my account, and my recovery codes left',
       success: { status: 200, schema: StatusSchema },
       handler: async ({ viewer }) => {
-        const status = await twoFactor.status(viewer.userId);
+        const status = await twoFactor.state(viewer.userId);
         return {
           data: resource('twoFactor', viewer.userId, {
             enabled: status.enabled,

@@ -60,7 +60,7 @@ export class TwoFactorService {
     return this.#deps.repository.isEnabled(userId);
   }
 
-  async status(userId: string): Promise<TwoFactorStatus> {
+  async state(userId: string): Promise<TwoFactorStatus> {
     const row = await this.#deps.repository.find(userId);
     if (row === null || row.enabledAt === null) return { enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
     return {

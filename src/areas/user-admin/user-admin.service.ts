@@ -28,7 +28,7 @@ export interface AdminTwoFactor {
 
 export interface UserAdminServiceDeps {
   moderation: ModerationService;
-  twoFactor: Pick<TwoFactorService, 'status'>;
+  twoFactor: Pick<TwoFactorService, 'state'>;
   follows: FollowsService;
   media: MediaService;
   sources: CountSources;
@@ -48,7 +48,7 @@ export class UserAdminService {
     const comments = await this.#deps.sources.commentsBy(userId);
     const reports = await this.#deps.sources.reportsAgainst(userId);
     const liveSessions = await this.#deps.moderation.countLiveSessions(userId);
-    const { enabled, enabledAt } = await this.#deps.twoFactor.status(userId);
+    const { enabled, enabledAt } = await this.#deps.twoFactor.state(userId);
     return {
       user,
       twoFactor: { enabled, enabledAt },
