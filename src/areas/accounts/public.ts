@@ -5,6 +5,7 @@ import type { MailFlowsService } from './mail-flows.service.ts';
 import type { ModerationService } from './moderation.service.ts';
 import type { PasswordService } from './password.service.ts';
 import type { ProfileService } from './profile.service.ts';
+import type { ReauthenticationService } from './reauthentication.service.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SettingsService } from './settings.service.ts';
@@ -24,6 +25,8 @@ export interface AccountsServices {
   users: UsersService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
+  /** "Confirm it is you" before a change to how the account signs in (a recent sign-in or the password). */
+  reauthentication: ReauthenticationService;
   /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
   deletion: DeletionService;
 }
@@ -45,7 +48,8 @@ export {
   presentSession,
   SessionSchema,
 } from './presenters.ts';
+export type { ReauthenticationProof, ReauthenticationService } from './reauthentication.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
-export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
+export { type ClientInfo, clientInfo, type SessionsService, type SignInProof } from './sessions.service.ts';
 export { displayNameOf, type UsersService } from './users.service.ts';

@@ -21,6 +21,12 @@ export type SigningInUser = Pick<UserRow, 'id' | 'deletionRequestedAt'>;
 /** Last-seen is written at most this often, so authenticated reads are not all writes. */
 const touchIntervalMs = 60_000;
 
+/** What a sign-in proved beside its method (the passkeys area's contract with this service). */
+export interface SignInProof {
+  /** A passkey whose authenticator verified its user (PIN, biometrics): two factors in one. */
+  userVerified?: boolean;
+}
+
 export interface ClientInfo {
   ip: string;
   userAgent: string | null;
@@ -61,7 +67,13 @@ export class SessionsService implements SessionResolver {
     user: SigningInUser,
     client: ClientInfo,
     method: SignInMethod = 'password',
+    proof: SignInProof = {},
   ): Promise<{ session: SessionRow; accessToken: string }> {
+    // A passkey that did not verify its user is one factor (something held): it opens no session by
+    // itself (docs/api.md, Passkeys). The two-factor step, where it applies, comes before this.
+    if (method === 'passkey' && proof.userVerified !== true) {
+      throw new AppError('passkeyUserVerificationRequired', { detail: 'the authenticator did not verify the user' });
+    }
     for (const hook of this.#beforeSignIn) await hook(user);
     const userId = user.id;
     const now = this.#deps.clock.now();

@@ -1,8 +1,11 @@
 import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { citext, timestamptz } from '../../platform/db/columns.ts';
 
-/** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
-export const signInMethods = ['password', 'google', 'apple', 'facebook'] as const;
+/**
+ * How a session was opened (sessions.sign_in_method): a password, an identity provider's sign-in, or
+ * a passkey (migration 1710).
+ */
+export const signInMethods = ['password', 'google', 'apple', 'facebook', 'passkey'] as const;
 export type SignInMethod = (typeof signInMethods)[number];
 
 export interface UserSettings {

@@ -13,6 +13,8 @@ export const errorCatalogue = {
   unauthenticated: 401,
   invalidCredentials: 401,
   invalidProviderToken: 401,
+  passkeyRejected: 401,
+  passkeyUserVerificationRequired: 401,
   forbidden: 403,
   accountBanned: 403,
   reauthenticationRequired: 403,
@@ -45,6 +47,8 @@ export const errorCatalogue = {
   providerAlreadyLinked: 409,
   lastSignInMethod: 409,
   exportInProgress: 409,
+  passkeyAlreadyRegistered: 409,
+  passkeyLimitReached: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,
@@ -80,6 +84,7 @@ export const errorCatalogue = {
   outsideAttributionWindow: 422,
   couponInvalid: 422,
   identityEmailMissing: 422,
+  passkeyRegistrationRejected: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,
