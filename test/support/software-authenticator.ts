@@ -126,7 +126,7 @@ export class SoftwareAuthenticator {
     ]);
     const clientDataJSON = this.#clientData('webauthn.get', options.challenge ?? publicKey.challenge, options);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey);
-    if (options.tamper) signature[signature.length - 1] ^= 0x01;
+    if (options.tamper) signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0x01, signature.length - 1);
     return {
       id: credential.id,
       rawId: credential.id,
