@@ -20,7 +20,7 @@ import {
   SignInOptionsSchema,
 } from './presenters.ts';
 import type { PasskeysServices } from './public.ts';
-import { PasskeySignInBody, RegistrationResponse } from './requests.ts';
+import { PasskeyRegistrationBody, PasskeySignInBody } from './requests.ts';
 
 const base = '/api/users/me/passkeys';
 const PasskeyName = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters' });
@@ -98,10 +98,7 @@ export function passkeysRoutes({
       summary: 'Register a passkey: the attestation made for a challenge of POST /api/users/me/passkeys/options',
       description: 'A mail tells the owner. `name` defaults to "Passkey <date>".',
       rateLimit: [perIp('passkey-register', 30, 900), perUser('passkey-register', 10, 900)],
-      body: Type.Object(
-        { name: Type.Optional(PasskeyName), credential: RegistrationResponse },
-        { additionalProperties: false },
-      ),
+      body: PasskeyRegistrationBody,
       errors: ['passkeyRegistrationRejected', 'passkeyAlreadyRegistered', 'passkeyLimitReached', 'notFound'],
       success: { status: 201, schema: DocumentSchema(PasskeySchema) },
       handler: async ({ viewer, body, locale }) => ({

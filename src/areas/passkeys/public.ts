@@ -15,5 +15,12 @@ declare module '../../platform/modules/area-module.ts' {
 
 export type { PasskeySignInService } from './passkey-sign-in.service.ts';
 export type { PasskeysService } from './passkeys.service.ts';
-/** Shared with the web sign-in, which takes the same assertion. */
-export { PasskeySignInBody } from './requests.ts';
+export { maxPasskeysPerUser as maxPasskeys } from './passkeys.service.ts';
+// Shared with the web's sign-in and security page, which take the same bodies and answer the same documents.
+export {
+  PasskeySchema,
+  presentOptions,
+  presentPasskey,
+  RegistrationOptionsSchema,
+} from './presenters.ts';
+export { PasskeyRegistrationBody, PasskeySignInBody } from './requests.ts';

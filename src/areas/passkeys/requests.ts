@@ -65,3 +65,14 @@ export const PasskeySignInBody = Type.Object(
   { credential: AuthenticationResponse },
   { additionalProperties: false, description: 'the assertion made for a challenge of POST /api/auth/passkey/options' },
 );
+
+/** POST /api/users/me/passkeys and the web's POST /security/passkeys. */
+export const PasskeyRegistrationBody = Type.Object(
+  {
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters' }),
+    ),
+    credential: RegistrationResponse,
+  },
+  { additionalProperties: false },
+);

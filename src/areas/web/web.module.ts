@@ -13,6 +13,7 @@ import { layoutRoutes } from './layout/layout.routes.ts';
 import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
+import { securityRoutes } from './security/security.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
@@ -29,10 +30,11 @@ export const webArea = defineArea({
     'follows',
     'identities',
     'newsletter',
+    'passkeys',
   ],
   create(
     { config, transactions, clock, caches },
-    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter },
+    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter, passkeys },
   ) {
     const repository = new WebRepository(transactions);
     const placeCounts = new PlaceCounts(repository, clock);
@@ -57,7 +59,9 @@ export const webArea = defineArea({
         mailFlows: accounts.mailFlows,
         deletion: accounts.deletion,
         identities: identities.identities,
+        passkeySignIn: passkeys.passkeySignIn,
       },
+      security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       layout: { findUser: (userId) => accounts.users.find(userId), mapTileUrl: config.mapTileUrl },
@@ -73,6 +77,7 @@ export const webArea = defineArea({
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
       ...newsletterLinkRoutes(services),
+      ...securityRoutes(services),
     ]);
   },
 });

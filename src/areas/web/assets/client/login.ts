@@ -4,7 +4,13 @@
  * answers in the page's own elements (their texts are rendered by the server in the page's language;
  * an error shows the API's translated title). Sign-in goes to the server-checked `data-next` path once
  * the cookie is set. A mailed link's form is a plain HTML form, which needs no script.
+ *
+ * Passkeys (@simplewebauthn/browser, bundled and served by this site): the "Sign in with a passkey"
+ * button asks the browser for one, and where the browser offers passkeys in the login field's
+ * autofill (conditional mediation, `autocomplete="username webauthn"`) a quiet request waits for
+ * the user to pick one there; either posts the assertion to POST /auth/passkey, which sets the cookie.
  */
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication } from '@simplewebauthn/browser';
 
 interface ErrorDocument {
   errors?: Array<{ title?: string; detail?: string }>;
@@ -89,6 +95,8 @@ function start(section: HTMLElement): void {
     },
   );
 
+  startPasskeys(post, showError);
+
   handle(
     'forgot-form',
     'forgot-error',
@@ -99,4 +107,53 @@ function start(section: HTMLElement): void {
       if (sent) sent.hidden = false;
     },
   );
+}
+
+type Post = (url: string, body: unknown) => Promise<{ ok: boolean; message: string | null }>;
+
+function startPasskeys(post: Post, showError: (element: HTMLElement | null, message: string | null) => void): void {
+  const part = document.getElementById('passkey-sign-in');
+  const button = document.getElementById('passkey-button');
+  const form = document.getElementById('login-form');
+  if (part === null || !(button instanceof HTMLButtonElement) || form === null || form.hidden) return;
+  if (!browserSupportsWebAuthn()) return;
+  part.hidden = false;
+  const error = document.getElementById('passkey-error');
+  const next = button.dataset.next ?? '/';
+
+  /** A challenge of POST /api/auth/passkey/options (public, no cookie involved). */
+  async function options() {
+    const response = await fetch('/api/auth/passkey/options', {
+      method: 'POST',
+      headers: { Accept: 'application/vnd.api+json' },
+    });
+    if (!response.ok) throw new Error(`${response.status}`);
+    const document = await response.json();
+    return document.data.attributes.publicKey;
+  }
+
+  async function signIn(useBrowserAutofill: boolean): Promise<void> {
+    const credential = await startAuthentication({ optionsJSON: await options(), useBrowserAutofill });
+    const answer = await post('/auth/passkey', { credential });
+    if (answer.ok) window.location.assign(next);
+    else showError(error, answer.message);
+  }
+
+  button.addEventListener('click', async () => {
+    showError(error, null);
+    button.disabled = true;
+    try {
+      await signIn(false);
+    } catch {
+      // Cancelled, timed out or refused by the browser: the server's words for it.
+      showError(error, part.dataset.failed ?? 'Passkey sign-in failed');
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  // The autofill's request waits quietly; the button's ceremony aborts it (the library does).
+  void browserSupportsWebAuthnAutofill().then((supported) => {
+    if (supported) signIn(true).catch(() => undefined);
+  });
 }
