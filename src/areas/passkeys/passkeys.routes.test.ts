@@ -55,6 +55,10 @@ describe('passkeys', () => {
     assert.equal(options.authenticatorSelection.residentKey, 'required');
     assert.equal(options.authenticatorSelection.userVerification, 'required');
     assert.equal(options.attestation, 'none');
+    assert.deepEqual(
+      options.pubKeyCredParams.map((param: { alg: number }) => param.alg),
+      [-8, -7, -257],
+    );
     const created = await postPasskey(user, authenticator.create(options), 'My laptop');
     assert.equal(created.statusCode, 201, created.body);
     assert.equal(created.json.data.type, 'passkeys');

@@ -27,6 +27,13 @@ import type { IssuedOptions } from './presenters.ts';
 import type { RelyingParty } from './relying-party.ts';
 import type { PasskeyRow } from './tables.ts';
 
+/**
+ * The signature algorithms accepted, most preferred first: EdDSA, ES256, RS256 (COSE ids). Not the
+ * post-quantum ML-DSA the library offers when the runtime has it: Node's support of it is still
+ * experimental, and its signatures are ten times longer.
+ */
+export const supportedAlgorithms = [-8, -7, -257];
+
 /** The most passkeys one account may hold (docs/api.md). */
 export const maxPasskeysPerUser = 20;
 
@@ -78,6 +85,7 @@ export class PasskeysService {
       attestationType: 'none',
       excludeCredentials: mine.map((row) => ({ id: row.credentialId, transports: row.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      supportedAlgorithmIDs: supportedAlgorithms,
     });
     return { challenge: issued.challenge, expiresAt: issued.expiresAt, publicKey };
   }
@@ -102,6 +110,7 @@ export class PasskeysService {
         expectedOrigin: this.#deps.relyingParty.origin,
         expectedRPID: this.#deps.relyingParty.id,
         requireUserVerification: true,
+        supportedAlgorithmIDs: supportedAlgorithms,
       });
     } catch (error) {
       this.#deps.logger.info({ userId, reason: (error as Error).message }, 'passkeys.registrationRejected');
