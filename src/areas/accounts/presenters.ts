@@ -109,7 +109,7 @@ export const SessionSchema = ResourceSchema(
     userAgent: Nullable(Type.String()),
     ip: Nullable(Type.String()),
     signInMethod: StringEnum(signInMethods, {
-      description: 'How the session was opened: a password, or an identity provider',
+      description: 'How the session was opened: a password, an identity provider, or a passkey',
     }),
   }),
   undefined,
