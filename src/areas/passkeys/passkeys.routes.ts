@@ -20,7 +20,7 @@ import {
   SignInOptionsSchema,
 } from './presenters.ts';
 import type { PasskeysServices } from './public.ts';
-import { PasskeyRegistrationBody, PasskeySignInBody } from './requests.ts';
+import { PasskeyRegistrationBody, PasskeySignInBody, RegistrationOptionsBody } from './requests.ts';
 
 const base = '/api/users/me/passkeys';
 const PasskeyName = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters' });
@@ -80,10 +80,7 @@ export function passkeysRoutes({
         'Confirm it is you first: give `password` (checked and throttled like a sign-in), or send `{}` within 10 minutes ' +
         `of signing in. At most ${maxPasskeysPerUser} passkeys per account (409 \`passkeyLimitReached\`).`,
       rateLimit: [perIp('passkey-register-options', 30, 900), perUser('passkey-register-options', 10, 900)],
-      body: Type.Object(
-        { password: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'my password' })) },
-        { additionalProperties: false },
-      ),
+      body: RegistrationOptionsBody,
       errors: ['reauthenticationRequired', 'wrongPassword', 'passkeyLimitReached', 'notFound'],
       success: { status: 200, schema: DocumentSchema(RegistrationOptionsSchema) },
       handler: async ({ viewer, body, request, reply }) => {

@@ -23,4 +23,4 @@ export {
   presentPasskey,
   RegistrationOptionsSchema,
 } from './presenters.ts';
-export { PasskeyRegistrationBody, PasskeySignInBody } from './requests.ts';
+export { PasskeyRegistrationBody, PasskeySignInBody, RegistrationOptionsBody } from './requests.ts';

@@ -76,3 +76,17 @@ export const PasskeyRegistrationBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** POST /api/users/me/passkeys/options and the web's POST /security/passkeys/options: "confirm it is you". */
+export const RegistrationOptionsBody = Type.Object(
+  {
+    password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'my password (not needed within 10 minutes of a sign-in)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

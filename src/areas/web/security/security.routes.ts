@@ -19,6 +19,7 @@ import {
   PasskeySchema,
   presentOptions,
   presentPasskey,
+  RegistrationOptionsBody,
   RegistrationOptionsSchema,
 } from '../../passkeys/public.ts';
 import { assetUrl, loadClientAssets } from '../assets/client-assets.ts';
@@ -78,10 +79,7 @@ export function securityRoutes({ security }: Pick<WebServices, 'security'>): Any
         'Authenticated by the `tm_session` cookie (401 `unauthenticated` without a live one), from a page of this site ' +
         'only (403 `crossOriginRequest`).',
       rateLimit: [perIp('web-passkey-register-options', 30, 900)],
-      body: Type.Object(
-        { password: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'my password' })) },
-        { additionalProperties: false },
-      ),
+      body: RegistrationOptionsBody,
       preValidation: async (request) => {
         await cookieViewer(request, sessions);
       },
