@@ -244,6 +244,10 @@ describe('passkeys', () => {
     const authenticator = new SoftwareAuthenticator(origin);
     const first = authenticator.create(await registrationOptions(user));
     assert.equal((await postPasskey(user, first)).statusCode, 201);
+    // The very same answer again: its challenge is spent.
+    const replayed = await postPasskey(user, first);
+    assert.equal(replayed.statusCode, 422);
+    assert.equal(replayed.json.errors[0].meta.reason, 'challenge');
     // The same credential again, with a fresh challenge of the same account or of another one.
     for (const owner of [user, other]) {
       const replayed = authenticator.create(await registrationOptions(owner));
