@@ -52,4 +52,5 @@ export type { ReauthenticationProof, ReauthenticationService } from './reauthent
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService, type SignInProof } from './sessions.service.ts';
+export { settingsOf } from './settings.service.ts';
 export { displayNameOf, type UsersService } from './users.service.ts';

@@ -5,6 +5,8 @@
  */
 import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { settingsOf } from '../accounts/public.ts';
+import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
@@ -30,11 +32,24 @@ export const webArea = defineArea({
     'follows',
     'identities',
     'newsletter',
+    'appeals',
     'passkeys',
   ],
   create(
     { config, transactions, clock, caches },
-    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter, passkeys },
+    {
+      accounts,
+      media,
+      discovery,
+      geography,
+      gamification,
+      catalogue,
+      follows,
+      identities,
+      newsletter,
+      appeals,
+      passkeys,
+    },
   ) {
     const repository = new WebRepository(transactions);
     const placeCounts = new PlaceCounts(repository, clock);
@@ -64,7 +79,16 @@ export const webArea = defineArea({
       security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
-      layout: { findUser: (userId) => accounts.users.find(userId), mapTileUrl: config.mapTileUrl },
+      appeals: appeals.appeals,
+      layout: {
+        async findUser(userId) {
+          const user = await accounts.users.find(userId);
+          if (user === null) return null;
+          const { blurSensitiveMedia } = settingsOf(user.settings);
+          return { username: user.username, nickname: user.nickname, blurSensitiveMedia };
+        },
+        mapTileUrl: config.mapTileUrl,
+      },
     };
   },
   routes(app, services, { config }) {
@@ -78,6 +102,7 @@ export const webArea = defineArea({
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
+      ...appealPageRoutes(services),
     ]);
   },
 });
