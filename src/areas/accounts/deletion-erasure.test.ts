@@ -6,6 +6,7 @@ import { adminToken, createTestApp, type TestApp, type TestResponse } from '../.
 import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
 import { readMediaRow } from '../../../test/helpers/media-factory.ts';
 import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
+import { enableTwoFactor } from '../../../test/helpers/two-factor.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { makePng } from '../../../test/support/test-images.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -177,6 +178,16 @@ describe('account erasure after the grace period', () => {
           VALUES (${`challenge-${marker}`}, 'registration', ${ada.id}, ${t.clock.now().toISOString()},
                   ${t.clock.now().toISOString()})`,
     );
+    // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
+    const device = await enableTwoFactor(t, ada.token);
+    const challenged = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'user-agent': 'Another device/1.0' },
+      body: { login: ada.email, password: strongPassword },
+    });
+    const ticket = challenged.json.errors[0].meta.ticket;
+    await ok(t.request({ method: 'POST', url: '/api/auth/two-factor', body: { ticket, code: device.code() } }), 200);
     await waitFor('the newsletter subscription', async () => {
       const rows = await queryRows<{ n: number }>(
         db,

@@ -9,12 +9,15 @@ import type { ReauthenticationService } from './reauthentication.service.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SettingsService } from './settings.service.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 import type { UserDirectoryService } from './user-directory.service.ts';
 import type { UsersService } from './users.service.ts';
 
 export interface AccountsServices {
   accounts: AccountsService;
   sessions: SessionsService;
+  /** Two-factor authentication: enrolment, turning off, recovery codes, the operator's reset. */
+  twoFactor: TwoFactorService;
   /** Live sessions in memory; every write that revokes one goes through AccountsRepository. */
   sessionCache: SessionCache;
   mailFlows: MailFlowsService;
@@ -51,6 +54,8 @@ export {
 export type { ReauthenticationProof, ReauthenticationService } from './reauthentication.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
-export { type ClientInfo, clientInfo, type SessionsService, type SignInProof } from './sessions.service.ts';
+export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions } from './sessions.service.ts';
 export { settingsOf } from './settings.service.ts';
+export type { TwoFactorProof, TwoFactorService } from './two-factor.service.ts';
+export { TwoFactorCompletionBody, twoFactorProofOf } from './two-factor-requests.ts';
 export { displayNameOf, type UsersService } from './users.service.ts';

@@ -60,7 +60,7 @@ export function passkeysRoutes({
         'authenticator did not verify the user. The challenge is spent by the first answer naming it, accepted or not.',
       rateLimit: [perIp('passkey-sign-in', 30, 900)],
       body: PasskeySignInBody,
-      errors: ['passkeyRejected', 'passkeyUserVerificationRequired', 'accountBanned'],
+      errors: ['passkeyRejected', 'passkeyUserVerificationRequired', 'twoFactorRequired', 'accountBanned'],
       success: { status: 200, schema: NewSessionDocumentSchema },
       handler: async ({ body, request, reply }) => {
         reply.header('Cache-Control', 'no-store');
