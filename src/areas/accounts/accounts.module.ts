@@ -28,6 +28,9 @@ import { ModerationService } from './moderation.service.ts';
 import { PasswordService } from './password.service.ts';
 import { ProfileService } from './profile.service.ts';
 import { ReauthenticationService } from './reauthentication.service.ts';
+import { RelationsRepository } from './relations.repository.ts';
+import { relationsRoutes } from './relations.routes.ts';
+import { RelationsService } from './relations.service.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionsService } from './sessions.service.ts';
 import { SettingsService } from './settings.service.ts';
@@ -117,6 +120,36 @@ export const accountsArea = defineArea({
     events.subscribe('user.anonymized', 'inTransaction', 'accounts.eraseTwoFactorOfAnonymized', ({ userId }) =>
       twoFactorRepository.eraseUser(userId),
     );
+    const relationsRepository = new RelationsRepository(transactions);
+    const relations = new RelationsService({
+      transactions,
+      events,
+      repository: relationsRepository,
+      accounts: repository,
+      clock,
+    });
+    exports.register({
+      name: 'blocks',
+      description: 'The accounts you block (blockedId), and since when (not who blocks you).',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => relationsRepository.exportBlocks(userId, after, limit),
+          (row) => row.blockedId,
+        ),
+    });
+    exports.register({
+      name: 'mutes',
+      description: 'The accounts you mute (mutedId): since when, whether notifications too, and until when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => relationsRepository.exportMutes(userId, after, limit),
+          (row) => row.mutedId,
+        ),
+    });
+    // Blocks and mutes both ways (the user row's cascade would too; said here, as every area does).
+    events.subscribe('user.erasing', 'inTransaction', 'accounts.eraseRelations', ({ userId }) =>
+      relationsRepository.eraseUser(userId),
+    );
     const sessions = new SessionsService({
       repository,
       cache: sessionCache,
@@ -204,7 +237,8 @@ export const accountsArea = defineArea({
         directory: new UserDirectoryRepository(transactions),
         accounts: repository,
       }),
-      users: new UsersService({ repository, clock }),
+      users: new UsersService({ repository, relations, clock }),
+      relations,
       moderation,
       deletion,
     };
@@ -215,6 +249,7 @@ export const accountsArea = defineArea({
       ...accountRoutes(services),
       ...deletionRoutes(services),
       ...twoFactorRoutes(services),
+      ...relationsRoutes(services),
     ]);
   },
   // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.

@@ -103,6 +103,11 @@ describe('account erasure after the grace period', () => {
     await ok(as(ada, 'POST', `/api/users/me/following/${bob.id}`), 201);
     await ok(as(bob, 'POST', `/api/users/me/following/${ada.id}`), 201);
     await ok(as(cyd, 'POST', `/api/users/me/following/${ada.id}`), 201);
+    // Blocks and mutes both ways: Ada's, and others' of her (a fourth person, so the follows above stay).
+    const dot = await createUser(t);
+    await ok(as(ada, 'PUT', `/api/users/me/blocks/${dot.id}`), 200);
+    await ok(as(dot, 'PUT', `/api/users/me/mutes/${ada.id}`, { notifications: true }), 200);
+    await ok(as(ada, 'PUT', `/api/users/me/mutes/${cyd.id}`, {}), 200);
     await ok(
       as(cyd, 'POST', `/api/users/${ada.hex}/reports`, { reason: 'spam', details: `${ada.username} spams` }),
       201,

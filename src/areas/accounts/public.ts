@@ -6,6 +6,7 @@ import type { ModerationService } from './moderation.service.ts';
 import type { PasswordService } from './password.service.ts';
 import type { ProfileService } from './profile.service.ts';
 import type { ReauthenticationService } from './reauthentication.service.ts';
+import type { RelationsService } from './relations.service.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SettingsService } from './settings.service.ts';
@@ -26,6 +27,8 @@ export interface AccountsServices {
   settings: SettingsService;
   directory: UserDirectoryService;
   users: UsersService;
+  /** Blocks and mutes between users, and the viewer's hidden users (read-model.ts `shownTo` in memory). */
+  relations: RelationsService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
   /** "Confirm it is you" before a change to how the account signs in (a recent sign-in or the password). */
@@ -52,6 +55,7 @@ export {
   SessionSchema,
 } from './presenters.ts';
 export type { ReauthenticationProof, ReauthenticationService } from './reauthentication.service.ts';
+export type { HiddenMutes, RelationsService } from './relations.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions } from './sessions.service.ts';

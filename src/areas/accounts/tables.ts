@@ -1,4 +1,4 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { citext, timestamptz } from '../../platform/db/columns.ts';
 
 /** How a session was opened (sessions.sign_in_method): a password, an identity provider's sign-in, or a passkey. */
@@ -136,3 +136,29 @@ export const signInDevices = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.deviceKey] })],
 );
 export type SignInDeviceRow = typeof signInDevices.$inferSelect;
+
+/** A block (migration 1600): it works both ways at once, whoever made it (read-model.ts `shownTo`). */
+export const userBlocks = pgTable(
+  'user_blocks',
+  {
+    blockerId: uuid('blocker_id').notNull(),
+    blockedId: uuid('blocked_id').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.blockerId, table.blockedId] })],
+);
+export type UserBlockRow = typeof userBlocks.$inferSelect;
+
+/** A mute: one way, silent; `notifications` stops the muted person's notifications too; ends at `expiresAt`. */
+export const userMutes = pgTable(
+  'user_mutes',
+  {
+    muterId: uuid('muter_id').notNull(),
+    mutedId: uuid('muted_id').notNull(),
+    notifications: boolean('notifications').notNull(),
+    expiresAt: timestamptz('expires_at'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.muterId, table.mutedId] })],
+);
+export type UserMuteRow = typeof userMutes.$inferSelect;

@@ -65,6 +65,7 @@ export class CommentsService {
     const row = await this.#find(commentId);
     if (row === null || row.deletedAt !== null || row.authorBanned) return null;
     if ((await this.#deps.media.findVisibleMedia(row.mediaId, viewerId)) === null) return null;
+    if (row.authorId !== null && (await this.#deps.users.blockedEitherWay(viewerId, row.authorId))) return null;
     return { id: row.id, mediaId: row.mediaId, authorId: row.authorId };
   }
 
@@ -120,7 +121,7 @@ export class CommentsService {
   async restoreAsModerator(commentId: string, body: string): Promise<boolean> {
     const row = await this.#find(commentId);
     if (row === null || row.deletedBy !== 'moderator') return false;
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, row.authorId);
     return this.#deps.transactions.run(async () => {
       if ((await this.#deps.media.lockForWrite(row.mediaId, [])) === null) return false;
       const restored = await this.#deps.repository.restoreModerated(row.id, {
@@ -140,20 +141,20 @@ export class CommentsService {
   async listTopLevel(mediaId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return this.#view(await this.#deps.repository.listTopLevel(target.id, page));
+    return this.#view(await this.#deps.repository.listTopLevel(target.id, page), viewerId);
   }
 
   /** The direct replies of a comment shown in its thread, oldest first. */
   async listReplies(commentId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const comment = await this.#requireShown(commentId, viewerId);
-    return this.#view(await this.#deps.repository.listReplies(comment.comment.id, page));
+    return this.#view(await this.#deps.repository.listReplies(comment.comment.id, page), viewerId);
   }
 
   /** The thread around a comment, in reading order, at most threadCap comments. */
   async thread(commentId: string, viewerId: string | null): Promise<CommentsView & { truncated: boolean }> {
     const { comment } = await this.#requireShown(commentId, viewerId);
     const rows = await this.#deps.repository.listThread(comment.rootId ?? comment.id, threadCap + 1);
-    return { ...(await this.#view(rows.slice(0, threadCap))), truncated: rows.length > threadCap };
+    return { ...(await this.#view(rows.slice(0, threadCap), viewerId)), truncated: rows.length > threadCap };
   }
 
   // Writing -----------------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ export class CommentsService {
     if (parentId !== null && !isLowercaseUuid(parentId)) {
       throw new AppError('validationFailed', { source: { pointer: '/parentId' }, detail: 'must be a comment id' });
     }
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, viewerId);
     const id = newId();
     await this.#deps.transactions.run(async () => {
       // The author's experience and badges move (comment.created), and a ban is checked under their lock.
@@ -179,7 +180,7 @@ export class CommentsService {
       if (locked === null) throw mediaNotFound();
       const author = locked.get(viewerId);
       if (!author || author.bannedAt !== null) throw new AppError('accountBanned');
-      const place = parentId === null ? null : await this.#placeUnder(parentId, target);
+      const place = parentId === null ? null : await this.#placeUnder(parentId, target, viewerId);
       await this.#deps.repository.insert({
         id,
         mediaId: target.id,
@@ -214,7 +215,7 @@ export class CommentsService {
     }
     if ((await this.#deps.media.findVisibleMedia(row.mediaId, viewerId)) === null) throw commentNotFound();
     const body = checkedBody(rawBody);
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, viewerId);
     const edited = await this.#deps.repository.edit(row.id, viewerId, {
       body,
       mentions,
@@ -326,13 +327,17 @@ export class CommentsService {
    * Where a reply goes: under a live comment of the same media; a reply to a comment at the deepest
    * level joins that comment's parent, so threads never go deeper than maxDepth.
    */
-  async #placeUnder(parentId: string, target: MediaRow) {
+  async #placeUnder(parentId: string, target: MediaRow, authorId: string) {
     const parent = await this.#deps.repository.find(parentId);
     if (parent === null || parent.mediaId !== target.id) {
       throw new AppError('invalidParentComment', { source: { pointer: '/parentId' } });
     }
     if (parent.deletedAt !== null || parent.authorBanned) {
       throw new AppError('parentCommentDeleted', { source: { pointer: '/parentId' } });
+    }
+    // Across a block the parent does not exist to the author (answered as for an unknown comment).
+    if (parent.authorId !== null && (await this.#deps.users.blockedEitherWay(authorId, parent.authorId))) {
+      throw new AppError('invalidParentComment', { source: { pointer: '/parentId' } });
     }
     const answeredAuthorId = parent.authorId;
     if (parent.depth >= maxDepth) {
@@ -354,12 +359,13 @@ export class CommentsService {
 
   /**
    * The users an @name designates, as ids; unknown, erased and hidden names (banned, being deleted:
-   * `findByUsername` applies accounts' rule) stay plain text.
+   * `findByUsername` applies accounts' rule) stay plain text, and so do users the author blocks or is
+   * blocked by (`findByUsernameFor`): such a mention links nobody and tells nobody.
    */
-  async #resolveMentions(body: string): Promise<string[]> {
+  async #resolveMentions(body: string, authorId: string): Promise<string[]> {
     const ids: string[] = [];
     for (const name of extractMentions(body)) {
-      const user = await this.#deps.users.findByUsername(name);
+      const user = await this.#deps.users.findByUsernameFor(name, authorId);
       if (user !== null && user.anonymizedAt === null && !ids.includes(user.id)) ids.push(user.id);
     }
     return ids;
@@ -368,11 +374,25 @@ export class CommentsService {
   async #one(id: string): Promise<CommentsView> {
     const row = await this.#deps.repository.findListed(id);
     if (row === null) throw commentNotFound();
-    return this.#view([row]);
+    return this.#view([row], null);
   }
 
-  async #view(rows: ListedComment[]): Promise<CommentsView> {
-    const ids = new Set(rows.flatMap((row) => row.comment.mentions));
-    return { rows, usernames: await this.#deps.repository.usernames([...ids]) };
+  /**
+   * The rows as the viewer sees them (accounts' rule, in memory on the page read): a comment of a user
+   * hidden from them (a block either way, their mute) is a placeholder, as a banned author's (kept in
+   * place, so the page's cursors stay those of the rows read); a mention of such a user shows unlinked.
+   */
+  async #view(rows: ListedComment[], viewerId: string | null): Promise<CommentsView> {
+    const hidden = await this.#deps.users.hiddenFrom(viewerId, 'content');
+    const shown =
+      hidden.size === 0
+        ? rows
+        : rows.map((row) =>
+            hidden.has(row.comment.authorId ?? '')
+              ? { ...row, comment: { ...row.comment, authorBanned: true } }
+              : { ...row, comment: { ...row.comment, mentions: row.comment.mentions.filter((id) => !hidden.has(id)) } },
+          );
+    const ids = new Set(shown.flatMap((row) => row.comment.mentions));
+    return { rows: shown, usernames: await this.#deps.repository.usernames([...ids]) };
   }
 }

@@ -36,8 +36,9 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
       },
       page: { keyset: nearbyKeyset },
       success: { status: 200, schema: CollectionSchema(NearbyMediaSchema, { distance: Type.Number() }) },
-      handler: async ({ query, page, links }) => {
-        const rows = await geoMedia.nearby({ latitude: query.lat, longitude: query.lng }, query.distance, page);
+      handler: async ({ query, page, links, viewer }) => {
+        const centre = { latitude: query.lat, longitude: query.lng };
+        const rows = await geoMedia.nearby(centre, query.distance, page, viewer?.userId ?? null);
         return listDocument(rows, { page, links }, nearbyKeyset, presentNearbyMedia, { distance: query.distance });
       },
     }),
@@ -147,9 +148,9 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
           zoom: Type.Integer(),
         }),
       },
-      handler: async ({ query, request }) => {
+      handler: async ({ query, request, viewer }) => {
         const box = checkedBox({ south: query.south, west: query.west, north: query.north, east: query.east });
-        const answer = await geoMedia.inBox(box, query.zoom, query.limit);
+        const answer = await geoMedia.inBox(box, query.zoom, query.limit, viewer?.userId ?? null);
         const self = `${request.server.publicUrl}${request.url}`;
         const meta = { limit: query.limit, mode: answer.mode, zoom: answer.zoom };
         if (answer.mode === 'media') {

@@ -4,13 +4,20 @@
  * the viewer's topics, and whether a map box shows media or clusters.
  */
 import type { Clock } from '../../platform/clock.ts';
+import { filteredPage } from '../../platform/db/filtered-page.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
 import type { ListedMedia } from '../media/read-model.ts';
-import type { Centre, DistancedMedia, GeoMediaRepository, LikedMedia } from './geo-media.repository.ts';
+import {
+  type Centre,
+  type DistancedMedia,
+  type GeoMediaRepository,
+  type LikedMedia,
+  recommendedKeyset,
+} from './geo-media.repository.ts';
 import type { MapCell, MapCellsRepository } from './map-cells.repository.ts';
 import { type Box, precomputedZoom, zoomForBox } from './map-grid.ts';
-import type { NearbyRepository } from './nearby.repository.ts';
+import { type NearbyRepository, nearbyKeyset } from './nearby.repository.ts';
 import { TrendingRankings } from './trending-rankings.ts';
 
 /** What discovery reads of other areas about a viewer. */
@@ -19,6 +26,11 @@ export interface ViewerProfile {
   birthCity(userId: string): Promise<(Centre & { countryCode: string }) | null>;
   /** The hashtags of the viewer's topics (empty when they follow none). */
   topicHashtags(userId: string): Promise<string[]>;
+  /**
+   * The users whose media the viewer does not see (accounts' rule of who sees whom, in memory: a block
+   * either way, the viewer's mutes); empty for no viewer. Read once per request.
+   */
+  hiddenFrom(viewerId: string | null): Promise<ReadonlySet<string>>;
 }
 
 export const nearbyDistance = { defaultMetres: 5_000, maxMetres: 100_000 } as const;
@@ -60,8 +72,20 @@ export class GeoMediaService {
     return this.#trendingRankings.cache;
   }
 
-  nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<DistancedMedia[]> {
-    return this.#deps.nearby.nearby(at, distanceMetres, page);
+  /**
+   * The lists below are planned once for everyone; a viewer's hidden users are taken out of the page
+   * read, which reads on until it is full (filteredPage), so its cursors stay exact.
+   */
+  async nearby(
+    at: Centre,
+    distanceMetres: number,
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<DistancedMedia[]> {
+    const read = (request: PageRequest) => this.#deps.nearby.nearby(at, distanceMetres, request);
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    if (hidden.size === 0) return read(page);
+    return filteredPage(page, nearbyKeyset, read, (row) => !hidden.has(row.ownerId));
   }
 
   async recommended(
@@ -70,12 +94,11 @@ export class GeoMediaService {
     page: PageRequest,
   ): Promise<DistancedMedia[]> {
     const at = await this.#centre(viewerId, request.latitude, request.longitude);
-    return this.#deps.media.recommended(
-      at,
-      request.distance,
-      await this.#hashtags(viewerId, request.personalize),
-      page,
-    );
+    const hashtags = await this.#hashtags(viewerId, request.personalize);
+    const read = (next: PageRequest) => this.#deps.media.recommended(at, request.distance, hashtags, next);
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    if (hidden.size === 0) return read(page);
+    return filteredPage(page, recommendedKeyset, read, (row) => !hidden.has(row.ownerId));
   }
 
   async trending(
@@ -93,7 +116,8 @@ export class GeoMediaService {
     const since = new Date(this.#deps.clock.now().getTime() - request.windowDays * 86_400_000);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
     const query = { country, since, windowDays: request.windowDays, hashtags };
-    return { country, rows: await this.#trendingRankings.page(query, page) };
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    return { country, rows: await this.#trendingRankings.page(query, page, hidden) };
   }
 
   /**
@@ -101,7 +125,34 @@ export class GeoMediaService {
    * at most one above the box's own (zoomForBox), so an answer holds at most about 16 × 16 cells
    * whatever the client asks: a world box at zoom 22 is not a million clusters.
    */
-  async inBox(box: Box, zoom: number | undefined, limit: number): Promise<MapAnswer> {
+  async inBox(box: Box, zoom: number | undefined, limit: number, viewerId: string | null = null): Promise<MapAnswer> {
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    const answer = await this.#inBox(box, zoom, limit);
+    return hidden.size === 0 ? answer : this.#withoutHidden(answer, hidden);
+  }
+
+  /**
+   * A map answer without what the viewer's hidden users own: their media leave the media mode; a
+   * cluster keeps its count (a number shows nobody, and the cells are counted for everyone) but not a
+   * representative of theirs, so it is drawn at its blurred mean position, or not at all when too small.
+   */
+  async #withoutHidden(answer: MapAnswer, hidden: ReadonlySet<string>): Promise<MapAnswer> {
+    if (answer.mode === 'media') return { ...answer, media: answer.media.filter((row) => !hidden.has(row.ownerId)) };
+    const owners = new Map(
+      (await this.#deps.media.listedAmong(answer.cells.map((cell) => cell.representativeId))).map((row) => [
+        row.id,
+        row.ownerId,
+      ]),
+    );
+    const cells = answer.cells.map((cell) =>
+      hidden.has(owners.get(cell.representativeId) ?? '')
+        ? { ...cell, representativeLatitude: null, representativeLongitude: null }
+        : cell,
+    );
+    return this.#clusters(answer.zoom, cells);
+  }
+
+  async #inBox(box: Box, zoom: number | undefined, limit: number): Promise<MapAnswer> {
     const boxZoom = zoomForBox(box);
     const shownZoom = Math.min(zoom ?? boxZoom, boxZoom + 1);
     if (shownZoom > precomputedZoom) {

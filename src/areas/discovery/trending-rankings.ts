@@ -47,7 +47,8 @@ export class TrendingRankings {
    * limit + 1 media of the page, in the order pageOf expects (backwards for a 'before' page), skipping
    * those that left public view since the ranking was made.
    */
-  async page(query: TrendingQuery, page: PageRequest): Promise<LikedMedia[]> {
+  /** A page of the ranking, without the media of the viewer's hidden users (the page stays full). */
+  async page(query: TrendingQuery, page: PageRequest, hidden: ReadonlySet<string> = new Set()): Promise<LikedMedia[]> {
     const entries = entriesOfPage(await this.#ranking(query), page);
     const wanted = page.limit + 1;
     const shown: LikedMedia[] = [];
@@ -59,7 +60,8 @@ export class TrendingRankings {
       const rows = new Map((await this.media.listedAmong(chunk.map((entry) => entry.id))).map((row) => [row.id, row]));
       for (const entry of chunk) {
         const row = rows.get(entry.id);
-        if (row !== undefined && shown.length < wanted) shown.push({ ...row, windowLikes: entry.windowLikes });
+        if (row !== undefined && !hidden.has(row.ownerId) && shown.length < wanted)
+          shown.push({ ...row, windowLikes: entry.windowLikes });
       }
     }
     return shown;

@@ -128,14 +128,15 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
     route({
       method: 'GET',
       path: '/api/users/{userId}/media',
-      auth: 'none',
+      auth: 'optional',
       summary: "A user's published media posts, newest first (sensitive and hidden ones left out)",
+      description: 'Public; a valid token makes it 404 between the viewer and a user either blocks.',
       params: { userId: idParam('UUID or 32 hex digits') },
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],
       success: { status: 200, schema: CollectionSchema(MediaSchema) },
-      handler: async ({ params, page, links }) =>
-        pageDocument(await media.listPublicPosts(params.userId, page), { page, links }, (row) =>
+      handler: async ({ params, page, links, viewer }) =>
+        pageDocument(await media.listPublicPosts(params.userId, page, viewer?.userId ?? null), { page, links }, (row) =>
           presentMedia(row, null),
         ),
     }),

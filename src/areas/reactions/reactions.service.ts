@@ -105,7 +105,7 @@ export class ReactionsService {
    * user keeps them private (unless they are the viewer), publicly listed media only.
    */
   async listOfUser(userId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
-    const user = await this.#deps.users.findVisible(userId);
+    const user = await this.#deps.users.findVisibleTo(userId, viewerId);
     if (user === null) throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
     if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });

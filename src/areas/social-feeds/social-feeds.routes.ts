@@ -100,7 +100,7 @@ export function socialFeedsRoutes({ socialFeeds }: Pick<SocialFeedsServices, 'so
         schema: CollectionSchema(MediaSchema, { feed: SocialFeedSchema }, PublicUserSchema),
       },
       handler: async ({ viewer, params, page, links }) => {
-        const { feed, owner, media } = await socialFeeds.published(params.code, page);
+        const { feed, owner, media } = await socialFeeds.published(params.code, page, viewer?.userId ?? null);
         return {
           data: media.items.map((row) => presentMedia(row, viewer?.userId ?? null)),
           included: [presentPublicUser(owner)],

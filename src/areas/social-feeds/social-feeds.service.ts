@@ -129,11 +129,21 @@ export class SocialFeedsService {
     if (!feedCodePattern.test(code) || !(await this.#deps.repository.delete(ownerId, code))) throw feedNotFound();
   }
 
-  /** The public feed and one page of its media; 404 for an unknown or deleted feed, or a banned owner. */
-  async published(code: string, page: PageRequest): Promise<PublishedFeed & { media: Page<ListedMedia> }> {
+  /**
+   * The public feed and one page of its media; 404 for an unknown or deleted feed, a banned owner, or
+   * an owner the viewer blocks or is blocked by; an owner the viewer mutes shows no media to them.
+   */
+  async published(
+    code: string,
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<PublishedFeed & { media: Page<ListedMedia> }> {
     const found = feedCodePattern.test(code) ? await this.#deps.repository.findPublished(code) : null;
     if (found === null) throw feedNotFound();
-    const rows = await this.#deps.repository.media(found.feed.id, page);
+    const ownerId = found.owner.id;
+    if (await this.#deps.users.blockedEitherWay(viewerId, ownerId)) throw feedNotFound();
+    const muted = viewerId !== ownerId && (await this.#deps.users.hiddenFrom(viewerId, 'content')).has(ownerId);
+    const rows = muted ? [] : await this.#deps.repository.media(found.feed.id, page);
     return { ...found, media: pageOf(rows, page, feedMediaKeyset) };
   }
 }
