@@ -20,6 +20,7 @@ import { identitiesArea } from './identities/identities.module.ts';
 import { mediaArea } from './media/media.module.ts';
 import { newsletterArea } from './newsletter/newsletter.module.ts';
 import { notificationsArea } from './notifications/notifications.module.ts';
+import { passkeysArea } from './passkeys/passkeys.module.ts';
 import { reactionsArea } from './reactions/reactions.module.ts';
 import { reportsArea } from './reports/reports.module.ts';
 import { searchArea } from './search/search.module.ts';
@@ -37,6 +38,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   catalogueArea,
   accountsArea,
   identitiesArea,
+  passkeysArea,
   notificationsArea,
   gamificationArea,
   mediaArea,

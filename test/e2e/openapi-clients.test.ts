@@ -35,6 +35,7 @@ const explainedWarnings = {
     '#/paths/~1go~1offer~1{id}~1media~1{mediaId}/get/responses',
     '#/paths/~1language~1{locale}/get/responses',
     '#/paths/~1logout/post/responses',
+    '#/paths/~1security~1passkeys~1{id}~1delete/post/responses',
   ],
 };
 

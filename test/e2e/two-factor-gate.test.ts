@@ -17,6 +17,7 @@ import { createTestApp, type TestApp, type TestResponse } from '../helpers/app.t
 import { createUser, strongPassword, type TestUser } from '../helpers/factories.ts';
 import { enableTwoFactor, type TwoFactorDevice } from '../helpers/two-factor.ts';
 import { type IdentityProviders, startIdentityProviders, testClientIds } from '../support/identity-providers.ts';
+import { SoftwareAuthenticator } from '../support/software-authenticator.ts';
 
 const fromSite = { origin: 'http://localhost:80', accept: 'application/json' };
 
@@ -57,6 +58,7 @@ describe('every way in passes two-factor authentication', () => {
   let providers: IdentityProviders;
   let user: TestUser;
   let device: TwoFactorDevice;
+  let authenticator: SoftwareAuthenticator;
   const subjects = { google: 'gate-google-1', apple: 'gate-apple-1', facebook: 'gate-facebook-1' };
 
   const credentialOf = async (provider: 'google' | 'apple' | 'facebook') => {
@@ -83,6 +85,22 @@ describe('every way in passes two-factor authentication', () => {
       });
       assert.equal(linked.statusCode, 201, linked.body);
     }
+    // A passkey of the account (registered as POST /api/users/me/passkeys takes it).
+    authenticator = new SoftwareAuthenticator(new URL(t.deps.config.publicUrl).origin);
+    const options = await t.request({
+      method: 'POST',
+      url: '/api/users/me/passkeys/options',
+      token: user.token,
+      body: {},
+    });
+    const credential = authenticator.create(options.json.data.attributes.publicKey);
+    const registered = await t.request({
+      method: 'POST',
+      url: '/api/users/me/passkeys',
+      token: user.token,
+      body: { credential },
+    });
+    assert.equal(registered.statusCode, 201, registered.body);
     device = await enableTwoFactor(t, user.token);
   });
   after(async () => {
@@ -123,6 +141,25 @@ describe('every way in passes two-factor authentication', () => {
         await assertChallenged(() => t.request({ method: 'POST', url: `${prefix}/${name}`, headers, body }));
       }
     };
+  /**
+   * A passkey sign-in route: an assertion without user verification is one factor, challenged like a
+   * password; a user-verified one gives both factors (its session's second factor says so).
+   */
+  const passkey =
+    (url: string, headers: Record<string, string> = {}) =>
+    async () => {
+      const assertion = async (userVerified: boolean) => {
+        const options = await t.request({ method: 'POST', url: '/api/auth/passkey/options' });
+        return authenticator.get(options.json.data.attributes.publicKey, { userVerified });
+      };
+      const oneFactor = await assertion(false);
+      await assertChallenged(() => t.request({ method: 'POST', url, headers, body: { credential: oneFactor } }));
+      const both = await t.request({ method: 'POST', url, headers, body: { credential: await assertion(true) } });
+      assert.equal(both.statusCode, 200, both.body);
+      const listed = await t.request({ method: 'GET', url: '/api/auth/sessions?limit=100', token: user.token });
+      const opened = listed.json.data.find((row: { id: string }) => row.id === both.json.data.id);
+      assert.equal(opened.attributes.secondFactor, 'user-verification');
+    };
   /** A completion route: nothing without a valid ticket and a right code; a session with both. */
   const completion =
     (url: string, headers: Record<string, string> = {}) =>
@@ -148,6 +185,8 @@ describe('every way in passes two-factor authentication', () => {
     'POST /login': password('/login', fromSite),
     'POST /api/auth/oauth/{provider}': provider('/api/auth/oauth'),
     'POST /auth/oauth/{provider}': provider('/auth/oauth', fromSite),
+    'POST /api/auth/passkey': passkey('/api/auth/passkey'),
+    'POST /auth/passkey': passkey('/auth/passkey', fromSite),
     'POST /api/auth/two-factor': completion('/api/auth/two-factor'),
     'POST /login/two-factor': completion('/login/two-factor', fromSite),
     // Opens a new account, which cannot have two-factor on yet; its session still goes through
@@ -204,9 +243,12 @@ describe('every way in passes two-factor authentication', () => {
       'areas/accounts/auth.routes.ts presentNewSession(',
       'areas/accounts/two-factor.routes.ts presentNewSession(',
       'areas/identities/identities.routes.ts presentNewSession(',
+      'areas/passkeys/passkeys.routes.ts presentNewSession(',
       'areas/web/sign-in/sign-in.routes.ts presentWebSession(',
       'areas/web/sign-in/sign-in.routes.ts presentWebSession(',
       'areas/web/sign-in/sign-in.routes.ts presentWebSession(',
+      'areas/web/sign-in/sign-in.routes.ts presentWebSession(',
+      'areas/web/sign-in/sign-in.routes.ts setSessionCookie(',
       'areas/web/sign-in/sign-in.routes.ts setSessionCookie(',
       'areas/web/sign-in/sign-in.routes.ts setSessionCookie(',
       'areas/web/sign-in/sign-in.routes.ts setSessionCookie(',

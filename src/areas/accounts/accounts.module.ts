@@ -27,6 +27,7 @@ import { ModerationRepository } from './moderation.repository.ts';
 import { ModerationService } from './moderation.service.ts';
 import { PasswordService } from './password.service.ts';
 import { ProfileService } from './profile.service.ts';
+import { ReauthenticationService } from './reauthentication.service.ts';
 import { RelationsRepository } from './relations.repository.ts';
 import { relationsRoutes } from './relations.routes.ts';
 import { RelationsService } from './relations.service.ts';
@@ -182,12 +183,14 @@ export const accountsArea = defineArea({
     });
     // Bans whose `until` has passed are lifted through the same path as an operator's unban.
     jobs.register('bans', { schedule: everyMinutes(1), run: () => moderation.liftEndedBans() });
+    const deletionRepository = new DeletionRepository(transactions);
+    const throttle = new LoginThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits });
     const deletion = new DeletionService({
       transactions,
       events,
       audit,
       accounts: repository,
-      repository: new DeletionRepository(transactions),
+      repository: deletionRepository,
       tokens: mailTokens,
       mail,
       clock,
@@ -215,7 +218,13 @@ export const accountsArea = defineArea({
         transactions,
         events,
         moderation,
-        throttle: new LoginThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits }),
+        throttle,
+      }),
+      reauthentication: new ReauthenticationService({
+        repository,
+        sessionOpenings: deletionRepository,
+        throttle,
+        clock,
       }),
       sessions,
       twoFactor,

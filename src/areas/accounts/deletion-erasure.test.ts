@@ -170,6 +170,19 @@ describe('account erasure after the grace period', () => {
       sql`INSERT INTO user_identities (id, user_id, provider, subject, email, linked_at)
           VALUES (${randomUUID()}, ${ada.id}, 'google', ${`subject-${marker}`}, ${ada.email}, ${t.clock.now().toISOString()})`,
     );
+    // A passkey, and a registration challenge she did not answer (as the passkeys area writes them).
+    await queryRows(
+      db,
+      sql`INSERT INTO passkeys (id, user_id, credential_id, public_key, name, device_type, backed_up, created_at)
+          VALUES (${randomUUID()}, ${ada.id}, ${`credential-${marker}`}, 'cHVibGlj', 'Her phone', 'multiDevice', true,
+                  ${t.clock.now().toISOString()})`,
+    );
+    await queryRows(
+      db,
+      sql`INSERT INTO passkey_challenges (challenge, purpose, user_id, created_at, expires_at)
+          VALUES (${`challenge-${marker}`}, 'registration', ${ada.id}, ${t.clock.now().toISOString()},
+                  ${t.clock.now().toISOString()})`,
+    );
     // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
     const device = await enableTwoFactor(t, ada.token);
     const challenged = await t.request({

@@ -5,6 +5,7 @@ import type { MailFlowsService } from './mail-flows.service.ts';
 import type { ModerationService } from './moderation.service.ts';
 import type { PasswordService } from './password.service.ts';
 import type { ProfileService } from './profile.service.ts';
+import type { ReauthenticationService } from './reauthentication.service.ts';
 import type { RelationsService } from './relations.service.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -30,6 +31,8 @@ export interface AccountsServices {
   relations: RelationsService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
+  /** "Confirm it is you" before a change to how the account signs in (a recent sign-in or the password). */
+  reauthentication: ReauthenticationService;
   /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
   deletion: DeletionService;
 }
@@ -51,10 +54,11 @@ export {
   presentSession,
   SessionSchema,
 } from './presenters.ts';
+export type { ReauthenticationProof, ReauthenticationService } from './reauthentication.service.ts';
 export type { HiddenMutes, RelationsService } from './relations.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
-export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
+export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions } from './sessions.service.ts';
 export { settingsOf } from './settings.service.ts';
 export type { TwoFactorProof, TwoFactorService } from './two-factor.service.ts';
 export { TwoFactorCompletionBody, twoFactorProofOf } from './two-factor-requests.ts';

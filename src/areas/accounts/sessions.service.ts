@@ -95,6 +95,11 @@ export class SessionsService implements SessionResolver {
         meta: { ticket: token, expiresAt: formatTimestamp(ticket.expiresAt) },
       });
     }
+    // A passkey that did not verify its user is one factor (something held): without two-factor on to
+    // complete it with a code, it opens no session (docs/api.md, Passkeys).
+    if (method === 'passkey') {
+      throw new AppError('passkeyUserVerificationRequired', { detail: 'the authenticator did not verify the user' });
+    }
     return this.#open(user, client, method, null);
   }
 

@@ -50,6 +50,7 @@ export const AdminUserDetailSchema = ResourceSchema(
       reportsOpen: Type.Integer({ description: 'reports against the user still to handle' }),
       reportsTotal: Type.Integer({ description: 'every report ever filed against the user' }),
       liveSessions: Type.Integer({ description: 'sessions not expired' }),
+      passkeys: Type.Integer({ description: 'passkeys registered (their keys are never shown)' }),
     }),
     twoFactor: Type.Object(
       { enabled: Type.Boolean(), enabledAt: Nullable(Timestamp) },

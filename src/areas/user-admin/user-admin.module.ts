@@ -11,8 +11,8 @@ import { usersBanCommand, usersUnbanCommand } from './users-ban.command.ts';
 
 export const userAdminArea = defineArea({
   name: 'userAdmin',
-  needs: ['accounts', 'media', 'follows', 'comments', 'reports'],
-  create(_platform, { accounts, media, follows, comments, reports }) {
+  needs: ['accounts', 'media', 'follows', 'comments', 'reports', 'passkeys'],
+  create(_platform, { accounts, media, follows, comments, reports, passkeys }) {
     return {
       userAdmin: new UserAdminService({
         moderation: accounts.moderation,
@@ -22,6 +22,7 @@ export const userAdminArea = defineArea({
         sources: {
           commentsBy: (userId) => comments.comments.writtenBy(userId),
           reportsAgainst: (userId) => reports.reports.countAgainstUser(userId),
+          passkeysOf: (userId) => passkeys.passkeys.countOf(userId),
         },
       }),
       moderation: accounts.moderation,

@@ -12,12 +12,14 @@ export interface UserCounts {
   reportsOpen: number;
   reportsTotal: number;
   liveSessions: number;
+  passkeys: number;
 }
 
-/** What comments and reports count of a user. */
+/** What comments, reports and passkeys count of a user. */
 export interface CountSources {
   commentsBy(userId: string): Promise<number>;
   reportsAgainst(userId: string): Promise<{ open: number; total: number }>;
+  passkeysOf(userId: string): Promise<number>;
 }
 
 /** What operators see of a user's two-factor authentication: whether it is on, never its secrets. */
@@ -48,6 +50,7 @@ export class UserAdminService {
     const comments = await this.#deps.sources.commentsBy(userId);
     const reports = await this.#deps.sources.reportsAgainst(userId);
     const liveSessions = await this.#deps.moderation.countLiveSessions(userId);
+    const passkeys = await this.#deps.sources.passkeysOf(userId);
     const { enabled, enabledAt } = await this.#deps.twoFactor.state(userId);
     return {
       user,
@@ -60,6 +63,7 @@ export class UserAdminService {
         reportsOpen: reports.open,
         reportsTotal: reports.total,
         liveSessions,
+        passkeys,
       },
     };
   }

@@ -150,6 +150,7 @@ describe('user administration', () => {
       assert.equal(counts.comments, 1);
       assert.equal(counts.reportsOpen, 3);
       assert.equal(counts.reportsTotal, 3);
+      assert.equal(counts.passkeys, 0);
     }
     assert.equal((await admin('GET', '/admin/users/0123456789abcdef0123456789abcdef')).statusCode, 404);
     assert.equal((await admin('GET', '/admin/users/not-an-id')).statusCode, 422);

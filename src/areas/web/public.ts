@@ -5,16 +5,24 @@ import type { GeographyServices } from '../geography/public.ts';
 import type { IdentitiesServices } from '../identities/public.ts';
 import type { MediaServices } from '../media/public.ts';
 import type { NewsletterServices } from '../newsletter/public.ts';
+import type { PasskeysServices } from '../passkeys/public.ts';
 import type { LayoutSettings } from './layout/page-context.ts';
 import type { WebPagesService } from './web-pages.service.ts';
 
-/** What the web sign-in calls: the API's sign-in, sessions and mailed flows, and provider sign-in. */
+/** What the web sign-in calls: the API's sign-in, sessions and mailed flows, provider and passkey sign-in. */
 export interface SignInServices {
   accounts: AccountsServices['accounts'];
   sessions: AccountsServices['sessions'];
   mailFlows: AccountsServices['mailFlows'];
   deletion: AccountsServices['deletion'];
   identities: IdentitiesServices['identities'];
+  passkeySignIn: PasskeysServices['passkeySignIn'];
+}
+
+/** What the security page calls: the cookie's session, and the viewer's passkeys. */
+export interface SecurityServices {
+  sessions: AccountsServices['sessions'];
+  passkeys: PasskeysServices['passkeys'];
 }
 
 /** What the explorer's photo panel reads. */
@@ -29,6 +37,7 @@ export interface WebServices {
   /** What the public pages show (home, travel, profiles, establishments, sitemap). */
   pages: WebPagesService;
   signIn: SignInServices;
+  security: SecurityServices;
   photoPanel: PhotoPanelSources;
   /** The pages of the newsletter's mailed links. */
   newsletter: NewsletterServices['newsletter'];

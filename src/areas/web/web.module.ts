@@ -15,6 +15,7 @@ import { layoutRoutes } from './layout/layout.routes.ts';
 import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
+import { securityRoutes } from './security/security.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
@@ -32,10 +33,23 @@ export const webArea = defineArea({
     'identities',
     'newsletter',
     'appeals',
+    'passkeys',
   ],
   create(
     { config, transactions, clock, caches },
-    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter, appeals },
+    {
+      accounts,
+      media,
+      discovery,
+      geography,
+      gamification,
+      catalogue,
+      follows,
+      identities,
+      newsletter,
+      appeals,
+      passkeys,
+    },
   ) {
     const repository = new WebRepository(transactions);
     const placeCounts = new PlaceCounts(repository, clock);
@@ -60,7 +74,9 @@ export const webArea = defineArea({
         mailFlows: accounts.mailFlows,
         deletion: accounts.deletion,
         identities: identities.identities,
+        passkeySignIn: passkeys.passkeySignIn,
       },
+      security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
@@ -85,6 +101,7 @@ export const webArea = defineArea({
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
       ...newsletterLinkRoutes(services),
+      ...securityRoutes(services),
       ...appealPageRoutes(services),
     ]);
   },

@@ -70,6 +70,7 @@ function header(context: PageContext) {
         ${
           context.viewer
             ? html`<a class="site-account__me" href=${`/@${context.viewer.username}`}>${context.viewer.nickname}</a>
+                <a class="site-account__security" href="/security">${t('web.account.security')}</a>
                 <form method="post" action="/logout" class="site-account__logout">
                   <button type="submit">${t('web.account.signOut')}</button>
                 </form>`

@@ -57,7 +57,7 @@ function loginForm(context: PageContext, state: LoginPageState): Markup {
     <p id="login-error" class="form-error" role="alert" hidden></p>
     <div class="field">
       <label for="login-name">${t('signIn.login')}</label>
-      <input id="login-name" name="login" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="254" />
+      <input id="login-name" name="login" type="text" autocomplete="username webauthn" autocapitalize="none" spellcheck="false" required maxlength="254" />
     </div>
     <div class="field">
       <label for="login-password">${t('signIn.password')}</label>
@@ -66,6 +66,10 @@ function loginForm(context: PageContext, state: LoginPageState): Markup {
     <button type="submit" class="button button--primary">${t('signIn.submit')}</button>
   </form>
   ${twoFactorForm(context, state)}
+  <div id="passkey-sign-in" class="sign-in__passkey" data-failed=${t('signIn.passkeyFailed')} hidden>
+    <p id="passkey-error" class="form-error" role="alert" hidden></p>
+    <button id="passkey-button" type="button" class="button" data-next=${state.next}>${t('signIn.passkey')}</button>
+  </div>
   <details id="forgot" class="sign-in__forgot">
     <summary>${t('signIn.forgot.summary')}</summary>
     <form id="forgot-form" class="form" method="post" action="/api/auth/forgot-password">

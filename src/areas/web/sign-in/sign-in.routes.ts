@@ -4,9 +4,12 @@
  * (JSON, as POST /api/auth/login takes it; sets the `tm_session` cookie), POST /logout (ends the
  * cookie's session) and POST /auth/oauth/{provider} (a provider's token, as POST /api/auth/oauth/{provider}
  * takes it; sets the cookie), POST /login/two-factor (the code step of an account with two-factor on:
- * the body of POST /api/auth/two-factor; sets the cookie). Every session is a row of the one sessions table, opened by the
+ * the body of POST /api/auth/two-factor; sets the cookie) and POST /auth/passkey (a passkey's
+ * assertion, as POST /api/auth/passkey takes it; sets the cookie). Every session is a row of the one
+ * sessions table, opened by the
  * accounts and identities services. The writes must come from this site (web-session.ts).
  */
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { alsoAnswer, redirectTo } from '../../../platform/http/answers.ts';
@@ -25,6 +28,7 @@ import {
   twoFactorProofOf,
 } from '../../accounts/public.ts';
 import { ProviderCredentialsBody } from '../../identities/public.ts';
+import { PasskeySignInBody } from '../../passkeys/public.ts';
 import { safeNextPath } from '../layout/layout.routes.ts';
 import { htmlMediaType } from '../layout/send-page.ts';
 import type { WebServices } from '../public.ts';
@@ -203,6 +207,38 @@ export function signInRoutes(
         setSessionCookie(request, reply, signedIn.accessToken, sessionTtlDays);
         const document = presentWebSession(signedIn.session);
         return signedIn.created ? alsoAnswer(201, document) : document;
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/auth/passkey',
+      // The API's POST /api/auth/passkey would give the same operationId.
+      operationId: 'postWebAuthPasskey',
+      auth: 'none',
+      summary: 'Web sign-in with a passkey alone (the body of POST /api/auth/passkey); sets the cookie',
+      description:
+        'The challenge comes from POST /api/auth/passkey/options; the same rules and errors as POST /api/auth/passkey, ' +
+        'from a page of this site only. Answers the new session without its token: the cookie holds it.',
+      rateLimit: [perIp('web-passkey-sign-in', 30, 900)],
+      body: PasskeySignInBody,
+      preValidation: sameSiteOnly,
+      errors: [
+        'passkeyRejected',
+        'passkeyUserVerificationRequired',
+        'twoFactorRequired',
+        'accountBanned',
+        'crossOriginRequest',
+      ],
+      success: { status: 200, schema: WebSessionDocument },
+      handler: async ({ body, request, reply }) => {
+        reply.header('Cache-Control', 'no-store');
+        const { session, accessToken } = await signIn.passkeySignIn.signIn(
+          body.credential as AuthenticationResponseJSON,
+          clientInfo(request),
+        );
+        await endCookieSession(request);
+        setSessionCookie(request, reply, accessToken, sessionTtlDays);
+        return presentWebSession(session);
       },
     }),
   ];

@@ -8,7 +8,13 @@
  * An account with two-factor on answers the sign-in with 401 `twoFactorRequired` and a ticket: the
  * sign-in form gives way to the code step (`#two-factor-form`), which posts the ticket and a code (or a
  * recovery code) to POST /login/two-factor; a ticket that is no longer valid brings the sign-in back.
+ *
+ * Passkeys (@simplewebauthn/browser, bundled and served by this site): the "Sign in with a passkey"
+ * button asks the browser for one, and where the browser offers passkeys in the login field's
+ * autofill (conditional mediation, `autocomplete="username webauthn"`) a quiet request waits for
+ * the user to pick one there; either posts the assertion to POST /auth/passkey, which sets the cookie.
  */
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication } from '@simplewebauthn/browser';
 
 interface ErrorDocument {
   errors?: Array<{ code?: string; title?: string; detail?: string; meta?: { ticket?: string } }>;
@@ -144,6 +150,8 @@ function start(section: HTMLElement): void {
     },
   );
 
+  startPasskeys(post, showError);
+
   handle(
     'forgot-form',
     'forgot-error',
@@ -154,4 +162,53 @@ function start(section: HTMLElement): void {
       if (sent) sent.hidden = false;
     },
   );
+}
+
+type Post = (url: string, body: unknown) => Promise<{ ok: boolean; message: string | null }>;
+
+function startPasskeys(post: Post, showError: (element: HTMLElement | null, message: string | null) => void): void {
+  const part = document.getElementById('passkey-sign-in');
+  const button = document.getElementById('passkey-button');
+  const form = document.getElementById('login-form');
+  if (part === null || !(button instanceof HTMLButtonElement) || form === null || form.hidden) return;
+  if (!browserSupportsWebAuthn()) return;
+  part.hidden = false;
+  const error = document.getElementById('passkey-error');
+  const next = button.dataset.next ?? '/';
+
+  /** A challenge of POST /api/auth/passkey/options (public, no cookie involved). */
+  async function options() {
+    const response = await fetch('/api/auth/passkey/options', {
+      method: 'POST',
+      headers: { Accept: 'application/vnd.api+json' },
+    });
+    if (!response.ok) throw new Error(`${response.status}`);
+    const document = await response.json();
+    return document.data.attributes.publicKey;
+  }
+
+  async function signIn(useBrowserAutofill: boolean): Promise<void> {
+    const credential = await startAuthentication({ optionsJSON: await options(), useBrowserAutofill });
+    const answer = await post('/auth/passkey', { credential });
+    if (answer.ok) window.location.assign(next);
+    else showError(error, answer.message);
+  }
+
+  button.addEventListener('click', async () => {
+    showError(error, null);
+    button.disabled = true;
+    try {
+      await signIn(false);
+    } catch {
+      // Cancelled, timed out or refused by the browser: the server's words for it.
+      showError(error, part.dataset.failed ?? 'Passkey sign-in failed');
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  // The autofill's request waits quietly; the button's ceremony aborts it (the library does).
+  void browserSupportsWebAuthnAutofill().then((supported) => {
+    if (supported) signIn(true).catch(() => undefined);
+  });
 }
