@@ -1,5 +1,5 @@
 /**
- * Content warnings in a real browser (Debian's chromium through playwright-core), on the demo world: a
+ * Content warnings in a real browser (Debian's chromium through playwright-core): a
  * photo its author marked sensitive is blurred behind its warning on the profile page and shown once the
  * warning is clicked (or its control is pressed with the keyboard), with no script; a signed-in viewer
  * whose blurSensitiveMedia setting is off sees it unblurred, with the warning in words.
@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUser } from '../helpers/factories.ts';
+import { upload } from '../helpers/media-uploads.ts';
 import { browserUnavailable, screenshot, startWebWorld, type WatchedPage, type WebWorld } from '../support/browser.ts';
+import { makeJpeg } from '../support/test-images.ts';
 
 const generous = 120_000;
 const warning = 'Vertigo: a drop of 300 m';
@@ -37,16 +39,16 @@ describe('content warnings in a browser', { skip: browserUnavailable() }, () => 
   let hex: string;
 
   before(async () => {
-    world = await startWebWorld();
-    const { accounts, media } = world.t.services.areas;
-    const amelie = await accounts.users.findByUsername('amelie.voyage');
-    assert.ok(amelie, 'the demo world has amelie.voyage');
-    const posts = await world.t.request({ method: 'GET', url: `/api/users/${amelie.id}/media?limit=1` });
-    const [first] = posts.json.data;
-    assert.ok(first, 'amelie.voyage has a public post');
-    hex = first.attributes.hex;
-    // The author's own write path (PUT /api/users/me/media/{mediaId}/content-warning).
-    await media.media.setContentWarning(amelie.id, first.id, { sensitive: true, contentWarning: warning });
+    world = await startWebWorld({ demo: false });
+    const amelie = await createUser(world.t, { username: 'amelie.voyage' });
+    const jpeg = await makeJpeg({ width: 64, height: 48 });
+    // The author's own write path: an upload marked sensitive, with its warning.
+    const uploaded = await upload(world.t, '/api/users/me/media', amelie.token, jpeg, {
+      sensitive: 'true',
+      contentWarning: warning,
+    });
+    assert.equal(uploaded.statusCode, 201, uploaded.body);
+    hex = uploaded.json.data.attributes.hex;
   });
   after(() => world?.close());
 

@@ -34,6 +34,19 @@ export function browserUnavailable(): string | undefined {
   return `browser tests skipped: ${chromiumPath} is missing (apt-get install chromium; in CI they always run)`;
 }
 
+/** The report of a world with no demo seed. */
+const emptySeed: SeedReport = {
+  users: 0,
+  photos: 0,
+  cities: 0,
+  follows: 0,
+  likes: 0,
+  comments: 0,
+  catalogue: {},
+  jobs: {},
+  seconds: 0,
+};
+
 export interface WebWorld {
   /** The server's base URL, e.g. http://127.0.0.1:41234 (also its PUBLIC_URL). */
   url: string;
@@ -71,14 +84,21 @@ export function watch(page: Page): string[] {
   return problems;
 }
 
-export async function startWebWorld(): Promise<WebWorld> {
+/**
+ * The test app listening on a free port with a browser beside it. `demo: false` skips the demo world
+ * (its seed is most of a browser test's time): for a test that makes the few rows it needs itself.
+ */
+export async function startWebWorld(options: { demo?: boolean } = {}): Promise<WebWorld> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Real time, so cookies' expiry and "new" badges look as they would on a live site.
   const t = await createTestApp({ env: { PUBLIC_URL: url }, clock: new ManualClock(new Date().toISOString()) });
   let browser: Browser | null = null;
   try {
-    const seed = await seedDemoWorld(t.services.platform, t.services.areas, { renderVariants: false });
+    const seed =
+      options.demo === false
+        ? emptySeed
+        : await seedDemoWorld(t.services.platform, t.services.areas, { renderVariants: false });
     await t.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
     const launched = browser;
