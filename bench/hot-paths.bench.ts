@@ -150,7 +150,7 @@ try {
       'notifications, unread only': (tx) =>
         new NotificationsRepository(tx).feedPage(viewerId, true, first(notificationsKeyset)),
       'my media': (tx) => new MediaRepository(tx).listOwnPosts(viewerId, first(ownMediaKeyset)),
-      "a user's media": (tx) => new MediaRepository(tx).listPublicPosts(viewerId, first(userMediaKeyset)),
+      "a user's media": (tx) => new MediaRepository(tx).listPublicPosts(viewerId, first(userMediaKeyset), []),
       'my likes': (tx) =>
         new ReactionsRepository(tx).listMediaOfUser(
           viewerId,

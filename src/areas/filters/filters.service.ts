@@ -138,6 +138,17 @@ export class FiltersService {
     return (await this.of(viewerId)).hidden(context);
   }
 
+  /** The items, each with `filtered`: the viewer's `warn` filters its text matched ([] when none). */
+  async warn<T>(
+    viewerId: string | null,
+    context: FilterContext,
+    items: T[],
+    textOf: (item: T) => string,
+  ): Promise<Array<T & { filtered: FilterResult[] }>> {
+    const warnings = await this.warningsFor(viewerId, context, items.map(textOf));
+    return items.map((item, index) => ({ ...item, filtered: warnings[index] ?? [] }));
+  }
+
   /**
    * The warnings of the viewer's `warn` filters on a page of items: for each text (in order), the filters
    * it matched with their matching keywords ([] when none). One statement, only when a filter is in force.

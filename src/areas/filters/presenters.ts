@@ -43,3 +43,9 @@ export const FilteredSchema = Type.Array(
   { description: 'the warn filters of the viewer this item matched, with the matching keywords ([]: none)' },
 );
 export type Filtered = FilterResult[];
+
+/** A listed item's `meta`: present only when a warn filter of the viewer matched it. */
+export const FilteredMeta = Type.Optional(Type.Object({ filtered: FilteredSchema }));
+
+/** The `meta` of an item with its warnings: none when nothing matched (so nothing changes for anyone else). */
+export const filteredMeta = (filtered: FilterResult[]) => (filtered.length > 0 ? { meta: { filtered } } : {});

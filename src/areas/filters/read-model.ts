@@ -17,5 +17,11 @@ export const notHiddenByFilters = (hidden: Placeholder | SQL, text: SQL): SQL =>
 export const mediaFilterText = (columns: { description: AnyColumn; hashtags: AnyColumn }): SQL =>
   sql`concat_ws(' ', ${columns.description}, '#' || nullif(array_to_string(${columns.hashtags}, ' #'), ''))`;
 
+/** The same text for a media row in hand (the warnings read it from the page's rows). */
+export const mediaFilterTextOf = (row: { description: string | null; hashtags: string[] }): string =>
+  [row.description, row.hashtags.length > 0 ? `#${row.hashtags.join(' #')}` : null]
+    .filter((part) => part !== null)
+    .join(' ');
+
 /** One text column as filters read it (a comment's body). */
 export const filterText = (column: AnyColumn): SQL => sql`coalesce(${column}, '')`;

@@ -6,7 +6,7 @@ import { pageDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
 import { ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
-import { MediaSchema, OwnMediaSchema, presentMedia, presentOwnMedia } from './presenters.ts';
+import { ListedMediaSchema, OwnMediaSchema, presentListedMedia, presentOwnMedia } from './presenters.ts';
 import type { MediaServices } from './public.ts';
 
 export const maxDescriptionLength = 2000;
@@ -87,15 +87,16 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
     route({
       method: 'GET',
       path: '/api/users/{userId}/media',
-      auth: 'none',
+      auth: 'optional',
       summary: "A user's published media posts, newest first (sensitive and hidden ones left out)",
+      description: "Public; a valid token applies the viewer's keyword filters (context feeds).",
       params: { userId: idParam('UUID or 32 hex digits') },
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],
-      success: { status: 200, schema: CollectionSchema(MediaSchema) },
-      handler: async ({ params, page, links }) =>
-        pageDocument(await media.listPublicPosts(params.userId, page), { page, links }, (row) =>
-          presentMedia(row, null),
+      success: { status: 200, schema: CollectionSchema(ListedMediaSchema) },
+      handler: async ({ viewer, params, page, links }) =>
+        pageDocument(await media.listPublicPosts(params.userId, page, viewer?.userId ?? null), { page, links }, (row) =>
+          presentListedMedia(row, null),
         ),
     }),
   ];

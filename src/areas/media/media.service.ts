@@ -13,6 +13,8 @@ import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { extractHashtags, normaliseHashtags } from '../../platform/text/hashtags.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import { type CounterDelta, type MediaRepository, ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import type { ListedMedia } from './read-model.ts';
@@ -28,6 +30,7 @@ export const servableCacheTtlMs = 10_000;
 export interface MediaServiceDeps {
   repository: MediaRepository;
   users: UsersService;
+  filters: FiltersService;
   clock: Clock;
   transactions: Transactions;
   events: EventBus;
@@ -127,10 +130,18 @@ export class MediaService {
     return pageOf(await this.#deps.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
   }
 
-  async listPublicPosts(userId: string, page: PageRequest): Promise<Page<ListedMedia>> {
+  /** What the viewer's keyword filters hide is left out; what they warn about carries `filtered`. */
+  async listPublicPosts(
+    userId: string,
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<Page<ListedMedia & { filtered: FilterResult[] }>> {
     if ((await this.#deps.users.findVisible(userId)) === null)
       throw new AppError('notFound', { source: { parameter: 'userId' } });
-    return pageOf(await this.#deps.repository.listPublicPosts(userId, page), page, userMediaKeyset);
+    const { filters } = this.#deps;
+    const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');
+    const listed = pageOf(await this.#deps.repository.listPublicPosts(userId, page, hiddenBy), page, userMediaKeyset);
+    return { ...listed, items: await filters.warn(viewerId, 'feeds', listed.items, mediaFilterTextOf) };
   }
 
   /**
