@@ -6,6 +6,8 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import type { Centre, DistancedMedia, GeoMediaRepository, LikedMedia } from './geo-media.repository.ts';
 import type { MapCell, MapCellsRepository } from './map-cells.repository.ts';
@@ -20,6 +22,9 @@ export interface ViewerProfile {
   /** The hashtags of the viewer's topics (empty when they follow none). */
   topicHashtags(userId: string): Promise<string[]>;
 }
+
+/** A listed media with the viewer's warnings. */
+export type Warned<T> = T & { filtered: FilterResult[] };
 
 export const nearbyDistance = { defaultMetres: 5_000, maxMetres: 100_000 } as const;
 export const recommendedDistance = { defaultMetres: 25_000, maxMetres: 100_000 } as const;
@@ -42,6 +47,8 @@ export interface GeoMediaServiceDeps {
   nearby: NearbyRepository;
   cells: MapCellsRepository;
   viewers: ViewerProfile;
+  /** The viewer's keyword filters (context feeds): what they hide is left out, what they warn about carries `filtered`. */
+  filters: FiltersService;
   clock: Clock;
 }
 
@@ -60,29 +67,27 @@ export class GeoMediaService {
     return this.#trendingRankings.cache;
   }
 
-  nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<DistancedMedia[]> {
-    return this.#deps.nearby.nearby(at, distanceMetres, page);
+  async nearby(viewerId: string | null, at: Centre, distanceMetres: number, page: PageRequest) {
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
+    return this.#warned(viewerId, await this.#deps.nearby.nearby(at, distanceMetres, page, hiddenBy));
   }
 
   async recommended(
     viewerId: string | null,
     request: { latitude?: number; longitude?: number; distance: number; personalize: boolean },
     page: PageRequest,
-  ): Promise<DistancedMedia[]> {
+  ): Promise<Warned<DistancedMedia>[]> {
     const at = await this.#centre(viewerId, request.latitude, request.longitude);
-    return this.#deps.media.recommended(
-      at,
-      request.distance,
-      await this.#hashtags(viewerId, request.personalize),
-      page,
-    );
+    const hashtags = await this.#hashtags(viewerId, request.personalize);
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
+    return this.#warned(viewerId, await this.#deps.media.recommended(at, request.distance, hashtags, page, hiddenBy));
   }
 
   async trending(
     viewerId: string | null,
     request: { country?: string; windowDays: number; personalize: boolean },
     page: PageRequest,
-  ): Promise<{ country: string; rows: LikedMedia[] }> {
+  ): Promise<{ country: string; rows: Warned<LikedMedia>[] }> {
     const country = request.country ?? (await this.#birthCity(viewerId))?.countryCode;
     if (country === undefined) {
       throw new AppError('validationFailed', {
@@ -93,7 +98,12 @@ export class GeoMediaService {
     const since = new Date(this.#deps.clock.now().getTime() - request.windowDays * 86_400_000);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
     const query = { country, since, windowDays: request.windowDays, hashtags };
-    return { country, rows: await this.#trendingRankings.page(query, page) };
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
+    return { country, rows: await this.#warned(viewerId, await this.#trendingRankings.page(query, page, hiddenBy)) };
+  }
+
+  #warned<T extends ListedMedia>(viewerId: string | null, rows: T[]): Promise<Warned<T>[]> {
+    return this.#deps.filters.warn(viewerId, 'feeds', rows, mediaFilterTextOf);
   }
 
   /**

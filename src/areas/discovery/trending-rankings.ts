@@ -45,9 +45,9 @@ export class TrendingRankings {
 
   /**
    * limit + 1 media of the page, in the order pageOf expects (backwards for a 'before' page), skipping
-   * those that left public view since the ranking was made.
+   * those that left public view since the ranking was made and those the viewer's filters hide (`hiddenBy`).
    */
-  async page(query: TrendingQuery, page: PageRequest): Promise<LikedMedia[]> {
+  async page(query: TrendingQuery, page: PageRequest, hiddenBy: string[] = []): Promise<LikedMedia[]> {
     const entries = entriesOfPage(await this.#ranking(query), page);
     const wanted = page.limit + 1;
     const shown: LikedMedia[] = [];
@@ -56,7 +56,14 @@ export class TrendingRankings {
     for (let next = 0; shown.length < wanted && next < entries.length; ) {
       const chunk = entries.slice(next, next + (next === 0 ? wanted : Math.max(wanted, 50)));
       next += chunk.length;
-      const rows = new Map((await this.media.listedAmong(chunk.map((entry) => entry.id))).map((row) => [row.id, row]));
+      const rows = new Map(
+        (
+          await this.media.listedAmong(
+            chunk.map((entry) => entry.id),
+            hiddenBy,
+          )
+        ).map((row) => [row.id, row]),
+      );
       for (const entry of chunk) {
         const row = rows.get(entry.id);
         if (row !== undefined && shown.length < wanted) shown.push({ ...row, windowLikes: entry.windowLikes });

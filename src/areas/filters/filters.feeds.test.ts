@@ -149,3 +149,99 @@ describe('keyword filters on media lists', () => {
     assert.deepEqual(await read(), ['Sunny day', 'Rainy day']);
   });
 });
+
+describe('keyword filters on the other lists of media: a social feed, nearby, recommended, trending', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let viewer: TestUser;
+  let feedCode: string;
+  const capeTown = { latitude: -33.9249, longitude: 18.4241, countryCode: 'ZA' };
+  const read = async (url: string, user: TestUser | null) => {
+    const res = await t.request({ method: 'GET', url, token: user?.token });
+    assert.equal(res.statusCode, 200, `${url}: ${JSON.stringify(res.json)}`);
+    return res.json.data.map((item: any) => ({
+      description: item.attributes.description,
+      filtered: item.meta?.filtered?.map((entry: any) => entry.matches),
+    }));
+  };
+  const lists = () => [
+    `/api/social-feeds/${feedCode}?limit=1`,
+    `/api/media/nearby?lat=${capeTown.latitude}&lng=${capeTown.longitude}&limit=1`,
+    `/api/media/recommended/nearby?lat=${capeTown.latitude}&lng=${capeTown.longitude}&limit=1`,
+    '/api/media/trending?country=ZA&limit=1',
+  ];
+  /** Every page of a list, one media a page, following `next`. */
+  const everyPage = async (url: string, user: TestUser | null) => {
+    const shown: any[] = [];
+    for (let next: string | null = url; next !== null; ) {
+      const res = await t.request({ method: 'GET', url: next, token: user?.token });
+      assert.equal(res.statusCode, 200);
+      assert.ok(res.json.data.length === 1 || res.json.links.next === null, `${next}: a page short before the end`);
+      shown.push(...(await read(next, user)));
+      next = res.json.links.next;
+    }
+    return shown;
+  };
+
+  before(async () => {
+    t = await createTestApp();
+    owner = await createUser(t);
+    viewer = await createUser(t);
+    const liker = await createUser(t);
+    for (const [description, likes] of [
+      ['Penguins at Boulders beach', 1],
+      ['Table Mountain hike', 2],
+      ['Hiking Lion’s Head', 3],
+      ['Wine farm lunch', 4],
+    ] as const) {
+      const row = await createMediaRow(t, owner.id, { ...capeTown, description, hashtags: [], likesCount: likes });
+      const like = await t.request({
+        method: 'PUT',
+        url: `/api/users/me/media/${row.id}/reaction`,
+        token: liker.token,
+        body: { type: 'like' },
+      });
+      assert.equal(like.statusCode, 200);
+    }
+    const feed = await t.request({
+      method: 'POST',
+      url: '/api/users/me/social-feeds',
+      token: owner.token,
+      body: { name: 'Cape Town' },
+    });
+    assert.equal(feed.statusCode, 201, JSON.stringify(feed.json));
+    feedCode = feed.json.data.attributes.code;
+    for (const body of [
+      { action: 'hide', keywords: [{ keyword: 'HIK', wholeWord: false }] },
+      { action: 'warn', keywords: [{ keyword: 'penguin', wholeWord: false }] },
+    ]) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/users/me/filters',
+        token: viewer.token,
+        body: { title: 'Mine', context: ['feeds'], ...body },
+      });
+      assert.equal(res.statusCode, 201);
+    }
+  });
+  after(() => t.close());
+
+  it('leaves out what the viewer hides with full pages, warns on the rest, and changes nothing for others', async () => {
+    for (const url of lists()) {
+      const everything = await everyPage(url, null);
+      assert.equal(everything.length, 4, url);
+      assert.ok(
+        everything.every((item) => item.filtered === undefined),
+        url,
+      );
+      const filtered = await everyPage(url, viewer);
+      assert.deepEqual(
+        filtered.map((item) => item.description).sort(),
+        ['Penguins at Boulders beach', 'Wine farm lunch'],
+        url,
+      );
+      assert.deepEqual(filtered.find((item) => item.description.startsWith('Penguins')).filtered, [['penguin']], url);
+      assert.equal(filtered.find((item) => item.description.startsWith('Wine')).filtered, undefined, url);
+    }
+  });
+});

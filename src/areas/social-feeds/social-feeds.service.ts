@@ -12,6 +12,8 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
 import { newId, parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import type { GeographyService } from '../geography/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import { feedCodePattern, newFeedCode } from './feed-codes.ts';
@@ -32,6 +34,7 @@ export interface SocialFeedsServiceDeps {
   transactions: Transactions;
   repository: SocialFeedsRepository;
   users: UsersService;
+  filters: FiltersService;
   cities: Pick<GeographyService, 'cityById'>;
   clock: Clock;
 }
@@ -130,10 +133,20 @@ export class SocialFeedsService {
   }
 
   /** The public feed and one page of its media; 404 for an unknown or deleted feed, or a banned owner. */
-  async published(code: string, page: PageRequest): Promise<PublishedFeed & { media: Page<ListedMedia> }> {
+  /** The viewer's keyword filters (context feeds) leave out what they hide and warn on the rest. */
+  async published(
+    code: string,
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<PublishedFeed & { media: Page<ListedMedia & { filtered: FilterResult[] }> }> {
     const found = feedCodePattern.test(code) ? await this.#deps.repository.findPublished(code) : null;
     if (found === null) throw feedNotFound();
-    const rows = await this.#deps.repository.media(found.feed.id, page);
-    return { ...found, media: pageOf(rows, page, feedMediaKeyset) };
+    const { filters } = this.#deps;
+    const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');
+    const listed = pageOf(await this.#deps.repository.media(found.feed.id, page, hiddenBy), page, feedMediaKeyset);
+    return {
+      ...found,
+      media: { ...listed, items: await filters.warn(viewerId, 'feeds', listed.items, mediaFilterTextOf) },
+    };
   }
 }
