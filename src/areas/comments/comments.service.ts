@@ -12,6 +12,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { isLowercaseUuid, newId } from '../../platform/ids/ids.ts';
 import { erasedAccountName, renameMention } from '../../platform/text/mentions.ts';
 import type { UsersService } from '../accounts/public.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
 import type { MediaService } from '../media/public.ts';
 import type { MediaRow } from '../media/read-model.ts';
 import { checkedBody, extractMentions, hashtagsOf } from './comment-text.ts';
@@ -34,7 +35,8 @@ const commentNotFound = (detail = 'no such comment, or not visible to you') =>
  * a mention of a hidden account shows unlinked, and linked again once it is visible.
  */
 export interface CommentsView {
-  rows: ListedComment[];
+  /** `filtered`: the viewer's warn filters (context comments) the comment matched, on the lists' rows. */
+  rows: Array<ListedComment & { filtered?: FilterResult[] }>;
   usernames: Map<string, string | null>;
 }
 
@@ -44,6 +46,7 @@ export interface CommentsServiceDeps {
   repository: CommentsRepository;
   media: MediaService;
   users: UsersService;
+  filters: FiltersService;
   clock: Clock;
 }
 
@@ -103,20 +106,23 @@ export class CommentsService {
   async listTopLevel(mediaId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return this.#view(await this.#deps.repository.listTopLevel(target.id, page));
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'comments');
+    return this.#warned(viewerId, await this.#deps.repository.listTopLevel(target.id, page, hiddenBy));
   }
 
   /** The direct replies of a comment shown in its thread, oldest first. */
   async listReplies(commentId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const comment = await this.#requireShown(commentId, viewerId);
-    return this.#view(await this.#deps.repository.listReplies(comment.comment.id, page));
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'comments');
+    return this.#warned(viewerId, await this.#deps.repository.listReplies(comment.comment.id, page, hiddenBy));
   }
 
   /** The thread around a comment, in reading order, at most threadCap comments. */
   async thread(commentId: string, viewerId: string | null): Promise<CommentsView & { truncated: boolean }> {
     const { comment } = await this.#requireShown(commentId, viewerId);
-    const rows = await this.#deps.repository.listThread(comment.rootId ?? comment.id, threadCap + 1);
-    return { ...(await this.#view(rows.slice(0, threadCap))), truncated: rows.length > threadCap };
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'comments');
+    const rows = await this.#deps.repository.listThread(comment.rootId ?? comment.id, threadCap + 1, hiddenBy);
+    return { ...(await this.#warned(viewerId, rows.slice(0, threadCap))), truncated: rows.length > threadCap };
   }
 
   // Writing -----------------------------------------------------------------------------------------
@@ -334,7 +340,14 @@ export class CommentsService {
     return this.#view([row]);
   }
 
-  async #view(rows: ListedComment[]): Promise<CommentsView> {
+  /** A list the viewer reads: with the warnings of their filters (a placeholder's text is none). */
+  async #warned(viewerId: string | null, rows: ListedComment[]): Promise<CommentsView> {
+    const textOf = ({ comment }: ListedComment) =>
+      comment.deletedAt === null && !comment.authorBanned ? (comment.body ?? '') : '';
+    return this.#view(await this.#deps.filters.warn(viewerId, 'comments', rows, textOf));
+  }
+
+  async #view(rows: CommentsView['rows']): Promise<CommentsView> {
     const ids = new Set(rows.flatMap((row) => row.comment.mentions));
     return { rows, usernames: await this.#deps.repository.usernames([...ids]) };
   }

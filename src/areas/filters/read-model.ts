@@ -23,5 +23,5 @@ export const mediaFilterTextOf = (row: { description: string | null; hashtags: s
     .filter((part) => part !== null)
     .join(' ');
 
-/** One text column as filters read it (a comment's body). */
-export const filterText = (column: AnyColumn): SQL => sql`coalesce(${column}, '')`;
+/** One text as filters read it (a comment's body): null reads as no text. */
+export const filterText = (text: AnyColumn | SQL): SQL => sql`coalesce(${text}, '')`;
