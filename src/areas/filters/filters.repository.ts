@@ -4,6 +4,7 @@ import { namesOf } from '../../platform/db/column-names.ts';
 import { newestFirst } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
+import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -92,9 +93,16 @@ export class FiltersRepository extends Repository {
       .limit(page.limit + 1);
   }
 
+  readonly #allOfUser = new PreparedRead<FilterWithKeywords>(this.source, 'filters.allOfUser', (db) =>
+    db
+      .select(withKeywords)
+      .from(filters)
+      .where(eq(filters.userId, sql.placeholder('userId'))),
+  );
+
   /** Every filter of the user (at most filtersPerUser): what the lists they read are filtered with. */
-  async allOfUser(userId: string): Promise<FilterWithKeywords[]> {
-    return this.db.select(withKeywords).from(filters).where(eq(filters.userId, userId));
+  allOfUser(userId: string): Promise<FilterWithKeywords[]> {
+    return this.#allOfUser.run({ userId });
   }
 
   /** The data export's filters of a user, in keyset batches by id (keywords without their folded form). */

@@ -13,6 +13,33 @@ import { type AnyColumn, type Placeholder, type SQL, sql } from 'drizzle-orm';
 export const notHiddenByFilters = (hidden: Placeholder | SQL, text: SQL): SQL =>
   sql`(cardinality(${hidden}::text[]) = 0 OR lower(unaccent(${text})) !~ ALL (${hidden}::text[]))`;
 
+/** The same condition in a raw statement's text (notifications' feed statements): `hidden` is a text[] expression. */
+export const notHiddenByFiltersText = (hidden: string, text: string): string =>
+  `(cardinality(${hidden}) = 0 OR lower(unaccent(${text})) !~ ALL (${hidden}))`;
+
+/**
+ * What filters read of a notification: the names frozen in its data (the actor's display name and
+ * username, a badge's label, a title), not the sentence around them, which every notification of a kind shares.
+ */
+export const notificationTextKeys = [
+  'actorDisplayName',
+  'actorUsername',
+  'label',
+  'titleLabel',
+  'displayTitle',
+] as const;
+
+/** That text in SQL, from the jsonb column named `data`. */
+export const notificationFilterText = (data: string): string =>
+  `concat_ws(' ', ${notificationTextKeys.map((key) => `${data}->>'${key}'`).join(', ')})`;
+
+/** The same text for a notification in hand (the warnings read it from the page's rows). */
+export const notificationFilterTextOf = (data: Record<string, unknown>): string =>
+  notificationTextKeys
+    .map((key) => data[key])
+    .filter((value): value is string => typeof value === 'string')
+    .join(' ');
+
 /** What filters read of a media: its description, then its hashtags written `#tag`. */
 export const mediaFilterText = (columns: { description: AnyColumn; hashtags: AnyColumn }): SQL =>
   sql`concat_ws(' ', ${columns.description}, '#' || nullif(array_to_string(${columns.hashtags}, ' #'), ''))`;
