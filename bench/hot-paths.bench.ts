@@ -158,6 +158,7 @@ try {
           'visible',
           viewerId,
           first(reactedMediaKeysets.like),
+          [],
         ),
       'my bookmarks': (tx) => new BookmarksRepository(tx).list(viewerId, { kind: 'all' }, first(bookmarksKeyset)),
       'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset)),

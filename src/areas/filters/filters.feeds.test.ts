@@ -150,11 +150,12 @@ describe('keyword filters on media lists', () => {
   });
 });
 
-describe('keyword filters on the other lists of media: a social feed, nearby, recommended, trending', () => {
+describe("keyword filters on the other lists of media: a social feed, nearby, recommended, trending, a user's likes", () => {
   let t: TestApp;
   let owner: TestUser;
   let viewer: TestUser;
   let feedCode: string;
+  let likerId: string;
   const capeTown = { latitude: -33.9249, longitude: 18.4241, countryCode: 'ZA' };
   const read = async (url: string, user: TestUser | null) => {
     const res = await t.request({ method: 'GET', url, token: user?.token });
@@ -169,6 +170,7 @@ describe('keyword filters on the other lists of media: a social feed, nearby, re
     `/api/media/nearby?lat=${capeTown.latitude}&lng=${capeTown.longitude}&limit=1`,
     `/api/media/recommended/nearby?lat=${capeTown.latitude}&lng=${capeTown.longitude}&limit=1`,
     '/api/media/trending?country=ZA&limit=1',
+    `/api/users/${likerId}/likes?limit=1`,
   ];
   /** Every page of a list, one media a page, following `next`. */
   const everyPage = async (url: string, user: TestUser | null) => {
@@ -188,6 +190,14 @@ describe('keyword filters on the other lists of media: a social feed, nearby, re
     owner = await createUser(t);
     viewer = await createUser(t);
     const liker = await createUser(t);
+    likerId = liker.id;
+    const shown = await t.request({
+      method: 'PATCH',
+      url: '/api/users/me/settings',
+      token: liker.token,
+      body: { showReactionsPublicly: true },
+    });
+    assert.equal(shown.statusCode, 200);
     for (const [description, likes] of [
       ['Penguins at Boulders beach', 1],
       ['Table Mountain hike', 2],

@@ -22,6 +22,7 @@ import {
   userRows as users,
   visibleUser,
 } from '../accounts/read-model.ts';
+import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import {
   type ListedMedia,
   listedMediaColumns,
@@ -176,6 +177,7 @@ export class ReactionsRepository extends Repository {
                   eq(mediaReactions.userId, sql.placeholder('userId')),
                   eq(mediaReactions.type, literal(type)),
                   mediaVisibility[rule](sql.placeholder('viewerId')),
+                  notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
                   where,
                 ),
               )
@@ -194,8 +196,9 @@ export class ReactionsRepository extends Repository {
     rule: MediaVisibility,
     viewerId: string | null,
     page: PageRequest,
+    hiddenBy: string[],
   ): Promise<ReactedMedia[]> {
-    return this.#reactedMedia[type][rule].run(page, { userId, viewerId });
+    return this.#reactedMedia[type][rule].run(page, { userId, viewerId, hiddenBy });
   }
 
   /**
