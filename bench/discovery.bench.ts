@@ -16,7 +16,8 @@ import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
-import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
+import { fasterAnchor, loadTable, machineLine } from './harness/report.ts';
+import { measureScenarios } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
@@ -86,7 +87,8 @@ const boxQuery = (box: ReturnType<typeof viewAt>) =>
 const worldBox = 'south=-85&west=-180&north=85&east=180';
 
 try {
-  const server = await startServer({ ...scratch.serverEnv, ADMIN_API_TOKEN: adminToken });
+  const serverEnv = { ...scratch.serverEnv, ADMIN_API_TOKEN: adminToken };
+  const server = await startServer(serverEnv);
   // The derived tables the routes read, built as their jobs build them.
   for (const job of ['map-clusters', 'hashtags']) {
     const jobStarted = performance.now();
@@ -97,37 +99,35 @@ try {
     const report = JSON.stringify((await flushed.json()).data.attributes.report);
     console.log(`${job}: ${report} in ${((performance.now() - jobStarted) / 1000).toFixed(1)} s`);
   }
-  const only = process.env.BENCH_ONLY;
-  const get = async (scenario: string, path: string): Promise<Row | null> =>
-    only && path !== '/api/ping' && !scenario.includes(only)
-      ? null
-      : { scenario, result: await measureLoad(`${server.url}${path}`, settings) };
   await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
   await measureLoad(`${server.url}/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}`, {
     ...settings,
     seconds: 2,
   });
   await settle();
-  const pingBefore = (await get('GET /api/ping (anchor, before the scenarios)', '/api/ping'))!;
-  const rows = [
-    pingBefore,
-    await get(
-      'nearby, 5 km around Paris (20 items)',
-      `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
-    ),
-    await get('in-bounds, street view (Paris, zoom 14: media)', `/api/media/in-bounds?${boxQuery(viewAt(14))}&zoom=14`),
-    await get(
-      'in-bounds, city view (Paris, zoom 12: clusters)',
-      `/api/media/in-bounds?${boxQuery(viewAt(12))}&zoom=12`,
-    ),
-    await get('in-bounds, world zoom (zoom 1)', `/api/media/in-bounds?${worldBox}&zoom=1`),
-    await get(`trending in ${busiestCountry}, 7 days`, `/api/media/trending?country=${busiestCountry}`),
-    await get('hashtag autocomplete "tag1"', '/api/media/hashtags/autocomplete?q=tag1'),
-  ].filter((row): row is Row => row !== null);
-  const pingAfter = (await get('GET /api/ping (anchor, after the scenarios)', '/api/ping'))!;
+  const [pingBefore, ...rows] = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv, settings }, [
+    { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
+    {
+      title: 'nearby, 5 km around Paris (20 items)',
+      path: `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
+    },
+    {
+      title: 'in-bounds, street view (Paris, zoom 14: media)',
+      path: `/api/media/in-bounds?${boxQuery(viewAt(14))}&zoom=14`,
+    },
+    {
+      title: 'in-bounds, city view (Paris, zoom 12: clusters)',
+      path: `/api/media/in-bounds?${boxQuery(viewAt(12))}&zoom=12`,
+    },
+    { title: 'in-bounds, world zoom (zoom 1)', path: `/api/media/in-bounds?${worldBox}&zoom=1` },
+    { title: `trending in ${busiestCountry}, 7 days`, path: `/api/media/trending?country=${busiestCountry}` },
+    { title: 'hashtag autocomplete "tag1"', path: '/api/media/hashtags/autocomplete?q=tag1' },
+    { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
+  ]);
+  const pingAfter = rows.pop()!;
   const rss = server.rssMb();
   await server.stop();
-  console.log(`\n${loadTable([...rows, pingAfter], fasterAnchor(pingBefore, pingAfter).result)}`);
+  console.log(`\n${loadTable([pingBefore!, ...rows, pingAfter], fasterAnchor(pingBefore!, pingAfter).result)}`);
   console.log(`\nserver: ${Math.round(rss)} MB resident after the run`);
 
   if (scratch.url !== null) {

@@ -22,7 +22,8 @@ import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
-import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
+import { fasterAnchor, loadTable, machineLine } from './harness/report.ts';
+import { measureScenarios } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
@@ -96,36 +97,38 @@ try {
     await (await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).json()
   ).data.id as string;
   const headers = { authorization: `Bearer ${token}` };
-  // BENCH_ONLY=<text> measures only the scenarios whose title contains it (and ping), e.g. to profile one.
-  const only = process.env.BENCH_ONLY;
-  const get = async (scenario: string, path: string, authenticated = true): Promise<Row | null> =>
-    only && path !== '/api/ping' && !scenario.includes(only)
-      ? null
-      : { scenario, result: await measureLoad(`${server.url}${path}`, settings, authenticated ? { headers } : {}) };
   // Warm-up (JIT, connection pool, prepared statements, session cache), not measured.
   await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
   await measureLoad(`${server.url}/api/users/me/notifications`, { ...settings, seconds: 2 }, { headers });
   await settle();
-  const pingBefore = (await get('GET /api/ping (anchor, before the scenarios)', '/api/ping', false))!;
   const notifications = '/api/users/me/notifications';
-  const rows = [
-    pingBefore,
-    await get('notifications, first page (20)', notifications),
-    await get(`notifications, page ${deep.toLocaleString('en-US')} rows deep`, `${notifications}?cursor=${deepCursor}`),
-    await get('notifications, unread only', `${notifications}?filter=unread`),
-    await get('notifications unread-count', `${notifications}/unread-count`),
-    await get('GET /api/auth/me', '/api/auth/me'),
-    await get('my media', '/api/users/me/media'),
-    await get("a user's media", `/api/users/${viewerId}/media`),
-    await get('my likes', '/api/users/me/likes'),
-    await get('my bookmarks', '/api/users/me/bookmarks'),
-    await get('whom I follow', '/api/users/me/following'),
-    await get('my followers', '/api/users/me/followers'),
-  ].filter((row): row is Row => row !== null);
-  const pingAfter = (await get('GET /api/ping (anchor, after the scenarios)', '/api/ping', false))!;
+  const [pingBefore, ...rows] = await measureScenarios(
+    { server, databaseUrl: scratch.url, serverEnv: scratch.serverEnv, settings },
+    [
+      { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
+      ...[
+        { title: 'notifications, first page (20)', path: notifications },
+        {
+          title: `notifications, page ${deep.toLocaleString('en-US')} rows deep`,
+          path: `${notifications}?cursor=${deepCursor}`,
+        },
+        { title: 'notifications, unread only', path: `${notifications}?filter=unread` },
+        { title: 'notifications unread-count', path: `${notifications}/unread-count` },
+        { title: 'GET /api/auth/me', path: '/api/auth/me' },
+        { title: 'my media', path: '/api/users/me/media' },
+        { title: "a user's media", path: `/api/users/${viewerId}/media` },
+        { title: 'my likes', path: '/api/users/me/likes' },
+        { title: 'my bookmarks', path: '/api/users/me/bookmarks' },
+        { title: 'whom I follow', path: '/api/users/me/following' },
+        { title: 'my followers', path: '/api/users/me/followers' },
+      ].map((scenario) => ({ ...scenario, headers })),
+      { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
+    ],
+  );
+  const pingAfter = rows.pop()!;
   const rss = server.rssMb();
   await server.stop();
-  console.log(`\n${loadTable([...rows, pingAfter], fasterAnchor(pingBefore, pingAfter).result)}`);
+  console.log(`\n${loadTable([pingBefore!, ...rows, pingAfter], fasterAnchor(pingBefore!, pingAfter).result)}`);
   console.log(
     `\nanchors: node:http hello-world ${Math.round(hello.rps)} req/s (p99 ${hello.p99} ms); ` +
       (pgbench === null

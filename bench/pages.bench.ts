@@ -7,17 +7,23 @@
  * stylesheets, scripts, images and data requests, until the network is idle; lazy images below the
  * fold are not loaded, as for a visitor who does not scroll). Without /usr/bin/chromium only the
  * times are measured.
- * Env: DATABASE_URL, PAGES_BENCH_REQUESTS (40 per page).
+ * Then each page under load (BENCH_CONNECTIONS, BENCH_SECONDS) against ping and, on PostgreSQL, its
+ * floor twin (harness/twin.ts).
+ * Env: DATABASE_URL, PAGES_BENCH_REQUESTS (40 per page), BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ONLY.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { loadSettings } from './harness/load.ts';
+import { loadTable, machineLine, type Row } from './harness/report.ts';
+import { measureScenarios } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { startServer } from './harness/server.ts';
 
 const requests = Number(process.env.PAGES_BENCH_REQUESTS ?? 40);
+const settings = loadSettings();
 const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromiumPath = '/usr/bin/chromium';
@@ -55,6 +61,8 @@ async function seed(env: Record<string, string>): Promise<{ seconds: number; rep
   return { seconds: (performance.now() - started) / 1000, report: JSON.parse(stdout) };
 }
 
+const pageHeaders = { accept: 'text/html', 'accept-language': 'en-US' };
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 /** Time to first byte of `count` sequential GETs (after 5 unmeasured), and the HTML's size. */
@@ -63,7 +71,7 @@ async function timeToFirstByte(url: string, count: number) {
   let bytes = 0;
   for (let i = 0; i < count + 5; i += 1) {
     const started = performance.now();
-    const response = await fetch(url, { headers: { accept: 'text/html', 'accept-language': 'en-US' } });
+    const response = await fetch(url, { headers: pageHeaders });
     const ttfb = performance.now() - started;
     const body = await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
@@ -118,6 +126,7 @@ try {
       })
     : null;
   const rows: string[] = [];
+  let loadRows: Row[] = [];
   try {
     for (const path of pages) {
       const url = `${server.url}${path}`;
@@ -140,6 +149,11 @@ try {
         `| \`${path}\` | ${times.p50.toFixed(1)} | ${times.p90.toFixed(1)} | ${kb(times.htmlBytes)} | ${cells.join(' | ')} |`,
       );
     }
+    // Under load, each page against its floor twin (PostgreSQL), with ping as the anchor.
+    loadRows = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv: scratch.serverEnv, settings }, [
+      { title: 'GET /api/ping (anchor)', path: '/api/ping' },
+      ...pages.map((path) => ({ title: `\`${path}\``, path, headers: pageHeaders })),
+    ]);
   } finally {
     await browser?.close();
     await server.stop();
@@ -156,6 +170,9 @@ try {
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
+  const [ping, ...pageLoads] = loadRows;
+  if (ping !== undefined)
+    console.log(`\n${machineLine(engine, settings)}\n\n${loadTable([ping, ...pageLoads], ping.result)}`);
 } finally {
   await scratch.drop();
 }

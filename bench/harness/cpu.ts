@@ -1,6 +1,6 @@
 /**
  * Where a scenario's CPU goes, per request: the server under test (every process running
- * src/main.ts), PostgreSQL (every `postgres` process of the machine; none on PGlite) and the load
+ * src/main.ts, or the scenario's floor twin, twin-server.ts: one of them is loaded at a time), PostgreSQL (every `postgres` process of the machine; none on PGlite) and the load
  * generator (which measures itself). On two cores shared by all three, a route's rate is what their
  * sum allows, so this tells which of them to make cheaper. Read from /proc (Linux); elsewhere zeros.
  */
@@ -28,7 +28,8 @@ function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
 
 const isServer = (pid: string) => {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('src/main.ts');
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes('src/main.ts') || args.some((arg) => arg.endsWith('twin-server.ts'));
   } catch {
     return false;
   }

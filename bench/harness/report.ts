@@ -15,19 +15,47 @@ export function machineLine(engine: string, settings: LoadSettings): string {
 export interface Row {
   scenario: string;
   result: LoadResult;
+  /** The scenario's floor twin (twin.ts), measured alternated with it; PostgreSQL only. */
+  twin?: LoadResult;
 }
 
+const cpuCell = ({ cpuPerRequest: cpu }: LoadResult) =>
+  [cpu.server, cpu.database, cpu.load].map((us) => Math.round(us)).join(', ');
+
+/**
+ * One row per scenario: its rate and latencies, its ratio to ping, and where its floor twin was
+ * measured, the twin's rate and p99, the ratio of rates (the service's share of its floor) and of p99s,
+ * and the CPU a request of each.
+ */
 export function loadTable(rows: Row[], ping: LoadResult): string {
-  const lines = [
-    '| scenario | req/s | p50 (ms) | p99 (ms) | vs ping | CPU µs/request: server, PostgreSQL, load | bad answers |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const { scenario, result } of rows) {
-    const cpu = result.cpuPerRequest;
-    const cpuCell = [cpu.server, cpu.database, cpu.load].map((us) => Math.round(us)).join(', ');
-    lines.push(
-      `| ${scenario} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${(result.rps / ping.rps).toFixed(2)} | ${cpuCell} | ${result.bad} |`,
-    );
+  const withTwin = rows.some((row) => row.twin !== undefined);
+  const lines = withTwin
+    ? [
+        '| scenario | req/s | p50 (ms) | p99 (ms) | vs ping | twin req/s | twin p99 (ms) | vs twin | p99 / twin p99 | CPU µs/request: server, PostgreSQL, load | twin CPU µs/request | bad answers |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ]
+    : [
+        '| scenario | req/s | p50 (ms) | p99 (ms) | vs ping | CPU µs/request: server, PostgreSQL, load | bad answers |',
+        '|---|---:|---:|---:|---:|---:|---:|',
+      ];
+  for (const { scenario, result, twin } of rows) {
+    const own = `| ${scenario} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${(result.rps / ping.rps).toFixed(2)} |`;
+    if (!withTwin) {
+      lines.push(`${own} ${cpuCell(result)} | ${result.bad} |`);
+      continue;
+    }
+    const twinCells =
+      twin === undefined
+        ? ['', '', '', '', cpuCell(result), '']
+        : [
+            Math.round(twin.rps),
+            twin.p99,
+            (result.rps / twin.rps).toFixed(2),
+            (result.p99 / Math.max(twin.p99, 1)).toFixed(1),
+            cpuCell(result),
+            cpuCell(twin),
+          ];
+    lines.push(`${own} ${twinCells.join(' | ')} | ${result.bad + (twin?.bad ?? 0)} |`);
   }
   return lines.join('\n');
 }

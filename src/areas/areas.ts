@@ -5,6 +5,7 @@
  */
 import type { AnyAreaModule } from '../platform/modules/area-module.ts';
 import { accountsArea } from './accounts/accounts.module.ts';
+import { appealsArea } from './appeals/appeals.module.ts';
 import { bookmarksArea } from './bookmarks/bookmarks.module.ts';
 import { catalogueArea } from './catalogue/catalogue.module.ts';
 import { commentsArea } from './comments/comments.module.ts';
@@ -46,6 +47,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   bookmarksArea,
   commentsArea,
   reportsArea,
+  appealsArea,
   hashtagsArea,
   searchArea,
   topicsArea,

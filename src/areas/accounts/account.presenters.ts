@@ -19,6 +19,9 @@ const settingsFields = {
       description: 'a city id of GET /api/cities (unknown: 422); null clears it (default null)',
     }),
   ),
+  blurSensitiveMedia: Type.Boolean({
+    description: 'the web pages blur media marked sensitive behind their content warning until clicked (default true)',
+  }),
 };
 
 export const SettingsSchema = ResourceSchema('userSettings', Type.Object(settingsFields));

@@ -272,13 +272,14 @@ describe('settings', () => {
       discoverable: true,
       marketingEmails: false,
       birthCityId: null,
+      blurSensitiveMedia: true,
     });
 
     const patch = await t.request({
       method: 'PATCH',
       url: '/api/users/me/settings',
       token: user.token,
-      body: { discoverable: false, marketingEmails: true },
+      body: { discoverable: false, marketingEmails: true, blurSensitiveMedia: false },
     });
     assert.equal(patch.statusCode, 200);
     assert.deepEqual(patch.json.data.attributes, {
@@ -287,20 +288,23 @@ describe('settings', () => {
       discoverable: false,
       marketingEmails: true,
       birthCityId: null,
+      blurSensitiveMedia: false,
     });
 
     const bad = await t.request({
       method: 'PATCH',
       url: '/api/users/me/settings',
       token: user.token,
-      body: { showReactionsPublicly: true, darkMode: true, discoverable: 'yes' },
+      body: { showReactionsPublicly: true, darkMode: true, discoverable: 'yes', blurSensitiveMedia: 'no' },
     });
     assert.equal(bad.statusCode, 422);
     const pointers = bad.json.errors.map((e: any) => e.source.pointer).sort();
     assert.ok(pointers.includes('/darkMode'), JSON.stringify(bad.json.errors));
+    assert.ok(pointers.includes('/blurSensitiveMedia'), JSON.stringify(bad.json.errors));
     const after = await t.request({ method: 'GET', url: '/api/users/me/settings', token: user.token });
     assert.equal(after.json.data.attributes.showReactionsPublicly, false, 'nothing of a refused patch was applied');
     assert.equal(after.json.data.attributes.discoverable, false);
+    assert.equal(after.json.data.attributes.blurSensitiveMedia, false);
 
     const other = await createUser(t);
     const theirs = await t.request({ method: 'GET', url: '/api/users/me/settings', token: other.token });

@@ -154,6 +154,16 @@ describe('account erasure after the grace period', () => {
       }),
       201,
     );
+    // An operator hid her second post and she appealed: a decision, an appeal, her mail locale.
+    await ok(admin('PUT', `/admin/media/${adaSecond.id}/flag`, { flag: 2 }), 200);
+    const decisions = await ok(as(ada, 'GET', '/api/users/me/moderation-decisions'), 200);
+    await ok(
+      as(ada, 'POST', '/api/users/me/appeals', {
+        decisionId: decisions.json.data[0].id,
+        text: `My own photo, says ${ada.user.nickname}`,
+      }),
+      201,
+    );
     // Operators acted on her (audited with her id as the target).
     await ok(admin('PUT', `/admin/users/${ada.hex}/verified`, { verified: true }), 200);
     const db = t.deps.database.db;

@@ -1,5 +1,6 @@
 /** What accounts tell other areas. */
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import type { DecisionContext } from '../../platform/moderation/decision-context.ts';
 import type { UserRow } from './tables.ts';
 
 declare module '../../platform/events/domain-events.ts' {
@@ -44,6 +45,12 @@ declare module '../../platform/events/domain-events.ts' {
     // are published only when the first of ban and pending deletion starts, and when the last ends.
     'user.banned': { userId: string };
     'user.unbanned': { userId: string };
+    /**
+     * An operator's ban started (the admin route, `users:ban`, a report's action; not an account
+     * deletion), after `user.banned`, in its transaction: `reason` is the operator's, `until` its end
+     * (null: until lifted). The appeals area records the decision and tells the user.
+     */
+    'user.bannedByModerator': { userId: string; reason: string; until: Date | null; context: DecisionContext };
     /**
      * The account was erased for good (POST /admin/users/{hex}/anonymize), in the transaction of the
      * erasure: areas erase or replace what they keep of it (frozen names in notifications, mentions).

@@ -19,6 +19,7 @@ import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId, toHex } from '../../platform/ids/ids.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
+import { type DecisionContext, directAction } from '../../platform/moderation/decision-context.ts';
 import { visibleText } from '../../platform/text/visible-text.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { AdminUserFilter, ModerationRepository } from './moderation.repository.ts';
@@ -110,9 +111,10 @@ export class ModerationService {
   /**
    * Bans the user, or changes the reason and end of a ban in force (`user.banned` is published when
    * the ban starts, not again). Joins the caller's transaction. The one path of every ban: the admin
-   * route, a report's action and the operator's `users:ban`.
+   * route, a report's action and the operator's `users:ban`. A ban that starts is a moderation decision
+   * the user is told of and may appeal (`user.bannedByModerator`, with `context`: the report and note).
    */
-  async ban(userId: string, input: BanInput, actor: string): Promise<UserRow> {
+  async ban(userId: string, input: BanInput, actor: string, context: DecisionContext = directAction): Promise<UserRow> {
     const reason = visibleText(input.reason, { multiline: true });
     if (reason === null || [...reason].length > maxBanReasonLength) {
       throw new AppError('validationFailed', {
@@ -141,6 +143,7 @@ export class ModerationService {
         await this.#deps.events.publish('user.changed', { user: row });
         // An account being deleted is hidden already (deletion.service.ts).
         if (user.deletionRequestedAt === null) await this.#deps.events.publish('user.banned', { userId });
+        await this.#deps.events.publish('user.bannedByModerator', { userId, reason, until: input.until, context });
       }
       await this.#record(actor, 'user.ban', userId, {
         reason,

@@ -48,4 +48,5 @@ export {
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
+export { settingsOf } from './settings.service.ts';
 export { displayNameOf, type UsersService } from './users.service.ts';

@@ -15,6 +15,7 @@ export const defaultSettings: UserSettings = {
   discoverable: true,
   marketingEmails: false,
   birthCityId: null,
+  blurSensitiveMedia: true,
 };
 
 export const settingsOf = (stored: Partial<UserSettings>): UserSettings => ({ ...defaultSettings, ...stored });

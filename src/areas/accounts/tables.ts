@@ -16,6 +16,8 @@ export interface UserSettings {
   marketingEmails: boolean;
   /** The city the user was born in (geography's city id), checked when set; null when not given. */
   birthCityId: string | null;
+  /** Whether the web pages blur media marked sensitive behind their content warning until clicked. */
+  blurSensitiveMedia: boolean;
 }
 
 export interface PostalAddress {

@@ -199,6 +199,22 @@ export class CommentsRepository extends Repository {
     return row ?? null;
   }
 
+  /**
+   * Brings back a comment a moderator deleted (an appeal's reversal) with its text; null when it is
+   * not (or no longer) a moderator's placeholder. `visible`: whether it counts again (author not banned).
+   */
+  async restoreModerated(
+    id: string,
+    text: { body: string; mentions: string[]; hashtags: string[] },
+  ): Promise<{ visible: boolean } | null> {
+    const [row] = await this.db
+      .update(comments)
+      .set({ ...text, deletedAt: null, deletedBy: null })
+      .where(and(eq(comments.id, id), eq(comments.deletedBy, literal('moderator'))))
+      .returning({ visible: wasVisible() });
+    return row ?? null;
+  }
+
   /** The media holding comments of the author whose `author_banned` differs from `banned`, in id order. */
   async mediaToFlip(authorId: string, banned: boolean): Promise<string[]> {
     const rows = await this.db

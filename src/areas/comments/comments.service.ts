@@ -10,6 +10,7 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { isLowercaseUuid, newId } from '../../platform/ids/ids.ts';
+import { type DecisionContext, directAction } from '../../platform/moderation/decision-context.ts';
 import { erasedAccountName, renameMention } from '../../platform/text/mentions.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { FilterResult, FiltersService } from '../filters/public.ts';
@@ -93,11 +94,47 @@ export class CommentsService {
     };
   }
 
-  /** Deletes a comment as a moderator (in the caller's transaction); false when missing or already deleted. */
-  async removeAsModerator(commentId: string): Promise<boolean> {
+  /**
+   * Deletes a comment as a moderator (in the caller's transaction); false when missing or already
+   * deleted. A moderation decision its author is told of and may appeal: `comment.removedByModerator`
+   * carries the text the placeholder loses, which an appeal's reversal gives back.
+   */
+  async removeAsModerator(commentId: string, context: DecisionContext = directAction): Promise<boolean> {
     const row = await this.#find(commentId);
-    if (row === null) return false;
-    return this.#softDelete(row, 'moderator');
+    if (row === null || row.deletedAt !== null) return false;
+    return this.#deps.transactions.run(async () => {
+      if (!(await this.#softDelete(row, 'moderator'))) return false;
+      await this.#deps.events.publish('comment.removedByModerator', {
+        commentId: row.id,
+        mediaId: row.mediaId,
+        authorId: row.authorId,
+        body: row.body ?? '',
+        context,
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Undoes a moderator's deletion (an appeal reversed): the comment shows again with `body`, its
+   * mentions resolved anew, and counts on its media again unless its author is banned. False when the
+   * comment is gone, is no longer a moderator's placeholder, or its media is gone.
+   */
+  async restoreAsModerator(commentId: string, body: string): Promise<boolean> {
+    const row = await this.#find(commentId);
+    if (row === null || row.deletedBy !== 'moderator') return false;
+    const mentions = await this.#resolveMentions(body);
+    return this.#deps.transactions.run(async () => {
+      if ((await this.#deps.media.lockForWrite(row.mediaId, [])) === null) return false;
+      const restored = await this.#deps.repository.restoreModerated(row.id, {
+        body,
+        mentions,
+        hashtags: hashtagsOf(body),
+      });
+      if (restored === null) return false;
+      if (restored.visible) await this.#deps.media.adjustCounters(row.mediaId, { comments: 1 });
+      return true;
+    });
   }
 
   // Reading -----------------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 /** What comments tell other areas. */
+import type { DecisionContext } from '../../platform/moderation/decision-context.ts';
+
 declare module '../../platform/events/domain-events.ts' {
   interface DomainEvents {
     /**
@@ -15,7 +17,16 @@ declare module '../../platform/events/domain-events.ts' {
       mentions: string[];
       commentsWritten: number;
     };
+    /**
+     * A moderator deleted a live comment (a report's action), in the transaction of the deletion;
+     * `body` is the text the placeholder lost. The appeals area records the decision.
+     */
+    'comment.removedByModerator': {
+      commentId: string;
+      mediaId: string;
+      authorId: string;
+      body: string;
+      context: DecisionContext;
+    };
   }
 }
-
-export {};

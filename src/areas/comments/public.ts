@@ -10,3 +10,5 @@ declare module '../../platform/modules/area-module.ts' {
     comments: CommentsServices;
   }
 }
+
+export type { CommentsService } from './comments.service.ts';

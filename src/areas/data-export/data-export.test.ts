@@ -69,7 +69,7 @@ describe('data export', () => {
   let bob: TestUser;
   const held = gate();
   const failing = { userId: '' };
-  const photos: { hex: string; data: Buffer }[] = [];
+  const photos: { hex: string; data: Buffer; contentWarning: string | null }[] = [];
   let bobPhoto: { id: string; hex: string; data: Buffer };
   let adaComment = '';
   let bobComment = '';
@@ -93,10 +93,18 @@ describe('data export', () => {
     });
     ada = await createUser(t);
     bob = await createUser(t);
-    for (const data of [await makeJpeg({ width: 64, height: 48 }), await makePng({ width: 40, height: 30 })]) {
-      const res = await upload(t, '/api/users/me/media', ada.token, data, { description: 'A quiet #harbour' });
+    const uploads = [
+      { data: await makeJpeg({ width: 64, height: 48 }), contentWarning: null },
+      { data: await makePng({ width: 40, height: 30 }), contentWarning: 'Vertigo: a view from the edge' },
+    ];
+    for (const { data, contentWarning } of uploads) {
+      const warning: Record<string, string> = contentWarning === null ? {} : { sensitive: 'true', contentWarning };
+      const res = await upload(t, '/api/users/me/media', ada.token, data, {
+        description: 'A quiet #harbour',
+        ...warning,
+      });
       assert.equal(res.statusCode, 201);
-      photos.push({ hex: res.json.data.attributes.hex, data });
+      photos.push({ hex: res.json.data.attributes.hex, data, contentWarning });
     }
     const bobData = await makeJpeg({ width: 50, height: 50 });
     const bobUpload = await upload(t, '/api/users/me/media', bob.token, bobData, { description: 'Bob at sea' });
@@ -156,6 +164,24 @@ describe('data export', () => {
       { method: 'POST', url: `/api/media/${bobPhoto.id}/reports`, token: ada.token, body: { reason: 'spam' } },
       201,
     );
+    // An operator hid her photo; she appealed and the decision was reversed (the photo is back).
+    await ok({ method: 'PUT', url: `/admin/media/${adaMediaId}/flag`, token: adminToken, body: { flag: 2 } });
+    const decisions = await ok({ method: 'GET', url: '/api/users/me/moderation-decisions', token: ada.token });
+    const appealed = await ok(
+      {
+        method: 'POST',
+        url: '/api/users/me/appeals',
+        token: ada.token,
+        body: { decisionId: decisions.json.data[0].id, text: 'My own photo' },
+      },
+      201,
+    );
+    await ok({
+      method: 'PATCH',
+      url: `/admin/appeals/${appealed.json.data.id}`,
+      token: adminToken,
+      body: { outcome: 'reversed' },
+    });
     await ok({ method: 'PUT', url: '/api/users/me/topics', token: ada.token, body: { topics: ['beaches'] } });
     await ok({ method: 'POST', url: '/api/newsletter/subscribe', body: { email: ada.email.toUpperCase() } }, 202);
     await ok(
@@ -265,6 +291,8 @@ describe('data export', () => {
       assert.ok(row, `media row of ${photo.hex}`);
       assert.equal(row.ownerId, ada.id);
       assert.equal(row.description, 'A quiet #harbour');
+      assert.equal(row.authorSensitive, photo.contentWarning !== null, 'the content warning is exported');
+      assert.equal(row.contentWarning, photo.contentWarning);
       assert.equal(row.createdAt, '2026-11-21T12:00:00.000+00:00');
       assert.ok(!('originalKey' in row));
       assert.ok(entries.get(row.file)?.equals(photo.data), `${row.file} is the upload, byte for byte`);
@@ -314,6 +342,14 @@ describe('data export', () => {
       [[bobPhoto.id, 'spam', 'open']],
     );
     assert.ok(!('note' in rowsOf(entries, 'reports')[0]!));
+    assert.deepEqual(
+      rowsOf(entries, 'moderation-decisions').map((row) => [row.kind, row.targetId, row.reversedAt !== null]),
+      [['mediaHidden', adaMediaId, true]],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'appeals').map((row) => [row.text, row.status]),
+      [['My own photo', 'reversed']],
+    );
     assert.deepEqual(
       rowsOf(entries, 'topics').map((row) => row.slug),
       ['beaches'],

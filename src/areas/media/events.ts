@@ -1,4 +1,5 @@
 /** What media tell other areas. */
+import type { DecisionContext } from '../../platform/moderation/decision-context.ts';
 import type { MediaRow } from './tables.ts';
 
 declare module '../../platform/events/domain-events.ts' {
@@ -9,5 +10,11 @@ declare module '../../platform/events/domain-events.ts' {
     'media.changed': { media: MediaRow };
     /** A media (post, avatar or cover) was deleted; `media` is the row as it was. */
     'media.deleted': { media: MediaRow };
+    /**
+     * An operator hid a post (its flag went from below `hidden` to `hidden`: PUT /admin/media/{hex}/flag
+     * or a report's action), in the transaction of the change, after `media.changed`; `previousFlag` is
+     * the flag an appeal's reversal puts back. The appeals area records the decision.
+     */
+    'media.hiddenByModerator': { media: MediaRow; previousFlag: number; context: DecisionContext };
   }
 }

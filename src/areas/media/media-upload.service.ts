@@ -27,6 +27,7 @@ import type { UsersService } from '../accounts/public.ts';
 import type { GeographyService } from '../geography/public.ts';
 import './events.ts';
 import { extractHashtags } from '../../platform/text/hashtags.ts';
+import { type ContentWarningRequest, checkedContentWarning, noContentWarning } from './content-warnings.ts';
 import { imageErrorToAppError } from './image-errors-to-http.ts';
 import type { MediaRepository } from './media.repository.ts';
 import { MediaDeletion } from './media-deletion.ts';
@@ -39,6 +40,8 @@ export interface UploadInput {
   description?: string;
   /** Overrides the owner's publishLocationByDefault setting for this media. */
   locationPublic?: boolean;
+  /** The author's content warning (content-warnings.ts); none when absent. */
+  contentWarning?: ContentWarningRequest;
 }
 
 export interface MediaUploadServiceDeps {
@@ -64,6 +67,8 @@ export class MediaUploadService {
   }
 
   async upload(ownerId: string, kind: MediaKind, input: UploadInput): Promise<MediaRow> {
+    // Checked before the image, so a refused warning costs no decoding and stores nothing.
+    const warning = input.contentWarning === undefined ? noContentWarning : checkedContentWarning(input.contentWarning);
     if (input.data.length === 0) {
       throw new AppError('fileMissing', { source: { pointer: '/file' }, detail: 'the file is empty' });
     }
@@ -90,6 +95,7 @@ export class MediaUploadService {
       describeStatus: kind === 'post' && description === null ? ('pending' as const) : ('skipped' as const),
       description,
       hashtags: description === null ? [] : extractHashtags(description),
+      ...warning,
       originalKey: key,
       originalFormat: probe.format,
       byteSize: data.length,

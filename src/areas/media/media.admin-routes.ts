@@ -6,6 +6,7 @@ import { JobRunDocumentSchema } from '../../platform/jobs/job-run-schema.ts';
 import { AdminMediaSchema, presentAdminMedia } from './admin/media-admin.presenters.ts';
 import { defaultOrphanGraceHours } from './admin/media-admin.service.ts';
 import { emptyBodyAsObject } from './admin/optional-body.ts';
+import { ContentWarningBody } from './media.routes.ts';
 import { maxMediaFlag } from './media-flags.ts';
 import type { MediaServices } from './public.ts';
 
@@ -39,6 +40,19 @@ export function mediaAdminRoutes({ mediaAdmin }: Pick<MediaServices, 'mediaAdmin
       success: OneMedia,
       handler: async ({ params, body }) => ({
         data: presentAdminMedia(await mediaAdmin.setFlag(params.hex, body.flag)),
+      }),
+    }),
+    route({
+      method: 'PUT',
+      path: '/admin/media/{hex}/content-warning',
+      auth: 'admin',
+      summary: 'Impose a content warning on a media (its author may then neither change nor lift it), or lift it',
+      params,
+      body: ContentWarningBody,
+      errors: ['notFound'],
+      success: OneMedia,
+      handler: async ({ params, body }) => ({
+        data: presentAdminMedia(await mediaAdmin.setContentWarning(params.hex, body)),
       }),
     }),
     route({

@@ -8,6 +8,7 @@ import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
+import type { ContentWarning } from './content-warnings.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type ListedMedia, listedMediaColumns } from './read-model.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
@@ -68,6 +69,20 @@ export class MediaRepository extends Repository {
 
   async update(id: string, patch: MediaPatch): Promise<MediaRow | null> {
     const [row] = await this.db.update(media).set(patch).where(eq(media.id, id)).returning();
+    this.#changed(id);
+    return row ?? null;
+  }
+
+  /**
+   * The author's content warning, unless a moderator imposed one (checked in the statement, so a
+   * moderator's warning set meanwhile is never overwritten); null when none was written.
+   */
+  async setAuthorContentWarning(id: string, warning: ContentWarning, updatedAt: Date): Promise<MediaRow | null> {
+    const [row] = await this.db
+      .update(media)
+      .set({ ...warning, updatedAt })
+      .where(and(eq(media.id, id), eq(media.contentWarningByModerator, false)))
+      .returning();
     this.#changed(id);
     return row ?? null;
   }

@@ -1,10 +1,12 @@
 /** My media (removing avatar and cover, posts, descriptions) and a user's public media; uploads are media-uploads.routes.ts. */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
+import { CollectionSchema, DocumentSchema, Nullable } from '../../platform/http/jsonapi.ts';
 import { pageDocument } from '../../platform/http/page-document.ts';
+import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
+import { maxContentWarningLength } from './content-warnings.ts';
 import { ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { ListedMediaSchema, OwnMediaSchema, presentListedMedia, presentOwnMedia } from './presenters.ts';
 import type { MediaServices } from './public.ts';
@@ -12,6 +14,28 @@ import type { MediaServices } from './public.ts';
 export const maxDescriptionLength = 2000;
 
 const params = { mediaId: idParam('UUID or 32 hex digits') };
+
+/** The body of the author's and the moderators' content-warning routes (content-warnings.ts). */
+export const ContentWarningBody = Type.Object(
+  {
+    sensitive: Type.Boolean({ description: 'true: shown behind a content warning; false lifts it (and its text)' }),
+    contentWarning: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: maxContentWarningLength,
+          description: `the warning's text, 1 to ${maxContentWarningLength} characters once trimmed; only with sensitive true; null or absent: none`,
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Author's edits per minute, per IP then per user (docs/api.md, Media: content warnings). */
+export const contentWarningRateLimits = [
+  perIp('media-content-warning', 120, 60),
+  perUser('media-content-warning', 30, 60),
+];
 
 export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media' | 'mediaUploads'>): AnyRoute[] {
   return [
@@ -72,6 +96,23 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
         data: presentOwnMedia(
           await media.setDescription(viewer.userId, params.mediaId, body.description, body.hashtags),
         ),
+      }),
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/users/me/media/{mediaId}/content-warning',
+      auth: 'user',
+      summary: 'Mark my media sensitive, with or without a warning text, or lift it (sensitive false)',
+      description:
+        'The media stays in public lists and carries `sensitive` and `contentWarning`; pages blur it behind the warning. ' +
+        'A warning a moderator set is theirs: 403 `contentWarningByModerator`.',
+      params,
+      body: ContentWarningBody,
+      rateLimit: contentWarningRateLimits,
+      errors: ['notFound', 'contentWarningByModerator'],
+      success: { status: 200, schema: DocumentSchema(OwnMediaSchema) },
+      handler: async ({ viewer, params, body }) => ({
+        data: presentOwnMedia(await media.setContentWarning(viewer.userId, params.mediaId, body)),
       }),
     }),
     route({

@@ -15,6 +15,7 @@ import type { UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { FilterResult, FiltersService } from '../filters/public.ts';
 import { mediaFilterTextOf } from '../filters/read-model.ts';
+import { type ContentWarningRequest, checkedContentWarning } from './content-warnings.ts';
 import { type CounterDelta, type MediaRepository, ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import type { ListedMedia } from './read-model.ts';
@@ -163,6 +164,28 @@ export class MediaService {
   async clearDescription(ownerId: string, id: string): Promise<void> {
     const row = await this.requireOwnPost(ownerId, id);
     await this.#changeDescription(row.id, { description: null, descriptionLocale: null, hashtags: [] });
+  }
+
+  /**
+   * The author marks their post sensitive, with or without a warning text, or lifts it
+   * (content-warnings.ts); 403 `contentWarningByModerator` once a moderator imposed one.
+   */
+  async setContentWarning(ownerId: string, id: string, request: ContentWarningRequest): Promise<MediaRow> {
+    const row = await this.requireOwnPost(ownerId, id);
+    const warning = checkedContentWarning(request);
+    return this.#deps.transactions.run(async () => {
+      const updated = await this.#deps.repository.setAuthorContentWarning(row.id, warning, this.#deps.clock.now());
+      if (updated === null) {
+        if ((await this.#deps.repository.findById(row.id)) === null) {
+          throw new AppError('notFound', { source: { parameter: 'mediaId' } });
+        }
+        throw new AppError('contentWarningByModerator', {
+          detail: 'a moderator set the content warning of this media; only a moderator may change it',
+        });
+      }
+      await this.#deps.events.publish('media.changed', { media: updated });
+      return updated;
+    });
   }
 
   /** Writes a description change and publishes `media.changed` in one transaction. */

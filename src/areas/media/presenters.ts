@@ -40,6 +40,10 @@ export const MediaSchema = ResourceSchema(
     ),
     takenAt: Nullable(Timestamp),
     createdAt: Timestamp,
+    sensitive: Type.Boolean({
+      description: 'shown behind a content warning (its author or a moderator said so); still listed',
+    }),
+    contentWarning: Nullable(Type.String({ description: "the warning's text; null: none (or not sensitive)" })),
   }),
   Type.Object({ owner: RelationshipSchema('users') }),
   'Media',
@@ -54,6 +58,9 @@ export const OwnMediaSchema = ResourceSchema(
     flag: Type.Integer(),
     locationPublic: Type.Boolean(),
     describeStatus: Type.String(),
+    contentWarningByModerator: Type.Boolean({
+      description: 'a moderator set the content warning: only a moderator may change or lift it',
+    }),
   }),
   Type.Object({ owner: RelationshipSchema('users') }),
   'OwnMedia',
@@ -82,6 +89,8 @@ export function presentMedia(row: ListedMedia, viewerId: string | null) {
       place: showPosition ? { cityId: row.cityId, countryCode: row.countryCode } : null,
       takenAt: formatNullableTimestamp(row.takenAt),
       createdAt: formatTimestamp(row.createdAt),
+      sensitive: row.authorSensitive,
+      contentWarning: row.contentWarning,
     },
     relationships: { owner: { data: { type: 'users' as const, id: row.ownerId } } },
   };
@@ -97,6 +106,7 @@ export function presentOwnMedia(row: ListedMedia) {
       flag: row.flag,
       locationPublic: row.locationPublic,
       describeStatus: row.describeStatus,
+      contentWarningByModerator: row.contentWarningByModerator,
     },
   };
 }

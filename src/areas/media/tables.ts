@@ -13,6 +13,15 @@ export const media = pgTable('media', {
   flag: smallint('flag').notNull().default(0),
   /** The owner is banned (kept by media on user.banned / user.unbanned): hidden as a hidden flag hides. */
   ownerBanned: boolean('owner_banned').notNull().default(false),
+  /**
+   * Marked sensitive (content-warnings.ts): listed as usual, shown behind a warning. Set by the author,
+   * or imposed by a moderator (contentWarningByModerator). Not the moderators' flag.
+   */
+  authorSensitive: boolean('author_sensitive').notNull().default(false),
+  /** The warning's text (1 to 200 characters); only on a sensitive media, which may also have none. */
+  contentWarning: text('content_warning'),
+  /** A moderator set the warning: the author may no longer change or lift it. */
+  contentWarningByModerator: boolean('content_warning_by_moderator').notNull().default(false),
   describeStatus: text('describe_status').$type<DescribeStatus>().notNull().default('pending'),
   claimedUntil: timestamptz('claimed_until'),
   describeAttempts: integer('describe_attempts').notNull().default(0),

@@ -19,7 +19,14 @@ const params = { hex: idParam('The report: UUID or 32 hex digits') };
 const ResolveBody = Type.Object(
   {
     resolution: StringEnum(reportResolutions),
-    note: Type.Optional(Nullable(Type.String({ maxLength: maxNoteLength, description: 'For operators only' }))),
+    note: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: maxNoteLength,
+          description: 'Never shown to the reporter; with an action, told to the user it touches (their decision mail)',
+        }),
+      ),
+    ),
     action: Type.Optional(
       StringEnum(reportActions, {
         description:

@@ -3,6 +3,7 @@
  * reporting and moderation reads and removal, and accounts' ban. The module passes the real services;
  * both join the transaction in progress.
  */
+import type { DecisionContext } from '../../platform/moderation/decision-context.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 
 export interface ReportableComments {
@@ -22,10 +23,15 @@ export interface ReportableComments {
     createdAt: Date;
   } | null>;
   /** Turns the comment into a deleted placeholder; false when there was nothing to delete. */
-  removeAsModerator(commentId: string): Promise<boolean>;
+  removeAsModerator(commentId: string, context: DecisionContext): Promise<boolean>;
 }
 
 export interface UserBans {
   /** Bans the user (404 AppError when unknown). */
-  ban(userId: string, input: { reason: string; until: Date | null }, actor: string): Promise<UserRow>;
+  ban(
+    userId: string,
+    input: { reason: string; until: Date | null },
+    actor: string,
+    context: DecisionContext,
+  ): Promise<UserRow>;
 }

@@ -190,7 +190,7 @@ describe('web pages', () => {
     assert.ok(more, 'a more link');
     const next = await get(`${more[1]}&limit=2`);
     assertPage(next);
-    assert.equal([...next.body.matchAll(/<figure class="media-card">/g)].length, 2);
+    assert.equal([...next.body.matchAll(/<figure class="media-card"/g)].length, 2);
     assert.doesNotMatch(next.body, /href="\/@ana\?cursor=/);
 
     await updateUserRow(t, ana.id, { avatarMediaId: media[0]!, coverMediaId: media[2]! });

@@ -1,5 +1,6 @@
 /** The face of web: its services, which its routes take (docs/development.md, How areas talk). */
 import type { AccountsServices } from '../accounts/public.ts';
+import type { AppealsServices } from '../appeals/public.ts';
 import type { GeographyServices } from '../geography/public.ts';
 import type { IdentitiesServices } from '../identities/public.ts';
 import type { MediaServices } from '../media/public.ts';
@@ -31,6 +32,8 @@ export interface WebServices {
   photoPanel: PhotoPanelSources;
   /** The pages of the newsletter's mailed links. */
   newsletter: NewsletterServices['newsletter'];
+  /** The page of a banned user's appeal link. */
+  appeals: AppealsServices['appeals'];
   /** The viewer's names in the header, and the map tiles' origin (MAP_TILE_URL) the pages' CSP allows. */
   layout: LayoutSettings;
 }

@@ -5,6 +5,8 @@
  */
 import { registerRoutes } from '../../platform/http/route.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { settingsOf } from '../accounts/public.ts';
+import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
@@ -29,10 +31,11 @@ export const webArea = defineArea({
     'follows',
     'identities',
     'newsletter',
+    'appeals',
   ],
   create(
     { config, transactions, clock, caches },
-    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter },
+    { accounts, media, discovery, geography, gamification, catalogue, follows, identities, newsletter, appeals },
   ) {
     const repository = new WebRepository(transactions);
     const placeCounts = new PlaceCounts(repository, clock);
@@ -60,7 +63,16 @@ export const webArea = defineArea({
       },
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
-      layout: { findUser: (userId) => accounts.users.find(userId), mapTileUrl: config.mapTileUrl },
+      appeals: appeals.appeals,
+      layout: {
+        async findUser(userId) {
+          const user = await accounts.users.find(userId);
+          if (user === null) return null;
+          const { blurSensitiveMedia } = settingsOf(user.settings);
+          return { username: user.username, nickname: user.nickname, blurSensitiveMedia };
+        },
+        mapTileUrl: config.mapTileUrl,
+      },
     };
   },
   routes(app, services, { config }) {
@@ -73,6 +85,7 @@ export const webArea = defineArea({
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
       ...newsletterLinkRoutes(services),
+      ...appealPageRoutes(services),
     ]);
   },
 });

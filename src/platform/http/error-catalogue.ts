@@ -18,6 +18,7 @@ export const errorCatalogue = {
   reauthenticationRequired: 403,
   reactionsNotPublic: 403,
   crossOriginRequest: 403,
+  contentWarningByModerator: 403,
   // 404 / 405 / 406
   notFound: 404,
   providerNotConfigured: 404,
@@ -46,6 +47,10 @@ export const errorCatalogue = {
   providerAlreadyLinked: 409,
   lastSignInMethod: 409,
   exportInProgress: 409,
+  alreadyAppealed: 409,
+  appealWindowClosed: 409,
+  appealAlreadyDecided: 409,
+  decisionNotReversible: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,

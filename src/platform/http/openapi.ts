@@ -34,6 +34,10 @@ export const openApiTags = [
   { name: 'social-feeds', description: 'Shareable feeds: named selections of a user’s public media' },
   { name: 'comments', description: 'Comments on media, their replies and threads' },
   { name: 'reports', description: 'Reporting a media, a comment or a user to the moderators' },
+  {
+    name: 'appeals',
+    description: 'The moderation decisions about me, and my appeals of them (once per decision, within 30 days)',
+  },
   { name: 'catalogue', description: 'Brands, establishments and their offers' },
   {
     name: 'tracking',

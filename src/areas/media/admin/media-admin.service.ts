@@ -7,9 +7,12 @@ import type { Transactions } from '../../../platform/db/transactions.ts';
 import type { EventBus } from '../../../platform/events/domain-events.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseUuidOrHex } from '../../../platform/ids/ids.ts';
+import { type DecisionContext, directAction } from '../../../platform/moderation/decision-context.ts';
 import type { UsersService } from '../../accounts/public.ts';
+import { type ContentWarningRequest, checkedContentWarning } from '../content-warnings.ts';
 import type { MediaRepository } from '../media.repository.ts';
 import { MediaDeletion } from '../media-deletion.ts';
+import { mediaFlags } from '../media-flags.ts';
 import { mediaHexOfKey, storagePrefixes } from '../media-storage-keys.ts';
 import type { MediaRow } from '../tables.ts';
 
@@ -70,15 +73,48 @@ export class MediaAdminService {
     });
   }
 
-  async setFlag(id: string, flag: number): Promise<MediaRow> {
+  /**
+   * The one path of every flag change (the admin route, a report's action, an appeal's reversal).
+   * Hiding a media that was not hidden is a moderation decision its owner is told of and may appeal
+   * (`media.hiddenByModerator`, with `context`: the report and note, if any).
+   */
+  async setFlag(id: string, flag: number, context: DecisionContext = directAction): Promise<MediaRow> {
     return this.#deps.transactions.run(async () => {
-      await this.require(id);
+      const before = await this.require(id);
       const row = returned(
         await this.#deps.repository.update(id, { flag, updatedAt: this.#deps.clock.now() }),
         'media.update',
       );
       await this.#deps.events.publish('media.changed', { media: row });
+      if (flag >= mediaFlags.hidden && before.flag < mediaFlags.hidden) {
+        await this.#deps.events.publish('media.hiddenByModerator', { media: row, previousFlag: before.flag, context });
+      }
       await this.#audit('media.flag', id, { flag });
+      return row;
+    });
+  }
+
+  /**
+   * A moderator imposes a content warning (content-warnings.ts) on any media, which its author may then
+   * neither change nor lift, or lifts it (`sensitive: false`), which leaves it to the author again.
+   */
+  async setContentWarning(id: string, request: ContentWarningRequest): Promise<MediaRow> {
+    const warning = checkedContentWarning(request);
+    return this.#deps.transactions.run(async () => {
+      await this.require(id);
+      const row = returned(
+        await this.#deps.repository.update(id, {
+          ...warning,
+          contentWarningByModerator: warning.authorSensitive,
+          updatedAt: this.#deps.clock.now(),
+        }),
+        'media.update',
+      );
+      await this.#deps.events.publish('media.changed', { media: row });
+      await this.#audit('media.contentWarning', id, {
+        sensitive: warning.authorSensitive,
+        contentWarning: warning.contentWarning,
+      });
       return row;
     });
   }

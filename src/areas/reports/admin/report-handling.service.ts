@@ -13,6 +13,7 @@ import type { PageRequest } from '../../../platform/db/page-request.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { parseClientTime } from '../../../platform/http/time.ts';
+import type { DecisionContext } from '../../../platform/moderation/decision-context.ts';
 import { visibleText } from '../../../platform/text/visible-text.ts';
 import type { MediaAdminService } from '../../media/public.ts';
 import { mediaFlags } from '../../media/public.ts';
@@ -200,27 +201,37 @@ export class ReportHandlingService {
     return until;
   }
 
-  /** The action, through the owning area's service (each joins this transaction). */
+  /**
+   * The action, through the owning area's service (each joins this transaction), with what the user it
+   * touches is told: the report's reason and the moderator's note (the resolution's, else a ban's reason
+   * when the operator wrote one).
+   */
   async #act(report: ReportRow, action: ReportAction, banReason: string | undefined, banUntil: Date | null) {
+    const ownBanReason = banReason === undefined ? null : visibleText(banReason);
+    const context: DecisionContext = {
+      reportId: report.id,
+      reportReason: report.reason,
+      note: report.note ?? (action === 'banUser' ? ownBanReason : null),
+    };
     switch (action) {
       case 'hideMedia':
         try {
-          await this.#deps.mediaAdmin.setFlag(report.targetId, mediaFlags.hidden);
+          await this.#deps.mediaAdmin.setFlag(report.targetId, mediaFlags.hidden, context);
         } catch (error) {
           if (error instanceof AppError && error.code === 'notFound') throw notApplicable('the media no longer exists');
           throw error;
         }
         return;
       case 'deleteComment':
-        if (!(await this.#deps.comments.removeAsModerator(report.targetId))) {
+        if (!(await this.#deps.comments.removeAsModerator(report.targetId, context))) {
           throw notApplicable('the comment is already deleted or gone');
         }
         return;
       case 'banUser': {
         if (report.targetUserId === null) throw notApplicable('the user no longer exists');
-        const reason = (banReason === undefined ? null : visibleText(banReason)) ?? `report: ${report.reason}`;
+        const reason = ownBanReason ?? `report: ${report.reason}`;
         try {
-          await this.#deps.bans.ban(report.targetUserId, { reason, until: banUntil }, 'admin');
+          await this.#deps.bans.ban(report.targetUserId, { reason, until: banUntil }, 'admin', context);
         } catch (error) {
           if (error instanceof AppError && error.code === 'notFound') throw notApplicable('the user no longer exists');
           throw error;

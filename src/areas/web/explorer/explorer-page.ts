@@ -45,6 +45,7 @@ export function explorerPageBody(context: PageContext, map: MapSettings): Markup
     data-tile-url=${map.tileUrl ?? undefined}
     data-tile-attribution=${map.tileUrl ? (map.tileAttribution ?? '') : undefined}
     data-messages=${JSON.stringify(clientMessages(context))}
+    data-blur-sensitive=${String(context.blurSensitiveMedia)}
   >
     <h1 class="visually-hidden">${t('explorer.heading')}</h1>
     <div id="map" role="region" aria-label=${t('explorer.mapLabel')}></div>

@@ -9,7 +9,7 @@ import { translate } from '../../../platform/i18n/i18n.ts';
 import { assetUrl, loadClientAssets } from '../assets/client-assets.ts';
 import { renderMarkup } from '../layout/html.ts';
 import { pageLocale } from '../layout/locale.ts';
-import { pageContext } from '../layout/page-context.ts';
+import { blursSensitiveMedia, pageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 import { htmlMediaType, sendPage } from '../layout/send-page.ts';
 import type { WebServices } from '../public.ts';
@@ -46,22 +46,28 @@ export function explorerRoutes({ photoPanel }: Pick<WebServices, 'photoPanel'>, 
     route({
       method: 'GET',
       path: '/explorer/photos/{mediaId}',
-      auth: 'none',
+      auth: 'optional',
       summary: "The explorer's photo panel: one public photo with its description, author and place (an HTML fragment)",
+      description:
+        "A photo marked sensitive is blurred behind its warning unless the signed-in viewer's blurSensitiveMedia is off.",
       params: { mediaId: Type.String({ maxLength: 64, description: 'The media id: UUID or 32 hex digits' }) },
       errors: ['notFound'],
       success: { status: 200, mediaType: htmlMediaType, description: 'The panel (a fragment of HTML, not a page)' },
-      handler: async ({ params, request, reply }) => {
+      handler: async ({ params, request, reply, viewer }) => {
         const locale = pageLocale(request);
-        const panel = await loadPhotoPanel(photoPanel, params.mediaId, locale);
+        const [panel, blur] = await Promise.all([
+          loadPhotoPanel(photoPanel, params.mediaId, locale),
+          blursSensitiveMedia(request, viewer),
+        ]);
         if (panel === null) throw new AppError('notFound');
-        // Public content that changes (likes, descriptions): a short shared cache is fine.
+        // Public content that changes (likes, descriptions): a short shared cache is fine, for visitors;
+        // a signed-in viewer's panel follows their settings, so it is theirs alone.
         reply
-          .header('Cache-Control', 'public, max-age=60')
+          .header('Cache-Control', viewer === null ? 'public, max-age=60' : 'private, max-age=60')
           .header('Vary', 'Accept-Language, Cookie')
           // A piece of the explorer, not a page to list in search results.
           .header('X-Robots-Tag', 'noindex');
-        return reply.type(htmlMediaType).send(renderMarkup(photoPanelMarkup(panel, locale)));
+        return reply.type(htmlMediaType).send(renderMarkup(photoPanelMarkup(panel, locale, blur)));
       },
     }),
   ];

@@ -10,6 +10,7 @@ import { isActiveUser } from '../../accounts/read-model.ts';
 import type { MediaServices } from '../../media/public.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
 import { html, type Markup } from '../layout/html.ts';
+import { behindWarning, warningNote } from '../pages/content-warning.ts';
 import type { PhotoPanelSources } from '../public.ts';
 
 type VisibleMedia = NonNullable<Awaited<ReturnType<MediaServices['media']['findVisibleMedia']>>>;
@@ -46,7 +47,7 @@ async function placeName(sources: PhotoPanelSources, media: VisibleMedia, locale
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
-export function photoPanelMarkup(panel: PhotoPanel, locale: Locale): Markup {
+export function photoPanelMarkup(panel: PhotoPanel, locale: Locale, blurSensitive: boolean): Markup {
   const t = (key: string, values?: Record<string, unknown>) => translate(locale, key, values);
   const { media } = panel;
   const urls = mediaVariantUrls(media);
@@ -59,9 +60,11 @@ export function photoPanelMarkup(panel: PhotoPanel, locale: Locale): Markup {
         : html`<a href=${`/@${panel.author.username}`}>${panel.author.name}</a>`;
   // "By {name}" around the author's link: the message's text on each side of the name.
   const [byBefore = '', byAfter = ''] = t('explorer.panel.by', { name: '\u0000' }).split('\u0000');
+  const photo = html`<img src=${urls.large} alt=${alt} width=${media.width} height=${media.height} decoding="async" />`;
   return html`<figure class="photo-panel__figure" data-media=${toHex(media.id)}>
-    <img src=${urls.large} alt=${alt} width=${media.width} height=${media.height} decoding="async" />
+    ${behindWarning(t, media, `reveal-panel-${toHex(media.id)}`, blurSensitive, photo)}
     <figcaption>
+      ${warningNote(t, media, blurSensitive)}
       <h2 id="photo-panel-title" class="photo-panel__place">${panel.place ?? t('explorer.panel.unknownPlace')}</h2>
       ${media.description ? html`<p class="photo-panel__description">${media.description}</p>` : null}
       <p class="photo-panel__author">${byBefore}${author}${byAfter}</p>

@@ -109,6 +109,7 @@ describe('web layout', () => {
       baseUrl: 'https://travel.example',
       path: '/x',
       url: '/x?a=1&b=<2>',
+      blurSensitiveMedia: true,
     };
     const page = renderPage(context, {
       title: 'A "title"',

@@ -26,11 +26,15 @@ export interface PageContext {
   path: string;
   /** The path and query asked for, where the language switch and "Sign in" come back to. */
   url: string;
+  /** Media marked sensitive are blurred behind their warning: the viewer's setting, true for visitors. */
+  blurSensitiveMedia: boolean;
 }
 
 /** What the layout reads of the app: set once by the web area (installLayout). */
 export interface LayoutSettings {
-  findUser(userId: string): Promise<{ username: string | null; nickname: string | null } | null>;
+  findUser(
+    userId: string,
+  ): Promise<{ username: string | null; nickname: string | null; blurSensitiveMedia: boolean } | null>;
   mapTileUrl: string | null;
 }
 const settingsByApp = new WeakMap<object, LayoutSettings>();
@@ -43,6 +47,13 @@ export function layoutSettings(request: FastifyRequest): LayoutSettings | undefi
   return settingsByApp.get(request.server);
 }
 
+/** Whether media marked sensitive are blurred for this viewer: their setting, true for visitors. */
+export async function blursSensitiveMedia(request: FastifyRequest, viewer: Viewer | null): Promise<boolean> {
+  const settings = layoutSettings(request);
+  if (!viewer || !settings) return true;
+  return (await settings.findUser(viewer.userId))?.blurSensitiveMedia ?? true;
+}
+
 export async function pageContext(request: FastifyRequest, viewer: Viewer | null): Promise<PageContext> {
   const settings = layoutSettings(request);
   const locale = pageLocale(request);
@@ -52,9 +63,11 @@ export async function pageContext(request: FastifyRequest, viewer: Viewer | null
   const tiles = tileOrigin(settings?.mapTileUrl);
   setPageSecurityHeaders(request, pageSecurityHeaders(nonce, tiles ? [tiles] : []));
   let pageViewer: PageViewer | null = null;
+  let blurSensitiveMedia = true;
   if (viewer && settings) {
     const user = await settings.findUser(viewer.userId);
     if (user?.username) pageViewer = { username: user.username, nickname: user.nickname ?? user.username };
+    if (user) blurSensitiveMedia = user.blurSensitiveMedia;
   }
   return {
     locale,
@@ -63,5 +76,6 @@ export async function pageContext(request: FastifyRequest, viewer: Viewer | null
     baseUrl: request.server.publicUrl,
     path: request.url.split('?')[0] ?? '/',
     url: request.url,
+    blurSensitiveMedia,
   };
 }

@@ -4,6 +4,7 @@ import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { html, type Markup } from '../layout/html.ts';
 import type { ShownMedia } from '../web.repository.ts';
+import { behindWarning, warningNote } from './content-warning.ts';
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 export const translator =
@@ -27,27 +28,39 @@ export const profilePath = (username: string) => `/@${encodeURIComponent(usernam
 export const cityPath = (countryCode: string, cityId: string) =>
   `/travel?country=${countryCode}&city=${encodeURIComponent(cityId)}`;
 
-export function mediaCard(t: Translate, media: ShownMedia, showOwner = true) {
-  const owner = showOwner ? media.ownerUsername : null;
+/** How a grid shows its cards: with their owners or not, and whether sensitive media are blurred. */
+export interface GridOptions {
+  /** Unique on the page (a page may show one media in two grids): it makes the reveal controls' ids. */
+  id: string;
+  showOwner?: boolean;
+  /** The viewer's blurSensitiveMedia (PageContext), true for visitors. */
+  blurSensitive: boolean;
+}
+
+export function mediaCard(t: Translate, media: ShownMedia, options: GridOptions) {
+  const owner = options.showOwner === false ? null : media.ownerUsername;
   const place =
     media.cityName && media.countryCode && media.cityId
       ? html`<a href=${cityPath(media.countryCode, media.cityId)}>${media.cityName}</a>`
       : null;
+  const photo = html`<a href=${variantUrl(media.id, 'large')}>
+    <img
+      src=${variantUrl(media.id, 'thumb')}
+      srcset=${`${variantUrl(media.id, 'thumb')} 320w, ${variantUrl(media.id, 'small')} 1080w`}
+      sizes="(min-width: 900px) 220px, 45vw"
+      alt=${altText(t, media)}
+      width="320"
+      height="320"
+      loading="lazy"
+      decoding="async"
+    />
+  </a>`;
+  const revealId = `reveal-${options.id}-${toHex(media.id)}`;
   return html`<li>
-    <figure class="media-card">
-      <a href=${variantUrl(media.id, 'large')}>
-        <img
-          src=${variantUrl(media.id, 'thumb')}
-          srcset=${`${variantUrl(media.id, 'thumb')} 320w, ${variantUrl(media.id, 'small')} 1080w`}
-          sizes="(min-width: 900px) 220px, 45vw"
-          alt=${altText(t, media)}
-          width="320"
-          height="320"
-          loading="lazy"
-          decoding="async"
-        />
-      </a>
+    <figure class="media-card" data-media=${toHex(media.id)}>
+      ${behindWarning(t, media, revealId, options.blurSensitive, photo)}
       <figcaption>
+        ${warningNote(t, media, options.blurSensitive)}
         ${[
           owner ? html`<a href=${profilePath(owner)}>${media.ownerNickname ?? owner}</a>` : null,
           place,
@@ -60,9 +73,9 @@ export function mediaCard(t: Translate, media: ShownMedia, showOwner = true) {
   </li>`;
 }
 
-export function mediaGrid(t: Translate, media: ShownMedia[], label: string, showOwner = true) {
+export function mediaGrid(t: Translate, media: ShownMedia[], label: string, options: GridOptions) {
   return html`<ul class="media-grid" aria-label=${label}>
-    ${media.map((item) => mediaCard(t, item, showOwner))}
+    ${media.map((item) => mediaCard(t, item, options))}
   </ul>`;
 }
 

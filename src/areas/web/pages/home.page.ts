@@ -16,7 +16,8 @@ export const countryName = (locale: string, code: string) => {
 export function renderHome(context: PageContext, highlights: Highlights): string {
   const t = translator(context.locale);
   const { recent, trending, places } = highlights;
-  const first = trending?.media[0] ?? recent[0];
+  // The page's preview image (OpenGraph) is never a photo behind a content warning.
+  const first = [...(trending?.media ?? []), ...recent].find((media) => !media.authorSensitive);
   const body = html`
     <section class="hero" aria-labelledby="home-title">
       <h1 id="home-title">${t('web.home.title')}</h1>
@@ -34,13 +35,13 @@ export function renderHome(context: PageContext, highlights: Highlights): string
               <h2 id="home-trending">${t('web.home.trending', { country: countryName(context.locale, trending.countryCode) })}</h2>
               <a href=${`/travel?country=${trending.countryCode}`}>${t('web.home.seeCountry')}</a>
             </div>
-            ${mediaGrid(t, trending.media, t('web.home.trendingLabel'))}
+            ${mediaGrid(t, trending.media, t('web.home.trendingLabel'), { id: 'trending', blurSensitive: context.blurSensitiveMedia })}
           </section>`
         : null
     }
     <section aria-labelledby="home-recent">
       <h2 id="home-recent">${t('web.home.recent')}</h2>
-      ${recent.length > 0 ? mediaGrid(t, recent, t('web.home.recent')) : emptyState(t('web.home.noMedia'))}
+      ${recent.length > 0 ? mediaGrid(t, recent, t('web.home.recent'), { id: 'recent', blurSensitive: context.blurSensitiveMedia }) : emptyState(t('web.home.noMedia'))}
     </section>
     <section aria-labelledby="home-places">
       <div class="section-head">

@@ -53,7 +53,11 @@ export function renderProfile(context: PageContext, view: ProfileView): string {
       <h2 id="profile-media">${t('web.profile.media')}</h2>
       ${
         view.media.items.length > 0
-          ? mediaGrid(t, view.media.items, t('web.profile.mediaOf', { name: user.nickname }), false)
+          ? mediaGrid(t, view.media.items, t('web.profile.mediaOf', { name: user.nickname }), {
+              id: 'profile',
+              showOwner: false,
+              blurSensitive: context.blurSensitiveMedia,
+            })
           : emptyState(t('web.profile.noMedia'))
       }
       ${moreLink(t, profilePath(user.username), {}, view.media.nextCursor)}

@@ -62,7 +62,10 @@ export function renderTravel(context: PageContext, view: TravelView): string {
       <h2 id="travel-media">${t('web.travel.media', { place: view.city?.name ?? countryName })}</h2>
       ${
         view.media.items.length > 0
-          ? mediaGrid(t, view.media.items, t('web.travel.media', { place: view.city?.name ?? countryName }))
+          ? mediaGrid(t, view.media.items, t('web.travel.media', { place: view.city?.name ?? countryName }), {
+              id: 'place',
+              blurSensitive: context.blurSensitiveMedia,
+            })
           : emptyState(t('web.travel.emptyPlace'))
       }
       ${moreLink(t, '/travel', { country: view.country.code, city: view.city?.id }, view.media.nextCursor)}

@@ -35,6 +35,8 @@ interface MediaResource {
     description: string | null;
     position: Position | null;
     urls: { thumb: string };
+    /** Marked sensitive: its thumbnail is blurred unless the viewer turned blurring off (data-blur-sensitive). */
+    sensitive: boolean;
   };
 }
 
@@ -72,6 +74,7 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
   const data = root.dataset;
   const messages = JSON.parse(data.messages ?? '{}') as Messages;
   const locale = data.locale ?? 'en-US';
+  const blurSensitive = data.blurSensitive !== 'false';
   const status = document.getElementById('map-status');
   const panel = document.getElementById('photo-panel');
   const panelContent = document.getElementById('photo-panel-content');
@@ -268,7 +271,12 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
     image.decoding = 'async';
     const label = description ?? messages.photoFallback;
     const marker = L.marker([position.latitude, position.longitude], {
-      icon: L.divIcon({ className: 'photo-marker', html: image, iconSize: [44, 44] }),
+      icon: L.divIcon({
+        className:
+          media.attributes.sensitive && blurSensitive ? 'photo-marker photo-marker--sensitive' : 'photo-marker',
+        html: image,
+        iconSize: [44, 44],
+      }),
       title: label,
       alt: label,
       keyboard: true,
