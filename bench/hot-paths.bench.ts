@@ -164,8 +164,8 @@ try {
           [],
         ),
       'my bookmarks': (tx) => new BookmarksRepository(tx).list(viewerId, { kind: 'all' }, first(bookmarksKeyset)),
-      'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset)),
-      'my followers': (tx) => new FollowsRepository(tx).followers(viewerId, first(followersKeyset)),
+      'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset), null),
+      'my followers': (tx) => new FollowsRepository(tx).followers(viewerId, first(followersKeyset), null),
     });
     printPlans(plans);
   }

@@ -34,6 +34,8 @@ export interface RegisteredRoute {
   /** In the interface's style: `{param}` instead of Fastify's `:param`. */
   path: string;
   auth: RouteAuth;
+  /** The declared success answer (status, schema): what test/e2e/two-factor-gate.test.ts walks for session tokens. */
+  success?: unknown;
 }
 
 export interface BuiltApp {
@@ -94,7 +96,12 @@ export async function buildApp(
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      routes.push({ method, path: toSpecPath(route.url), auth: route.config?.auth ?? 'none' });
+      routes.push({
+        method,
+        path: toSpecPath(route.url),
+        auth: route.config?.auth ?? 'none',
+        success: route.config?.success,
+      });
     }
   });
 

@@ -158,4 +158,14 @@ describe('configuration', () => {
       assert.match(text, /https:\/\/app\.example\.com\/path/);
     }
   });
+
+  it('reads the two-factor secret: unset by default (generated), 32 characters at least', () => {
+    assert.equal(loadConfig({}).twoFactorSecret, null);
+    const secret = 'thirty-two-characters-or-more-0123';
+    assert.equal(loadConfig({ TWO_FACTOR_SECRET: secret }).twoFactorSecret, secret);
+    assert.throws(
+      () => loadConfig({ TWO_FACTOR_SECRET: 'too-short' }),
+      (error: unknown) => error instanceof ConfigError && /TWO_FACTOR_SECRET/.test(error.problems.join('\n')),
+    );
+  });
 });

@@ -59,6 +59,11 @@ export interface Config {
   /** Key of the media ETags (HMAC); null: generated once and kept in DATA_DIR/secrets. */
   mediaEtagSecret: string | null;
   /**
+   * What the two-factor keys are derived from (TOTP secrets' encryption, recovery codes' hashes, sign-in
+   * tickets' signatures); null: generated once and kept in DATA_DIR/secrets.
+   */
+  twoFactorSecret: string | null;
+  /**
    * The explorer's base layer: a tile server URL template (`https://tile.example/{z}/{x}/{y}.png`,
    * optional `{s}` and `{r}`), or null for the offline map drawn from Natural Earth shapes.
    */
@@ -243,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaQuotaBytes: megabytesOrUnlimited(read.integer('MEDIA_QUOTA_MB', 2048, 0, 1_000_000_000)),
     corsOrigins: corsOriginsOf(read.optional('CORS_ORIGINS'), read.problems),
     mediaEtagSecret: read.optional('MEDIA_ETAG_SECRET'),
+    twoFactorSecret: read.optional('TWO_FACTOR_SECRET'),
     mapTileUrl: mapTileUrlOf(read.optional('MAP_TILE_URL'), read.problems),
     mapTileAttribution: read.optional('MAP_TILE_ATTRIBUTION'),
     push: { provider: pushProvider, oneSignal },
@@ -254,6 +260,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.mediaEtagSecret !== null && config.mediaEtagSecret.length < 16) {
     read.problems.push('MEDIA_ETAG_SECRET must be at least 16 characters');
+  }
+  if (config.twoFactorSecret !== null && config.twoFactorSecret.length < 32) {
+    read.problems.push('TWO_FACTOR_SECRET must be at least 32 characters');
   }
   if (metricsPort !== null && metricsPort === port) {
     read.problems.push('METRICS_PORT must differ from PORT (the metrics are never served on the public port)');

@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { createUser, strongPassword } from '../helpers/factories.ts';
+import { enableTwoFactor } from '../helpers/two-factor.ts';
 import {
   browserUnavailable,
   screenshot,
@@ -167,6 +169,46 @@ describe('the web front in a browser', { skip: browserUnavailable() }, () => {
     const after = await world.t.request({ method: 'GET', url: '/api/auth/me', token: cookie.value });
     assert.equal(after.statusCode, 401, 'the session ended');
     assert.deepEqual(watched.problems, []);
+  });
+
+  it('asks an account with two-factor on for a code after its password, and signs in with it', async () => {
+    const user = await createUser(world.t);
+    const device = await enableTwoFactor(world.t, user.token);
+    const watched = await world.open();
+    const { page, context } = watched;
+    await load(watched, '/login');
+    await page.fill('#login-name', user.username);
+    await page.fill('#login-password', strongPassword);
+    await page.click('#login-form button[type="submit"]');
+    await page.locator('#two-factor-form').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#login-form').isHidden(), true, 'the password form gives way');
+    assert.equal(
+      (await context.cookies()).find((candidate) => candidate.name === 'tm_session'),
+      undefined,
+    );
+    await screenshot(page, 'login-two-factor');
+
+    await page.fill('#two-factor-code', device.code(new Date(world.t.clock.now().getTime() + 600_000)));
+    await page.click('#two-factor-form button[type="submit"]');
+    await page.locator('#two-factor-error').waitFor({ state: 'visible' });
+    assert.ok((await page.locator('#two-factor-error').innerText()).length > 0, 'a wrong code is said');
+
+    await page.fill('#two-factor-code', device.code());
+    await Promise.all([
+      page.waitForURL((url) => url.pathname !== '/login'),
+      page.click('#two-factor-form button[type="submit"]'),
+    ]);
+    await page.waitForLoadState('networkidle');
+    const cookie = (await context.cookies()).find((candidate) => candidate.name === 'tm_session');
+    assert.ok(cookie, 'the session cookie is set after the code');
+    const sessions = await world.t.request({ method: 'GET', url: '/api/auth/sessions', token: cookie.value });
+    const current = sessions.json.data.find((session: any) => session.attributes.current);
+    assert.equal(current.attributes.secondFactor, 'totp');
+    // The 401 challenge and the 422 of the wrong code are the answers the form shows.
+    assert.deepEqual(
+      watched.problems.filter((problem) => !problem.includes('401') && !problem.includes('422')),
+      [],
+    );
   });
 
   it('refuses a wrong password on the form without leaving the page', async () => {

@@ -5,6 +5,8 @@ import type { UserRow } from '../../src/areas/accounts/tables.ts';
 import type { TestApp } from './app.ts';
 
 export const strongPassword = 'correct horse 42';
+/** The user agent of the session createUser opens: t.request's own. */
+export const factoryUserAgent = 'lightMyRequest';
 
 export interface TestUser {
   user: UserRow;
@@ -33,7 +35,9 @@ export async function createUser(
       username,
       nickname: overrides.nickname ?? `Traveller ${suffix}`,
     },
-    { ip: '127.0.0.1', userAgent: 'factory' },
+    // The device of t.request (light-my-request's user agent), so that signing in through the API
+    // afterwards is not a new device (sign-in-notices.ts): no new-device mail unless a test asks for one.
+    { ip: '127.0.0.1', userAgent: factoryUserAgent },
   );
   return {
     user,

@@ -4,10 +4,11 @@
  * bans, erasure: the admin routes live in user-admin), and `deletion` (the owner's account deletion).
  * Jobs: bans, account-erasure. Operator command: users:create.
  */
-import { byId, singleRow } from '../../platform/exports/keyset-batches.ts';
+import { byId, keysetBatches, singleRow } from '../../platform/exports/keyset-batches.ts';
 import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
 import { accountRoutes } from './account.routes.ts';
 import { AccountsRepository } from './accounts.repository.ts';
 import { AccountsService } from './accounts.service.ts';
@@ -26,12 +27,22 @@ import { ModerationRepository } from './moderation.repository.ts';
 import { ModerationService } from './moderation.service.ts';
 import { PasswordService } from './password.service.ts';
 import { ProfileService } from './profile.service.ts';
+import { RelationsRepository } from './relations.repository.ts';
+import { relationsRoutes } from './relations.routes.ts';
+import { RelationsService } from './relations.service.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionsService } from './sessions.service.ts';
 import { SettingsService } from './settings.service.ts';
+import { SignInNotices } from './sign-in-notices.ts';
+import { TwoFactorRepository } from './two-factor.repository.ts';
+import { twoFactorRoutes } from './two-factor.routes.ts';
+import { TwoFactorService } from './two-factor.service.ts';
+import { TwoFactorKeys } from './two-factor-keys.ts';
+import { TwoFactorThrottle } from './two-factor-throttle.ts';
 import { UserDirectoryRepository } from './user-directory.repository.ts';
 import { UserDirectoryService } from './user-directory.service.ts';
 import { UsersService } from './users.service.ts';
+import { usersResetTwoFactorCommand } from './users-reset-two-factor.command.ts';
 
 export const accountsArea = defineArea({
   name: 'accounts',
@@ -72,7 +83,83 @@ export const accountsArea = defineArea({
         'Your sign-in sessions: when each began, was last seen and expires, its user agent and IP address (no token).',
       rows: (userId) => byId((after, limit) => repository.exportSessions(userId, after, limit)),
     });
-    const sessions = new SessionsService({ repository, cache: sessionCache, clock, ttlDays: config.sessionTtlDays });
+    const twoFactorRepository = new TwoFactorRepository(transactions);
+    const twoFactorKeys = new TwoFactorKeys(lazyServerSecret(config.dataDir, 'two-factor', config.twoFactorSecret));
+    const notices = new SignInNotices({ accounts: repository, repository: twoFactorRepository, mail, clock });
+    const twoFactor = new TwoFactorService({
+      transactions,
+      accounts: repository,
+      repository: twoFactorRepository,
+      keys: twoFactorKeys,
+      throttle: new TwoFactorThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits }),
+      notices,
+      audit,
+      clock,
+    });
+    exports.register({
+      name: 'two-factor',
+      description:
+        'Your two-factor authentication: whether it is on, since when, and how many recovery codes are unused (never the secret or the codes).',
+      rows: (userId) => singleRow(() => twoFactorRepository.exportTwoFactor(userId)),
+    });
+    exports.register({
+      name: 'sign-in-devices',
+      description:
+        'The devices you signed in from (user agent and network), first and last seen: what the new-device mail compares with.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => twoFactorRepository.exportDevices(userId, after, limit),
+          (row) => row.deviceKey,
+        ),
+    });
+    // Erasure and anonymization take two-factor and the sign-in devices with them, in their transaction.
+    events.subscribe('user.erasing', 'inTransaction', 'accounts.eraseTwoFactor', ({ userId }) =>
+      twoFactorRepository.eraseUser(userId),
+    );
+    events.subscribe('user.anonymized', 'inTransaction', 'accounts.eraseTwoFactorOfAnonymized', ({ userId }) =>
+      twoFactorRepository.eraseUser(userId),
+    );
+    const relationsRepository = new RelationsRepository(transactions);
+    const relations = new RelationsService({
+      transactions,
+      events,
+      repository: relationsRepository,
+      accounts: repository,
+      clock,
+    });
+    exports.register({
+      name: 'blocks',
+      description: 'The accounts you block (blockedId), and since when (not who blocks you).',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => relationsRepository.exportBlocks(userId, after, limit),
+          (row) => row.blockedId,
+        ),
+    });
+    exports.register({
+      name: 'mutes',
+      description: 'The accounts you mute (mutedId): since when, whether notifications too, and until when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => relationsRepository.exportMutes(userId, after, limit),
+          (row) => row.mutedId,
+        ),
+    });
+    // Blocks and mutes both ways (the user row's cascade would too; said here, as every area does).
+    events.subscribe('user.erasing', 'inTransaction', 'accounts.eraseRelations', ({ userId }) =>
+      relationsRepository.eraseUser(userId),
+    );
+    const sessions = new SessionsService({
+      repository,
+      cache: sessionCache,
+      clock,
+      ttlDays: config.sessionTtlDays,
+      transactions,
+      twoFactor,
+      twoFactorRepository,
+      keys: twoFactorKeys,
+      notices,
+    });
     const mailTokens = new MailTokens(clock);
     const mailFlows = new MailFlowsService({
       transactions,
@@ -131,6 +218,7 @@ export const accountsArea = defineArea({
         throttle: new LoginThrottle({ store: rateLimitStore, clock, enabled: config.rateLimits }),
       }),
       sessions,
+      twoFactor,
       sessionCache,
       mailFlows,
       profile: new ProfileService({ repository, clock, transactions, events }),
@@ -140,16 +228,22 @@ export const accountsArea = defineArea({
         directory: new UserDirectoryRepository(transactions),
         accounts: repository,
       }),
-      users: new UsersService({ repository, clock }),
+      users: new UsersService({ repository, relations, clock }),
+      relations,
       moderation,
       deletion,
     };
   },
   routes(app, services) {
     registerRoutes(app, 'auth', [...authRoutes(services), ...mailFlowsRoutes(services)]);
-    registerRoutes(app, 'account', [...accountRoutes(services), ...deletionRoutes(services)]);
+    registerRoutes(app, 'account', [
+      ...accountRoutes(services),
+      ...deletionRoutes(services),
+      ...twoFactorRoutes(services),
+      ...relationsRoutes(services),
+    ]);
   },
   // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.
   stop: ({ mailFlows }) => mailFlows.drain(),
-  cliCommands: [usersCreateCommand],
+  cliCommands: [usersCreateCommand, usersResetTwoFactorCommand],
 });

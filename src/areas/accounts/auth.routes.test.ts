@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, strongPassword, updateUserRow } from '../../../test/helpers/factories.ts';
+import { createUser, factoryUserAgent, strongPassword, updateUserRow } from '../../../test/helpers/factories.ts';
 
 describe('registration and login', () => {
   let t: TestApp;
@@ -206,7 +206,7 @@ describe('sessions', () => {
       [
         [laptop.id, true, 'Laptop/2.0'],
         [phone.id, false, 'Phone/1.0'],
-        [user.sessionId, false, 'factory'],
+        [user.sessionId, false, factoryUserAgent],
       ],
     );
     assert.equal(list.json.meta.limit, 20);

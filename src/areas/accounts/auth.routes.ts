@@ -61,7 +61,8 @@ export function authRoutes({ accounts, sessions }: Pick<AccountsServices, 'accou
       // (login-throttle.ts), so a stranger's failures never lock the owner out.
       rateLimit: [perIp('login', 30, 900)],
       body: LoginBody,
-      errors: ['invalidCredentials'],
+      // With two-factor on, the right password answers 401 twoFactorRequired and a ticket (POST /api/auth/two-factor).
+      errors: ['invalidCredentials', 'twoFactorRequired'],
       success: { status: 200, schema: NewSessionDocumentSchema },
       handler: async ({ body, request, reply }) => {
         noStore(reply);

@@ -6,6 +6,7 @@ import { adminToken, createTestApp, type TestApp, type TestResponse } from '../.
 import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
 import { readMediaRow } from '../../../test/helpers/media-factory.ts';
 import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
+import { enableTwoFactor } from '../../../test/helpers/two-factor.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { makePng } from '../../../test/support/test-images.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -111,6 +112,11 @@ describe('account erasure after the grace period', () => {
     await ok(as(ada, 'POST', `/api/users/me/following/${bob.id}`), 201);
     await ok(as(bob, 'POST', `/api/users/me/following/${ada.id}`), 201);
     await ok(as(cyd, 'POST', `/api/users/me/following/${ada.id}`), 201);
+    // Blocks and mutes both ways: Ada's, and others' of her (a fourth person, so the follows above stay).
+    const dot = await createUser(t);
+    await ok(as(ada, 'PUT', `/api/users/me/blocks/${dot.id}`), 200);
+    await ok(as(dot, 'PUT', `/api/users/me/mutes/${ada.id}`, { notifications: true }), 200);
+    await ok(as(ada, 'PUT', `/api/users/me/mutes/${cyd.id}`, {}), 200);
     await ok(
       as(cyd, 'POST', `/api/users/${ada.hex}/reports`, { reason: 'spam', details: `${ada.username} spams` }),
       201,
@@ -173,6 +179,16 @@ describe('account erasure after the grace period', () => {
       sql`INSERT INTO user_identities (id, user_id, provider, subject, email, linked_at)
           VALUES (${randomUUID()}, ${ada.id}, 'google', ${`subject-${marker}`}, ${ada.email}, ${t.clock.now().toISOString()})`,
     );
+    // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
+    const device = await enableTwoFactor(t, ada.token);
+    const challenged = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'user-agent': 'Another device/1.0' },
+      body: { login: ada.email, password: strongPassword },
+    });
+    const ticket = challenged.json.errors[0].meta.ticket;
+    await ok(t.request({ method: 'POST', url: '/api/auth/two-factor', body: { ticket, code: device.code() } }), 200);
     await waitFor('the newsletter subscription', async () => {
       const rows = await queryRows<{ n: number }>(
         db,

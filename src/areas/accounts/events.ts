@@ -65,5 +65,17 @@ declare module '../../platform/events/domain-events.ts' {
      * Subscribers must tolerate a user whose rows are already gone (the job delivers at least once).
      */
     'user.erasing': { userId: string };
+    /**
+     * A user blocked another (PUT /api/users/me/blocks/{userId}), in its transaction, with both users
+     * locked (ascending id): follows removes the follows both ways, notifications the follow
+     * notifications between them. Published only when the block is new.
+     */
+    'user.blocked': { blockerId: string; blockedId: string };
+    /** The block was lifted (DELETE /api/users/me/blocks/{userId}); nothing comes back by itself. */
+    'user.unblocked': { blockerId: string; blockedId: string };
+    /** A user muted another, or changed the mute's terms (one way, silent: the muted user is never told). */
+    'user.muted': { muterId: string; mutedId: string; notifications: boolean; expiresAt: Date | null };
+    /** The mute was lifted (an expired one ends by itself and publishes nothing). */
+    'user.unmuted': { muterId: string; mutedId: string };
   }
 }

@@ -5,7 +5,7 @@ import { toHex } from '../../platform/ids/ids.ts';
 import type { BirthCity } from './accounts.repository.ts';
 import type { PublicUserRow } from './read-model.ts';
 import type { SessionRow, UserRow } from './tables.ts';
-import { signInMethods } from './tables.ts';
+import { secondFactors, signInMethods } from './tables.ts';
 
 const publicUserAttributes = {
   hex: Type.String({ description: '32 hex digits, the id without dashes' }),
@@ -109,8 +109,15 @@ export const SessionSchema = ResourceSchema(
     userAgent: Nullable(Type.String()),
     ip: Nullable(Type.String()),
     signInMethod: StringEnum(signInMethods, {
-      description: 'How the session was opened: a password, or an identity provider',
+      description: 'How the session was opened: a password, an identity provider, or a passkey',
     }),
+    secondFactor: Nullable(
+      StringEnum(secondFactors, {
+        description:
+          'The second factor the sign-in passed: `totp` (an authenticator code), `recovery-code`, or ' +
+          '`user-verification` (a passkey that verified its user); null: none',
+      }),
+    ),
   }),
   undefined,
   'Session',
@@ -125,5 +132,6 @@ export function presentSession(session: SessionRow, currentSessionId: string) {
     userAgent: session.userAgent,
     ip: session.ip,
     signInMethod: session.signInMethod,
+    secondFactor: session.secondFactor,
   });
 }

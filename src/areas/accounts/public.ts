@@ -5,15 +5,19 @@ import type { MailFlowsService } from './mail-flows.service.ts';
 import type { ModerationService } from './moderation.service.ts';
 import type { PasswordService } from './password.service.ts';
 import type { ProfileService } from './profile.service.ts';
+import type { RelationsService } from './relations.service.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { SettingsService } from './settings.service.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 import type { UserDirectoryService } from './user-directory.service.ts';
 import type { UsersService } from './users.service.ts';
 
 export interface AccountsServices {
   accounts: AccountsService;
   sessions: SessionsService;
+  /** Two-factor authentication: enrolment, turning off, recovery codes, the operator's reset. */
+  twoFactor: TwoFactorService;
   /** Live sessions in memory; every write that revokes one goes through AccountsRepository. */
   sessionCache: SessionCache;
   mailFlows: MailFlowsService;
@@ -22,6 +26,8 @@ export interface AccountsServices {
   settings: SettingsService;
   directory: UserDirectoryService;
   users: UsersService;
+  /** Blocks and mutes between users, and the viewer's hidden users (read-model.ts `shownTo` in memory). */
+  relations: RelationsService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
   /** The owner's account deletion: request, confirmation, cancellation by signing in, erasure (job account-erasure). */
@@ -45,8 +51,11 @@ export {
   presentSession,
   SessionSchema,
 } from './presenters.ts';
+export type { HiddenMutes, RelationsService } from './relations.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { type ClientInfo, clientInfo, type SessionsService } from './sessions.service.ts';
 export { settingsOf } from './settings.service.ts';
+export type { TwoFactorProof, TwoFactorService } from './two-factor.service.ts';
+export { TwoFactorCompletionBody, twoFactorProofOf } from './two-factor-requests.ts';
 export { displayNameOf, type UsersService } from './users.service.ts';

@@ -3,9 +3,9 @@
  * accounts' rules before paginating (who is visible, who shows their reactions). Read only: a change
  * to a user goes through UsersService.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { defaultSettings } from './settings.service.ts';
-import { type UserRow, type UserSettings, users } from './tables.ts';
+import { type UserRow, type UserSettings, userBlocks, userMutes, users } from './tables.ts';
 
 /** The users rows, to join and select from (never to write). */
 export const userRows = users;
@@ -63,4 +63,49 @@ export const discoverableUser = (): SQL =>
 export function reactionsShownTo(viewerId: string | null): SQL {
   const shown = sql`coalesce((${users.settings} ->> 'showReactionsPublicly')::boolean, ${defaultSettings.showReactionsPublicly})`;
   return viewerId === null ? shown : sql`(${shown} OR ${users.id} = ${viewerId})`;
+}
+
+/**
+ * The viewer of a read: an id, null for nobody (no credential), or a placeholder of a prepared
+ * statement filled with an id.
+ */
+export type ViewerRef = string | Placeholder;
+
+/**
+ * What of the relations between the viewer and a user a reader applies (docs/api.md, "Who sees whom"):
+ * - `blocks`: a block either way (profiles, lists of users, writes, search): always applies;
+ * - `content`: blocks, and the viewer's mutes in force (media and comments in lists and feeds);
+ * - `notifications`: blocks, and the viewer's mutes in force that stop notifications.
+ * `at` is the request's time: a mute whose `expiresAt` is not after it no longer applies.
+ */
+export type ShownScope = { kind: 'blocks' } | { kind: 'content' | 'notifications'; at: Date | Placeholder };
+export const blocksOnly: ShownScope = { kind: 'blocks' };
+
+/** A block either way between the viewer and the user in `userId`. */
+const blockedEitherWay = (viewer: ViewerRef, userId: AnyColumn | SQL): SQL =>
+  sql`(EXISTS (SELECT 1 FROM ${userBlocks} WHERE ${userBlocks.blockerId} = ${viewer} AND ${userBlocks.blockedId} = ${userId})
+    OR EXISTS (SELECT 1 FROM ${userBlocks} WHERE ${userBlocks.blockerId} = ${userId} AND ${userBlocks.blockedId} = ${viewer}))`;
+
+/** The viewer's mute of the user in `userId`, in force at `at` (and stopping notifications, if asked). */
+const mutedBy = (viewer: ViewerRef, userId: AnyColumn | SQL, at: Date | Placeholder, notifications: boolean): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${userMutes} WHERE ${userMutes.muterId} = ${viewer} AND ${userMutes.mutedId} = ${userId}
+    AND (${userMutes.expiresAt} IS NULL OR ${userMutes.expiresAt} > ${at})${notifications ? sql` AND ${userMutes.notifications}` : sql``})`;
+
+/**
+ * The one rule of who may see whom beyond bans and deletions, for every SQL reader: true where the
+ * user in `userId` (a column of the reader's query) is shown to the viewer under `scope`. Nothing for
+ * no viewer (undefined: Drizzle's `and` drops it), so anonymous reads do not change; the user's own
+ * rows are never hidden from them (a user neither blocks nor mutes themself).
+ */
+export function shownTo(
+  viewer: ViewerRef | null,
+  userId: AnyColumn | SQL,
+  scope: ShownScope = blocksOnly,
+): SQL | undefined {
+  if (viewer === null) return undefined;
+  const hidden =
+    scope.kind === 'blocks'
+      ? blockedEitherWay(viewer, userId)
+      : sql`(${blockedEitherWay(viewer, userId)} OR ${mutedBy(viewer, userId, scope.at, scope.kind === 'notifications')})`;
+  return sql`NOT ${hidden}`;
 }

@@ -1,9 +1,16 @@
-import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { citext, timestamptz } from '../../platform/db/columns.ts';
 
-/** How a session was opened (sessions.sign_in_method): a password, or an identity provider's sign-in. */
-export const signInMethods = ['password', 'google', 'apple', 'facebook'] as const;
+/** How a session was opened (sessions.sign_in_method): a password, an identity provider's sign-in, or a passkey. */
+export const signInMethods = ['password', 'google', 'apple', 'facebook', 'passkey'] as const;
 export type SignInMethod = (typeof signInMethods)[number];
+
+/**
+ * How a session passed a second factor (sessions.second_factor, migration 1700): a TOTP code, a
+ * recovery code (both through POST /api/auth/two-factor), or a user-verifying passkey, which is both.
+ */
+export const secondFactors = ['totp', 'recovery-code', 'user-verification'] as const;
+export type SecondFactor = (typeof secondFactors)[number];
 
 export interface UserSettings {
   /** Whether new media show their position publicly unless the owner says otherwise. */
@@ -70,6 +77,8 @@ export const sessions = pgTable('sessions', {
   ip: text('ip'),
   /** How the session was opened: a password or an identity provider (migration 0030). */
   signInMethod: text('sign_in_method').$type<SignInMethod>().notNull().default('password'),
+  /** The second factor the sign-in passed, if any (migration 1700). */
+  secondFactor: text('second_factor').$type<SecondFactor>(),
 });
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -84,3 +93,72 @@ export const userTokens = pgTable('user_tokens', {
   expiresAt: timestamptz('expires_at').notNull(),
   usedAt: timestamptz('used_at'),
 });
+
+/** An account's TOTP secret (migration 1700): on once `enabledAt` is set; never leaves the server in clear but at enrolment. */
+export const userTwoFactor = pgTable('user_two_factor', {
+  userId: uuid('user_id').primaryKey(),
+  /** AES-256-GCM of the base32 secret (two-factor-keys.ts). */
+  secretCiphertext: text('secret_ciphertext').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  enabledAt: timestamptz('enabled_at'),
+  /** The last time step whose code was accepted; codes of that step and before are refused. */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+});
+export type TwoFactorRow = typeof userTwoFactor.$inferSelect;
+
+/** Single-use recovery codes, as keyed hashes. */
+export const twoFactorRecoveryCodes = pgTable('two_factor_recovery_codes', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  codeHash: text('code_hash').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+  usedAt: timestamptz('used_at'),
+});
+
+/** Sign-in tickets that opened their session (kept until they expire, so none opens two). */
+export const twoFactorSpentTickets = pgTable('two_factor_spent_tickets', {
+  ticketId: uuid('ticket_id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
+});
+
+/** The devices (user agent and network) an account signed in from: the new-device mail. */
+export const signInDevices = pgTable(
+  'sign_in_devices',
+  {
+    userId: uuid('user_id').notNull(),
+    deviceKey: text('device_key').notNull(),
+    userAgent: text('user_agent'),
+    network: text('network').notNull(),
+    firstSeenAt: timestamptz('first_seen_at').notNull(),
+    lastSeenAt: timestamptz('last_seen_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.deviceKey] })],
+);
+export type SignInDeviceRow = typeof signInDevices.$inferSelect;
+
+/** A block (migration 1600): it works both ways at once, whoever made it (read-model.ts `shownTo`). */
+export const userBlocks = pgTable(
+  'user_blocks',
+  {
+    blockerId: uuid('blocker_id').notNull(),
+    blockedId: uuid('blocked_id').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.blockerId, table.blockedId] })],
+);
+export type UserBlockRow = typeof userBlocks.$inferSelect;
+
+/** A mute: one way, silent; `notifications` stops the muted person's notifications too; ends at `expiresAt`. */
+export const userMutes = pgTable(
+  'user_mutes',
+  {
+    muterId: uuid('muter_id').notNull(),
+    mutedId: uuid('muted_id').notNull(),
+    notifications: boolean('notifications').notNull(),
+    expiresAt: timestamptz('expires_at'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.muterId, table.mutedId] })],
+);
+export type UserMuteRow = typeof userMutes.$inferSelect;

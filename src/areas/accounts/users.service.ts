@@ -9,6 +9,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { isVisibleUser } from './read-model.ts';
+import type { HiddenMutes, RelationsService } from './relations.service.ts';
 import type { UserRow } from './tables.ts';
 
 export type ProfileImageKind = 'avatar' | 'cover';
@@ -18,6 +19,7 @@ export const displayNameOf = (user: UserRow) => user.nickname ?? user.username ?
 
 export interface UsersServiceDeps {
   repository: AccountsRepository;
+  relations: RelationsService;
   clock: Clock;
 }
 
@@ -52,6 +54,36 @@ export class UsersService {
   async findVisible(userId: string): Promise<UserRow | null> {
     const user = await this.#deps.repository.findUserById(userId);
     return user !== null && isVisibleUser(user) ? user : null;
+  }
+
+  /**
+   * A user the viewer may see: visible, and neither blocking the viewer nor blocked by them (404 between
+   * them, as for an account that does not exist); for no viewer, `findVisible`.
+   */
+  async findVisibleTo(userId: string, viewerId: string | null): Promise<UserRow | null> {
+    const user = await this.findVisible(userId);
+    if (user === null || (await this.#deps.relations.blockedEitherWay(viewerId, user.id))) return null;
+    return user;
+  }
+
+  /** `findByUsername` for the viewer: null between two users when either blocks the other. */
+  async findByUsernameFor(username: string, viewerId: string | null): Promise<UserRow | null> {
+    const user = await this.findByUsername(username);
+    if (user === null || (await this.#deps.relations.blockedEitherWay(viewerId, user.id))) return null;
+    return user;
+  }
+
+  /** Whether either of the two blocks the other (false for no viewer or oneself). */
+  blockedEitherWay(viewerId: string | null, userId: string): Promise<boolean> {
+    return this.#deps.relations.blockedEitherWay(viewerId, userId);
+  }
+
+  /**
+   * The users hidden from the viewer (read-model.ts `shownTo` in memory, read once per request): blocked
+   * either way, and with `mutes` the viewer's mutes in force; empty for no viewer.
+   */
+  hiddenFrom(viewerId: string | null, mutes: HiddenMutes): Promise<ReadonlySet<string>> {
+    return this.#deps.relations.hiddenFrom(viewerId, mutes);
   }
 
   findByEmail(email: string): Promise<UserRow | null> {

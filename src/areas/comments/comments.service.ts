@@ -68,6 +68,7 @@ export class CommentsService {
     const row = await this.#find(commentId);
     if (row === null || row.deletedAt !== null || row.authorBanned) return null;
     if ((await this.#deps.media.findVisibleMedia(row.mediaId, viewerId)) === null) return null;
+    if (row.authorId !== null && (await this.#deps.users.blockedEitherWay(viewerId, row.authorId))) return null;
     return { id: row.id, mediaId: row.mediaId, authorId: row.authorId };
   }
 
@@ -123,7 +124,7 @@ export class CommentsService {
   async restoreAsModerator(commentId: string, body: string): Promise<boolean> {
     const row = await this.#find(commentId);
     if (row === null || row.deletedBy !== 'moderator') return false;
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, row.authorId);
     return this.#deps.transactions.run(async () => {
       if ((await this.#deps.media.lockForWrite(row.mediaId, [])) === null) return false;
       const restored = await this.#deps.repository.restoreModerated(row.id, {
@@ -177,7 +178,7 @@ export class CommentsService {
     if (parentId !== null && !isLowercaseUuid(parentId)) {
       throw new AppError('validationFailed', { source: { pointer: '/parentId' }, detail: 'must be a comment id' });
     }
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, viewerId);
     const id = newId();
     await this.#deps.transactions.run(async () => {
       // The author's experience and badges move (comment.created), and a ban is checked under their lock.
@@ -185,7 +186,7 @@ export class CommentsService {
       if (locked === null) throw mediaNotFound();
       const author = locked.get(viewerId);
       if (!author || author.bannedAt !== null) throw new AppError('accountBanned');
-      const place = parentId === null ? null : await this.#placeUnder(parentId, target);
+      const place = parentId === null ? null : await this.#placeUnder(parentId, target, viewerId);
       await this.#deps.repository.insert({
         id,
         mediaId: target.id,
@@ -220,7 +221,7 @@ export class CommentsService {
     }
     if ((await this.#deps.media.findVisibleMedia(row.mediaId, viewerId)) === null) throw commentNotFound();
     const body = checkedBody(rawBody);
-    const mentions = await this.#resolveMentions(body);
+    const mentions = await this.#resolveMentions(body, viewerId);
     const edited = await this.#deps.repository.edit(row.id, viewerId, {
       body,
       mentions,
@@ -332,13 +333,17 @@ export class CommentsService {
    * Where a reply goes: under a live comment of the same media; a reply to a comment at the deepest
    * level joins that comment's parent, so threads never go deeper than maxDepth.
    */
-  async #placeUnder(parentId: string, target: MediaRow) {
+  async #placeUnder(parentId: string, target: MediaRow, authorId: string) {
     const parent = await this.#deps.repository.find(parentId);
     if (parent === null || parent.mediaId !== target.id) {
       throw new AppError('invalidParentComment', { source: { pointer: '/parentId' } });
     }
     if (parent.deletedAt !== null || parent.authorBanned) {
       throw new AppError('parentCommentDeleted', { source: { pointer: '/parentId' } });
+    }
+    // Across a block the parent does not exist to the author (answered as for an unknown comment).
+    if (parent.authorId !== null && (await this.#deps.users.blockedEitherWay(authorId, parent.authorId))) {
+      throw new AppError('invalidParentComment', { source: { pointer: '/parentId' } });
     }
     const answeredAuthorId = parent.authorId;
     if (parent.depth >= maxDepth) {
@@ -360,12 +365,13 @@ export class CommentsService {
 
   /**
    * The users an @name designates, as ids; unknown, erased and hidden names (banned, being deleted:
-   * `findByUsername` applies accounts' rule) stay plain text.
+   * `findByUsername` applies accounts' rule) stay plain text, and so do users the author blocks or is
+   * blocked by (`findByUsernameFor`): such a mention links nobody and tells nobody.
    */
-  async #resolveMentions(body: string): Promise<string[]> {
+  async #resolveMentions(body: string, authorId: string): Promise<string[]> {
     const ids: string[] = [];
     for (const name of extractMentions(body)) {
-      const user = await this.#deps.users.findByUsername(name);
+      const user = await this.#deps.users.findByUsernameFor(name, authorId);
       if (user !== null && user.anonymizedAt === null && !ids.includes(user.id)) ids.push(user.id);
     }
     return ids;
@@ -374,18 +380,36 @@ export class CommentsService {
   async #one(id: string): Promise<CommentsView> {
     const row = await this.#deps.repository.findListed(id);
     if (row === null) throw commentNotFound();
-    return this.#view([row]);
+    return this.#view([row], null);
   }
 
-  /** A list the viewer reads: with the warnings of their filters (a placeholder's text is none). */
+  /**
+   * A list the viewer reads: the rows as they see them (#view: blocks and mutes), with the warnings of
+   * their filters (a placeholder's text, a hidden user's comment included, is none).
+   */
   async #warned(viewerId: string | null, rows: ListedComment[]): Promise<CommentsView> {
+    const view = await this.#view(rows, viewerId);
     const textOf = ({ comment }: ListedComment) =>
       comment.deletedAt === null && !comment.authorBanned ? (comment.body ?? '') : '';
-    return this.#view(await this.#deps.filters.warn(viewerId, 'comments', rows, textOf));
+    return { ...view, rows: await this.#deps.filters.warn(viewerId, 'comments', view.rows, textOf) };
   }
 
-  async #view(rows: CommentsView['rows']): Promise<CommentsView> {
-    const ids = new Set(rows.flatMap((row) => row.comment.mentions));
-    return { rows, usernames: await this.#deps.repository.usernames([...ids]) };
+  /**
+   * The rows as the viewer sees them (accounts' rule, in memory on the page read): a comment of a user
+   * hidden from them (a block either way, their mute) is a placeholder, as a banned author's (kept in
+   * place, so the page's cursors stay those of the rows read); a mention of such a user shows unlinked.
+   */
+  async #view(rows: ListedComment[], viewerId: string | null): Promise<CommentsView> {
+    const hidden = await this.#deps.users.hiddenFrom(viewerId, 'content');
+    const shown =
+      hidden.size === 0
+        ? rows
+        : rows.map((row) =>
+            hidden.has(row.comment.authorId ?? '')
+              ? { ...row, comment: { ...row.comment, authorBanned: true } }
+              : { ...row, comment: { ...row.comment, mentions: row.comment.mentions.filter((id) => !hidden.has(id)) } },
+          );
+    const ids = new Set(shown.flatMap((row) => row.comment.mentions));
+    return { rows: shown, usernames: await this.#deps.repository.usernames([...ids]) };
   }
 }

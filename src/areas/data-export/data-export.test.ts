@@ -67,6 +67,8 @@ describe('data export', () => {
   let t: TestApp;
   let ada: TestUser;
   let bob: TestUser;
+  /** The users Ada blocked and muted (her export holds these, not the block of her by another). */
+  let blocksOfAda = { blocked: '', muted: '' };
   const held = gate();
   const failing = { userId: '' };
   const photos: { hex: string; data: Buffer; contentWarning: string | null }[] = [];
@@ -131,6 +133,17 @@ describe('data export', () => {
     });
     await ok({ method: 'POST', url: `/api/users/me/following/${bob.id}`, token: ada.token }, 201);
     await ok({ method: 'POST', url: `/api/users/me/following/${ada.id}`, token: bob.token }, 201);
+    // Ada's blocks and mutes are hers; a block of her by someone else is not.
+    const [blockedByAda, blockerOfAda, mutedByAda] = [await createUser(t), await createUser(t), await createUser(t)];
+    blocksOfAda = { blocked: blockedByAda.id, muted: mutedByAda.id };
+    await ok({ method: 'PUT', url: `/api/users/me/blocks/${blockedByAda.id}`, token: ada.token });
+    await ok({ method: 'PUT', url: `/api/users/me/blocks/${ada.id}`, token: blockerOfAda.token });
+    await ok({
+      method: 'PUT',
+      url: `/api/users/me/mutes/${mutedByAda.id}`,
+      token: ada.token,
+      body: { notifications: true },
+    });
     const collection = await ok(
       { method: 'POST', url: '/api/users/me/bookmarks/collections', token: ada.token, body: { name: 'Ports' } },
       201,
@@ -314,6 +327,14 @@ describe('data export', () => {
     assert.deepEqual(
       rowsOf(entries, 'reactions').map((row) => [row.mediaId, row.type]),
       [[bobPhoto.id, 'like']],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'blocks').map((row) => [row.blockerId, row.blockedId]),
+      [[ada.id, blocksOfAda.blocked]],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'mutes').map((row) => [row.muterId, row.mutedId, row.notifications, row.expiresAt]),
+      [[ada.id, blocksOfAda.muted, true, null]],
     );
     assert.deepEqual(
       rowsOf(entries, 'following').map((row) => [row.followerId, row.followeeId]),

@@ -31,6 +31,7 @@ export const discoveryArea = defineArea({
         return cityId === null ? null : geography.geography.cityById(cityId);
       },
       topicHashtags: (userId) => topics.topics.hashtagsOfUser(userId),
+      hiddenFrom: (viewerId) => accounts.users.hiddenFrom(viewerId, 'content'),
     };
     const cells = new MapCellsRepository(transactions);
     subscribeMapCells(

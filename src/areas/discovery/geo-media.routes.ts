@@ -156,9 +156,9 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
           zoom: Type.Integer(),
         }),
       },
-      handler: async ({ query, request }) => {
+      handler: async ({ query, request, viewer }) => {
         const box = checkedBox({ south: query.south, west: query.west, north: query.north, east: query.east });
-        const answer = await geoMedia.inBox(box, query.zoom, query.limit);
+        const answer = await geoMedia.inBox(box, query.zoom, query.limit, viewer?.userId ?? null);
         const self = `${request.server.publicUrl}${request.url}`;
         const meta = { limit: query.limit, mode: answer.mode, zoom: answer.zoom };
         if (answer.mode === 'media') {

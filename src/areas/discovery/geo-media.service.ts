@@ -4,15 +4,22 @@
  * the viewer's topics, and whether a map box shows media or clusters.
  */
 import type { Clock } from '../../platform/clock.ts';
+import { filteredPage } from '../../platform/db/filtered-page.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
 import type { FilterResult, FiltersService } from '../filters/public.ts';
 import { mediaFilterTextOf } from '../filters/read-model.ts';
 import type { ListedMedia } from '../media/read-model.ts';
-import type { Centre, DistancedMedia, GeoMediaRepository, LikedMedia } from './geo-media.repository.ts';
+import {
+  type Centre,
+  type DistancedMedia,
+  type GeoMediaRepository,
+  type LikedMedia,
+  recommendedKeyset,
+} from './geo-media.repository.ts';
 import type { MapCell, MapCellsRepository } from './map-cells.repository.ts';
 import { type Box, precomputedZoom, zoomForBox } from './map-grid.ts';
-import type { NearbyRepository } from './nearby.repository.ts';
+import { type NearbyRepository, nearbyKeyset } from './nearby.repository.ts';
 import { TrendingRankings } from './trending-rankings.ts';
 
 /** What discovery reads of other areas about a viewer. */
@@ -21,6 +28,11 @@ export interface ViewerProfile {
   birthCity(userId: string): Promise<(Centre & { countryCode: string }) | null>;
   /** The hashtags of the viewer's topics (empty when they follow none). */
   topicHashtags(userId: string): Promise<string[]>;
+  /**
+   * The users whose media the viewer does not see (accounts' rule of who sees whom, in memory: a block
+   * either way, the viewer's mutes); empty for no viewer. Read once per request.
+   */
+  hiddenFrom(viewerId: string | null): Promise<ReadonlySet<string>>;
 }
 
 /** A listed media with the viewer's warnings. */
@@ -67,9 +79,20 @@ export class GeoMediaService {
     return this.#trendingRankings.cache;
   }
 
+  /**
+   * The lists below are planned once for everyone; a viewer's filters are said in each statement
+   * (`hiddenBy`), their hidden users are taken out of the page read, which reads on until it is full
+   * (filteredPage), so its cursors stay exact.
+   */
   async nearby(viewerId: string | null, at: Centre, distanceMetres: number, page: PageRequest) {
     const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
-    return this.#warned(viewerId, await this.#deps.nearby.nearby(at, distanceMetres, page, hiddenBy));
+    const read = (request: PageRequest) => this.#deps.nearby.nearby(at, distanceMetres, request, hiddenBy);
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    const rows =
+      hidden.size === 0
+        ? await read(page)
+        : await filteredPage(page, nearbyKeyset, read, (row) => !hidden.has(row.ownerId));
+    return this.#warned(viewerId, rows);
   }
 
   async recommended(
@@ -80,7 +103,13 @@ export class GeoMediaService {
     const at = await this.#centre(viewerId, request.latitude, request.longitude);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
     const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
-    return this.#warned(viewerId, await this.#deps.media.recommended(at, request.distance, hashtags, page, hiddenBy));
+    const read = (next: PageRequest) => this.#deps.media.recommended(at, request.distance, hashtags, next, hiddenBy);
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    const rows =
+      hidden.size === 0
+        ? await read(page)
+        : await filteredPage(page, recommendedKeyset, read, (row) => !hidden.has(row.ownerId));
+    return this.#warned(viewerId, rows);
   }
 
   async trending(
@@ -99,7 +128,11 @@ export class GeoMediaService {
     const hashtags = await this.#hashtags(viewerId, request.personalize);
     const query = { country, since, windowDays: request.windowDays, hashtags };
     const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
-    return { country, rows: await this.#warned(viewerId, await this.#trendingRankings.page(query, page, hiddenBy)) };
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    return {
+      country,
+      rows: await this.#warned(viewerId, await this.#trendingRankings.page(query, page, { hidden, hiddenBy })),
+    };
   }
 
   #warned<T extends ListedMedia>(viewerId: string | null, rows: T[]): Promise<Warned<T>[]> {
@@ -111,7 +144,36 @@ export class GeoMediaService {
    * at most one above the box's own (zoomForBox), so an answer holds at most about 16 × 16 cells
    * whatever the client asks: a world box at zoom 22 is not a million clusters.
    */
-  async inBox(box: Box, zoom: number | undefined, limit: number): Promise<MapAnswer> {
+  async inBox(box: Box, zoom: number | undefined, limit: number, viewerId: string | null = null): Promise<MapAnswer> {
+    const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
+    const answer = await this.#inBox(box, zoom, limit);
+    return hidden.size === 0 ? answer : this.#withoutHidden(answer, hidden);
+  }
+
+  /**
+   * A map answer without what the viewer's hidden users own: their media leave the media mode; a
+   * cluster keeps its count (a number shows nobody, and the cells are counted for everyone) but not a
+   * representative of theirs, so it is drawn at its blurred mean position, or not at all when too small.
+   */
+  async #withoutHidden(answer: MapAnswer, hidden: ReadonlySet<string>): Promise<MapAnswer> {
+    if (answer.mode === 'media') return { ...answer, media: answer.media.filter((row) => !hidden.has(row.ownerId)) };
+    const owners = new Map(
+      (
+        await this.#deps.media.listedAmong(
+          answer.cells.map((cell) => cell.representativeId),
+          [],
+        )
+      ).map((row) => [row.id, row.ownerId]),
+    );
+    const cells = answer.cells.map((cell) =>
+      hidden.has(owners.get(cell.representativeId) ?? '')
+        ? { ...cell, representativeLatitude: null, representativeLongitude: null }
+        : cell,
+    );
+    return this.#clusters(answer.zoom, cells);
+  }
+
+  async #inBox(box: Box, zoom: number | undefined, limit: number): Promise<MapAnswer> {
     const boxZoom = zoomForBox(box);
     const shownZoom = Math.min(zoom ?? boxZoom, boxZoom + 1);
     if (shownZoom > precomputedZoom) {

@@ -32,6 +32,10 @@ export const followsArea = defineArea({
           (row) => row.followerId,
         ),
     });
+    // A block removes the follows both ways in its transaction (both users locked by accounts).
+    events.subscribe('user.blocked', 'inTransaction', 'follows.removeBlocked', ({ blockerId, blockedId }) =>
+      repository.deleteBetween(blockerId, blockedId),
+    );
     events.subscribe('user.erasing', 'inTransaction', 'follows.erase', ({ userId }) => repository.eraseUser(userId));
     return {
       follows: new FollowsService({ transactions, events, repository, users: accounts.users, clock }),

@@ -2,9 +2,15 @@
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { defineKeyset } from '../../platform/db/keyset.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
-import { PreparedPage } from '../../platform/db/prepared-reads.ts';
+import { byKey, PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
+import {
+  type PublicUserRow,
+  publicUserColumns,
+  shownTo,
+  userRows as users,
+  visibleUser,
+} from '../accounts/read-model.ts';
 import { type FollowRow, followRewards, follows } from './tables.ts';
 
 /** One side of a follow: the other user and when the follow began. */
@@ -61,6 +67,18 @@ export class FollowsRepository extends Repository {
     return deleted.length > 0;
   }
 
+  /** A block between the two (`user.blocked`): the follows both ways; the counts are counted from these rows. */
+  async deleteBetween(a: string, b: string): Promise<void> {
+    await this.db
+      .delete(follows)
+      .where(
+        or(
+          and(eq(follows.followerId, a), eq(follows.followeeId, b)),
+          and(eq(follows.followerId, b), eq(follows.followeeId, a)),
+        ),
+      );
+  }
+
   /**
    * An erased account (`user.erasing`): its follows both ways and their reward marks. The counts of
    * the people it followed or who followed it are counted from these rows, so nothing else moves.
@@ -96,41 +114,70 @@ export class FollowsRepository extends Repository {
     return row?.total ?? 0;
   }
 
-  // Each list joins the listed users (accounts' read model): a page is one statement.
-  readonly #following = new PreparedPage<FollowedUser>(
-    this.replicaSource,
-    'follows.following',
-    followingKeyset,
-    (db, where, orderBy) =>
-      db
-        .select({ user: publicUserColumns, followedAt: follows.createdAt })
-        .from(follows)
-        .innerJoin(users, eq(users.id, follows.followeeId))
-        .where(and(eq(follows.followerId, sql.placeholder('userId')), visibleUser(), where))
-        .orderBy(...orderBy),
+  // Each list joins the listed users (accounts' read model): a page is one statement. A signed-in
+  // viewer's statement adds the rule of who they may see (shownTo); an anonymous one is unchanged.
+  readonly #following = byKey(
+    ['anonymous', 'viewer'] as const,
+    (who) =>
+      new PreparedPage<FollowedUser>(
+        // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+        who === 'viewer' ? this.source : this.replicaSource,
+        `follows.following.${who}`,
+        followingKeyset,
+        (db, where, orderBy) =>
+          db
+            .select({ user: publicUserColumns, followedAt: follows.createdAt })
+            .from(follows)
+            .innerJoin(users, eq(users.id, follows.followeeId))
+            .where(
+              and(
+                eq(follows.followerId, sql.placeholder('userId')),
+                visibleUser(),
+                shownTo(who === 'viewer' ? sql.placeholder('viewerId') : null, users.id),
+                where,
+              ),
+            )
+            .orderBy(...orderBy),
+      ),
   );
 
-  readonly #followers = new PreparedPage<FollowedUser>(
-    this.replicaSource,
-    'follows.followers',
-    followersKeyset,
-    (db, where, orderBy) =>
-      db
-        .select({ user: publicUserColumns, followedAt: follows.createdAt })
-        .from(follows)
-        .innerJoin(users, eq(users.id, follows.followerId))
-        .where(and(eq(follows.followeeId, sql.placeholder('userId')), visibleUser(), where))
-        .orderBy(...orderBy),
+  readonly #followers = byKey(
+    ['anonymous', 'viewer'] as const,
+    (who) =>
+      new PreparedPage<FollowedUser>(
+        // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+        who === 'viewer' ? this.source : this.replicaSource,
+        `follows.followers.${who}`,
+        followersKeyset,
+        (db, where, orderBy) =>
+          db
+            .select({ user: publicUserColumns, followedAt: follows.createdAt })
+            .from(follows)
+            .innerJoin(users, eq(users.id, follows.followerId))
+            .where(
+              and(
+                eq(follows.followeeId, sql.placeholder('userId')),
+                visibleUser(),
+                shownTo(who === 'viewer' ? sql.placeholder('viewerId') : null, users.id),
+                where,
+              ),
+            )
+            .orderBy(...orderBy),
+      ),
   );
 
-  /** Who `userId` follows, newest follow first. */
-  following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
-    return this.#following.run(page, { userId });
+  /** Who `userId` follows, newest follow first, as the viewer may see them. */
+  following(userId: string, page: PageRequest, viewerId: string | null): Promise<FollowedUser[]> {
+    return viewerId === null
+      ? this.#following.anonymous.run(page, { userId })
+      : this.#following.viewer.run(page, { userId, viewerId });
   }
 
-  /** Who follows `userId`, newest follow first. */
-  followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
-    return this.#followers.run(page, { userId });
+  /** Who follows `userId`, newest follow first, as the viewer may see them. */
+  followers(userId: string, page: PageRequest, viewerId: string | null): Promise<FollowedUser[]> {
+    return viewerId === null
+      ? this.#followers.anonymous.run(page, { userId })
+      : this.#followers.viewer.run(page, { userId, viewerId });
   }
 
   /** The data export's follows of a user, either way: `following` keyed by followee, `followers` by follower. */

@@ -21,13 +21,23 @@ export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): An
   const sides = {
     following: {
       keyset: followingKeyset,
-      page: async (userId: string, context: PagedContext) =>
-        listDocument(await follows.following(userId, context.page), context, followingKeyset, presentFollowed),
+      page: async (userId: string, context: PagedContext, viewerId: string | null) =>
+        listDocument(
+          await follows.following(userId, context.page, viewerId),
+          context,
+          followingKeyset,
+          presentFollowed,
+        ),
     },
     followers: {
       keyset: followersKeyset,
-      page: async (userId: string, context: PagedContext) =>
-        listDocument(await follows.followers(userId, context.page), context, followersKeyset, presentFollowed),
+      page: async (userId: string, context: PagedContext, viewerId: string | null) =>
+        listDocument(
+          await follows.followers(userId, context.page, viewerId),
+          context,
+          followersKeyset,
+          presentFollowed,
+        ),
     },
   };
   return [
@@ -63,7 +73,8 @@ export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): An
         page: { keyset: sides[side].keyset },
         errors: ['notFound'],
         success: UsersPage,
-        handler: (context) => sides[side].page(context.viewer.userId, context),
+        // A block removes the follows between the two, so my own lists need no rule of the viewer.
+        handler: (context) => sides[side].page(context.viewer.userId, context, null),
       }),
     ),
     route({
@@ -82,16 +93,18 @@ export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): An
       route({
         method: 'GET',
         path: `/api/users/{userId}/${side}`,
-        auth: 'none',
+        auth: 'optional',
         summary:
           side === 'following'
             ? 'Users this user follows, newest follow first'
             : 'Users who follow this user, newest follow first',
+        description:
+          'Public; a valid token leaves out the users the viewer blocks or is blocked by (404 if this user is one).',
         params: user,
         page: { keyset: sides[side].keyset },
         errors: ['notFound'],
         success: UsersPage,
-        handler: (context) => sides[side].page(context.params.userId, context),
+        handler: (context) => sides[side].page(context.params.userId, context, context.viewer?.userId ?? null),
       }),
     ),
   ];

@@ -38,8 +38,9 @@ export class FollowsService {
     this.#deps = deps;
   }
 
-  async #requireUser(id: string, parameter: string): Promise<UserRow> {
-    const user = await this.#deps.users.findVisible(id);
+  /** The user, when the viewer may see them (not hidden, no block between them: accounts' read model). */
+  async #requireUser(id: string, parameter: string, viewerId: string | null): Promise<UserRow> {
+    const user = await this.#deps.users.findVisibleTo(id, viewerId);
     if (user === null) throw new AppError('notFound', { source: { parameter }, detail: 'no such user' });
     return user;
   }
@@ -51,8 +52,9 @@ export class FollowsService {
     await this.#deps.transactions.run(async () => {
       // The followee first (the lock order): follow.created changes their experience and notifications.
       await this.#deps.users.lock(targetId);
-      const followee = await this.#requireUser(targetId, 'targetUserId');
-      const follower = await this.#requireUser(followerId, 'targetUserId');
+      // Under the followee's lock: a block between the two (which locks both) is seen, or waits for this.
+      const followee = await this.#requireUser(targetId, 'targetUserId', followerId);
+      const follower = await this.#requireUser(followerId, 'targetUserId', null);
       if (!(await this.#deps.repository.insert(followerId, followee.id, this.#deps.clock.now()))) {
         throw new AppError('alreadyFollowing', { source: { parameter: 'targetUserId' } });
       }
@@ -68,12 +70,12 @@ export class FollowsService {
 
   /** Idempotent: unfollowing someone not followed is fine; an unknown user is 404. */
   async unfollow(followerId: string, targetId: string): Promise<void> {
-    await this.#requireUser(targetId, 'targetUserId');
+    await this.#requireUser(targetId, 'targetUserId', followerId);
     await this.#deps.repository.delete(followerId, targetId);
   }
 
   async relationship(viewerId: string, userId: string, parameter = 'userId'): Promise<Relationship> {
-    await this.#requireUser(userId, parameter);
+    await this.#requireUser(userId, parameter, viewerId);
     const [following, followedBy] = await Promise.all([
       this.#deps.repository.find(viewerId, userId),
       this.#deps.repository.find(userId, viewerId),
@@ -90,13 +92,15 @@ export class FollowsService {
     return { followers, following };
   }
 
-  async following(userId: string, page: PageRequest): Promise<FollowedUser[]> {
-    await this.#requireUser(userId, 'userId');
-    return this.#deps.repository.following(userId, page);
+  /** Whom the user follows, as the viewer may see them (null: nobody signed in). */
+  async following(userId: string, page: PageRequest, viewerId: string | null = null): Promise<FollowedUser[]> {
+    await this.#requireUser(userId, 'userId', viewerId);
+    return this.#deps.repository.following(userId, page, viewerId);
   }
 
-  async followers(userId: string, page: PageRequest): Promise<FollowedUser[]> {
-    await this.#requireUser(userId, 'userId');
-    return this.#deps.repository.followers(userId, page);
+  /** Who follows the user, as the viewer may see them (null: nobody signed in). */
+  async followers(userId: string, page: PageRequest, viewerId: string | null = null): Promise<FollowedUser[]> {
+    await this.#requireUser(userId, 'userId', viewerId);
+    return this.#deps.repository.followers(userId, page, viewerId);
   }
 }

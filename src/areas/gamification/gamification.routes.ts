@@ -25,8 +25,9 @@ async function userBadges(
   gamification: GamificationService,
   userId: string,
   { page, locale, links }: PagedContext & { locale: Locale },
+  viewerId: string | null,
 ) {
-  const progress = await gamification.progress(userId);
+  const progress = await gamification.progress(userId, viewerId);
   if (progress === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
   return listDocument(
     await gamification.earnedBadges(userId, page),
@@ -59,18 +60,19 @@ export function gamificationRoutes({ gamification }: Pick<GamificationServices, 
       page,
       errors: ['notFound'],
       success: UserBadgesPage,
-      handler: (context) => userBadges(gamification, context.viewer.userId, context),
+      handler: (context) => userBadges(gamification, context.viewer.userId, context, null),
     }),
     route({
       method: 'GET',
       path: '/api/users/{userId}/badges',
-      auth: 'none',
+      auth: 'optional',
+      description: 'Public; a valid token makes it 404 between the viewer and a user either blocks.',
       summary: "A user's badges, most recently raised first",
       params: { userId: idParam('UUID or 32 hex digits') },
       page,
       errors: ['notFound'],
       success: UserBadgesPage,
-      handler: (context) => userBadges(gamification, context.params.userId, context),
+      handler: (context) => userBadges(gamification, context.params.userId, context, context.viewer?.userId ?? null),
     }),
   ];
 }

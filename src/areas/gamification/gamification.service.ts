@@ -254,9 +254,12 @@ export class GamificationService {
     return this.#deps.repository.earnedBadges(userId, page);
   }
 
-  /** Level, experience and title of a user, for profiles; null when the user does not exist or is hidden. */
-  async progress(userId: string) {
-    const user = await this.#deps.users.findVisible(userId);
+  /**
+   * Level, experience and title of a user, for profiles; null when the user does not exist or is hidden
+   * from the viewer (banned, being deleted, a block between them).
+   */
+  async progress(userId: string, viewerId: string | null = null) {
+    const user = await this.#deps.users.findVisibleTo(userId, viewerId);
     if (user === null) return null;
     const title = titleForLevel(user.level, await this.#deps.repository.activeTitles());
     return { experience: user.experience, level: user.level, title };

@@ -44,7 +44,13 @@ export function identitiesRoutes({ identities }: Pick<IdentitiesServices, 'ident
       params: providerParam,
       rateLimit: [perIp('oauth-sign-in', 30, 900)],
       body: ProviderCredentialsBody,
-      errors: [...verificationErrors, 'identityEmailInUse', 'identityEmailMissing', 'accountBanned'],
+      errors: [
+        ...verificationErrors,
+        'identityEmailInUse',
+        'identityEmailMissing',
+        'accountBanned',
+        'twoFactorRequired',
+      ],
       success: {
         status: 200,
         schema: NewSessionDocumentSchema,

@@ -130,7 +130,8 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
       path: '/api/users/{userId}/media',
       auth: 'optional',
       summary: "A user's published media posts, newest first (sensitive and hidden ones left out)",
-      description: "Public; a valid token applies the viewer's keyword filters (context feeds).",
+      description:
+        "Public; a valid token makes it 404 between the viewer and a user either blocks, and applies the viewer's keyword filters (context feeds).",
       params: { userId: idParam('UUID or 32 hex digits') },
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],

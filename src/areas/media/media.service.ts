@@ -59,15 +59,17 @@ export class MediaService {
    * The shared read API for other areas (reactions, bookmarks, comments): a media post by UUID or
    * 32-hex id, or null when it does not exist or the viewer may not see it. Visible means published
    * and not hidden by a moderation flag, or owned by the viewer. Avatars and covers are not posts and
-   * are never returned here.
+   * are never returned here. Between a viewer and an owner where either blocks the other, the media
+   * does not exist (accounts' rule): so nobody likes, bookmarks, comments or reports across a block.
    */
   async findVisibleMedia(mediaIdOrHex: string, viewerId: string | null): Promise<MediaRow | null> {
     const id = parseUuidOrHex(mediaIdOrHex);
     if (id === null) return null;
     const row = await this.#deps.repository.findPostById(id);
     if (row === null) return null;
-    if (row.ownerId === viewerId || isPubliclyVisible(row)) return row;
-    return null;
+    if (row.ownerId === viewerId) return row;
+    if (!isPubliclyVisible(row) || (await this.#deps.users.blockedEitherWay(viewerId, row.ownerId))) return null;
+    return row;
   }
 
   /**
@@ -131,13 +133,16 @@ export class MediaService {
     return pageOf(await this.#deps.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
   }
 
-  /** What the viewer's keyword filters hide is left out; what they warn about carries `filtered`. */
+  /**
+   * A user's public posts; 404 when the viewer may not see the user (hidden, or a block between them).
+   * What the viewer's keyword filters hide is left out; what they warn about carries `filtered`.
+   */
   async listPublicPosts(
     userId: string,
     page: PageRequest,
     viewerId: string | null = null,
   ): Promise<Page<ListedMedia & { filtered: FilterResult[] }>> {
-    if ((await this.#deps.users.findVisible(userId)) === null)
+    if ((await this.#deps.users.findVisibleTo(userId, viewerId)) === null)
       throw new AppError('notFound', { source: { parameter: 'userId' } });
     const { filters } = this.#deps;
     const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');

@@ -7,6 +7,7 @@
 import { and, eq, lt, or, type Placeholder, type SQL } from 'drizzle-orm';
 import { allOf } from '../../platform/db/conditions.ts';
 import { literal } from '../../platform/db/literals.ts';
+import { blocksOnly, type ShownScope, shownTo } from '../accounts/read-model.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type MediaRow, media } from './tables.ts';
 
@@ -58,12 +59,13 @@ const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(med
 
 /**
  * The rules' constants are written into the statements (platform/db/literals.ts), so the planner
- * sees them.
+ * sees them. Both join accounts' rule of who the viewer may see (`shownTo` on the owner: blocks either
+ * way always, the viewer's mutes where `scope` says); nothing of it for no viewer (null).
  *
  * Media the viewer may open: published, not hidden and of an owner not banned, or their own (the rule
  * of findVisibleMedia).
  */
-export function mediaVisibleTo(viewerId: ViewerRef): SQL {
+export function mediaVisibleTo(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
   return allOf(
     eq(media.kind, literal('post')),
     or(
@@ -74,6 +76,7 @@ export function mediaVisibleTo(viewerId: ViewerRef): SQL {
       ),
       ownedBy(viewerId),
     ),
+    shownTo(viewerId, media.ownerId, scope),
   );
 }
 
@@ -81,7 +84,7 @@ export function mediaVisibleTo(viewerId: ViewerRef): SQL {
  * Media that may appear in a public list shown to the viewer: published, not flagged and of an owner
  * not banned, or their own.
  */
-export function mediaListedFor(viewerId: ViewerRef): SQL {
+export function mediaListedFor(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
   return allOf(
     eq(media.kind, literal('post')),
     or(
@@ -92,6 +95,7 @@ export function mediaListedFor(viewerId: ViewerRef): SQL {
       ),
       ownedBy(viewerId),
     ),
+    shownTo(viewerId, media.ownerId, scope),
   );
 }
 

@@ -5,17 +5,23 @@
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import '../accounts/events.ts';
-import { displayNameOf } from '../accounts/public.ts';
+import { displayNameOf, type RelationsService } from '../accounts/public.ts';
 import '../gamification/events.ts';
 import { dedupKeys } from './kinds.ts';
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
 
-export function subscribeAnnouncements(events: EventBus, dispatcher: NotificationDispatcher): void {
+export function subscribeAnnouncements(
+  events: EventBus,
+  dispatcher: NotificationDispatcher,
+  relations: RelationsService,
+): void {
   events.subscribe(
     'follow.created',
     'inTransaction',
     'notifications.followReceived',
     async ({ follower, followee }) => {
+      // A follower the followee muted with their notifications is not announced (a block refuses the follow).
+      if ((await relations.hiddenFrom(followee.id, 'notifications')).has(follower.id)) return;
       await dispatcher.dispatch(
         followee.id,
         'follow.received',
@@ -32,6 +38,10 @@ export function subscribeAnnouncements(events: EventBus, dispatcher: Notificatio
   });
   events.subscribe('badge.earned', 'inTransaction', 'notifications.badgeEarned', async ({ userId, ...data }) => {
     await dispatcher.dispatch(userId, 'badge.earned', data, dedupKeys.badgeEarned(data.badgeId, data.level));
+  });
+  // A block takes the follow notifications between the two out of both feeds.
+  events.subscribe('user.blocked', 'inTransaction', 'notifications.forgetBlocked', async ({ blockerId, blockedId }) => {
+    await dispatcher.forgetBetween(blockerId, blockedId);
   });
   // While the actor of follow notifications is hidden (banned, being deleted), the feed shows them unlinked.
   events.subscribe('user.banned', 'inTransaction', 'notifications.hideActor', async ({ userId }) => {

@@ -75,6 +75,11 @@ export class NotificationDispatcher {
     throw new Error(`notification dedup for ${dedupKey} did not settle after ${maxAttempts} attempts`);
   }
 
+  /** Takes the follow notifications between two users out of both feeds (a block between them). */
+  forgetBetween(a: string, b: string): Promise<void> {
+    return this.#deps.repository.forgetBetween(a, b);
+  }
+
   /** Replaces the name frozen in notifications naming this actor (an erased account's anonymous name). */
   renameActor(actorId: string, username: string, displayName: string): Promise<void> {
     return this.#deps.repository.renameActor(actorId, username, displayName);

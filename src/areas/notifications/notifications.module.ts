@@ -50,7 +50,7 @@ export const notificationsArea = defineArea({
       clock,
       dedupWindowMinutes: config.notificationDedupWindowMinutes,
     });
-    subscribeAnnouncements(events, dispatcher);
+    subscribeAnnouncements(events, dispatcher, accounts.relations);
     events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', ({ userId }) =>
       repository.eraseUser(userId),
     );

@@ -102,6 +102,17 @@ export class NotificationsRepository extends Repository {
   }
 
   /**
+   * A block between two users (`user.blocked`): the follow notifications either received from the
+   * other leave their feeds (the counters follow through the triggers of 0130). The owner's index
+   * bounds it to the two feeds.
+   */
+  async forgetBetween(a: string, b: string): Promise<void> {
+    await this.db.execute(sql`
+      DELETE FROM ${n}
+      WHERE (${n.ownerId} = ${a} AND ${namingActor(b)}) OR (${n.ownerId} = ${b} AND ${namingActor(a)})`);
+  }
+
+  /**
    * An erased account (`user.erasing`): its notifications, preferences and counters, and the follow
    * notifications others received from it (their counters follow through the triggers of 0130).
    */

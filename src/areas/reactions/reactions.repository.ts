@@ -19,6 +19,7 @@ import {
   type PublicUserRow,
   publicUserColumns,
   reactionsShownTo,
+  shownTo,
   userRows as users,
   visibleUser,
 } from '../accounts/read-model.ts';
@@ -158,37 +159,47 @@ export class ReactionsRepository extends Repository {
     return rows.length > 0;
   }
 
-  /** Per type and visibility rule: the media a user reacted to, as prepared pages. */
+  /**
+   * Per type, visibility rule and viewer (none, or one signed in, whose statement adds accounts' rule
+   * of whom they may see): the media a user reacted to, as prepared pages.
+   */
   readonly #reactedMedia = byKey(['like', 'dislike'] as const, (type) =>
-    byKey(
-      ['visible', 'listed'] as const,
-      (rule) =>
-        new PreparedPage<ReactedMedia>(
-          this.source,
-          `reactions.media.${type}.${rule}`,
-          reactedMediaKeysets[type],
-          (db, where, orderBy) =>
-            db
-              .select({ media: listedMediaColumns, reactionId: mediaReactions.id, reactedAt: mediaReactions.createdAt })
-              .from(mediaReactions)
-              .innerJoin(media, eq(media.id, mediaReactions.mediaId))
-              .where(
-                and(
-                  eq(mediaReactions.userId, sql.placeholder('userId')),
-                  eq(mediaReactions.type, literal(type)),
-                  mediaVisibility[rule](sql.placeholder('viewerId')),
-                  notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
-                  where,
-                ),
-              )
-              .orderBy(...orderBy),
-        ),
+    byKey(['visible', 'listed'] as const, (rule) =>
+      byKey(
+        ['anonymous', 'viewer'] as const,
+        (who) =>
+          new PreparedPage<ReactedMedia>(
+            this.source,
+            `reactions.media.${type}.${rule}.${who}`,
+            reactedMediaKeysets[type],
+            (db, where, orderBy) =>
+              db
+                .select({
+                  media: listedMediaColumns,
+                  reactionId: mediaReactions.id,
+                  reactedAt: mediaReactions.createdAt,
+                })
+                .from(mediaReactions)
+                .innerJoin(media, eq(media.id, mediaReactions.mediaId))
+                .where(
+                  and(
+                    eq(mediaReactions.userId, sql.placeholder('userId')),
+                    eq(mediaReactions.type, literal(type)),
+                    mediaVisibility[rule](who === 'viewer' ? sql.placeholder('viewerId') : null),
+                    notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
+                    where,
+                  ),
+                )
+                .orderBy(...orderBy),
+          ),
+      ),
     ),
   );
 
   /**
    * The media a user reacted to with `type`, newest reaction first, among those the rule lets the
-   * viewer see: `visible` (they can open it) or `listed` (it may appear in a public list).
+   * viewer see: `visible` (they can open it) or `listed` (it may appear in a public list); never
+   * media of an owner the viewer blocks or is blocked by.
    */
   listMediaOfUser(
     userId: string,
@@ -198,7 +209,9 @@ export class ReactionsRepository extends Repository {
     page: PageRequest,
     hiddenBy: string[],
   ): Promise<ReactedMedia[]> {
-    return this.#reactedMedia[type][rule].run(page, { userId, viewerId, hiddenBy });
+    return viewerId === null
+      ? this.#reactedMedia[type][rule].anonymous.run(page, { userId, hiddenBy })
+      : this.#reactedMedia[type][rule].viewer.run(page, { userId, viewerId, hiddenBy });
   }
 
   /**
@@ -223,6 +236,7 @@ export class ReactionsRepository extends Repository {
           eq(mediaReactions.type, type),
           reactionsShownTo(viewerId),
           visibleUser(),
+          shownTo(viewerId, users.id),
           where,
         ),
       )

@@ -113,7 +113,7 @@ export class ReactionsService {
     viewerId: string | null,
     page: PageRequest,
   ): Promise<Array<ReactedMedia & { filtered?: FilterResult[] }>> {
-    const user = await this.#deps.users.findVisible(userId);
+    const user = await this.#deps.users.findVisibleTo(userId, viewerId);
     if (user === null) throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
     if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });

@@ -72,8 +72,10 @@ export class ReportsService {
         return (await this.#deps.media.findVisibleMedia(targetId, reporterId))?.ownerId ?? null;
       case 'user': {
         // Erased, banned and deleting accounts are out of public view: there is nothing left to report.
+        // So is an account across a block, either way (accounts' rule).
         const user = await this.#deps.users.find(targetId);
-        return user !== null && isActiveUser(user) ? user.id : null;
+        if (user === null || !isActiveUser(user)) return null;
+        return (await this.#deps.users.blockedEitherWay(reporterId, user.id)) ? null : user.id;
       }
       case 'comment':
         return (await this.#deps.comments.findReportable(targetId, reporterId))?.authorId ?? null;

@@ -10,7 +10,13 @@ import { keyset } from '../../platform/db/keyset-sql.ts';
 import { likePrefix } from '../../platform/db/like.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { discoverableUser, type PublicUserRow, publicUserColumns, userRows as users } from '../accounts/read-model.ts';
+import {
+  discoverableUser,
+  type PublicUserRow,
+  publicUserColumns,
+  shownTo,
+  userRows as users,
+} from '../accounts/read-model.ts';
 import { normalized } from './sources.ts';
 import { searchDocuments as doc } from './tables.ts';
 
@@ -39,12 +45,19 @@ export class UserSearchRepository extends Repository {
    * username prefix 3, nickname prefix 2 (plus the trigram similarity), a full-text match on the words
    * 1 (plus its rank), otherwise trigram similarity alone (< 1: typos).
    */
-  search(query: string, page: PageRequest): Promise<Array<{ user: PublicUserRow; score: number }>> {
-    return this.searchQuery(query, page).execute();
+  search(
+    query: string,
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<Array<{ user: PublicUserRow; score: number }>> {
+    return this.searchQuery(query, page, viewerId).execute();
   }
 
-  /** The statement of search, unexecuted (its plan is checked in the tests). */
-  searchQuery(query: string, page: PageRequest) {
+  /**
+   * The statement of search, unexecuted (its plan is checked in the tests); a signed-in viewer never
+   * finds a user they block or who blocks them (accounts' rule).
+   */
+  searchQuery(query: string, page: PageRequest, viewerId: string | null = null) {
     const q = normalized(query);
     const prefix = likePrefix(q);
     const tsq = prefixTsQuery(q);
@@ -59,11 +72,12 @@ export class UserSearchRepository extends Repository {
     const matches = sql`(${doc.name} like ${prefix} or ${doc.label} like ${prefix} or ${doc.document} @@ ${tsq}
       or ${doc.name} % ${q} or ${q} <% ${doc.body})`;
     const { where, orderBy } = keyset({ columns: [score, doc.sourceId] }, page);
-    return this.replicaDb
+    // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+    return (viewerId === null ? this.replicaDb : this.db)
       .select({ user: publicUserColumns, score })
       .from(doc)
       .innerJoin(users, eq(users.id, doc.sourceId))
-      .where(and(eq(doc.kind, 'user'), matches, discoverableUser(), where))
+      .where(and(eq(doc.kind, 'user'), matches, discoverableUser(), shownTo(viewerId, users.id), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);
   }

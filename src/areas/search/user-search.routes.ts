@@ -13,16 +13,17 @@ export function userSearchRoutes({ userSearch }: Pick<SearchServices, 'userSearc
     route({
       method: 'GET',
       path: '/api/users/search',
-      auth: 'none',
+      auth: 'optional',
+      description: 'Public; a valid token leaves out the users the viewer blocks or is blocked by.',
       summary: 'Find users by username or nickname: exact and prefix first, then full text, then fuzzy',
       query: { q: Type.String({ minLength: 1, maxLength: 50, description: '1 to 50 characters' }) },
       page: { keyset: userSearchKeyset, maxLimit: 50 },
       success: { status: 200, schema: CollectionSchema(PublicUserSchema, { q: Type.String() }) },
-      handler: async ({ query, page, links }) => {
+      handler: async ({ query, page, links, viewer }) => {
         const q = query.q.trim();
         if (q === '')
           throw new AppError('invalidQueryParameter', { source: { parameter: 'q' }, detail: 'must not be blank' });
-        const rows = await userSearch.search(q, page);
+        const rows = await userSearch.search(q, page, viewer?.userId ?? null);
         return listDocument(rows, { page, links }, userSearchKeyset, (row) => presentPublicUser(row.user), { q });
       },
     }),

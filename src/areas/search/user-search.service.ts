@@ -19,8 +19,8 @@ export class UserSearchService {
    * matched by their letters and digits: a query with neither matches nobody, and is answered without
    * a statement (isSearchable).
    */
-  async search(query: string, page: PageRequest) {
+  async search(query: string, page: PageRequest, viewerId: string | null = null) {
     if (!isSearchable(query)) return [];
-    return this.#deps.repository.search(query, page);
+    return this.#deps.repository.search(query, page, viewerId);
   }
 }

@@ -132,8 +132,11 @@ export class SocialFeedsService {
     if (!feedCodePattern.test(code) || !(await this.#deps.repository.delete(ownerId, code))) throw feedNotFound();
   }
 
-  /** The public feed and one page of its media; 404 for an unknown or deleted feed, or a banned owner. */
-  /** The viewer's keyword filters (context feeds) leave out what they hide and warn on the rest. */
+  /**
+   * The public feed and one page of its media; 404 for an unknown or deleted feed, a banned owner, or
+   * an owner the viewer blocks or is blocked by; an owner the viewer mutes shows no media to them.
+   * The viewer's keyword filters (context feeds) leave out what they hide and warn on the rest.
+   */
   async published(
     code: string,
     page: PageRequest,
@@ -141,9 +144,13 @@ export class SocialFeedsService {
   ): Promise<PublishedFeed & { media: Page<ListedMedia & { filtered: FilterResult[] }> }> {
     const found = feedCodePattern.test(code) ? await this.#deps.repository.findPublished(code) : null;
     if (found === null) throw feedNotFound();
+    const ownerId = found.owner.id;
+    if (await this.#deps.users.blockedEitherWay(viewerId, ownerId)) throw feedNotFound();
+    const muted = viewerId !== ownerId && (await this.#deps.users.hiddenFrom(viewerId, 'content')).has(ownerId);
     const { filters } = this.#deps;
-    const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');
-    const listed = pageOf(await this.#deps.repository.media(found.feed.id, page, hiddenBy), page, feedMediaKeyset);
+    const hiddenBy = muted ? [] : await filters.hiddenFor(viewerId, 'feeds');
+    const rows = muted ? [] : await this.#deps.repository.media(found.feed.id, page, hiddenBy);
+    const listed = pageOf(rows, page, feedMediaKeyset);
     return {
       ...found,
       media: { ...listed, items: await filters.warn(viewerId, 'feeds', listed.items, mediaFilterTextOf) },

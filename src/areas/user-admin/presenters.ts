@@ -3,7 +3,7 @@ import { Nullable, ResourceSchema, resource, Timestamp } from '../../platform/ht
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { UserRow } from '../accounts/read-model.ts';
-import type { UserCounts } from './user-admin.service.ts';
+import type { AdminTwoFactor, UserCounts } from './user-admin.service.ts';
 
 const adminUserAttributes = {
   hex: Type.String({ description: '32 hex digits, the id without dashes' }),
@@ -51,6 +51,10 @@ export const AdminUserDetailSchema = ResourceSchema(
       reportsTotal: Type.Integer({ description: 'every report ever filed against the user' }),
       liveSessions: Type.Integer({ description: 'sessions not expired' }),
     }),
+    twoFactor: Type.Object(
+      { enabled: Type.Boolean(), enabledAt: Nullable(Timestamp) },
+      { description: 'whether two-factor authentication is on, and since when (never its secret or codes)' },
+    ),
   }),
   undefined,
   'AdminUserDetail',
@@ -85,7 +89,14 @@ export function presentAdminUser(user: UserRow) {
   });
 }
 
-export function presentAdminUserDetail(user: UserRow, counts: UserCounts) {
+export function presentAdminUserDetail(user: UserRow, counts: UserCounts, twoFactor: AdminTwoFactor) {
   const base = presentAdminUser(user);
-  return { ...base, attributes: { ...base.attributes, counts } };
+  return {
+    ...base,
+    attributes: {
+      ...base.attributes,
+      counts,
+      twoFactor: { enabled: twoFactor.enabled, enabledAt: formatNullableTimestamp(twoFactor.enabledAt) },
+    },
+  };
 }

@@ -16,6 +16,7 @@ export const userAdminArea = defineArea({
     return {
       userAdmin: new UserAdminService({
         moderation: accounts.moderation,
+        twoFactor: accounts.twoFactor,
         follows: follows.follows,
         media: media.media,
         sources: {

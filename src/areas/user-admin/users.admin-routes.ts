@@ -73,8 +73,8 @@ export function usersAdminRoutes({
       errors: ['notFound'],
       success: { status: 200, schema: DocumentSchema(AdminUserDetailSchema) },
       handler: async ({ params }) => {
-        const { user, counts } = await userAdmin.detail(params.hex);
-        return { data: presentAdminUserDetail(user, counts) };
+        const { user, counts, twoFactor } = await userAdmin.detail(params.hex);
+        return { data: presentAdminUserDetail(user, counts, twoFactor) };
       },
     }),
     route({

@@ -40,7 +40,10 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
       summary: 'The home page: what trends, the newest public photos and the busiest places (HTML)',
       success: page('The home page'),
       handler: async ({ viewer, request, reply }) => {
-        const [context, highlights] = await Promise.all([pageContext(request, viewer), pages.highlights()]);
+        const [context, highlights] = await Promise.all([
+          pageContext(request, viewer),
+          pages.highlights(viewer?.userId ?? null),
+        ]);
         return sendPage(reply, renderHome(context, highlights));
       },
     }),
@@ -61,7 +64,7 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
       handler: async ({ viewer, query, page: list, request, reply }) => {
         const [context, view] = await Promise.all([
           pageContext(request, viewer),
-          pages.travel({ countryCode: query.country, cityId: query.city }, list),
+          pages.travel({ countryCode: query.country, cityId: query.city }, list, viewer?.userId ?? null),
         ]);
         return sendPage(reply, renderTravel(context, view));
       },
@@ -98,7 +101,10 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
       errors: ['notFound'],
       success: page('The profile (24 photos a page, `cursor` for more); 404 for an unknown, banned or erased user'),
       handler: async ({ viewer, params, page: list, request, reply }) => {
-        const [context, view] = await Promise.all([pageContext(request, viewer), pages.profile(params.username, list)]);
+        const [context, view] = await Promise.all([
+          pageContext(request, viewer),
+          pages.profile(params.username, list, viewer?.userId ?? null),
+        ]);
         return sendPage(reply, renderProfile(context, view));
       },
     }),

@@ -102,20 +102,26 @@ export class WebPagesService {
   }
 
   /** The home page: the newest public media, what trends in the country with the most, the busiest places. */
-  async highlights(): Promise<Highlights> {
+  async highlights(viewerId: string | null = null): Promise<Highlights> {
     const { repository, placeCounts } = this.#deps;
     const [recent, countries, places] = await Promise.all([
-      repository.recentMedia(shown.recent),
+      repository.recentMedia(shown.recent, this.#pageViewer(viewerId)),
       placeCounts.countries(),
       placeCounts.places(null),
     ]);
     const top = countries[0]?.countryCode ?? null;
-    return { recent, trending: top === null ? null : await this.#trending(top), places: places.slice(0, shown.places) };
+    const trending = top === null ? null : await this.#trending(top, viewerId);
+    return { recent, trending, places: places.slice(0, shown.places) };
   }
 
-  async #trending(countryCode: string): Promise<Highlights['trending']> {
+  /** The signed-in viewer of a page, for the lists that leave out the users hidden from them. */
+  #pageViewer(viewerId: string | null) {
+    return viewerId === null ? null : { id: viewerId, at: this.#deps.clock.now() };
+  }
+
+  async #trending(countryCode: string, viewerId: string | null): Promise<Highlights['trending']> {
     const { rows } = await this.#deps.geoMedia.trending(
-      null,
+      viewerId,
       { country: countryCode, windowDays: trendingWindow.defaultDays, personalize: false },
       firstPage(shown.trending, 'media-trending'),
     );
@@ -124,7 +130,11 @@ export class WebPagesService {
   }
 
   /** /travel: the countries with public media; a country's cities and media; a city's media. */
-  async travel(place: { countryCode?: string; cityId?: string }, page: PageRequest): Promise<TravelView> {
+  async travel(
+    place: { countryCode?: string; cityId?: string },
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<TravelView> {
     const { geography, placeCounts, repository } = this.#deps;
     if (place.countryCode === undefined) {
       if (place.cityId !== undefined) throw new AppError('notFound', { source: { parameter: 'city' } });
@@ -137,7 +147,11 @@ export class WebPagesService {
       throw new AppError('notFound', { source: { parameter: 'city' } });
     const [cities, rows] = await Promise.all([
       city === null ? placeCounts.places(country.alpha2) : Promise.resolve([]),
-      repository.placeMedia({ countryCode: country.alpha2, cityId: city?.id ?? null }, page),
+      repository.placeMedia(
+        { countryCode: country.alpha2, cityId: city?.id ?? null },
+        page,
+        this.#pageViewer(viewerId),
+      ),
     ]);
     return {
       level: city === null ? 'country' : 'city',
@@ -148,19 +162,22 @@ export class WebPagesService {
     };
   }
 
-  /** A public profile: unknown, banned, erased or deleting users are notFound (the same 404 for each). */
-  async profile(username: string, page: PageRequest): Promise<ProfileView> {
+  /**
+   * A public profile: unknown, banned, erased or deleting users are notFound (the same 404 for each),
+   * and so is a user the signed-in viewer blocks or is blocked by (accounts' rule).
+   */
+  async profile(username: string, page: PageRequest, viewerId: string | null = null): Promise<ProfileView> {
     const { users, media, follows, gamification, repository } = this.#deps;
-    const user = await users.findByUsername(username);
+    const user = await users.findByUsernameFor(username, viewerId);
     if (user === null || user.username === null || !isActiveUser(user))
       throw new AppError('notFound', { source: { parameter: 'username' } });
     const [posts, followCounts, likesReceived, progress, badges, list] = await Promise.all([
       repository.publicPostCount(user.id),
       follows.counts(user.id),
       media.likesReceivedBy(user.id),
-      gamification.progress(user.id),
+      gamification.progress(user.id, viewerId),
       gamification.earnedBadges(user.id, firstPage(shown.badges, 'earned-badges')),
-      media.listPublicPosts(user.id, page),
+      media.listPublicPosts(user.id, page, viewerId),
     ]);
     if (progress === null) throw new AppError('notFound', { source: { parameter: 'username' } });
     const owner = { username: user.username, nickname: user.nickname };

@@ -43,6 +43,18 @@ export const placeMediaKeyset = newestFirst<ShownMedia>('web-place-media', media
 const placedInPublic = (): SQL =>
   allOf(mediaListedFor(null), eq(media.locationPublic, literal(true)), isNotNull(media.countryCode));
 
+/** The signed-in viewer of a page, and the time their mutes are read at. */
+export interface PageViewer {
+  id: string;
+  at: Date;
+}
+
+/** Listed media, for nobody or for the viewer of the statement (placeholders `viewerId` and `at`). */
+const listedFor = (who: 'anonymous' | 'viewer'): SQL =>
+  who === 'anonymous'
+    ? mediaListedFor(null)
+    : mediaListedFor(sql.placeholder('viewerId'), { kind: 'content', at: sql.placeholder('at') });
+
 const shownColumns = {
   ...listedMediaColumns,
   ownerUsername: users.username,
@@ -59,43 +71,62 @@ const shownMedia = (db: Db) =>
     .leftJoin(cities, eq(cities.id, media.cityId));
 
 export class WebRepository extends Repository {
-  /** The home page's newest media: read on every visit, so prepared. */
-  readonly #recent = new PreparedRead(this.source, 'web.recentMedia', (db) =>
-    shownMedia(db)
-      .where(and(mediaListedFor(null), activeUser()))
-      .orderBy(desc(media.createdAt), desc(media.id))
-      .limit(sql.placeholder('limit')),
-  );
-
-  /** A country's media, or a city's: one prepared page per level. */
-  readonly #placeMedia = byKey(
-    ['country', 'city'] as const,
-    (level) =>
-      new PreparedPage(this.source, `web.placeMedia.${level}`, placeMediaKeyset, (db, where, orderBy) =>
+  /**
+   * The home page's newest media: read on every visit, so prepared; for a signed-in viewer, a statement
+   * of its own that leaves out the media of the users hidden from them (accounts' rule: blocks either
+   * way and their mutes in force at `at`).
+   */
+  readonly #recent = byKey(
+    ['anonymous', 'viewer'] as const,
+    (who) =>
+      new PreparedRead(this.source, `web.recentMedia.${who}`, (db) =>
         shownMedia(db)
-          .where(
-            and(
-              placedInPublic(),
-              activeUser(),
-              eq(media.countryCode, sql.placeholder('countryCode')),
-              level === 'city' ? eq(media.cityId, sql.placeholder('cityId')) : undefined,
-              where,
-            ),
-          )
-          .orderBy(...orderBy),
+          .where(and(listedFor(who), activeUser()))
+          .orderBy(desc(media.createdAt), desc(media.id))
+          .limit(sql.placeholder('limit')),
       ),
   );
 
-  /** The newest public media of active users. */
-  async recentMedia(limit: number): Promise<ShownMedia[]> {
-    return this.#recent.run({ limit });
+  /** A country's media, or a city's: one prepared page per level and viewer. */
+  readonly #placeMedia = byKey(['country', 'city'] as const, (level) =>
+    byKey(
+      ['anonymous', 'viewer'] as const,
+      (who) =>
+        new PreparedPage(this.source, `web.placeMedia.${level}.${who}`, placeMediaKeyset, (db, where, orderBy) =>
+          shownMedia(db)
+            .where(
+              and(
+                placedInPublic(),
+                who === 'viewer' ? listedFor(who) : undefined,
+                activeUser(),
+                eq(media.countryCode, sql.placeholder('countryCode')),
+                level === 'city' ? eq(media.cityId, sql.placeholder('cityId')) : undefined,
+                where,
+              ),
+            )
+            .orderBy(...orderBy),
+        ),
+    ),
+  );
+
+  /** The newest public media of active users, as the viewer (null: nobody signed in) may see them. */
+  async recentMedia(limit: number, viewer: PageViewer | null = null): Promise<ShownMedia[]> {
+    return viewer === null
+      ? this.#recent.anonymous.run({ limit })
+      : this.#recent.viewer.run({ limit, viewerId: viewer.id, at: viewer.at });
   }
 
   /** One page (limit + 1 rows) of the public media of a country, or of one of its cities. */
-  async placeMedia(place: { countryCode: string; cityId: string | null }, page: PageRequest): Promise<ShownMedia[]> {
-    return place.cityId === null
-      ? this.#placeMedia.country.run(page, { countryCode: place.countryCode })
-      : this.#placeMedia.city.run(page, { countryCode: place.countryCode, cityId: place.cityId });
+  async placeMedia(
+    place: { countryCode: string; cityId: string | null },
+    page: PageRequest,
+    viewer: PageViewer | null = null,
+  ): Promise<ShownMedia[]> {
+    const statements = this.#placeMedia[place.cityId === null ? 'country' : 'city'];
+    const values = { countryCode: place.countryCode, ...(place.cityId === null ? {} : { cityId: place.cityId }) };
+    return viewer === null
+      ? statements.anonymous.run(page, values)
+      : statements.viewer.run(page, { ...values, viewerId: viewer.id, at: viewer.at });
   }
 
   /** Cities by their number of public media (of one country, or everywhere), most first. */

@@ -13,26 +13,26 @@ export interface MailContent {
   /** The recipient's display name, if any. */
   name: string | null;
   paragraphs: string[];
-  action: { label: string; url: string };
+  /** The one link of the mail; a notice (sign-in security mails) has none. */
+  action: { label: string; url: string } | null;
   /** The token itself, for apps that ask for it instead of following the link. */
-  code: string;
+  code: string | null;
   footnotes: string[];
 }
 
 export function renderMail(locale: Locale, to: string, content: MailContent): MailMessage {
   const t = (key: string, values?: Record<string, unknown>) => translate(locale, key, values);
   const greeting = content.name ? t('mail.greeting', { name: content.name }) : t('mail.greetingAnonymous');
-  const codeLine = t('mail.codeLine', { code: content.code });
+  const codeLine = content.code === null ? null : t('mail.codeLine', { code: content.code });
+  const action = content.action;
   const signature = t('mail.signature');
 
   const text = [
     greeting,
     '',
     ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
-    content.action.url,
-    '',
-    codeLine,
-    '',
+    ...(action === null ? [] : [action.url, '']),
+    ...(codeLine === null ? [] : [codeLine, '']),
     ...content.footnotes.flatMap((footnote) => [footnote, '']),
     '-- ',
     signature,
@@ -47,10 +47,13 @@ export function renderMail(locale: Locale, to: string, content: MailContent): Ma
 <body style="font-family: sans-serif; line-height: 1.5; color: #222; max-width: 560px; margin: 0 auto; padding: 24px;">
 <p>${e(greeting)}</p>
 ${content.paragraphs.map((paragraph) => `<p>${e(paragraph)}</p>`).join('\n')}
-<p><a href="${e(content.action.url)}" style="display: inline-block; padding: 10px 18px; background: #1d6f5f; color: #fff; text-decoration: none; border-radius: 4px;">${e(content.action.label)}</a></p>
-<p style="font-size: 13px; color: #555;">${e(t('mail.linkFallback'))}<br><a href="${e(content.action.url)}">${e(content.action.url)}</a></p>
-<p style="font-size: 13px; color: #555;">${e(codeLine)}</p>
-${content.footnotes.map((footnote) => `<p style="font-size: 13px; color: #555;">${e(footnote)}</p>`).join('\n')}
+${
+  action === null
+    ? ''
+    : `<p><a href="${e(action.url)}" style="display: inline-block; padding: 10px 18px; background: #1d6f5f; color: #fff; text-decoration: none; border-radius: 4px;">${e(action.label)}</a></p>
+<p style="font-size: 13px; color: #555;">${e(t('mail.linkFallback'))}<br><a href="${e(action.url)}">${e(action.url)}</a></p>
+`
+}${codeLine === null ? '' : `<p style="font-size: 13px; color: #555;">${e(codeLine)}</p>\n`}${content.footnotes.map((footnote) => `<p style="font-size: 13px; color: #555;">${e(footnote)}</p>`).join('\n')}
 <p style="font-size: 13px; color: #888;">${e(signature)}</p>
 </body>
 </html>

@@ -56,12 +56,12 @@ export function explorerRoutes({ photoPanel }: Pick<WebServices, 'photoPanel'>, 
       handler: async ({ params, request, reply, viewer }) => {
         const locale = pageLocale(request);
         const [panel, blur] = await Promise.all([
-          loadPhotoPanel(photoPanel, params.mediaId, locale),
+          loadPhotoPanel(photoPanel, params.mediaId, locale, viewer?.userId ?? null),
           blursSensitiveMedia(request, viewer),
         ]);
         if (panel === null) throw new AppError('notFound');
         // Public content that changes (likes, descriptions): a short shared cache is fine, for visitors;
-        // a signed-in viewer's panel follows their settings, so it is theirs alone.
+        // a signed-in viewer's panel follows their settings and their blocks, so it is theirs alone.
         reply
           .header('Cache-Control', viewer === null ? 'public, max-age=60' : 'private, max-age=60')
           .header('Vary', 'Accept-Language, Cookie')

@@ -21,13 +21,18 @@ export interface PhotoPanel {
   place: string | null;
 }
 
-/** The photo and what the panel says of it, or null when it is not a public post. */
+/**
+ * The photo and what the panel says of it, or null when it is not a public post, or when the viewer
+ * signed in on the web and its owner block each other (either way: accounts' rule).
+ */
 export async function loadPhotoPanel(
   sources: PhotoPanelSources,
   mediaId: string,
   locale: Locale,
+  viewerId: string | null = null,
 ): Promise<PhotoPanel | null> {
   const media = await sources.media.findVisibleMedia(mediaId, null);
+  if (media === null || (await sources.users.blockedEitherWay(viewerId, media.ownerId))) return null;
   if (media === null) return null;
   const owner = await sources.users.find(media.ownerId);
   const shown = owner !== null && isActiveUser(owner);

@@ -25,6 +25,32 @@ function signedIn(context: PageContext, next: string): Markup {
   </div>`;
 }
 
+/**
+ * The code step of an account with two-factor on: hidden until the sign-in answers
+ * twoFactorRequired; the script puts the ticket in and posts it with the code to POST /login/two-factor.
+ */
+function twoFactorForm(context: PageContext, state: LoginPageState): Markup {
+  const t = (key: string) => translate(context.locale, `signIn.twoFactor.${key}`);
+  return html`<form id="two-factor-form" class="form sign-in__form" method="post" action="/login/two-factor" data-next=${state.next} aria-labelledby="two-factor-title" hidden>
+    <h2 id="two-factor-title">${t('title')}</h2>
+    <p>${t('explain')}</p>
+    <p id="two-factor-error" class="form-error" role="alert" hidden></p>
+    <input type="hidden" name="ticket" value="" />
+    <div class="field">
+      <label for="two-factor-code">${t('code')}</label>
+      <input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" />
+    </div>
+    <details class="sign-in__recovery">
+      <summary>${t('useRecoveryCode')}</summary>
+      <div class="field">
+        <label for="two-factor-recovery">${t('recoveryCode')}</label>
+        <input id="two-factor-recovery" name="recoveryCode" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="11" />
+      </div>
+    </details>
+    <button type="submit" class="button button--primary">${t('submit')}</button>
+  </form>`;
+}
+
 function loginForm(context: PageContext, state: LoginPageState): Markup {
   const t = (key: string) => translate(context.locale, key);
   return html`<form id="login-form" class="form sign-in__form" method="post" action="/login" data-next=${state.next} hidden=${!mailedLinkSettled(state.link) || state.link?.kind === 'delete'}>
@@ -39,6 +65,7 @@ function loginForm(context: PageContext, state: LoginPageState): Markup {
     </div>
     <button type="submit" class="button button--primary">${t('signIn.submit')}</button>
   </form>
+  ${twoFactorForm(context, state)}
   <details id="forgot" class="sign-in__forgot">
     <summary>${t('signIn.forgot.summary')}</summary>
     <form id="forgot-form" class="form" method="post" action="/api/auth/forgot-password">

@@ -3,7 +3,8 @@
  * `?confirm=`, `?reset=` or `?delete=` link, whose POST is in mailed-links.routes.ts), POST /login
  * (JSON, as POST /api/auth/login takes it; sets the `tm_session` cookie), POST /logout (ends the
  * cookie's session) and POST /auth/oauth/{provider} (a provider's token, as POST /api/auth/oauth/{provider}
- * takes it; sets the cookie). Every session is a row of the one sessions table, opened by the
+ * takes it; sets the cookie), POST /login/two-factor (the code step of an account with two-factor on:
+ * the body of POST /api/auth/two-factor; sets the cookie). Every session is a row of the one sessions table, opened by the
  * accounts and identities services. The writes must come from this site (web-session.ts).
  */
 import type { FastifyRequest } from 'fastify';
@@ -14,7 +15,15 @@ import { AppError, type ErrorCode } from '../../../platform/http/error-catalogue
 import { DocumentSchema } from '../../../platform/http/jsonapi.ts';
 import { perIp } from '../../../platform/http/rate-limit.ts';
 import { type AnyRoute, route } from '../../../platform/http/route.ts';
-import { clientInfo, LoginBody, loginNameOf, presentSession, SessionSchema } from '../../accounts/public.ts';
+import {
+  clientInfo,
+  LoginBody,
+  loginNameOf,
+  presentSession,
+  SessionSchema,
+  TwoFactorCompletionBody,
+  twoFactorProofOf,
+} from '../../accounts/public.ts';
 import { ProviderCredentialsBody } from '../../identities/public.ts';
 import { safeNextPath } from '../layout/layout.routes.ts';
 import { htmlMediaType } from '../layout/send-page.ts';
@@ -40,6 +49,7 @@ const providerErrors: ErrorCode[] = [
   'identityEmailInUse',
   'identityEmailMissing',
   'accountBanned',
+  'twoFactorRequired',
 ];
 
 export function signInRoutes(
@@ -95,7 +105,7 @@ export function signInRoutes(
       body: LoginBody,
       // Another site's request is refused before its body is validated or used (a non-JSON body is 415 first).
       preValidation: sameSiteOnly,
-      errors: ['invalidCredentials', 'crossOriginRequest'],
+      errors: ['invalidCredentials', 'twoFactorRequired', 'crossOriginRequest'],
       success: { status: 200, schema: WebSessionDocument },
       handler: async ({ body, request, reply }) => {
         reply.header('Cache-Control', 'no-store');
@@ -105,6 +115,31 @@ export function signInRoutes(
           clientInfo(request),
         );
         // The browser's previous web session (another account, or an older sign-in) ends: one cookie, one session.
+        await endCookieSession(request);
+        setSessionCookie(request, reply, accessToken, sessionTtlDays);
+        return presentWebSession(session);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/login/two-factor',
+      auth: 'none',
+      summary: 'Web sign-in, code step: the body of POST /api/auth/two-factor; sets the HttpOnly `tm_session` cookie',
+      description:
+        'JSON only (`{ticket, code|recoveryCode}`: the ticket of the 401 `twoFactorRequired` POST /login or POST ' +
+        '/auth/oauth/{provider} answered), from a page of this site. Answers the new session without its token.',
+      rateLimit: [perIp('web-two-factor', 30, 900)],
+      body: TwoFactorCompletionBody,
+      preValidation: sameSiteOnly,
+      errors: ['twoFactorTicketInvalid', 'twoFactorCodeInvalid', 'crossOriginRequest'],
+      success: { status: 200, schema: WebSessionDocument },
+      handler: async ({ body, request, reply }) => {
+        reply.header('Cache-Control', 'no-store');
+        const { session, accessToken } = await signIn.sessions.completeTwoFactor(
+          body.ticket,
+          twoFactorProofOf(body),
+          clientInfo(request),
+        );
         await endCookieSession(request);
         setSessionCookie(request, reply, accessToken, sessionTtlDays);
         return presentWebSession(session);

@@ -4,10 +4,21 @@
  * answers in the page's own elements (their texts are rendered by the server in the page's language;
  * an error shows the API's translated title). Sign-in goes to the server-checked `data-next` path once
  * the cookie is set. A mailed link's form is a plain HTML form, which needs no script.
+ *
+ * An account with two-factor on answers the sign-in with 401 `twoFactorRequired` and a ticket: the
+ * sign-in form gives way to the code step (`#two-factor-form`), which posts the ticket and a code (or a
+ * recovery code) to POST /login/two-factor; a ticket that is no longer valid brings the sign-in back.
  */
 
 interface ErrorDocument {
-  errors?: Array<{ title?: string; detail?: string }>;
+  errors?: Array<{ code?: string; title?: string; detail?: string; meta?: { ticket?: string } }>;
+}
+
+interface Answer {
+  ok: boolean;
+  message: string | null;
+  code?: string;
+  ticket?: string;
 }
 
 const section = document.querySelector<HTMLElement>('.sign-in');
@@ -24,7 +35,7 @@ function start(section: HTMLElement): void {
     window.history.replaceState(null, '', `${url.pathname}${url.search}${url.hash}`);
   }
 
-  async function post(url: string, body: unknown): Promise<{ ok: boolean; message: string | null }> {
+  async function post(url: string, body: unknown): Promise<Answer> {
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -38,7 +49,12 @@ function start(section: HTMLElement): void {
       }
       const document = (await response.json().catch(() => ({}))) as ErrorDocument;
       const first = document.errors?.[0];
-      return { ok: false, message: first?.title ?? `${response.status}` };
+      return {
+        ok: false,
+        message: first?.title ?? `${response.status}`,
+        code: first?.code,
+        ticket: first?.meta?.ticket,
+      };
     } catch {
       return { ok: false, message: networkError };
     }
@@ -55,6 +71,7 @@ function start(section: HTMLElement): void {
     errorId: string,
     body: (form: HTMLFormElement) => { url: string; payload: unknown },
     done: (form: HTMLFormElement) => void,
+    refused: (form: HTMLFormElement, answer: Answer) => boolean = () => false,
   ): void {
     const form = document.getElementById(formId);
     if (!(form instanceof HTMLFormElement)) return;
@@ -68,7 +85,7 @@ function start(section: HTMLElement): void {
       const answer = await post(url, payload);
       if (button) button.disabled = false;
       if (answer.ok) done(form);
-      else {
+      else if (!refused(form, answer)) {
         showError(error, answer.message);
         error?.focus?.();
       }
@@ -80,12 +97,50 @@ function start(section: HTMLElement): void {
     return field instanceof HTMLInputElement ? field.value : '';
   };
 
+  const loginForm = document.getElementById('login-form');
+  const codeForm = document.getElementById('two-factor-form');
+  const goNext = (form: HTMLFormElement) => {
+    window.location.assign(form.dataset.next ?? '/');
+  };
+
   handle(
     'login-form',
     'login-error',
     (form) => ({ url: '/login', payload: { login: value(form, 'login'), password: value(form, 'password') } }),
+    goNext,
+    (form, answer) => {
+      if (answer.code !== 'twoFactorRequired' || answer.ticket === undefined) return false;
+      if (!(codeForm instanceof HTMLFormElement)) return false;
+      const ticket = codeForm.elements.namedItem('ticket');
+      if (ticket instanceof HTMLInputElement) ticket.value = answer.ticket;
+      codeForm.reset();
+      if (ticket instanceof HTMLInputElement) ticket.value = answer.ticket;
+      form.hidden = true;
+      codeForm.hidden = false;
+      document.getElementById('two-factor-code')?.focus();
+      return true;
+    },
+  );
+
+  handle(
+    'two-factor-form',
+    'two-factor-error',
     (form) => {
-      window.location.assign(form.dataset.next ?? '/');
+      const recoveryCode = value(form, 'recoveryCode').trim();
+      const ticket = value(form, 'ticket');
+      return {
+        url: '/login/two-factor',
+        payload: recoveryCode === '' ? { ticket, code: value(form, 'code').trim() } : { ticket, recoveryCode },
+      };
+    },
+    goNext,
+    (form, answer) => {
+      // An expired or used ticket, or one with too many wrong codes: back to the password.
+      if (answer.code !== 'twoFactorTicketInvalid' || !(loginForm instanceof HTMLFormElement)) return false;
+      form.hidden = true;
+      loginForm.hidden = false;
+      showError(document.getElementById('login-error'), answer.message);
+      return true;
     },
   );
 
