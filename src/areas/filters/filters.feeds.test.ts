@@ -254,4 +254,59 @@ describe("keyword filters on the other lists of media: a social feed, nearby, re
       assert.equal(filtered.find((item) => item.description.startsWith('Wine')).filtered, undefined, url);
     }
   });
+
+  it("applies blocks and mutes and the viewer's filters together: all left out, pages full, the rest warned", async () => {
+    const oslo = { latitude: 59.9139, longitude: 10.7522, countryCode: 'NO' };
+    const other = await createUser(t);
+    const muted = await createUser(t);
+    const blocker = await createUser(t);
+    const liker = await createUser(t);
+    const settings = await t.request({
+      method: 'PATCH',
+      url: '/api/users/me/settings',
+      token: liker.token,
+      body: { showReactionsPublicly: true },
+    });
+    assert.equal(settings.statusCode, 200);
+    for (const [user, description] of [
+      [other, 'Fjord hike'],
+      [muted, 'Fjord sunset'],
+      [other, 'Fjord view'],
+      [blocker, 'Fjord walk'],
+      [other, 'Fjord penguin'],
+    ] as const) {
+      const row = await createMediaRow(t, user.id, { ...oslo, description, hashtags: [], likesCount: 1 });
+      const like = await t.request({
+        method: 'PUT',
+        url: `/api/users/me/media/${row.id}/reaction`,
+        token: liker.token,
+        body: { type: 'like' },
+      });
+      assert.equal(like.statusCode, 200);
+    }
+    const mute = await t.request({
+      method: 'PUT',
+      url: `/api/users/me/mutes/${muted.id}`,
+      token: viewer.token,
+      body: {},
+    });
+    assert.equal(mute.statusCode, 200, JSON.stringify(mute.json));
+    const block = await t.request({ method: 'PUT', url: `/api/users/me/blocks/${viewer.id}`, token: blocker.token });
+    assert.equal(block.statusCode, 200, JSON.stringify(block.json));
+    // A user's likes apply blocks (either way), not mutes; the other lists both.
+    for (const [url, expected] of [
+      [`/api/media/nearby?lat=${oslo.latitude}&lng=${oslo.longitude}&limit=1`, ['Fjord penguin', 'Fjord view']],
+      [
+        `/api/media/recommended/nearby?lat=${oslo.latitude}&lng=${oslo.longitude}&limit=1`,
+        ['Fjord penguin', 'Fjord view'],
+      ],
+      ['/api/media/trending?country=NO&limit=1', ['Fjord penguin', 'Fjord view']],
+      [`/api/users/${liker.id}/likes?limit=1`, ['Fjord penguin', 'Fjord sunset', 'Fjord view']],
+    ] as const) {
+      assert.equal((await everyPage(url, null)).length, 5, url);
+      const shown = await everyPage(url, viewer);
+      assert.deepEqual(shown.map((item) => item.description).sort(), expected, url);
+      assert.deepEqual(shown.find((item) => item.description === 'Fjord penguin').filtered, [['penguin']], url);
+    }
+  });
 });
