@@ -133,7 +133,7 @@ try {
   if (scratch.url !== null) {
     const page = (keyset: Parameters<typeof pageRequest>[1]) => pageRequest({}, keyset);
     const plans = await capturePlans(scratch.url, {
-      nearby: (tx) => new NearbyRepository(tx).nearby(paris, 5000, page(nearbyKeyset)),
+      nearby: (tx) => new NearbyRepository(tx).nearby(paris, 5000, page(nearbyKeyset), []),
       // Zoom 12 is precomputed (map-grid.ts): the cells and their representatives' positions, in one statement.
       'in-bounds, city view': (tx) => new MapCellsRepository(tx).cellsIn(viewAt(12), 12),
       'in-bounds, world zoom': (tx) =>

@@ -153,7 +153,7 @@ try {
       'notifications, unread only': (tx) =>
         new NotificationsRepository(tx).feedPage(viewerId, true, first(notificationsKeyset)),
       'my media': (tx) => new MediaRepository(tx).listOwnPosts(viewerId, first(ownMediaKeyset)),
-      "a user's media": (tx) => new MediaRepository(tx).listPublicPosts(viewerId, first(userMediaKeyset)),
+      "a user's media": (tx) => new MediaRepository(tx).listPublicPosts(viewerId, first(userMediaKeyset), []),
       'my likes': (tx) =>
         new ReactionsRepository(tx).listMediaOfUser(
           viewerId,
@@ -161,6 +161,7 @@ try {
           'visible',
           viewerId,
           first(reactedMediaKeysets.like),
+          [],
         ),
       'my bookmarks': (tx) => new BookmarksRepository(tx).list(viewerId, { kind: 'all' }, first(bookmarksKeyset)),
       'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset), null),

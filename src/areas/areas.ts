@@ -12,6 +12,7 @@ import { commentsArea } from './comments/comments.module.ts';
 import { couponsArea } from './coupons/coupons.module.ts';
 import { dataExportArea } from './data-export/data-export.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
+import { filtersArea } from './filters/filters.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
 import { geographyArea } from './geography/geography.module.ts';
@@ -37,6 +38,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   geographyArea,
   catalogueArea,
   accountsArea,
+  filtersArea,
   identitiesArea,
   passkeysArea,
   notificationsArea,

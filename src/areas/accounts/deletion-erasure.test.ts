@@ -86,6 +86,15 @@ describe('account erasure after the grace period', () => {
       as(ada, 'PUT', `/api/users/me/media/${bobsPost.id}/bookmark`, { collectionId: collection.json.data.id }),
       200,
     );
+    await ok(
+      as(ada, 'POST', '/api/users/me/filters', {
+        title: `Spoilers ${marker}`,
+        context: ['feeds'],
+        action: 'hide',
+        keywords: [{ keyword: `spoiler ${marker}` }],
+      }),
+      201,
+    );
     const adaComment = await ok(
       as(ada, 'POST', `/api/media/${bobsPost.id}/comments`, { body: `Lovely, says ${ada.user.nickname}` }),
       201,

@@ -15,8 +15,8 @@ import { CommentsStatsRepository } from './comments-stats.repository.ts';
 
 export const commentsArea = defineArea({
   name: 'comments',
-  needs: ['accounts', 'media'],
-  create({ transactions, events, clock, stats, exports }, { accounts, media }) {
+  needs: ['accounts', 'media', 'filters'],
+  create({ transactions, events, clock, stats, exports }, { accounts, media, filters }) {
     const commentRows = new CommentsRepository(transactions);
     exports.register({
       name: 'comments',
@@ -29,6 +29,7 @@ export const commentsArea = defineArea({
       repository: commentRows,
       media: media.media,
       users: accounts.users,
+      filters: filters.filters,
       clock,
     });
     media.mediaAdmin.addCounterSource(async (mediaId) => ({ commentsCount: await comments.visibleCountOf(mediaId) }));

@@ -17,6 +17,7 @@ import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { type PublicUserRow, publicUserColumns, userRows as users, visibleUser } from '../accounts/read-model.ts';
+import { filterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { type CommentRow, comments, type DeletedBy } from './tables.ts';
 
 /** A comment as lists show it: its row, its author, and how many direct replies are shown under it. */
@@ -46,6 +47,17 @@ const placeholder = (at: Date, by: DeletedBy) =>
   ({ body: null, mentions: [], hashtags: [], deletedAt: at, deletedBy: by }) satisfies Partial<CommentRow>;
 /** Whether the row was visible before a deletion (the update does not change its author's ban). */
 const wasVisible = () => sql<boolean>`NOT ${comments.authorBanned}`;
+
+/** What the viewer's hide filters read of a comment: its text while it is visible (a placeholder has none). */
+const notHidden = notHiddenByFilters(
+  sql.placeholder('hiddenBy'),
+  filterText(sql`CASE WHEN ${visible(comments)} THEN ${comments.body} END`),
+);
+const notHiddenBy = (hiddenBy: string[]) =>
+  notHiddenByFilters(
+    sql`${sql.param(hiddenBy)}`,
+    filterText(sql`CASE WHEN ${visible(comments)} THEN ${comments.body} END`),
+  );
 
 const listedColumns = { comment: comments, author: publicUserColumns, repliesCount };
 
@@ -77,23 +89,31 @@ export class CommentsRepository extends Repository {
         .select(listedColumns)
         .from(comments)
         .innerJoin(users, eq(users.id, comments.authorId))
-        .where(and(eq(comments.mediaId, sql.placeholder('mediaId')), eq(comments.depth, literal(0)), shown, where))
+        .where(
+          and(
+            eq(comments.mediaId, sql.placeholder('mediaId')),
+            eq(comments.depth, literal(0)),
+            shown,
+            notHidden,
+            where,
+          ),
+        )
         .orderBy(...orderBy),
   );
 
   /** The top-level comments of a media shown in its thread, oldest first. */
-  listTopLevel(mediaId: string, page: PageRequest): Promise<ListedComment[]> {
-    return this.#topLevel.run(page, { mediaId });
+  listTopLevel(mediaId: string, page: PageRequest, hiddenBy: string[]): Promise<ListedComment[]> {
+    return this.#topLevel.run(page, { mediaId, hiddenBy });
   }
 
   /** The direct replies of a comment shown in its thread, oldest first. */
-  async listReplies(parentId: string, page: PageRequest): Promise<ListedComment[]> {
+  async listReplies(parentId: string, page: PageRequest, hiddenBy: string[]): Promise<ListedComment[]> {
     const { where, orderBy } = keyset(repliesKeyset, page);
     return this.db
       .select(listedColumns)
       .from(comments)
       .innerJoin(users, eq(users.id, comments.authorId))
-      .where(and(eq(comments.parentId, parentId), shown, where))
+      .where(and(eq(comments.parentId, parentId), shown, notHiddenBy(hiddenBy), where))
       .orderBy(...orderBy)
       .limit(page.limit + 1);
   }
@@ -102,7 +122,7 @@ export class CommentsRepository extends Repository {
    * A whole thread in reading order: the top-level comment, then each reply followed by its own
    * replies, at most `limit` rows.
    */
-  async listThread(rootId: string, limit: number): Promise<ListedComment[]> {
+  async listThread(rootId: string, limit: number, hiddenBy: string[]): Promise<ListedComment[]> {
     // The reply a row hangs under (itself at depth 1, its parent at depth 2) orders the branches.
     const branch = sql`(SELECT ${branchHead.createdAt} FROM ${comments} AS ${branchHead} WHERE ${branchHead.id} = CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END)`;
     const branchId = sql`CASE WHEN ${comments.depth} = 2 THEN ${comments.parentId} ELSE ${comments.id} END`;
@@ -110,7 +130,7 @@ export class CommentsRepository extends Repository {
       .select(listedColumns)
       .from(comments)
       .innerJoin(users, eq(users.id, comments.authorId))
-      .where(and(sql`(${comments.id} = ${rootId} OR ${comments.rootId} = ${rootId})`, shown))
+      .where(and(sql`(${comments.id} = ${rootId} OR ${comments.rootId} = ${rootId})`, shown, notHiddenBy(hiddenBy)))
       .orderBy(
         sql`(${comments.depth} > 0) ASC`,
         sql`${branch} ASC`,

@@ -13,6 +13,7 @@ import { isLowercaseUuid, newId } from '../../platform/ids/ids.ts';
 import { type DecisionContext, directAction } from '../../platform/moderation/decision-context.ts';
 import { erasedAccountName, renameMention } from '../../platform/text/mentions.ts';
 import type { UsersService } from '../accounts/public.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
 import type { MediaService } from '../media/public.ts';
 import type { MediaRow } from '../media/read-model.ts';
 import { checkedBody, extractMentions, hashtagsOf } from './comment-text.ts';
@@ -35,7 +36,8 @@ const commentNotFound = (detail = 'no such comment, or not visible to you') =>
  * a mention of a hidden account shows unlinked, and linked again once it is visible.
  */
 export interface CommentsView {
-  rows: ListedComment[];
+  /** `filtered`: the viewer's warn filters (context comments) the comment matched, on the lists' rows. */
+  rows: Array<ListedComment & { filtered?: FilterResult[] }>;
   usernames: Map<string, string | null>;
 }
 
@@ -45,6 +47,7 @@ export interface CommentsServiceDeps {
   repository: CommentsRepository;
   media: MediaService;
   users: UsersService;
+  filters: FiltersService;
   clock: Clock;
 }
 
@@ -141,20 +144,23 @@ export class CommentsService {
   async listTopLevel(mediaId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const target = await this.#deps.media.findVisibleMedia(mediaId, viewerId);
     if (target === null) throw mediaNotFound();
-    return this.#view(await this.#deps.repository.listTopLevel(target.id, page), viewerId);
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'comments');
+    return this.#warned(viewerId, await this.#deps.repository.listTopLevel(target.id, page, hiddenBy));
   }
 
   /** The direct replies of a comment shown in its thread, oldest first. */
   async listReplies(commentId: string, viewerId: string | null, page: PageRequest): Promise<CommentsView> {
     const comment = await this.#requireShown(commentId, viewerId);
-    return this.#view(await this.#deps.repository.listReplies(comment.comment.id, page), viewerId);
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'comments');
+    return this.#warned(viewerId, await this.#deps.repository.listReplies(comment.comment.id, page, hiddenBy));
   }
 
   /** The thread around a comment, in reading order, at most threadCap comments. */
   async thread(commentId: string, viewerId: string | null): Promise<CommentsView & { truncated: boolean }> {
     const { comment } = await this.#requireShown(commentId, viewerId);
-    const rows = await this.#deps.repository.listThread(comment.rootId ?? comment.id, threadCap + 1);
-    return { ...(await this.#view(rows.slice(0, threadCap), viewerId)), truncated: rows.length > threadCap };
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'comments');
+    const rows = await this.#deps.repository.listThread(comment.rootId ?? comment.id, threadCap + 1, hiddenBy);
+    return { ...(await this.#warned(viewerId, rows.slice(0, threadCap))), truncated: rows.length > threadCap };
   }
 
   // Writing -----------------------------------------------------------------------------------------
@@ -375,6 +381,17 @@ export class CommentsService {
     const row = await this.#deps.repository.findListed(id);
     if (row === null) throw commentNotFound();
     return this.#view([row], null);
+  }
+
+  /**
+   * A list the viewer reads: the rows as they see them (#view: blocks and mutes), with the warnings of
+   * their filters (a placeholder's text, a hidden user's comment included, is none).
+   */
+  async #warned(viewerId: string | null, rows: ListedComment[]): Promise<CommentsView> {
+    const view = await this.#view(rows, viewerId);
+    const textOf = ({ comment }: ListedComment) =>
+      comment.deletedAt === null && !comment.authorBanned ? (comment.body ?? '') : '';
+    return { ...view, rows: await this.#deps.filters.warn(viewerId, 'comments', view.rows, textOf) };
   }
 
   /**

@@ -4,6 +4,7 @@ import { formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import { translate } from '../../platform/i18n/i18n.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
+import { FilteredMeta, type FilterResult, filteredMeta } from '../filters/public.ts';
 import type { ListedComment } from './comments.repository.ts';
 import type { CommentsView } from './comments.service.ts';
 
@@ -11,7 +12,7 @@ import type { CommentsView } from './comments.service.ts';
  * A comment. A deleted comment, or one whose author is banned, shows as a placeholder: `deleted`
  * true, `body` null, a localized `placeholder` text, no author, mentions or hashtags.
  */
-export const CommentSchema = ResourceSchema(
+const CommentResourceSchema = ResourceSchema(
   'comments',
   Type.Object({
     body: Nullable(Type.String({ description: 'the text, 1 to 2000 characters; null on a placeholder' })),
@@ -35,12 +36,22 @@ export const CommentSchema = ResourceSchema(
   'Comment',
 );
 
+/** `meta.filtered` when a warn filter of the viewer matched the comment (docs/api.md, Keyword filters). */
+export const CommentSchema = Type.Object(
+  { ...CommentResourceSchema.properties, meta: FilteredMeta },
+  { title: 'Comment' },
+);
+
 /** Comments come with their authors (public users) in `included`. */
 export const CommentAuthorSchema = PublicUserSchema;
 
 const isVisible = ({ comment }: ListedComment) => comment.deletedAt === null && !comment.authorBanned;
 
-export function presentComment(row: ListedComment, usernames: Map<string, string | null>, locale: Locale) {
+export function presentComment(
+  row: ListedComment & { filtered?: FilterResult[] },
+  usernames: Map<string, string | null>,
+  locale: Locale,
+) {
   const { comment } = row;
   const shown = isVisible(row);
   return {
@@ -66,6 +77,7 @@ export function presentComment(row: ListedComment, usernames: Map<string, string
       parent: relation('comments', comment.parentId),
       root: relation('comments', comment.rootId),
     },
+    ...filteredMeta(row.filtered ?? []),
   };
 }
 

@@ -154,6 +154,15 @@ describe('data export', () => {
       token: ada.token,
       body: { collectionId: collection.json.data.id },
     });
+    await ok(
+      {
+        method: 'POST',
+        url: '/api/users/me/filters',
+        token: ada.token,
+        body: { title: 'Spoilers', context: ['feeds', 'comments'], action: 'warn', keywords: [{ keyword: 'Finale' }] },
+      },
+      201,
+    );
     adaComment = `What a view ${randomUUID()}`;
     bobComment = `Thanks ${randomUUID()}`;
     await ok(
@@ -334,6 +343,10 @@ describe('data export', () => {
     assert.deepEqual(
       rowsOf(entries, 'followers').map((row) => [row.followerId, row.followeeId]),
       [[bob.id, ada.id]],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'filters').map((row) => [row.userId, row.title, row.contexts, row.action, row.keywords]),
+      [[ada.id, 'Spoilers', ['feeds', 'comments'], 'warn', [{ keyword: 'Finale', wholeWord: true }]]],
     );
     const [collection] = rowsOf(entries, 'bookmark-collections');
     assert.equal(collection!.name, 'Ports');

@@ -23,8 +23,8 @@ export const mapClustersEveryMinutes = 5;
 
 export const discoveryArea = defineArea({
   name: 'discovery',
-  needs: ['accounts', 'geography', 'topics'],
-  create({ transactions, events, jobs, clock, caches }, { accounts, geography, topics }) {
+  needs: ['accounts', 'geography', 'topics', 'filters'],
+  create({ transactions, events, jobs, clock, caches }, { accounts, geography, topics, filters }) {
     const viewers: ViewerProfile = {
       birthCity: async (userId) => {
         const cityId = await accounts.settings.birthCityId(userId);
@@ -47,6 +47,7 @@ export const discoveryArea = defineArea({
       nearby: new NearbyRepository(transactions),
       cells,
       viewers,
+      filters: filters.filters,
       clock,
     });
     caches.register('discovery.trending', geoMedia.trendingCache);

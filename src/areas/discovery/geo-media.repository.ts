@@ -10,6 +10,7 @@ import { longitudeSpans } from '../../platform/db/longitude-spans.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { byKey, PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
 import { boxValues, distance, inBoxPlaceholders, placedInPublic, spansOf, withinDistance } from './geo-sql.ts';
@@ -64,7 +65,15 @@ export class GeoMediaRepository extends Repository {
           db
             .select({ ...listedMediaColumns, distance })
             .from(media)
-            .where(and(placedInPublic, withinDistance, ofHashtags(personalization), where))
+            .where(
+              and(
+                placedInPublic,
+                withinDistance,
+                ofHashtags(personalization),
+                notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
+                where,
+              ),
+            )
             .orderBy(...orderBy),
       ),
   );
@@ -75,9 +84,15 @@ export class GeoMediaRepository extends Repository {
     distanceMetres: number,
     hashtags: string[] | null,
     page: PageRequest,
+    hiddenBy: string[],
   ): Promise<DistancedMedia[]> {
     const statement = this.#recommended[hashtags === null ? 'all' : 'hashtags'];
-    return statement.run(page, { centre: earthPointOf(at), distance: distanceMetres, hashtags: hashtags ?? [] });
+    return statement.run(page, {
+      centre: earthPointOf(at),
+      distance: distanceMetres,
+      hashtags: hashtags ?? [],
+      hiddenBy,
+    });
   }
 
   /**
@@ -113,7 +128,10 @@ export class GeoMediaRepository extends Repository {
   }
 
   readonly #listedAmong = new PreparedRead<ListedMedia>(this.replicaSource, 'discovery.listedAmong', (db) =>
-    db.select(listedMediaColumns).from(media).where(and(placedInPublic, amongIds)),
+    db
+      .select(listedMediaColumns)
+      .from(media)
+      .where(and(placedInPublic, amongIds, notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)))),
   );
 
   readonly #inBox = byKey(
@@ -128,9 +146,9 @@ export class GeoMediaRepository extends Repository {
       ),
   );
 
-  /** The media among `ids` still placed in public, as lists show them (in no particular order). */
-  listedAmong(ids: string[]): Promise<ListedMedia[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.#listedAmong.run({ ids });
+  /** The media among `ids` still placed in public and not hidden by `hiddenBy`, as lists show them (in no particular order). */
+  listedAmong(ids: string[], hiddenBy: string[]): Promise<ListedMedia[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.#listedAmong.run({ ids, hiddenBy });
   }
 
   /**

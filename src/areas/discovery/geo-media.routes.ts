@@ -36,10 +36,18 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
       },
       page: { keyset: nearbyKeyset },
       success: { status: 200, schema: CollectionSchema(NearbyMediaSchema, { distance: Type.Number() }) },
-      handler: async ({ query, page, links, viewer }) => {
-        const centre = { latitude: query.lat, longitude: query.lng };
-        const rows = await geoMedia.nearby(centre, query.distance, page, viewer?.userId ?? null);
-        return listDocument(rows, { page, links }, nearbyKeyset, presentNearbyMedia, { distance: query.distance });
+      handler: async ({ viewer, query, page, links }) => {
+        const at = { latitude: query.lat, longitude: query.lng };
+        const rows = await geoMedia.nearby(viewer?.userId ?? null, at, query.distance, page);
+        return listDocument(
+          rows,
+          { page, links },
+          nearbyKeyset,
+          (row: (typeof rows)[number]) => presentNearbyMedia(row),
+          {
+            distance: query.distance,
+          },
+        );
       },
     }),
     route({

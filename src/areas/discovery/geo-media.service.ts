@@ -7,6 +7,8 @@ import type { Clock } from '../../platform/clock.ts';
 import { filteredPage } from '../../platform/db/filtered-page.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import {
   type Centre,
@@ -33,6 +35,9 @@ export interface ViewerProfile {
   hiddenFrom(viewerId: string | null): Promise<ReadonlySet<string>>;
 }
 
+/** A listed media with the viewer's warnings. */
+export type Warned<T> = T & { filtered: FilterResult[] };
+
 export const nearbyDistance = { defaultMetres: 5_000, maxMetres: 100_000 } as const;
 export const recommendedDistance = { defaultMetres: 25_000, maxMetres: 100_000 } as const;
 export const trendingWindow = { defaultDays: 7, maxDays: 90 } as const;
@@ -54,6 +59,8 @@ export interface GeoMediaServiceDeps {
   nearby: NearbyRepository;
   cells: MapCellsRepository;
   viewers: ViewerProfile;
+  /** The viewer's keyword filters (context feeds): what they hide is left out, what they warn about carries `filtered`. */
+  filters: FiltersService;
   clock: Clock;
 }
 
@@ -73,39 +80,43 @@ export class GeoMediaService {
   }
 
   /**
-   * The lists below are planned once for everyone; a viewer's hidden users are taken out of the page
-   * read, which reads on until it is full (filteredPage), so its cursors stay exact.
+   * The lists below are planned once for everyone; a viewer's filters are said in each statement
+   * (`hiddenBy`), their hidden users are taken out of the page read, which reads on until it is full
+   * (filteredPage), so its cursors stay exact.
    */
-  async nearby(
-    at: Centre,
-    distanceMetres: number,
-    page: PageRequest,
-    viewerId: string | null = null,
-  ): Promise<DistancedMedia[]> {
-    const read = (request: PageRequest) => this.#deps.nearby.nearby(at, distanceMetres, request);
+  async nearby(viewerId: string | null, at: Centre, distanceMetres: number, page: PageRequest) {
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
+    const read = (request: PageRequest) => this.#deps.nearby.nearby(at, distanceMetres, request, hiddenBy);
     const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
-    if (hidden.size === 0) return read(page);
-    return filteredPage(page, nearbyKeyset, read, (row) => !hidden.has(row.ownerId));
+    const rows =
+      hidden.size === 0
+        ? await read(page)
+        : await filteredPage(page, nearbyKeyset, read, (row) => !hidden.has(row.ownerId));
+    return this.#warned(viewerId, rows);
   }
 
   async recommended(
     viewerId: string | null,
     request: { latitude?: number; longitude?: number; distance: number; personalize: boolean },
     page: PageRequest,
-  ): Promise<DistancedMedia[]> {
+  ): Promise<Warned<DistancedMedia>[]> {
     const at = await this.#centre(viewerId, request.latitude, request.longitude);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
-    const read = (next: PageRequest) => this.#deps.media.recommended(at, request.distance, hashtags, next);
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
+    const read = (next: PageRequest) => this.#deps.media.recommended(at, request.distance, hashtags, next, hiddenBy);
     const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
-    if (hidden.size === 0) return read(page);
-    return filteredPage(page, recommendedKeyset, read, (row) => !hidden.has(row.ownerId));
+    const rows =
+      hidden.size === 0
+        ? await read(page)
+        : await filteredPage(page, recommendedKeyset, read, (row) => !hidden.has(row.ownerId));
+    return this.#warned(viewerId, rows);
   }
 
   async trending(
     viewerId: string | null,
     request: { country?: string; windowDays: number; personalize: boolean },
     page: PageRequest,
-  ): Promise<{ country: string; rows: LikedMedia[] }> {
+  ): Promise<{ country: string; rows: Warned<LikedMedia>[] }> {
     const country = request.country ?? (await this.#birthCity(viewerId))?.countryCode;
     if (country === undefined) {
       throw new AppError('validationFailed', {
@@ -116,8 +127,16 @@ export class GeoMediaService {
     const since = new Date(this.#deps.clock.now().getTime() - request.windowDays * 86_400_000);
     const hashtags = await this.#hashtags(viewerId, request.personalize);
     const query = { country, since, windowDays: request.windowDays, hashtags };
+    const hiddenBy = await this.#deps.filters.hiddenFor(viewerId, 'feeds');
     const hidden = await this.#deps.viewers.hiddenFrom(viewerId);
-    return { country, rows: await this.#trendingRankings.page(query, page, hidden) };
+    return {
+      country,
+      rows: await this.#warned(viewerId, await this.#trendingRankings.page(query, page, { hidden, hiddenBy })),
+    };
+  }
+
+  #warned<T extends ListedMedia>(viewerId: string | null, rows: T[]): Promise<Warned<T>[]> {
+    return this.#deps.filters.warn(viewerId, 'feeds', rows, mediaFilterTextOf);
   }
 
   /**
@@ -139,10 +158,12 @@ export class GeoMediaService {
   async #withoutHidden(answer: MapAnswer, hidden: ReadonlySet<string>): Promise<MapAnswer> {
     if (answer.mode === 'media') return { ...answer, media: answer.media.filter((row) => !hidden.has(row.ownerId)) };
     const owners = new Map(
-      (await this.#deps.media.listedAmong(answer.cells.map((cell) => cell.representativeId))).map((row) => [
-        row.id,
-        row.ownerId,
-      ]),
+      (
+        await this.#deps.media.listedAmong(
+          answer.cells.map((cell) => cell.representativeId),
+          [],
+        )
+      ).map((row) => [row.id, row.ownerId]),
     );
     const cells = answer.cells.map((cell) =>
       hidden.has(owners.get(cell.representativeId) ?? '')

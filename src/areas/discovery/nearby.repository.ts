@@ -11,6 +11,7 @@ import { keysetTemplate, positionValues } from '../../platform/db/keyset-sql.ts'
 import { type PageRequest, pageDirections } from '../../platform/db/page-request.ts';
 import { byKey, PlannedOncePageRead, PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import type { Centre, DistancedMedia } from './geo-media.repository.ts';
 import { centre, distance, placedInPublic, position, withinDistance } from './geo-sql.ts';
@@ -41,7 +42,14 @@ export class NearbyRepository extends Repository {
       db
         .select({ ...listedMediaColumns, distance, chord })
         .from(media)
-        .where(and(placedInPublic, withinDistance, where))
+        .where(
+          and(
+            placedInPublic,
+            withinDistance,
+            notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
+            where,
+          ),
+        )
         .orderBy(...orderBy)
         .limit(limit),
     );
@@ -54,17 +62,26 @@ export class NearbyRepository extends Repository {
       db
         .select({ ...listedMediaColumns, distance, chord })
         .from(media)
-        .where(and(placedInPublic, withinDistance, sql`${chord} = ${sql.placeholder('chord')}`, where))
+        .where(
+          and(
+            placedInPublic,
+            withinDistance,
+            notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
+            sql`${chord} = ${sql.placeholder('chord')}`,
+            where,
+          ),
+        )
         .orderBy(asc(media.id))
         .limit(sql.placeholder('limit')),
     );
   });
 
   /** Media within `distanceMetres` of the centre, nearest first (limit + 1 rows of the page). */
-  async nearby(at: Centre, distanceMetres: number, page: PageRequest): Promise<NearbyRow[]> {
+  async nearby(at: Centre, distanceMetres: number, page: PageRequest, hiddenBy: string[]): Promise<NearbyRow[]> {
     const values = {
       centre: earthPointOf(at),
       distance: distanceMetres,
+      hiddenBy,
       ...positionValues(page),
       limit: page.limit + 1,
     };

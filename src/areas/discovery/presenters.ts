@@ -1,6 +1,7 @@
 /** Geographic lists' resources: media with their distance or window likes, and the map's clusters. */
 import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
+import { FilteredSchema, type FilterResult } from '../filters/public.ts';
 import { MediaSchema, mediaVariantUrls, presentMedia } from '../media/public.ts';
 import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
 import { clusterBlurCount } from './geo-media.service.ts';
@@ -10,7 +11,10 @@ import { cellBounds } from './map-grid.ts';
 export const NearbyMediaSchema = Type.Object(
   {
     ...MediaSchema.properties,
-    meta: Type.Object({ distance: Type.Integer({ description: 'Metres from the centre, rounded' }) }),
+    meta: Type.Object({
+      distance: Type.Integer({ description: 'Metres from the centre, rounded' }),
+      filtered: Type.Optional(FilteredSchema),
+    }),
   },
   { title: 'NearbyMedia' },
 );
@@ -18,7 +22,10 @@ export const NearbyMediaSchema = Type.Object(
 export const TrendingMediaSchema = Type.Object(
   {
     ...MediaSchema.properties,
-    meta: Type.Object({ windowLikes: Type.Integer({ description: 'Likes received within the window' }) }),
+    meta: Type.Object({
+      windowLikes: Type.Integer({ description: 'Likes received within the window' }),
+      filtered: Type.Optional(FilteredSchema),
+    }),
   },
   { title: 'TrendingMedia' },
 );
@@ -46,14 +53,17 @@ export const MapClusterSchema = ResourceSchema(
   'MapCluster',
 );
 
-export const presentNearbyMedia = (row: DistancedMedia) => ({
+/** `filtered` only on a media a warn filter of the viewer matched (docs/api.md, Keyword filters). */
+const warnings = (filtered: FilterResult[]) => (filtered.length > 0 ? { filtered } : {});
+
+export const presentNearbyMedia = (row: DistancedMedia & { filtered: FilterResult[] }) => ({
   ...presentMedia(row, null),
-  meta: { distance: Math.round(row.distance) },
+  meta: { distance: Math.round(row.distance), ...warnings(row.filtered) },
 });
 
-export const presentTrendingMedia = (row: LikedMedia) => ({
+export const presentTrendingMedia = (row: LikedMedia & { filtered: FilterResult[] }) => ({
   ...presentMedia(row, null),
-  meta: { windowLikes: row.windowLikes },
+  meta: { windowLikes: row.windowLikes, ...warnings(row.filtered) },
 });
 
 export function presentMapCluster(zoom: number, cell: MapCell) {

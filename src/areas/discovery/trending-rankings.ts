@@ -26,6 +26,12 @@ export interface TrendingQuery {
 const rankAgainst = (entry: RankedMedia, likes: number, id: string) =>
   likes - entry.windowLikes || (entry.id < id ? 1 : entry.id > id ? -1 : 0);
 
+/** What the viewer leaves out of a page: their hidden users (blocks and mutes) and their filters' `hide` keywords. */
+export interface TrendingViewer {
+  hidden?: ReadonlySet<string>;
+  hiddenBy?: string[];
+}
+
 export class TrendingRankings {
   private readonly media: GeoMediaRepository;
   readonly #rankings: TtlCache<string, RankedMedia[]>;
@@ -45,10 +51,15 @@ export class TrendingRankings {
 
   /**
    * limit + 1 media of the page, in the order pageOf expects (backwards for a 'before' page), skipping
-   * those that left public view since the ranking was made.
+   * those that left public view since the ranking was made, those the viewer's filters hide (`hiddenBy`, in
+   * the statement) and those of the viewer's hidden users (`hidden`, blocks and mutes, in memory): the page
+   * stays full.
    */
-  /** A page of the ranking, without the media of the viewer's hidden users (the page stays full). */
-  async page(query: TrendingQuery, page: PageRequest, hidden: ReadonlySet<string> = new Set()): Promise<LikedMedia[]> {
+  async page(
+    query: TrendingQuery,
+    page: PageRequest,
+    { hidden = new Set(), hiddenBy = [] }: TrendingViewer = {},
+  ): Promise<LikedMedia[]> {
     const entries = entriesOfPage(await this.#ranking(query), page);
     const wanted = page.limit + 1;
     const shown: LikedMedia[] = [];
@@ -57,7 +68,14 @@ export class TrendingRankings {
     for (let next = 0; shown.length < wanted && next < entries.length; ) {
       const chunk = entries.slice(next, next + (next === 0 ? wanted : Math.max(wanted, 50)));
       next += chunk.length;
-      const rows = new Map((await this.media.listedAmong(chunk.map((entry) => entry.id))).map((row) => [row.id, row]));
+      const rows = new Map(
+        (
+          await this.media.listedAmong(
+            chunk.map((entry) => entry.id),
+            hiddenBy,
+          )
+        ).map((row) => [row.id, row]),
+      );
       for (const entry of chunk) {
         const row = rows.get(entry.id);
         if (row !== undefined && !hidden.has(row.ownerId) && shown.length < wanted)

@@ -37,7 +37,7 @@ import { multipartOptions } from './upload-form.ts';
 
 export const mediaArea = defineArea({
   name: 'media',
-  needs: ['accounts', 'geography'],
+  needs: ['accounts', 'geography', 'filters'],
   create(
     {
       transactions,
@@ -54,7 +54,7 @@ export const mediaArea = defineArea({
       exports,
       metrics,
     },
-    { accounts, geography },
+    { accounts, geography, filters },
   ) {
     const repository = new MediaRepository(transactions);
     // The original of each media goes into the export byte for byte, as media/<hex>.<ext>.
@@ -109,7 +109,14 @@ export const mediaArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'media.erase', async ({ userId }) => {
       await mediaAdmin.deleteAllOf(userId);
     });
-    const mediaService = new MediaService({ repository, users: accounts.users, clock, transactions, events });
+    const mediaService = new MediaService({
+      repository,
+      users: accounts.users,
+      clock,
+      transactions,
+      events,
+      filters: filters.filters,
+    });
     const mediaVariants = new MediaVariantService({
       storage,
       clock,

@@ -7,6 +7,7 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import { PreparedPage } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
+import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import type { ContentWarning } from './content-warnings.ts';
 import { mediaFlags } from './media-flags.ts';
 import { type ListedMedia, listedMediaColumns } from './read-model.ts';
@@ -181,6 +182,7 @@ export class MediaRepository extends Repository {
             eq(media.published, literal(true)),
             lte(media.flag, literal(mediaFlags.none)),
             eq(media.ownerBanned, literal(false)),
+            notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
             where,
           ),
         )
@@ -193,8 +195,8 @@ export class MediaRepository extends Repository {
   }
 
   /** A user's posts as the public sees them in lists: published, unflagged, of an owner not banned. */
-  listPublicPosts(ownerId: string, page: PageRequest): Promise<ListedMedia[]> {
-    return this.#publicPosts.run(page, { ownerId });
+  listPublicPosts(ownerId: string, page: PageRequest, hiddenBy: string[]): Promise<ListedMedia[]> {
+    return this.#publicPosts.run(page, { ownerId, hiddenBy });
   }
 
   /** Every post of the owner, whatever its state (the operators' view). */

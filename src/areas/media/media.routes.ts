@@ -8,7 +8,7 @@ import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { hashtagPattern, maxHashtags } from '../../platform/text/hashtags.ts';
 import { maxContentWarningLength } from './content-warnings.ts';
 import { ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
-import { MediaSchema, OwnMediaSchema, presentMedia, presentOwnMedia } from './presenters.ts';
+import { ListedMediaSchema, OwnMediaSchema, presentListedMedia, presentOwnMedia } from './presenters.ts';
 import type { MediaServices } from './public.ts';
 
 export const maxDescriptionLength = 2000;
@@ -130,14 +130,15 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
       path: '/api/users/{userId}/media',
       auth: 'optional',
       summary: "A user's published media posts, newest first (sensitive and hidden ones left out)",
-      description: 'Public; a valid token makes it 404 between the viewer and a user either blocks.',
+      description:
+        "Public; a valid token makes it 404 between the viewer and a user either blocks, and applies the viewer's keyword filters (context feeds).",
       params: { userId: idParam('UUID or 32 hex digits') },
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],
-      success: { status: 200, schema: CollectionSchema(MediaSchema) },
-      handler: async ({ params, page, links, viewer }) =>
+      success: { status: 200, schema: CollectionSchema(ListedMediaSchema) },
+      handler: async ({ viewer, params, page, links }) =>
         pageDocument(await media.listPublicPosts(params.userId, page, viewer?.userId ?? null), { page, links }, (row) =>
-          presentMedia(row, null),
+          presentListedMedia(row, null),
         ),
     }),
   ];

@@ -13,6 +13,8 @@ import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { extractHashtags, normaliseHashtags } from '../../platform/text/hashtags.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import { type ContentWarningRequest, checkedContentWarning } from './content-warnings.ts';
 import { type CounterDelta, type MediaRepository, ownMediaKeyset, userMediaKeyset } from './media.repository.ts';
 import { isPubliclyVisible } from './media-flags.ts';
@@ -29,6 +31,7 @@ export const servableCacheTtlMs = 10_000;
 export interface MediaServiceDeps {
   repository: MediaRepository;
   users: UsersService;
+  filters: FiltersService;
   clock: Clock;
   transactions: Transactions;
   events: EventBus;
@@ -130,11 +133,21 @@ export class MediaService {
     return pageOf(await this.#deps.repository.listOwnPosts(ownerId, page), page, ownMediaKeyset);
   }
 
-  /** A user's public posts; 404 when the viewer may not see the user (hidden, or a block between them). */
-  async listPublicPosts(userId: string, page: PageRequest, viewerId: string | null = null): Promise<Page<ListedMedia>> {
+  /**
+   * A user's public posts; 404 when the viewer may not see the user (hidden, or a block between them).
+   * What the viewer's keyword filters hide is left out; what they warn about carries `filtered`.
+   */
+  async listPublicPosts(
+    userId: string,
+    page: PageRequest,
+    viewerId: string | null = null,
+  ): Promise<Page<ListedMedia & { filtered: FilterResult[] }>> {
     if ((await this.#deps.users.findVisibleTo(userId, viewerId)) === null)
       throw new AppError('notFound', { source: { parameter: 'userId' } });
-    return pageOf(await this.#deps.repository.listPublicPosts(userId, page), page, userMediaKeyset);
+    const { filters } = this.#deps;
+    const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');
+    const listed = pageOf(await this.#deps.repository.listPublicPosts(userId, page, hiddenBy), page, userMediaKeyset);
+    return { ...listed, items: await filters.warn(viewerId, 'feeds', listed.items, mediaFilterTextOf) };
   }
 
   /**

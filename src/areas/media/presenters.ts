@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import { toHex } from '../../platform/ids/ids.ts';
+import { FilteredMeta, type FilterResult, filteredMeta } from '../filters/public.ts';
 import { mediaVariantUrls } from './media-urls.ts';
 import type { ListedMedia } from './read-model.ts';
 
@@ -108,4 +109,14 @@ export function presentOwnMedia(row: ListedMedia) {
       contentWarningByModerator: row.contentWarningByModerator,
     },
   };
+}
+
+/** A media in a list the viewer's keyword filters apply to: `meta.filtered` when a warn filter matched it. */
+export const ListedMediaSchema = Type.Object(
+  { ...MediaSchema.properties, meta: FilteredMeta },
+  { title: 'listedMedia' },
+);
+
+export function presentListedMedia(row: ListedMedia & { filtered: FilterResult[] }, viewerId: string | null) {
+  return { ...presentMedia(row, viewerId), ...filteredMeta(row.filtered) };
 }

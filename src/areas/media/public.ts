@@ -25,4 +25,4 @@ export type { MediaAdminService } from './admin/media-admin.service.ts';
 export type { MediaService } from './media.service.ts';
 export { mediaFlags } from './media-flags.ts';
 export { mediaVariantUrls } from './media-urls.ts';
-export { MediaSchema, presentMedia } from './presenters.ts';
+export { ListedMediaSchema, MediaSchema, presentListedMedia, presentMedia } from './presenters.ts';

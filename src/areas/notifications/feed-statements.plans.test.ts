@@ -84,7 +84,8 @@ describe('plans kept for the feed statements', () => {
           [light.id, 21],
           [heavy.id, 101],
         ] as const) {
-          await db.execute(sql.raw(`EXECUTE feed_first('${owner}', ${rows})`));
+          // The third value: the owner's hide filters, none.
+          await db.execute(sql.raw(`EXECUTE feed_first('${owner}', ${rows}, '{}')`));
         }
         const [statement] = await queryRows<{ generic: number }>(
           db,

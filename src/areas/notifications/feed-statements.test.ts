@@ -53,6 +53,7 @@ describe('statements sent by the feed', () => {
   const get = (url: string) => t.request({ method: 'GET', url, token: owner.token });
   it('lists a page with its total in one prepared statement, on every kind of page', async () => {
     await get('/api/auth/me'); // the session is now cached
+    await get('/api/users/me/notifications'); // and so are the owner's keyword filters (none)
     statements.reset();
     const first = await get('/api/users/me/notifications?limit=2');
     assert.equal(first.statusCode, 200);

@@ -19,6 +19,7 @@
 import { type PageRequest, pageDirections } from '../../platform/db/page-request.ts';
 import { byKey } from '../../platform/db/prepared-reads.ts';
 import { statement } from '../../platform/db/statements.ts';
+import { notHiddenByFiltersText, notificationFilterText } from '../filters/read-model.ts';
 import type { NotificationRow } from './tables.ts';
 
 /** What the feed shows of a row. */
@@ -30,18 +31,23 @@ export type FeedPageRow = { [K in keyof FeedItem]: FeedItem[K] | null } & {
   unread: number | null;
 };
 
-/** Parameters: $1 the owner, $2 the rows to read (limit + 1), $3 and $4 the cursor's (created_at, id). */
+/**
+ * Parameters: $1 the owner, $2 the rows to read (limit + 1), $3 and $4 the cursor's (created_at, id), then
+ * the patterns of the owner's hide filters (filters' read model: [] hides nothing).
+ */
 function feedPage(direction: PageRequest['direction'], unreadOnly: boolean) {
   const order = direction === 'before' ? 'ASC' : 'DESC';
   const positioned = direction !== 'first';
   const position = positioned
     ? `AND (created_at, id) ${direction === 'before' ? '>' : '<'} (request.created_at, request.id)`
     : '';
+  const hiddenBy = `$${positioned ? 5 : 3}::text[]`;
   return statement<FeedPageRow>(
     `notifications.feed.${direction}${unreadOnly ? '.unread' : ''}`,
     `SELECT counters.total, counters.unread, page.*
      FROM (
-       SELECT $1::uuid AS owner_id, $2::int AS page_rows${positioned ? ', $3::timestamptz AS created_at, $4::uuid AS id' : ''}
+       SELECT $1::uuid AS owner_id, $2::int AS page_rows${positioned ? ', $3::timestamptz AS created_at, $4::uuid AS id' : ''},
+         ${hiddenBy} AS hidden_by
        OFFSET 0
      ) AS request
      LEFT JOIN notification_counters AS counters ON counters.owner_id = request.owner_id
@@ -49,6 +55,7 @@ function feedPage(direction: PageRequest['direction'], unreadOnly: boolean) {
        SELECT id, type, data, read_at AS "readAt", created_at AS "createdAt"
        FROM notifications
        WHERE owner_id = request.owner_id ${unreadOnly ? 'AND read_at IS NULL' : ''} ${position}
+         AND ${notHiddenByFiltersText('request.hidden_by', notificationFilterText('data'))}
        ORDER BY created_at ${order}, id ${order}
        LIMIT request.page_rows
      ) AS page ON true
@@ -62,11 +69,15 @@ export const feedPageStatements = byKey(pageDirections, (direction) => ({
 }));
 
 /** The values of a page's statement, in its parameters' order. */
-export function feedPageValues(ownerId: string, page: Pick<PageRequest, 'limit' | 'position'>): unknown[] {
+export function feedPageValues(
+  ownerId: string,
+  page: Pick<PageRequest, 'limit' | 'position'>,
+  hiddenBy: string[] = [],
+): unknown[] {
   const rows = page.limit + 1;
   return page.position === null
-    ? [ownerId, rows]
-    : [ownerId, rows, (page.position[0] as Date).toISOString(), page.position[1]];
+    ? [ownerId, rows, hiddenBy]
+    : [ownerId, rows, (page.position[0] as Date).toISOString(), page.position[1], hiddenBy];
 }
 
 export const unreadCountStatement = statement<{ unread: number }>(

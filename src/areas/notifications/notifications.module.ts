@@ -16,8 +16,8 @@ import { PushFlush } from './push-flush.ts';
 
 export const notificationsArea = defineArea({
   name: 'notifications',
-  needs: ['accounts'],
-  create({ transactions, events, clock, config, push, logger, jobs, stats, exports }, { accounts }) {
+  needs: ['accounts', 'filters'],
+  create({ transactions, events, clock, config, push, logger, jobs, stats, exports }, { accounts, filters }) {
     const repository = new NotificationsRepository(transactions);
     exports.register({
       name: 'notifications',
@@ -54,7 +54,11 @@ export const notificationsArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', ({ userId }) =>
       repository.eraseUser(userId),
     );
-    return { dispatcher, notifications: new NotificationsService({ repository, clock }), pushFlush };
+    return {
+      dispatcher,
+      notifications: new NotificationsService({ repository, filters: filters.filters, clock }),
+      pushFlush,
+    };
   },
   routes: (app, services) => registerRoutes(app, 'notifications', notificationsRoutes(services)),
 });

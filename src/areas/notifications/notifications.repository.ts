@@ -133,9 +133,10 @@ export class NotificationsRepository extends Repository {
     ownerId: string,
     unreadOnly: boolean,
     page: PageRequest,
+    hiddenBy: string[] = [],
   ): Promise<{ rows: FeedItem[]; total: number }> {
     const statement = feedPageStatements[page.direction][unreadOnly ? 'unread' : 'all'];
-    const rows = await runStatement(this.db, statement, feedPageValues(ownerId, page));
+    const rows = await runStatement(this.db, statement, feedPageValues(ownerId, page, hiddenBy));
     const first = rows[0];
     const total = (unreadOnly ? first?.unread : first?.total) ?? 0;
     return { rows: rows.filter((row): row is FeedPageRow & FeedItem => row.id !== null), total };

@@ -2,11 +2,16 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { notificationFilterTextOf } from '../filters/read-model.ts';
+import type { FeedItem } from './feed-statements.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
 
 export interface NotificationsServiceDeps {
   repository: NotificationsRepository;
+  /** The owner's keyword filters (context notifications). */
+  filters: FiltersService;
   clock: Clock;
 }
 
@@ -17,9 +22,23 @@ export class NotificationsService {
     this.#deps = deps;
   }
 
-  /** A page of the feed and the number of rows matching the same filter. */
-  list(ownerId: string, unreadOnly: boolean, page: PageRequest) {
-    return this.#deps.repository.feedPage(ownerId, unreadOnly, page);
+  /**
+   * A page of the feed and the number of rows matching the same filter (hidden ones counted: the counters
+   * are kept per owner, whatever their filters); what the owner's filters hide is left out of the page,
+   * what they warn about carries `filtered`.
+   */
+  async list(
+    ownerId: string,
+    unreadOnly: boolean,
+    page: PageRequest,
+  ): Promise<{ rows: Array<FeedItem & { filtered?: FilterResult[] }>; total: number }> {
+    const { filters } = this.#deps;
+    const hiddenBy = await filters.hiddenFor(ownerId, 'notifications');
+    const { rows, total } = await this.#deps.repository.feedPage(ownerId, unreadOnly, page, hiddenBy);
+    return {
+      rows: await filters.warn(ownerId, 'notifications', rows, (row) => notificationFilterTextOf(row.data)),
+      total,
+    };
   }
 
   unreadCount(ownerId: string): Promise<number> {

@@ -2,12 +2,13 @@ import { Type } from 'typebox';
 import { Nullable, ResourceSchema, resource, StringEnum, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { FilteredMeta, type FilterResult, filteredMeta } from '../filters/public.ts';
 import type { FeedItem } from './feed-statements.ts';
 import { notificationKinds } from './kinds.ts';
 import type { PreferenceMatrix } from './preference-patch.ts';
 import { renderNotification } from './render.ts';
 
-export const NotificationSchema = ResourceSchema(
+const NotificationResourceSchema = ResourceSchema(
   'notifications',
   Type.Object({
     type: StringEnum(notificationKinds),
@@ -23,6 +24,12 @@ export const NotificationSchema = ResourceSchema(
   'Notification',
 );
 
+/** `meta.filtered` when a warn filter of the owner matched the notification (docs/api.md, Keyword filters). */
+export const NotificationSchema = Type.Object(
+  { ...NotificationResourceSchema.properties, meta: FilteredMeta },
+  { title: 'Notification' },
+);
+
 /**
  * The data a notification shows: an actor others may not see (`actorHidden`) is unlinked, no id and no
  * username, as a mention of them in a comment; the name frozen in the text stays, as the mention's text.
@@ -33,9 +40,9 @@ function shownData(data: Record<string, unknown>): Record<string, unknown> {
   return { ...shown, actorId: null, actorUsername: null };
 }
 
-export function presentNotification(row: FeedItem, locale: Locale) {
+export function presentNotification(row: FeedItem & { filtered?: FilterResult[] }, locale: Locale) {
   const { title, body } = renderNotification(row.type, row.data, locale);
-  return resource('notifications', row.id, {
+  const presented = resource('notifications', row.id, {
     type: row.type,
     title,
     body,
@@ -45,6 +52,7 @@ export function presentNotification(row: FeedItem, locale: Locale) {
     readAt: formatNullableTimestamp(row.readAt),
     createdAt: formatTimestamp(row.createdAt),
   });
+  return { ...presented, ...filteredMeta(row.filtered ?? []) };
 }
 
 export const UnreadCountSchema = ResourceSchema('notificationUnreadCount', Type.Object({ count: Type.Integer() }));

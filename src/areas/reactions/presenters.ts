@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { RelationshipSchema, ResourceSchema, relation, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
+import { FilteredSchema, type FilterResult } from '../filters/public.ts';
 import { MediaSchema, presentMedia } from '../media/public.ts';
 import type { ReactedMedia, ReactionWithCounts, Reactor } from './reactions.repository.ts';
 
@@ -32,18 +33,20 @@ export function presentReaction({ reaction, likesCount, dislikesCount }: Reactio
 }
 
 const ReactedAtMeta = Type.Object({ reactedAt: Timestamp });
+const ReactedMediaMeta = Type.Object({ reactedAt: Timestamp, filtered: Type.Optional(FilteredSchema) });
 
 /** A media in a list of likes or dislikes; `meta.reactedAt` says when. */
 export const ReactedMediaSchema = Type.Object(
-  { ...MediaSchema.properties, meta: ReactedAtMeta },
+  { ...MediaSchema.properties, meta: ReactedMediaMeta },
   { title: 'reactedMedia' },
 );
 
-export function presentReactedMedia(row: ReactedMedia, viewerId: string | null) {
+export function presentReactedMedia(row: ReactedMedia & { filtered?: FilterResult[] }, viewerId: string | null) {
+  const filtered = row.filtered ?? [];
   return {
     ...presentMedia(row.media, viewerId),
     relationships: { owner: relation('users', row.media.ownerId) },
-    meta: { reactedAt: formatTimestamp(row.reactedAt) },
+    meta: { reactedAt: formatTimestamp(row.reactedAt), ...(filtered.length > 0 ? { filtered } : {}) },
   };
 }
 

@@ -9,8 +9,8 @@ import { ReactionsStatsRepository } from './reactions-stats.repository.ts';
 
 export const reactionsArea = defineArea({
   name: 'reactions',
-  needs: ['accounts', 'media'],
-  create({ transactions, events, clock, stats, exports }, { accounts, media }) {
+  needs: ['accounts', 'media', 'filters'],
+  create({ transactions, events, clock, stats, exports }, { accounts, media, filters }) {
     const repository = new ReactionsRepository(transactions);
     exports.register({
       name: 'reactions',
@@ -36,6 +36,7 @@ export const reactionsArea = defineArea({
         transactions,
         events,
         repository,
+        filters: filters.filters,
         media: media.media,
         users: accounts.users,
         clock,

@@ -23,6 +23,7 @@ import {
   userRows as users,
   visibleUser,
 } from '../accounts/read-model.ts';
+import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import {
   type ListedMedia,
   listedMediaColumns,
@@ -185,6 +186,7 @@ export class ReactionsRepository extends Repository {
                     eq(mediaReactions.userId, sql.placeholder('userId')),
                     eq(mediaReactions.type, literal(type)),
                     mediaVisibility[rule](who === 'viewer' ? sql.placeholder('viewerId') : null),
+                    notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
                     where,
                   ),
                 )
@@ -205,10 +207,11 @@ export class ReactionsRepository extends Repository {
     rule: MediaVisibility,
     viewerId: string | null,
     page: PageRequest,
+    hiddenBy: string[],
   ): Promise<ReactedMedia[]> {
     return viewerId === null
-      ? this.#reactedMedia[type][rule].anonymous.run(page, { userId })
-      : this.#reactedMedia[type][rule].viewer.run(page, { userId, viewerId });
+      ? this.#reactedMedia[type][rule].anonymous.run(page, { userId, hiddenBy })
+      : this.#reactedMedia[type][rule].viewer.run(page, { userId, viewerId, hiddenBy });
   }
 
   /**

@@ -7,9 +7,11 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import { showsReactionsPublicly } from '../accounts/read-model.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import type { MediaService } from '../media/public.ts';
 import './events.ts';
-import type { ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
+import type { ReactedMedia, ReactionChange, ReactionsRepository, ReactionWithCounts } from './reactions.repository.ts';
 import type { ReactionType } from './tables.ts';
 
 const mediaNotFound = () =>
@@ -29,6 +31,7 @@ export interface ReactionsServiceDeps {
   repository: ReactionsRepository;
   media: MediaService;
   users: UsersService;
+  filters: FiltersService;
   clock: Clock;
 }
 
@@ -97,20 +100,29 @@ export class ReactionsService {
 
   /** The viewer's own likes or dislikes, on media they can still open. */
   listOwn(viewerId: string, type: ReactionType, page: PageRequest) {
-    return this.#deps.repository.listMediaOfUser(viewerId, type, 'visible', viewerId, page);
+    return this.#deps.repository.listMediaOfUser(viewerId, type, 'visible', viewerId, page, []);
   }
 
   /**
    * A user's likes or dislikes as anyone sees them: 404 for a user others may not see, 403 when that
    * user keeps them private (unless they are the viewer), publicly listed media only.
    */
-  async listOfUser(userId: string, type: ReactionType, viewerId: string | null, page: PageRequest) {
+  async listOfUser(
+    userId: string,
+    type: ReactionType,
+    viewerId: string | null,
+    page: PageRequest,
+  ): Promise<Array<ReactedMedia & { filtered?: FilterResult[] }>> {
     const user = await this.#deps.users.findVisibleTo(userId, viewerId);
     if (user === null) throw new AppError('notFound', { source: { parameter: 'userId' }, detail: 'no such user' });
     if (user.id !== viewerId && !showsReactionsPublicly(user.settings)) {
       throw new AppError('reactionsNotPublic', { source: { parameter: 'userId' } });
     }
-    return this.#deps.repository.listMediaOfUser(user.id, type, 'listed', viewerId, page);
+    // Another user's list is a list of media the viewer reads: their keyword filters (context feeds) apply.
+    const { filters } = this.#deps;
+    const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');
+    const rows = await this.#deps.repository.listMediaOfUser(user.id, type, 'listed', viewerId, page, hiddenBy);
+    return filters.warn(viewerId, 'feeds', rows, (row) => mediaFilterTextOf(row.media));
   }
 
   /** Who liked or disliked a media the viewer can see. */

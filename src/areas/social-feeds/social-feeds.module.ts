@@ -8,8 +8,8 @@ import { SocialFeedsService } from './social-feeds.service.ts';
 
 export const socialFeedsArea = defineArea({
   name: 'socialFeeds',
-  needs: ['accounts', 'geography'],
-  create({ transactions, events, clock, exports }, { accounts, geography }) {
+  needs: ['accounts', 'geography', 'filters'],
+  create({ transactions, events, clock, exports }, { accounts, geography, filters }) {
     const repository = new SocialFeedsRepository(transactions);
     events.subscribe('user.erasing', 'inTransaction', 'socialFeeds.erase', ({ userId }) =>
       repository.eraseUser(userId),
@@ -24,6 +24,7 @@ export const socialFeedsArea = defineArea({
         transactions,
         repository,
         users: accounts.users,
+        filters: filters.filters,
         cities: geography.geography,
         clock,
       }),

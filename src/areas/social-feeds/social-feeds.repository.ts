@@ -11,6 +11,7 @@ import { PreparedPage, PreparedRead } from '../../platform/db/prepared-reads.ts'
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { activeUser, type UserRow, userRows as users } from '../accounts/read-model.ts';
+import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media, mediaListedFor } from '../media/read-model.ts';
 import { type SocialFeedRow, socialFeedMedia, socialFeeds } from './tables.ts';
 
@@ -125,6 +126,7 @@ export class SocialFeedsRepository extends Repository {
             sql`(${socialFeeds.countryCode} IS NULL OR (${media.locationPublic} AND ${media.countryCode} = ${socialFeeds.countryCode}))`,
             sql`(${socialFeeds.cityId} IS NULL OR (${media.locationPublic} AND ${media.cityId} = ${socialFeeds.cityId}))`,
             sql`(NOT ${socialFeeds.handPicked} OR EXISTS (SELECT 1 FROM ${picked.table} WHERE ${picked.feedId} = ${socialFeeds.id} AND ${picked.mediaId} = ${media.id}))`,
+            notHiddenByFilters(sql.placeholder('hiddenBy'), mediaFilterText(media)),
             where,
           ),
         )
@@ -141,8 +143,8 @@ export class SocialFeedsRepository extends Repository {
   }
 
   /** One page of the feed's media: the owner's publicly listed posts that match the feed. */
-  media(feedId: string, page: PageRequest): Promise<ListedMedia[]> {
-    return this.#media.run(page, { feedId });
+  media(feedId: string, page: PageRequest, hiddenBy: string[]): Promise<ListedMedia[]> {
+    return this.#media.run(page, { feedId, hiddenBy });
   }
 
   /** The data export's social feeds of a user, with their hand-picked media ids, in keyset batches by id. */

@@ -5,7 +5,7 @@ import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { hashtagPattern } from '../../platform/text/hashtags.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
-import { MediaSchema, presentMedia } from '../media/public.ts';
+import { ListedMediaSchema, presentListedMedia } from '../media/public.ts';
 import { feedLimits } from './feed-selection.ts';
 import { OwnSocialFeedSchema, presentOwnSocialFeed, presentSocialFeed, SocialFeedSchema } from './presenters.ts';
 import type { SocialFeedsServices } from './public.ts';
@@ -97,12 +97,13 @@ export function socialFeedsRoutes({ socialFeeds }: Pick<SocialFeedsServices, 'so
       errors: ['notFound'],
       success: {
         status: 200,
-        schema: CollectionSchema(MediaSchema, { feed: SocialFeedSchema }, PublicUserSchema),
+        schema: CollectionSchema(ListedMediaSchema, { feed: SocialFeedSchema }, PublicUserSchema),
       },
       handler: async ({ viewer, params, page, links }) => {
-        const { feed, owner, media } = await socialFeeds.published(params.code, page, viewer?.userId ?? null);
+        const viewerId = viewer?.userId ?? null;
+        const { feed, owner, media } = await socialFeeds.published(params.code, page, viewerId);
         return {
-          data: media.items.map((row) => presentMedia(row, viewer?.userId ?? null)),
+          data: media.items.map((row) => presentListedMedia(row, viewerId)),
           included: [presentPublicUser(owner)],
           meta: { limit: page.limit, feed: presentSocialFeed(feed) },
           links: links(media),

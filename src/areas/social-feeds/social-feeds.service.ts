@@ -12,6 +12,8 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError, AppErrors } from '../../platform/http/error-catalogue.ts';
 import { newId, parseUuidOrHex } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
+import type { FilterResult, FiltersService } from '../filters/public.ts';
+import { mediaFilterTextOf } from '../filters/read-model.ts';
 import type { GeographyService } from '../geography/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import { feedCodePattern, newFeedCode } from './feed-codes.ts';
@@ -32,6 +34,7 @@ export interface SocialFeedsServiceDeps {
   transactions: Transactions;
   repository: SocialFeedsRepository;
   users: UsersService;
+  filters: FiltersService;
   cities: Pick<GeographyService, 'cityById'>;
   clock: Clock;
 }
@@ -132,18 +135,25 @@ export class SocialFeedsService {
   /**
    * The public feed and one page of its media; 404 for an unknown or deleted feed, a banned owner, or
    * an owner the viewer blocks or is blocked by; an owner the viewer mutes shows no media to them.
+   * The viewer's keyword filters (context feeds) leave out what they hide and warn on the rest.
    */
   async published(
     code: string,
     page: PageRequest,
     viewerId: string | null = null,
-  ): Promise<PublishedFeed & { media: Page<ListedMedia> }> {
+  ): Promise<PublishedFeed & { media: Page<ListedMedia & { filtered: FilterResult[] }> }> {
     const found = feedCodePattern.test(code) ? await this.#deps.repository.findPublished(code) : null;
     if (found === null) throw feedNotFound();
     const ownerId = found.owner.id;
     if (await this.#deps.users.blockedEitherWay(viewerId, ownerId)) throw feedNotFound();
     const muted = viewerId !== ownerId && (await this.#deps.users.hiddenFrom(viewerId, 'content')).has(ownerId);
-    const rows = muted ? [] : await this.#deps.repository.media(found.feed.id, page);
-    return { ...found, media: pageOf(rows, page, feedMediaKeyset) };
+    const { filters } = this.#deps;
+    const hiddenBy = muted ? [] : await filters.hiddenFor(viewerId, 'feeds');
+    const rows = muted ? [] : await this.#deps.repository.media(found.feed.id, page, hiddenBy);
+    const listed = pageOf(rows, page, feedMediaKeyset);
+    return {
+      ...found,
+      media: { ...listed, items: await filters.warn(viewerId, 'feeds', listed.items, mediaFilterTextOf) },
+    };
   }
 }

@@ -22,6 +22,7 @@ const usersTotal = async (t: TestApp) =>
 const allCaches = [
   'accounts.sessions',
   'discovery.trending',
+  'filters.ofViewer',
   'hashtags.trending',
   'media.servable',
   'media.variants',
@@ -93,6 +94,8 @@ describe('POST /admin/cache/purge', () => {
       'accounts.sessions',
       'discovery',
       'discovery.trending',
+      'filters',
+      'filters.ofViewer',
       'hashtags',
       'hashtags.trending',
       'media',

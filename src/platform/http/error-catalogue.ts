@@ -33,6 +33,7 @@ export const errorCatalogue = {
   emailTaken: 409,
   collectionNameTaken: 409,
   collectionLimitReached: 409,
+  filterLimitReached: 409,
   usernameTaken: 409,
   usernameAlreadySet: 409,
   alreadyFollowing: 409,

@@ -26,6 +26,7 @@ export const openApiTags = [
   { name: 'media', description: 'Uploads, media files and their variants, descriptions, lists' },
   { name: 'reactions', description: 'Likes and dislikes, and their lists' },
   { name: 'bookmarks', description: 'Bookmarks and bookmark collections' },
+  { name: 'filters', description: 'Keyword filters: words that hide, or warn about, what I read' },
   { name: 'geography', description: 'Countries, UN M49 regions and subregions, and cities (GeoNames), with search' },
   { name: 'discovery', description: 'Media by place: nearby, recommended around a centre, trending, and the map' },
   { name: 'hashtags', description: 'Hashtag autocomplete, trends and related hashtags' },
