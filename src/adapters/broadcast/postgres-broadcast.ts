@@ -14,6 +14,10 @@ const retryMs = { first: 500, max: 15_000 };
 export class PostgresBroadcast implements Broadcast {
   readonly #subscribers = new Subscribers();
   #listener: pg.Client | null = null;
+  /** The listener has connected and listens to every channel subscribed so far. */
+  #listening = false;
+  /** LISTENs issued one after the other: a pg client runs one query at a time. */
+  #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
   #retry: NodeJS.Timeout | null = null;
   private readonly pool: pg.Pool;
@@ -40,13 +44,24 @@ export class PostgresBroadcast implements Broadcast {
     const name = this.prefix + channel;
     if (!this.#subscribers.add(name, onMessage, onGap)) return;
     if (this.#listener === null) void this.#connect(retryMs.first);
-    else void this.#listener.query(`LISTEN ${pg.escapeIdentifier(name)}`).catch(() => {});
+    // While it connects, the listener's own loop reaches the new channel; once it listens, the
+    // LISTEN waits for the one before it.
+    else if (this.#listening) this.#listen(this.#listener, name);
+  }
+
+  #unlistened(listened: Set<string>): string | undefined {
+    return this.#subscribers.channels.find((name) => !listened.has(name));
+  }
+
+  #listen(client: pg.Client, name: string): void {
+    this.#queue = this.#queue.then(() => client.query(`LISTEN ${pg.escapeIdentifier(name)}`)).catch(() => {});
   }
 
   async #connect(nextDelayMs: number): Promise<void> {
     if (this.#closed) return;
     const client = new pg.Client({ connectionString: this.directUrl });
     this.#listener = client;
+    this.#listening = false;
     const reconnect = () => {
       if (this.#closed || this.#listener !== client || this.#retry !== null) return;
       this.#retry = setTimeout(() => {
@@ -64,7 +79,13 @@ export class PostgresBroadcast implements Broadcast {
     client.on('notification', ({ channel, payload }) => this.#subscribers.deliver(channel, payload ?? ''));
     try {
       await client.connect();
-      for (const name of this.#subscribers.channels) await client.query(`LISTEN ${pg.escapeIdentifier(name)}`);
+      // Channels subscribed while this runs are taken too, until none is left.
+      const listened = new Set<string>();
+      for (let name = this.#unlistened(listened); name !== undefined; name = this.#unlistened(listened)) {
+        await client.query(`LISTEN ${pg.escapeIdentifier(name)}`);
+        listened.add(name);
+      }
+      if (this.#listener === client) this.#listening = true;
       nextDelayMs = retryMs.first;
       this.#subscribers.gap();
     } catch (error) {
