@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Clock } from '../../platform/clock.ts';
 import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
+import { mailTime } from '../../platform/mail-outbox/mail-layout.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { ClientInfo } from './client-info.ts';
@@ -38,9 +39,6 @@ export function networkOf(ip: string): string {
   return ip;
 }
 
-/** `2026-11-21 12:00 UTC`: the time a notice names, the same in every language. */
-const noticeTime = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
 export interface SignInNoticesDeps {
   accounts: AccountsRepository;
   repository: TwoFactorRepository;
@@ -68,7 +66,7 @@ export class SignInNotices {
       locale: locale ?? defaultLocale,
       to: user.email,
       name: user.nickname ?? user.username,
-      values: { time: noticeTime(this.#deps.clock.now()), ...values },
+      values: { time: mailTime(this.#deps.clock.now()), ...values },
     });
     await this.#deps.mail.file(message, `sign-in-notice.${kind}`);
   }

@@ -7,37 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import yauzl from 'yauzl';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { cliTestContext } from '../../../test/helpers/cli.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
 import { enableTwoFactor } from '../../../test/helpers/two-factor.ts';
+import { readZip } from '../../../test/helpers/zip.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { usersResetTwoFactorCommand } from './users-reset-two-factor.command.ts';
-
-function readZip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      zip.on('error', reject);
-      zip.on('end', () => resolve(entries));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
 
 describe('two-factor authentication for operators and in user data', () => {
   let t: TestApp;

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import yauzl from 'yauzl';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
+import { readZip } from '../../../test/helpers/zip.ts';
 import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
 import { hashToken } from '../../platform/secrets/opaque-tokens.ts';
 import { DataExportRepository } from './data-export.repository.ts';
@@ -18,31 +18,6 @@ import { exportLease } from './export-leases.ts';
 
 const exportUrl = '/api/users/me/export';
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** Every entry of a ZIP, by path. */
-function readZip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      zip.on('error', reject);
-      zip.on('end', () => resolve(entries));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
 
 const rowsOf = (entries: Map<string, Buffer>, name: string): Record<string, any>[] => {
   const file = entries.get(`${name}.json`);
