@@ -24,6 +24,7 @@ import { notificationsArea } from './notifications/notifications.module.ts';
 import { passkeysArea } from './passkeys/passkeys.module.ts';
 import { reactionsArea } from './reactions/reactions.module.ts';
 import { reportsArea } from './reports/reports.module.ts';
+import { shareLinksArea } from './share-links/share-links.module.ts';
 import { searchArea } from './search/search.module.ts';
 import { socialFeedsArea } from './social-feeds/social-feeds.module.ts';
 import { systemArea } from './system/system.module.ts';
@@ -47,6 +48,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   followsArea,
   reactionsArea,
   bookmarksArea,
+  shareLinksArea,
   commentsArea,
   reportsArea,
   appealsArea,
