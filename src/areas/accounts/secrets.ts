@@ -1,5 +1,6 @@
 /** Passwords (argon2id: platform/secrets/password-hashes.ts) and sponsorship codes (opaque tokens: platform/secrets/opaque-tokens.ts). */
 import { randomBytes } from 'node:crypto';
+
 export { decoyPasswordHash, hashPassword, verifyPassword } from '../../platform/secrets/password-hashes.ts';
 
 /** The password rule, stated in errors.weakPassword: 10 to 128 characters, a letter and a non-letter. */

@@ -8,7 +8,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { BookmarksServices } from '../bookmarks/public.ts';
 import type { MediaServices } from '../media/public.ts';
 import { isPubliclyVisible } from '../media/public.ts';
-import { type ShareTarget, type SharedPhoto, targetNotFound } from './share-targets.ts';
+import { type SharedPhoto, type ShareTarget, targetNotFound } from './share-targets.ts';
 
 /** A shared collection shows its newest bookmarks, at most this many (no paging on the shared page). */
 export const sharedCollectionPhotos = 60;

@@ -23,7 +23,8 @@ export const shareLinksArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'shareLinks.erase', ({ userId }) => shareLinks.eraseUser(userId));
     exports.register({
       name: 'share-links',
-      description: 'Your share links: what each opens, its expiry, whether it has a password, its views (not the tokens).',
+      description:
+        'Your share links: what each opens, its expiry, whether it has a password, its views (not the tokens).',
       rows: (userId) => byId((after, limit) => repository.exportRows(userId, after, limit)),
     });
     return { shareLinks };

@@ -4,12 +4,7 @@ import { CollectionSchema, DocumentSchema, Nullable, Timestamp } from '../../pla
 import { pageDocument } from '../../platform/http/page-document.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
-import {
-  CreatedShareLinkSchema,
-  presentCreatedShareLink,
-  presentShareLink,
-  ShareLinkSchema,
-} from './presenters.ts';
+import { CreatedShareLinkSchema, presentCreatedShareLink, presentShareLink, ShareLinkSchema } from './presenters.ts';
 import type { ShareLinksServices } from './public.ts';
 import { shareLinkLimits, shareLinkPath } from './share-links.service.ts';
 import { targetKindPattern } from './share-targets.ts';
@@ -50,7 +45,7 @@ export function shareLinksRoutes({ shareLinks }: Pick<ShareLinksServices, 'share
       auth: 'user',
       summary: 'Share one of my posts or bookmark collections by a secret link (optional expiry and password)',
       description:
-        'The answer holds the token and the URL of the page once: only the token\'s SHA-256 is kept. A past `expiresAt` is 422 `expiryInPast`; a target not mine is 404.',
+        "The answer holds the token and the URL of the page once: only the token's SHA-256 is kept. A past `expiresAt` is 422 `expiryInPast`; a target not mine is 404.",
       body: ShareLinkBody,
       rateLimit: shareLinkRateLimits.create,
       errors: ['notFound', 'expiryInPast'],

@@ -117,7 +117,8 @@ export class ShareLinksService {
     if ((await users.findVisibleTo(row.ownerId, viewerId)) === null) throw linkNotFound();
     if (row.passwordHash !== null) {
       if (password === undefined) return { state: 'passwordRequired', wrongPassword: false };
-      if (!(await verifyPassword(row.passwordHash, password))) return { state: 'passwordRequired', wrongPassword: true };
+      if (!(await verifyPassword(row.passwordHash, password)))
+        return { state: 'passwordRequired', wrongPassword: true };
     }
     const view = await targets.find(row.targetKind)?.view(row.ownerId, row.targetId);
     if (view == null) throw linkNotFound();

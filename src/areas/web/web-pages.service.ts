@@ -29,7 +29,6 @@ import {
 /** An establishment as the catalogue lists it. */
 export type ListedEstablishment = Awaited<ReturnType<EstablishmentsService['list']>>[number];
 
-
 export const shown = { recent: 12, trending: 8, places: 8, badges: 12, sitemapProfiles: 5000 } as const;
 
 export interface Highlights {

@@ -16,6 +16,7 @@ import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
 import { securityRoutes } from './security/security.routes.ts';
+import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
@@ -34,6 +35,7 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
+    'shareLinks',
   ],
   create(
     { config, transactions, clock, caches },
@@ -49,6 +51,7 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
+      shareLinks,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -80,6 +83,7 @@ export const webArea = defineArea({
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
+      shareLinks: shareLinks.shareLinks,
       layout: {
         async findUser(userId) {
           const user = await accounts.users.find(userId);
@@ -103,6 +107,7 @@ export const webArea = defineArea({
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
       ...appealPageRoutes(services),
+      ...sharePageRoutes(services),
     ]);
   },
 });
