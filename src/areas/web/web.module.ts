@@ -9,6 +9,7 @@ import { settingsOf } from '../accounts/public.ts';
 import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
+import { embedRoutes } from './embed/embed.routes.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
 import { installLayout } from './layout/install-layout.ts';
 import { layoutRoutes } from './layout/layout.routes.ts';
@@ -108,6 +109,7 @@ export const webArea = defineArea({
       ...securityRoutes(services),
       ...appealPageRoutes(services),
       ...sharePageRoutes(services),
+      ...embedRoutes(services),
     ]);
   },
 });
