@@ -25,7 +25,10 @@ const segment = (path: string, pattern: RegExp): string | null => {
 const postCardWidth = 500;
 const postCardText = 96;
 
-export function postEmbeds({ users }: Pick<AccountsServices, 'users'>, { media }: Pick<MediaServices, 'media'>): OEmbedKind {
+export function postEmbeds(
+  { users }: Pick<AccountsServices, 'users'>,
+  { media }: Pick<MediaServices, 'media'>,
+): OEmbedKind {
   return {
     match: (path) => segment(path, /^\/embed\/posts\/([0-9a-fA-F-]{32,36})\/?$/),
     async resolve(key, locale: Locale) {

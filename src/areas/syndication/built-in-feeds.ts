@@ -50,7 +50,10 @@ const entriesOf = (rows: AuthoredMedia[], sources: Sources, locale: Locale) =>
 export function profileFeed({ users }: Pick<AccountsServices, 'users'>, sources: Sources): FeedSource {
   return {
     path: '/@{username}',
-    param: { name: 'username', schema: Type.String({ minLength: 1, maxLength: 100, description: 'The username, any case' }) },
+    param: {
+      name: 'username',
+      schema: Type.String({ minLength: 1, maxLength: 100, description: 'The username, any case' }),
+    },
     summary: "a user's newest public photos",
     async load(username, locale) {
       const user = await users.findByUsername(username);

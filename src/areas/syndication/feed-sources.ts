@@ -24,7 +24,8 @@ export class FeedSources {
 
   register(kind: string, source: FeedSource): void {
     if (this.#sources.has(kind)) throw new Error(`feed kind ${kind} registered twice`);
-    if (!source.path.includes(`{${source.param.name}}`)) throw new Error(`feed kind ${kind}: no {${source.param.name}} in its path`);
+    if (!source.path.includes(`{${source.param.name}}`))
+      throw new Error(`feed kind ${kind}: no {${source.param.name}} in its path`);
     this.#sources.set(kind, source);
   }
 

@@ -49,7 +49,13 @@ export class FeedsService {
   }
 
   /** The feed's document; null when its source has nothing public by that key. */
-  async serve(kind: string, key: string, format: FeedFormat, locale: Locale, baseUrl: string): Promise<ServedFeed | null> {
+  async serve(
+    kind: string,
+    key: string,
+    format: FeedFormat,
+    locale: Locale,
+    baseUrl: string,
+  ): Promise<ServedFeed | null> {
     const cacheKey = JSON.stringify([kind, key.toLowerCase(), format, locale]);
     const cached = this.#served.get(cacheKey);
     if (cached !== undefined) return cached;

@@ -110,7 +110,10 @@ export class OEmbedService {
       const chosen =
         variants.find(({ longest }) => {
           const size = variantSize(image, longest);
-          return size.width <= (request.maxwidth ?? Number.POSITIVE_INFINITY) && size.height <= (request.maxheight ?? Number.POSITIVE_INFINITY);
+          return (
+            size.width <= (request.maxwidth ?? Number.POSITIVE_INFINITY) &&
+            size.height <= (request.maxheight ?? Number.POSITIVE_INFINITY)
+          );
         }) ?? variants[2];
       const shown = fit(
         variantSize(image, chosen.longest).width,

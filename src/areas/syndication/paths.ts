@@ -3,7 +3,7 @@
  * from syndication's face), and the feeds link the embeddable card of each post.
  */
 import { toHex } from '../../platform/ids/ids.ts';
-import { feedFormats, type FeedFormat } from './feed.ts';
+import { type FeedFormat, feedFormats } from './feed.ts';
 
 export const profilePagePath = (username: string) => `/@${encodeURIComponent(username)}`;
 /** A post's card (the web area's GET /embed/posts/{id}): the page a feed entry and an oEmbed answer point to. */

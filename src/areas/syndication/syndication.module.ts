@@ -10,8 +10,8 @@ import { postEmbeds, profileEmbeds } from './built-in-embeds.ts';
 import { hashtagFeed, profileFeed } from './built-in-feeds.ts';
 import { FeedSources } from './feed-sources.ts';
 import { FeedsService } from './feeds.service.ts';
-import { OEmbedKinds } from './oembed-kinds.ts';
 import { OEmbedService } from './oembed.service.ts';
+import { OEmbedKinds } from './oembed-kinds.ts';
 import { SyndicationRepository } from './syndication.repository.ts';
 import { syndicationRoutes } from './syndication.routes.ts';
 

@@ -78,7 +78,9 @@ export function syndicationRoutes({ feeds, oembed }: Pick<SyndicationServices, '
         'A plain JSON answer (`application/json`), as oEmbed asks. 404 for a URL of another site, of no page oEmbed knows or of content that is not public; 501 for any format but json.',
       query: {
         url: Type.String({ minLength: 1, maxLength: 2048, description: 'The page: /embed/posts/{id}, /@{username}' }),
-        format: Type.Optional(Type.String({ maxLength: 16, description: '`json` (the default); anything else is 501' })),
+        format: Type.Optional(
+          Type.String({ maxLength: 16, description: '`json` (the default); anything else is 501' }),
+        ),
         maxwidth: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
         maxheight: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
       },
@@ -86,7 +88,10 @@ export function syndicationRoutes({ feeds, oembed }: Pick<SyndicationServices, '
       success: { status: 200, schema: OEmbedSchema },
       handler: async ({ query, request, reply, locale }) => {
         if (query.format !== undefined && query.format !== 'json') {
-          throw new AppError('formatNotImplemented', { source: { parameter: 'format' }, meta: { supported: ['json'] } });
+          throw new AppError('formatNotImplemented', {
+            source: { parameter: 'format' },
+            meta: { supported: ['json'] },
+          });
         }
         const answer = await oembed.answer(query, request.server.publicUrl, locale);
         reply.header('Cache-Control', 'public, max-age=300').header('Access-Control-Allow-Origin', '*');

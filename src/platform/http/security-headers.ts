@@ -43,7 +43,9 @@ export function registerSecurityHeaders(app: App) {
       const page = pageHeaders.get(request);
       // A page whose own policy lets others frame it (the embeddable cards) goes without X-Frame-Options.
       const framable = page?.['Content-Security-Policy']?.includes("frame-ancestors 'none'") === false;
-      reply.headers(framable ? { 'Content-Security-Policy': htmlFrameHeaders['Content-Security-Policy'] } : htmlFrameHeaders);
+      reply.headers(
+        framable ? { 'Content-Security-Policy': htmlFrameHeaders['Content-Security-Policy'] } : htmlFrameHeaders,
+      );
       // A Cache-Control the handler chose (no-store on the sign-in page's mailed links) wins.
       if (page) {
         const { 'Cache-Control': cacheControl, Vary: vary, ...others } = page;

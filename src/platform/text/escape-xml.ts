@@ -3,10 +3,22 @@
  * the characters XML 1.0 cannot hold at all (C0 controls but tab and line breaks, lone surrogates,
  * U+FFFE and U+FFFF) left out, so a description holding one still makes a well-formed document.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML 1.0 forbids
-const notXmlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** XML 1.0's Char production. */
+export const isXmlCharacter = (code: number) =>
+  code === 0x9 ||
+  code === 0xa ||
+  code === 0xd ||
+  (code >= 0x20 && code <= 0xd7ff) ||
+  (code >= 0xe000 && code <= 0xfffd) ||
+  (code >= 0x10000 && code <= 0x10ffff);
 
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-export const escapeXml = (text: string) =>
-  text.replace(notXmlCharacters, '').replace(/[&<>"']/g, (c) => entities[c] ?? c);
+/** By code point: a lone surrogate is one of its own, and left out. */
+const xmlCharactersOf = (text: string) =>
+  Array.from(text)
+    .filter((character) => isXmlCharacter(character.codePointAt(0) ?? 0))
+    .join('');
+
+export const escapeXml = (text: string) => xmlCharactersOf(text).replace(/[&<>"']/g, (c) => entities[c] ?? c);

@@ -148,7 +148,8 @@ export function renderPage(context: PageContext, page: PageOptions): string {
       <link rel="canonical" href=${canonical} />
       <link rel="icon" href="data:," />
       ${(page.alternates ?? []).map(
-        (link) => html`<link rel="alternate" type=${link.type} href=${absolute(context.baseUrl, link.href)} title=${link.title} />`,
+        (link) =>
+          html`<link rel="alternate" type=${link.type} href=${absolute(context.baseUrl, link.href)} title=${link.title} />`,
       )}
       <meta property="og:site_name" content=${siteName} />
       <meta property="og:type" content=${page.ogType ?? 'website'} />

@@ -1,9 +1,9 @@
 /** GET /@{username}: a public profile: cover, avatar, names, counts, level, title, badges, public media. */
 import { presentProgress, presentUserBadge } from '../../gamification/public.ts';
+import { oembedPath, profileFeedPath } from '../../syndication/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
-import { oembedPath, profileFeedPath } from '../../syndication/public.ts';
 import type { ProfileView } from '../web-pages.service.ts';
 import { emptyState, formatNumber, mediaGrid, moreLink, profilePath, translator, variantUrl } from './components.ts';
 
