@@ -375,7 +375,9 @@ describe('data export', () => {
       rowsOf(entries, 'share-links').map((row) => [row.targetKind, row.targetId, row.hasPassword, row.views]),
       [['post', adaMediaId, true, 0]],
     );
-    assert.ok(!('tokenHash' in rowsOf(entries, 'share-links')[0]!) && !('passwordHash' in rowsOf(entries, 'share-links')[0]!));
+    assert.ok(
+      !('tokenHash' in rowsOf(entries, 'share-links')[0]!) && !('passwordHash' in rowsOf(entries, 'share-links')[0]!),
+    );
     assert.deepEqual(
       rowsOf(entries, 'coupon-redemptions').map((row) => [row.code, row.rewards]),
       [['HARBOUR-2026', [{ rewardId: 1, value: 10 }]]],

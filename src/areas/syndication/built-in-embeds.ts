@@ -21,9 +21,9 @@ const segment = (path: string, pattern: RegExp): string | null => {
   }
 };
 
-/** A post's card: 500 pixels wide, the photo at that width and two lines of text under it. */
+/** A post's card: 500 pixels wide at most, the photo at its width and three lines of text under it. */
 const postCardWidth = 500;
-const postCardText = 96;
+const postCardText = 130;
 
 export function postEmbeds(
   { users }: Pick<AccountsServices, 'users'>,
@@ -46,7 +46,7 @@ export function postEmbeds(
         title: row.description?.trim() || translate(locale, 'syndication.entry.untitled', { name: author?.name ?? '' }),
         author,
         cardPath: embedPostPath(row.id),
-        card: { width: postCardWidth, height: Math.round((postCardWidth * height) / width) + postCardText },
+        card: { width: postCardWidth, heightAt: (shown) => Math.round((shown * height) / width) + postCardText },
         image: { mediaId: row.id, originalFormat: row.originalFormat, width, height },
       };
     },
@@ -69,7 +69,7 @@ export function profileEmbeds(
         title: translate(locale, 'syndication.profile.title', { name, username: user.username }),
         author: { name, path: profilePagePath(user.username) },
         cardPath: embedProfilePath(user.username),
-        card: { width: 400, height: 260 },
+        card: { width: 400, heightAt: () => 260 },
         image:
           avatar === null
             ? null

@@ -13,8 +13,8 @@ export interface OEmbedSubject {
   author: { name: string; path: string } | null;
   /** The card page the iframe shows, a path of this site. */
   cardPath: string;
-  /** The card's natural size, before maxwidth and maxheight. */
-  card: { width: number; height: number };
+  /** The card's widest size, and its height at a width (the photo's height there, and its text's). */
+  card: { width: number; heightAt(width: number): number };
   /** The photo of a `photo` answer, the thumbnail of a `rich` one. */
   image: { mediaId: string; originalFormat: string; width: number; height: number } | null;
 }

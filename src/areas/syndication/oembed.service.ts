@@ -2,7 +2,8 @@
  * oEmbed 1.0 (https://oembed.com): the JSON answer for a page of this site. A URL of another origin,
  * of no page oEmbed knows, or of content that is not public is 404; any format but json is 501. The
  * answer fits `maxwidth` and `maxheight`: a `photo` names the largest served variant that fits (else
- * the thumbnail's size scaled down), a `rich` answer the card's iframe at its size or smaller.
+ * the thumbnail's size scaled down), a `rich` answer the card's iframe at its width or narrower (its
+ * height at that width, or maxheight).
  */
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { type Locale, translate } from '../../platform/i18n/i18n.ts';
@@ -94,7 +95,11 @@ export class OEmbedService {
       width: 0,
       height: 0,
     };
-    const card = fit(subject.card.width, subject.card.height, request.maxwidth, request.maxheight);
+    const cardWidth = Math.min(subject.card.width, request.maxwidth ?? subject.card.width);
+    const card = {
+      width: cardWidth,
+      height: Math.min(subject.card.heightAt(cardWidth), request.maxheight ?? Number.POSITIVE_INFINITY),
+    };
     const iframe = `<iframe src="${escapeHtml(`${baseUrl}${subject.cardPath}`)}" width="${card.width}" height="${card.height}" title="${escapeHtml(subject.title)}" loading="lazy" frameborder="0" scrolling="no" sandbox="allow-popups allow-popups-to-escape-sandbox"></iframe>`;
     const { image } = subject;
     const urls = image === null ? null : mediaVariantUrls({ id: image.mediaId, originalFormat: image.originalFormat });

@@ -15,7 +15,7 @@ import { behindWarning } from '../pages/content-warning.ts';
 
 export const sharePath = (token: string) => `/s/${encodeURIComponent(token)}`;
 
-function sharedPhoto(t: Translate, context: PageContext, photo: SharedPhoto, index: number) {
+function sharedPhoto(t: Translate, context: PageContext, photo: SharedPhoto, index: number, caption: string | null) {
   const alt = photo.description?.trim() || t('web.share.photo', { number: index + 1 });
   const image = html`<img
     src=${variantUrl(photo.mediaId, 'large')}
@@ -27,6 +27,8 @@ function sharedPhoto(t: Translate, context: PageContext, photo: SharedPhoto, ind
     loading=${index === 0 ? undefined : 'lazy'}
     decoding="async"
   />`;
+  // A post of one photo: its description is the page's caption already.
+  const description = photo.description === caption ? null : photo.description;
   const taken = photo.takenAt
     ? new Intl.DateTimeFormat(context.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(photo.takenAt)
     : null;
@@ -34,8 +36,8 @@ function sharedPhoto(t: Translate, context: PageContext, photo: SharedPhoto, ind
     <figure class="shared__photo">
       ${behindWarning(t, photo, `reveal-shared-${index}`, context.blurSensitiveMedia, image)}
       ${
-        photo.description || taken
-          ? html`<figcaption>${photo.description ?? null}${photo.description && taken ? ' · ' : null}${taken ? t('web.share.taken', { date: taken }) : null}</figcaption>`
+        description || taken
+          ? html`<figcaption>${description}${description && taken ? ' · ' : null}${taken ? t('web.share.taken', { date: taken }) : null}</figcaption>`
           : null
       }
     </figure>
@@ -51,7 +53,7 @@ export function renderSharedPage(context: PageContext, token: string, view: Shar
     ${view.caption ? html`<p class="shared__caption">${view.caption}</p>` : null}
     ${
       view.photos.length > 0
-        ? html`<ul class="shared__photos" aria-label=${t('web.share.photos')}>${view.photos.map((photo, index) => sharedPhoto(t, context, photo, index))}</ul>`
+        ? html`<ul class="shared__photos" aria-label=${t('web.share.photos')}>${view.photos.map((photo, index) => sharedPhoto(t, context, photo, index, view.caption))}</ul>`
         : emptyState(t('web.share.empty'))
     }
   </article>`;
