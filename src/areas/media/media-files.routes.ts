@@ -19,7 +19,6 @@ const formatOfExtension = new Map<string, VariantFormat>([
 ]);
 const cacheControl = 'public, max-age=31536000, immutable';
 
-/** True when If-None-Match names this ETag (or `*`); weak comparison, as RFC 9110 asks for it. */
 export function mediaFilesRoutes({ media, mediaVariants }: Pick<MediaServices, 'media' | 'mediaVariants'>): AnyRoute[] {
   return [
     route({

@@ -38,11 +38,13 @@ export interface OEmbedAnswer {
   thumbnail_height?: number;
 }
 
+const thumbLongest = 320;
+
 /** The served variants, largest first, and their longest side (GET /media: large 2048, small 1080, thumb 320). */
 const variants = [
   { size: 'large', longest: 2048 },
   { size: 'small', longest: 1080 },
-  { size: 'thumb', longest: 320 },
+  { size: 'thumb', longest: thumbLongest },
 ] as const;
 
 /** Scaled so that neither side passes its bound (never enlarged). */
@@ -108,8 +110,8 @@ export class OEmbedService {
         ? {}
         : {
             thumbnail_url: `${baseUrl}${urls.thumb}`,
-            thumbnail_width: variantSize(image, 320).width,
-            thumbnail_height: variantSize(image, 320).height,
+            thumbnail_width: variantSize(image, thumbLongest).width,
+            thumbnail_height: variantSize(image, thumbLongest).height,
           };
     if (subject.type === 'photo' && image !== null && urls !== null) {
       const chosen =
@@ -120,12 +122,8 @@ export class OEmbedService {
             size.height <= (request.maxheight ?? Number.POSITIVE_INFINITY)
           );
         }) ?? variants[2];
-      const shown = fit(
-        variantSize(image, chosen.longest).width,
-        variantSize(image, chosen.longest).height,
-        request.maxwidth,
-        request.maxheight,
-      );
+      const stored = variantSize(image, chosen.longest);
+      const shown = fit(stored.width, stored.height, request.maxwidth, request.maxheight);
       return { ...base, ...shown, url: `${baseUrl}${urls[chosen.size]}`, html: iframe, ...thumbnail };
     }
     return { ...base, type: 'rich', ...card, html: iframe, ...thumbnail };

@@ -1,4 +1,4 @@
-/** Conditional requests: whether an If-None-Match header names the answer's ETag (weak or strong, or `*`). */
+/** True when If-None-Match names this ETag (or `*`); weak comparison, as RFC 9110 asks for it. */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
