@@ -157,7 +157,7 @@ describe('share links', () => {
     );
   });
 
-  it('stops opening when the post is hidden or unpublished, its owner banned, or for a viewer the owner blocked', async () => {
+  it('stops opening when the post is hidden, unpublished or deleted, its owner banned, or for a viewer the owner blocked', async () => {
     const ana = await createUser(t);
     const bob = await createUser(t);
     const post = await createMediaRow(t, ana.id);
@@ -174,6 +174,12 @@ describe('share links', () => {
     assert.ok(block.statusCode < 300, JSON.stringify(block.json));
     assert.equal((await open(token, bob)).statusCode, 404, 'the owner blocked this viewer');
     assert.equal((await open(token)).statusCode, 200, 'a visitor without an account still opens it');
+
+    const other = await createMediaRow(t, ana.id);
+    const otherToken = (await share(ana, { targetKind: 'post', targetId: other.id })).attributes.token;
+    const deleted = await t.request({ method: 'DELETE', url: `/api/users/me/media/${other.id}`, token: ana.token });
+    assert.equal(deleted.statusCode, 204);
+    assert.equal((await open(otherToken)).statusCode, 404, 'a deleted post no longer opens');
 
     await updateMediaRow(t, post.id, { ownerBanned: true });
     await updateUserRow(t, ana.id, { bannedAt: t.clock.now() });
@@ -244,5 +250,38 @@ describe('share links', () => {
       second.data.map((item: { id: string }) => item.id),
       ids.slice(2),
     );
+  });
+});
+
+describe('share link passwords under rate limits (RATE_LIMITS=on)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { RATE_LIMITS: 'on' } });
+  });
+  after(() => t.close());
+
+  it('allows 20 password tries per 15 minutes from one address, then refuses even the right one', async () => {
+    const ana = await createUser(t);
+    const post = await createMediaRow(t, ana.id);
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/users/me/share-links',
+      token: ana.token,
+      body: { targetKind: 'post', targetId: post.id, password: 'open sesame' },
+    });
+    assert.equal(created.statusCode, 201);
+    const submit = (password: string) =>
+      t.request({
+        method: 'POST',
+        url: `/s/${created.json.data.attributes.token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        payload: new URLSearchParams({ password }).toString(),
+      });
+    for (let i = 0; i < 20; i++) assert.equal((await submit(`guess ${i}`)).statusCode, 403);
+    const refused = await submit('open sesame');
+    assert.equal(refused.statusCode, 429);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    t.clock.advance(15 * 60_000);
+    assert.equal((await submit('open sesame')).statusCode, 200, 'the window over, the right password opens it');
   });
 });
