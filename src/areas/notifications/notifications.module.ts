@@ -30,6 +30,7 @@ export const notificationsArea = defineArea({
       filters: filters.filters,
       unreadCount: (ownerId) => repository.unreadCount(ownerId),
       sessions: accounts.sessions,
+      users: accounts.users,
       clock,
       logger,
       heartbeatMs: 20_000,

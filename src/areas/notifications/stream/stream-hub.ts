@@ -32,6 +32,8 @@ export interface StreamHubDeps extends StreamReads {
   transactions: Transactions;
   repository: StreamRepository;
   sessions: { liveAmong(sessionIds: string[]): Promise<Set<string>> };
+  /** Accounts' lock of a user: openings of one user's streams count them one at a time. */
+  users: { lock(userId: string): Promise<unknown> };
   clock: Clock;
   logger: { warn(object: object, message: string): void };
   heartbeatMs: number;
@@ -75,9 +77,10 @@ export class StreamHub {
 
   /** Opens a stream of the user's feed: registered, then started (its replay), the user's oldest closed past the cap. */
   async open(owner: { userId: string; sessionId: string; locale: Locale }, start: StreamStart) {
-    const { repository, transactions, clock, maxPerUser } = this.#deps;
+    const { repository, transactions, clock, maxPerUser, users } = this.#deps;
     const id = newId();
     const evicted = await transactions.run(async () => {
+      await users.lock(owner.userId);
       await repository.register(id, owner.userId, clock.now());
       return repository.trim(owner.userId, maxPerUser);
     });
