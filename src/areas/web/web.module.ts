@@ -34,6 +34,7 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
+    'notifications',
   ],
   create(
     { config, transactions, clock, caches },
@@ -49,6 +50,7 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
+      notifications,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -88,6 +90,7 @@ export const webArea = defineArea({
           return { username: user.username, nickname: user.nickname, blurSensitiveMedia };
         },
         mapTileUrl: config.mapTileUrl,
+        unreadNotifications: (userId) => notifications.notifications.unreadCount(userId),
       },
     };
   },
