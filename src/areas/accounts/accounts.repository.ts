@@ -182,12 +182,7 @@ export class AccountsRepository extends Repository {
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
-        and(
-          inArray(sessions.id, ids),
-          gt(sessions.expiresAt, now),
-          isNull(users.bannedAt),
-          isNull(users.anonymizedAt),
-        ),
+        and(inArray(sessions.id, ids), gt(sessions.expiresAt, now), isNull(users.bannedAt), isNull(users.anonymizedAt)),
       );
     return rows.map((row) => row.id);
   }

@@ -13,14 +13,17 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { NotificationsService } from './notifications.service.ts';
 import { NotificationsStatsRepository } from './notifications-stats.repository.ts';
 import { PushFlush } from './push-flush.ts';
-import { StreamHub } from './stream/stream-hub.ts';
 import { StreamRepository } from './stream/stream.repository.ts';
 import { notificationStreamRoutes } from './stream/stream.routes.ts';
+import { StreamHub } from './stream/stream-hub.ts';
 
 export const notificationsArea = defineArea({
   name: 'notifications',
   needs: ['accounts', 'filters'],
-  create({ transactions, events, clock, config, push, logger, jobs, stats, exports, broadcast }, { accounts, filters }) {
+  create(
+    { transactions, events, clock, config, push, logger, jobs, stats, exports, broadcast },
+    { accounts, filters },
+  ) {
     const repository = new NotificationsRepository(transactions);
     const streamRepository = new StreamRepository(transactions);
     const streams = new StreamHub({

@@ -6,8 +6,8 @@ import type { FilterResult, FiltersService } from '../filters/public.ts';
 import { notificationFilterTextOf } from '../filters/read-model.ts';
 import type { FeedItem } from './feed-statements.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
-import type { FeedChanges } from './stream/feed-changes.ts';
 import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
+import type { FeedChanges } from './stream/feed-changes.ts';
 
 export interface NotificationsServiceDeps {
   repository: NotificationsRepository;

@@ -18,9 +18,7 @@ export const notifications = pgTable('notifications', {
   pushRejections: smallint('push_rejections').notNull().default(0),
   createdAt: timestamptz('created_at').notNull(),
   /** The row's position in its owner's live stream: a sequence, taken again on a soft-dedup refresh (migration 1800). */
-  streamSeq: bigint('stream_seq', { mode: 'number' })
-    .notNull()
-    .default(sql`nextval('notifications_stream_seq')`),
+  streamSeq: bigint('stream_seq', { mode: 'number' }).notNull().default(sql`nextval('notifications_stream_seq')`),
 });
 export type NotificationRow = typeof notifications.$inferSelect;
 

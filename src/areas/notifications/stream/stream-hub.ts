@@ -17,8 +17,8 @@
 import type { Broadcast } from '../../../adapters/broadcast/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Transactions } from '../../../platform/db/transactions.ts';
-import { newId } from '../../../platform/ids/ids.ts';
 import type { Locale } from '../../../platform/i18n/i18n.ts';
+import { newId } from '../../../platform/ids/ids.ts';
 import { sessionsRevokedChannel } from '../../accounts/public.ts';
 import type { StreamStart } from './event-ids.ts';
 import { NotificationStream, type StreamReads } from './notification-stream.ts';
@@ -146,7 +146,10 @@ export class StreamHub {
     const unregistering = this.#deps.repository
       .unregister([id])
       .catch((error) =>
-        this.#deps.logger.warn({ event: 'notifications.streamUnregisterFailed', err: error }, 'stream registration kept'),
+        this.#deps.logger.warn(
+          { event: 'notifications.streamUnregisterFailed', err: error },
+          'stream registration kept',
+        ),
       )
       .finally(() => this.#unregistering.delete(unregistering));
     this.#unregistering.add(unregistering);

@@ -49,12 +49,7 @@ export class StreamRepository extends Repository {
 
   /** Removes the user's registrations but the newest `keep`; returns the ids removed (the streams to close). */
   async trim(userId: string, keep: number): Promise<string[]> {
-    const kept = this.db
-      .select({ id: s.id })
-      .from(s)
-      .where(eq(s.userId, userId))
-      .orderBy(desc(s.seq))
-      .limit(keep);
+    const kept = this.db.select({ id: s.id }).from(s).where(eq(s.userId, userId)).orderBy(desc(s.seq)).limit(keep);
     const removed = await queryRows<{ id: string }>(
       this.db,
       sql`DELETE FROM ${s} WHERE ${s.userId} = ${userId} AND ${s.id} NOT IN (${kept}) RETURNING ${nameOf(s.id)} AS id`,

@@ -20,7 +20,7 @@ export function notificationStreamRoutes({ streams }: Pick<NotificationsServices
       webCookie: true,
       summary: 'My notifications as they come (Server-Sent Events), replayed from the database after a Last-Event-ID',
       description:
-        'Events `notification` (the feed\'s resource, in the negotiated locale) and `unreadCount` (the `notificationUnreadCount` resource), ' +
+        "Events `notification` (the feed's resource, in the negotiated locale) and `unreadCount` (the `notificationUnreadCount` resource), " +
         'each with an `id:` of the form `<position>-<8 hex>`; a `: heartbeat` comment every 20 s; `retry: 3000`. ' +
         'With `Last-Event-ID` (header, or the `lastEventId` query parameter) every notification after that id is sent first, in order, then the live ones. ' +
         'At most 5 streams a user: opening a sixth closes the oldest. The stream ends when its session does. ' +
@@ -38,7 +38,8 @@ export function notificationStreamRoutes({ streams }: Pick<NotificationsServices
       success: {
         status: 200,
         mediaType: 'text/event-stream',
-        description: 'The event stream; it stays open (heartbeats) until the client leaves, its session ends or the server stops',
+        description:
+          'The event stream; it stays open (heartbeats) until the client leaves, its session ends or the server stops',
       },
       handler: async ({ viewer, locale, query, request, reply }) => {
         const header = request.headers['last-event-id'];

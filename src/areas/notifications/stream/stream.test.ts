@@ -84,7 +84,12 @@ describe('the notification stream', () => {
     await stream.next('the first count', (event) => event.event === 'unreadCount');
     const { id } = await follow(user);
     const sent = await stream.next('the notification', (event) => event.event === 'notification');
-    const shown = await t.request({ method: 'GET', url: feed, token: user.token, headers: { 'accept-language': 'fr-FR' } });
+    const shown = await t.request({
+      method: 'GET',
+      url: feed,
+      token: user.token,
+      headers: { 'accept-language': 'fr-FR' },
+    });
     assert.deepEqual(sent.data, shown.json.data[0]);
     assert.equal(sent.data.id, id);
     assert.equal(sent.data.attributes.locale, 'fr-FR');
@@ -123,7 +128,10 @@ describe('the notification stream', () => {
     assert.deepEqual(counts(fresh), [4]);
 
     // The query parameter does what the header does, for clients that cannot send one.
-    const byQuery = await open({ token: user.token, path: `/api/users/me/notifications/stream?lastEventId=${lastSeen}` });
+    const byQuery = await open({
+      token: user.token,
+      path: `/api/users/me/notifications/stream?lastEventId=${lastSeen}`,
+    });
     await waitFor('the replay by query', () => counts(byQuery).includes(4));
     assert.deepEqual(
       notifications(byQuery).map((event) => event.data.id),
@@ -214,7 +222,7 @@ describe('the notification stream', () => {
       await stream.next('the live one', (event) => event.event === 'notification');
   });
 
-  it('takes the web sign-in cookie (the pages\' EventSource)', async () => {
+  it("takes the web sign-in cookie (the pages' EventSource)", async () => {
     const user = await createUser(t);
     const stream = await open({ cookie: `tm_session=${user.token}` });
     assert.equal(stream.status, 200);
@@ -235,7 +243,9 @@ describe('a flood of stream openings (RATE_LIMITS=on)', () => {
     try {
       // 10,000 openings by one token, 250 at a time.
       for (let batch = 0; batch < 40; batch++) {
-        const answered = await Promise.all(Array.from({ length: 250 }, () => openEventStream(base, { token: user.token })));
+        const answered = await Promise.all(
+          Array.from({ length: 250 }, () => openEventStream(base, { token: user.token })),
+        );
         for (const stream of answered) {
           statuses.set(stream.status, (statuses.get(stream.status) ?? 0) + 1);
           if (stream.status === 200) streams.push(stream);
