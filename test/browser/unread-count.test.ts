@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../helpers/factories.ts';
+import { dispatchFollow } from '../helpers/notification-dispatch.ts';
 import { browserUnavailable, screenshot, startWebWorld, type WebWorld } from '../support/browser.ts';
 
 const generous = 120_000;
@@ -22,13 +23,7 @@ describe('the live unread count in the header', { skip: browserUnavailable() }, 
   });
   after(() => world?.close());
 
-  const follow = () =>
-    world.t.services.areas.notifications.dispatcher.dispatch(
-      reader.id,
-      'follow.received',
-      { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
-      null,
-    );
+  const follow = () => dispatchFollow(world.t, reader, actor, 'Ana');
 
   it('shows the count rendered with the page, then follows new and read notifications live', async () => {
     await follow();

@@ -11,6 +11,7 @@ import { openAnotherInstance, openTestDatabase } from '../../../../test/helpers/
 import { type OpenedStream, openEventStream } from '../../../../test/helpers/event-stream.ts';
 import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
 import { instanceBroadcast } from '../../../../test/helpers/instance-broadcast.ts';
+import { dispatchFollow } from '../../../../test/helpers/notification-dispatch.ts';
 import { freePort } from '../../../../test/helpers/processes.ts';
 import { waitFor } from '../../../../test/helpers/wait-for.ts';
 import { LocalBroadcast } from '../../../adapters/broadcast/index.ts';
@@ -56,12 +57,7 @@ describe('notification streams across instances', () => {
     const user = await createUser(a);
     const actor = await createUser(a, { nickname: 'Ana' });
     const stream = await open(b, user);
-    const { id } = await a.services.areas.notifications.dispatcher.dispatch(
-      user.id,
-      'follow.received',
-      { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
-      null,
-    );
+    const { id } = await dispatchFollow(a, user, actor, 'Ana');
     const sent = await stream.next('the notification on B', (event) => event.event === 'notification');
     assert.equal(sent.data.id, id);
     await waitFor('the count on B', () =>

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
 import { type OpenedStream, openEventStream } from '../../../../test/helpers/event-stream.ts';
 import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
+import { dispatchFollow, dispatchLevelUp } from '../../../../test/helpers/notification-dispatch.ts';
 import { freePort } from '../../../../test/helpers/processes.ts';
 import { waitFor } from '../../../../test/helpers/wait-for.ts';
 
@@ -37,19 +38,8 @@ describe('the notification stream', () => {
     return stream;
   };
   const follow = (recipient: TestUser, dedupKey: string | null = null) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'follow.received',
-      { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
-      dedupKey,
-    );
-  const levelUp = (recipient: TestUser, level: number) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'user.level.up',
-      { level, previousLevel: level - 1, experience: 50 * level * (level + 1) },
-      null,
-    );
+    dispatchFollow(t, recipient, actor, 'Ana', dedupKey);
+  const levelUp = (recipient: TestUser, level: number) => dispatchLevelUp(t, recipient, level);
   const notifications = (stream: OpenedStream) => stream.events.filter((event) => event.event === 'notification');
   const counts = (stream: OpenedStream) =>
     stream.events.filter((event) => event.event === 'unreadCount').map((event) => event.data.attributes.count);
