@@ -22,6 +22,7 @@ export interface StreamReads {
   repository: StreamRepository;
   filters: FiltersService;
   unreadCount(ownerId: string): Promise<number>;
+  logger: { warn(object: object, message: string): void };
 }
 
 export interface StreamOwner {
@@ -97,7 +98,7 @@ export class NotificationStream {
       } while (this.#again && !this.#closed);
     } catch (error) {
       // The database failed under a stream: end it, the client comes back with its Last-Event-ID.
-      this.body.destroy(error instanceof Error ? error : new Error(String(error)));
+      this.#reads.logger.warn({ event: 'notifications.streamFailed', err: error }, 'notification stream ended');
       this.close();
     }
   }

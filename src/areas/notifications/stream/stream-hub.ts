@@ -35,7 +35,6 @@ export interface StreamHubDeps extends StreamReads {
   /** Accounts' lock of a user: openings of one user's streams count them one at a time. */
   users: { lock(userId: string): Promise<unknown> };
   clock: Clock;
-  logger: { warn(object: object, message: string): void };
   heartbeatMs: number;
   maxPerUser: number;
 }

@@ -52,6 +52,8 @@ export function notificationStreamRoutes({ streams }: Pick<NotificationsServices
         if (request.method === 'HEAD') return reply.send();
         const stream = await streams.open({ userId: viewer.userId, sessionId: viewer.sessionId, locale }, start);
         reply.raw.on('close', () => stream.close());
+        // The client may have left while the stream opened.
+        if (reply.raw.destroyed) stream.close();
         return reply.send(stream.body);
       },
     }),
