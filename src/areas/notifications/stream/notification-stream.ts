@@ -113,7 +113,7 @@ export class NotificationStream {
       for (const row of warned) {
         if (this.#closed) return;
         this.#position = row.streamSeq;
-        await this.#send('notification', presentNotification(row, locale as Locale));
+        await this.#send('notification', presentNotification(row, locale));
       }
       if (rows.length < batchRows) break;
     }
