@@ -37,6 +37,7 @@ export const webArea = defineArea({
     'appeals',
     'passkeys',
     'shareLinks',
+    'notifications',
   ],
   create(
     { config, transactions, clock, caches },
@@ -53,6 +54,7 @@ export const webArea = defineArea({
       appeals,
       passkeys,
       shareLinks,
+      notifications,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -93,6 +95,7 @@ export const webArea = defineArea({
           return { username: user.username, nickname: user.nickname, blurSensitiveMedia };
         },
         mapTileUrl: config.mapTileUrl,
+        unreadNotifications: (userId) => notifications.notifications.unreadCount(userId),
       },
     };
   },

@@ -171,6 +171,12 @@ export async function registerOpenApi(app: App, publicUrl: string) {
         securitySchemes: {
           sessionToken: { type: 'http', scheme: 'bearer', description: 'A user session token from /api/auth/login' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tm_session',
+            description: 'The web sign-in cookie (POST /login); read only by the routes that name it',
+          },
         },
       },
     },
