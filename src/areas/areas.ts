@@ -13,6 +13,7 @@ import { couponsArea } from './coupons/coupons.module.ts';
 import { dataExportArea } from './data-export/data-export.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
 import { filtersArea } from './filters/filters.module.ts';
+import { federationArea } from './federation/federation.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
 import { geographyArea } from './geography/geography.module.ts';
@@ -60,5 +61,6 @@ export const areaModules: readonly AnyAreaModule[] = [
   couponsArea,
   trackingArea,
   dataExportArea,
+  federationArea,
   webArea,
 ];
