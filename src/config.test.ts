@@ -169,7 +169,8 @@ describe('configuration', () => {
     assert.throws(
       () => loadConfig({ FEDERATION: 'maybe', FEDERATION_SECRET: 'short' }),
       (error: unknown) =>
-        error instanceof ConfigError && /FEDERATION must be on or off/.test(error.problems.join('\n')) &&
+        error instanceof ConfigError &&
+        /FEDERATION must be on or off/.test(error.problems.join('\n')) &&
         /FEDERATION_SECRET/.test(error.problems.join('\n')),
     );
   });

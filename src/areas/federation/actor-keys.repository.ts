@@ -11,7 +11,10 @@ export class ActorKeysRepository extends Repository {
   /** Inserts the pairs a user has none of yet; a pair made at the same time by another request wins. */
   async insertMissing(rows: readonly ActorKeyRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.insert(federationActorKeys).values([...rows]).onConflictDoNothing();
+    await this.db
+      .insert(federationActorKeys)
+      .values([...rows])
+      .onConflictDoNothing();
   }
 
   async eraseUser(userId: string): Promise<void> {
@@ -28,7 +31,10 @@ export class ActorKeysRepository extends Repository {
       })
       .from(federationActorKeys)
       .where(
-        and(eq(federationActorKeys.userId, userId), after === null ? undefined : gt(federationActorKeys.algorithm, after as ActorKeyAlgorithm)),
+        and(
+          eq(federationActorKeys.userId, userId),
+          after === null ? undefined : gt(federationActorKeys.algorithm, after as ActorKeyAlgorithm),
+        ),
       )
       .orderBy(federationActorKeys.algorithm)
       .limit(limit);

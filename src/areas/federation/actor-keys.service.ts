@@ -52,7 +52,10 @@ export class ActorKeysService {
   }
 
   async #generate(userId: string, algorithm: ActorKeyAlgorithm): Promise<ActorKeyRow> {
-    const pair = (await crypto.subtle.generateKey(generateParameters[algorithm], true, ['sign', 'verify'])) as CryptoKeyPair;
+    const pair = (await crypto.subtle.generateKey(generateParameters[algorithm], true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
     const [publicJwk, privateJwk] = await Promise.all([
       crypto.subtle.exportKey('jwk', pair.publicKey),
       crypto.subtle.exportKey('jwk', pair.privateKey),

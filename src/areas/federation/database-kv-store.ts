@@ -5,8 +5,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from '@fedify/fedify';
-import type { Transactions } from '../../platform/db/transactions.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Transactions } from '../../platform/db/transactions.ts';
 import type { KvStoreRepository } from './kv-store.repository.ts';
 
 export interface DatabaseKvStoreDeps {

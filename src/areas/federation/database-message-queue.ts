@@ -6,7 +6,12 @@
  * a time. Fedify retries failed deliveries itself (nativeRetrial false) by enqueuing them again with a
  * delay; a handler that throws (a bug, the database gone) is retried here with backoff, then dropped.
  */
-import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify';
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from '@fedify/fedify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
@@ -104,12 +109,18 @@ export class DatabaseMessageQueue implements MessageQueue {
         if (claimed.attempts >= maxHandlerAttempts) {
           await repository.delete(claimed.seq);
           report.dropped += 1;
-          logger.error({ event: 'federation.messageDropped', err: error, attempts: claimed.attempts }, 'federation message dropped');
+          logger.error(
+            { event: 'federation.messageDropped', err: error, attempts: claimed.attempts },
+            'federation message dropped',
+          );
         } else {
           const backoffMs = Math.min(60 * 60_000, 15_000 * 2 ** (claimed.attempts - 1));
           await repository.release(claimed.seq, new Date(clock.now().getTime() + backoffMs));
           report.failed += 1;
-          logger.warn({ event: 'federation.messageFailed', err: error, attempts: claimed.attempts }, 'federation message failed');
+          logger.warn(
+            { event: 'federation.messageFailed', err: error, attempts: claimed.attempts },
+            'federation message failed',
+          );
         }
       }
     }

@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import type { Federation } from '@fedify/fedify';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Stats } from '../../platform/stats/stats.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
 import { userIdOfActorPath } from './actor-paths.ts';
 import type { DatabaseKvStore } from './database-kv-store.ts';
 import type { DatabaseMessageQueue, DrainReport } from './database-message-queue.ts';
-import type { Stats } from '../../platform/stats/stats.ts';
 
 export interface FederationRuntimeDeps {
   publicUrl: string;
@@ -90,7 +90,10 @@ export class FederationRuntime {
     if (user?.username == null) return new Response('Not Acceptable', { status: 406, headers: { Vary: 'Accept' } });
     return new Response(null, {
       status: 302,
-      headers: { Location: new URL(`/@${encodeURIComponent(user.username)}`, this.#deps.publicUrl).href, Vary: 'Accept' },
+      headers: {
+        Location: new URL(`/@${encodeURIComponent(user.username)}`, this.#deps.publicUrl).href,
+        Vary: 'Accept',
+      },
     });
   }
 }

@@ -8,8 +8,8 @@ import { createFederation, type Federation, type KvStore, type MessageQueue } fr
 import { Endpoints, Image, Person } from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
-import type { UserRow } from '../accounts/read-model.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
+import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
 import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
 

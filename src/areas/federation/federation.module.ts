@@ -4,9 +4,10 @@
  * path, registers no job and never loads Fedify. On, the Fastify bridge (platform/http/fetch-bridge.ts)
  * hands Fedify the federated paths, and the job federation-queue drains Fedify's message queue.
  */
-import { everyMinutes } from '../../platform/jobs/jobs.ts';
+
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { registerFetchBridge } from '../../platform/http/fetch-bridge.ts';
+import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
 import { ActorKeysRepository } from './actor-keys.repository.ts';
@@ -36,7 +37,10 @@ export const federationArea = defineArea({
       name: 'federation-keys',
       description: 'The public keys of your ActivityPub actor (the private keys never leave the server).',
       rows: (userId) =>
-        keysetBatches((after, limit) => actorKeysRepository.exportRows(userId, after, limit), (row) => row.algorithm),
+        keysetBatches(
+          (after, limit) => actorKeysRepository.exportRows(userId, after, limit),
+          (row) => row.algorithm,
+        ),
     });
     if (!config.federation.enabled) return { federation: null };
 

@@ -47,7 +47,9 @@ export class QueueRepository extends Repository {
             FOR UPDATE SKIP LOCKED)
           RETURNING ${namesOf(q.seq)}, ${nameOf(q.sealedMessage)} AS "sealedMessage", ${nameOf(q.attempts)}`,
     );
-    return row === undefined ? null : { seq: Number(row.seq), sealedMessage: row.sealedMessage, attempts: row.attempts };
+    return row === undefined
+      ? null
+      : { seq: Number(row.seq), sealedMessage: row.sealedMessage, attempts: row.attempts };
   }
 
   async delete(seq: number): Promise<void> {

@@ -57,7 +57,8 @@ export async function registerFetchBridge(app: App, options: FetchBridgeOptions)
       return send(reply, response);
     };
     for (const url of [...options.exactPaths, `${options.prefix}*`]) {
-      scope.route({ method: ['GET', 'POST'], url, handler });
+      // Not in the OpenAPI document: the protocols (WebFinger, NodeInfo, ActivityPub) define these answers.
+      scope.route({ method: ['GET', 'POST'], url, schema: { hide: true }, handler });
     }
   });
 }
