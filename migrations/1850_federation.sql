@@ -3,9 +3,10 @@
 
 -- Fedify's key-value store (cached remote documents and keys, inbox idempotence, the circuit
 -- breaker's state). The key is the JSON array of the key's parts; an entry past expires_at is gone.
+-- A value may be JSON null (Fedify remembers a key it could not fetch): SQL NULL here.
 CREATE TABLE federation_kv (
   key text PRIMARY KEY,
-  value jsonb NOT NULL,
+  value jsonb,
   expires_at timestamptz
 );
 CREATE INDEX federation_kv_expiry ON federation_kv (expires_at) WHERE expires_at IS NOT NULL;

@@ -49,7 +49,11 @@ describe('federation discovery', () => {
   });
 
   it('serves the Person actor at a URL keyed by the user id, with RSA and Ed25519 keys', async () => {
-    const response = await t.request({ method: 'GET', url: `/ap/users/${alice.id}`, headers: { accept: activityJson } });
+    const response = await t.request({
+      method: 'GET',
+      url: `/ap/users/${alice.id}`,
+      headers: { accept: activityJson },
+    });
     assert.equal(response.statusCode, 200);
     const actor = JSON.parse(response.body);
     assert.equal(actor.type, 'Person');

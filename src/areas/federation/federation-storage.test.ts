@@ -77,6 +77,8 @@ describe('federation storage', () => {
     assert.equal(await kv.get(['_fedify', 'idempotence', 'x']), true);
     t.clock.advance(61_000);
     assert.equal(await kv.get(['_fedify', 'idempotence', 'x']), undefined, 'expired');
+    await kv.set(['_fedify', 'publicKey', 'https://gone.example/users/x#main-key'], null);
+    assert.equal(await kv.get(['_fedify', 'publicKey', 'https://gone.example/users/x#main-key']), null, 'null is a value');
     await kv.delete(['_fedify', 'remoteDocument', 'https://mastodon.example/users/ana']);
     assert.equal(await kv.get(['_fedify', 'remoteDocument', 'https://mastodon.example/users/ana']), undefined);
   });
@@ -97,7 +99,11 @@ describe('federation storage', () => {
     const all = [];
     for await (const entry of kv.list(['list'])) all.push(entry.key);
     all.sort((x, y) => x.join('/').localeCompare(y.join('/')));
-    assert.deepEqual(all, [['list', 'a'], ['list', 'a', 'deeper'], ['list', 'ab']]);
+    assert.deepEqual(all, [
+      ['list', 'a'],
+      ['list', 'a', 'deeper'],
+      ['list', 'ab'],
+    ]);
   });
 
   it('compares and swaps: one of two racing writers wins', async () => {

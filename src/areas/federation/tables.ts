@@ -5,7 +5,8 @@ import { timestamptz } from '../../platform/db/columns.ts';
 /** Fedify's key-value store: the key is the JSON array of its parts. */
 export const federationKv = pgTable('federation_kv', {
   key: text('key').primaryKey(),
-  value: jsonb('value').$type<unknown>().notNull(),
+  /** SQL NULL is JSON null. */
+  value: jsonb('value').$type<unknown>(),
   expiresAt: timestamptz('expires_at'),
 });
 
