@@ -16,7 +16,7 @@ CREATE INDEX federation_kv_expiry ON federation_kv (expires_at) WHERE expires_at
 -- run_after has passed, and is held by one instance until claimed_until; messages sharing an
 -- ordering key run one after the other in seq order.
 CREATE TABLE federation_queue (
-  seq bigserial PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   sealed_message text NOT NULL,
   ordering_key text,
   run_after timestamptz NOT NULL,

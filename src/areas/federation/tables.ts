@@ -1,5 +1,5 @@
 /** The federation area's tables (migration 1850). */
-import { bigserial, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../platform/db/columns.ts';
 
 /** Fedify's key-value store: the key is the JSON array of its parts. */
@@ -12,7 +12,7 @@ export const federationKv = pgTable('federation_kv', {
 
 /** Fedify's message queue, drained by the job federation-queue. */
 export const federationQueue = pgTable('federation_queue', {
-  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   sealedMessage: text('sealed_message').notNull(),
   orderingKey: text('ordering_key'),
   runAfter: timestamptz('run_after').notNull(),
