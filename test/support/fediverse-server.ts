@@ -8,6 +8,7 @@
  *   const ana = await remote.addActor('mastodon-actor', 'ana');
  *   const request = await remote.signedPost(ana, 'https://travel.example/ap/inbox', body);
  *   remote.received           // activities POSTed to its inboxes, parsed
+ *   remote.fetched            // the paths others GET (actors, keys)
  *   await remote.close()
  */
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ export interface ReceivedActivity {
 export interface FediverseServer {
   origin: string;
   received: ReceivedActivity[];
+  fetched: string[];
   addActor(fixture: string, username: string): Promise<RemoteActor>;
   /** A fixture of test/support/fediverse with `{{name}}` replaced by `values` (and `{{origin}}`). */
   fixture(name: string, values: Record<string, string>): string;
@@ -54,6 +56,7 @@ async function publicKeyPem(key: CryptoKey): Promise<string> {
 export async function startFediverseServer(): Promise<FediverseServer> {
   const actors = new Map<string, RemoteActor>();
   const received: ReceivedActivity[] = [];
+  const fetched: string[] = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (request.method === 'POST') {
@@ -69,6 +72,7 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       });
       return;
     }
+    fetched.push(path);
     const actor = actors.get(path.replace(/^\/users\//, ''));
     if (actor === undefined) {
       response.writeHead(404).end();
@@ -82,6 +86,7 @@ export async function startFediverseServer(): Promise<FediverseServer> {
   return {
     origin,
     received,
+    fetched,
     fixture: (name, values) => fill(fixtureText(name), { origin, ...values }),
     async addActor(fixture, username) {
       const pair = (await crypto.subtle.generateKey(
