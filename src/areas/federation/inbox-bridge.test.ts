@@ -85,6 +85,13 @@ describe('federation inbox bridge', () => {
     assert.equal(unsigned.statusCode, 401);
     assert.equal(await queued(t), 0);
   });
+
+  it('refuses a body over 1 MB before reading it as an activity', async () => {
+    const body = JSON.stringify({ type: 'Note', content: 'x'.repeat(1024 * 1024) });
+    const response = await deliver(t, await remote.signedPost(ana, `${publicUrl}/ap/inbox`, body));
+    assert.equal(response.statusCode, 413);
+    assert.equal(await queued(t), 0);
+  });
 });
 
 describe('federation inbox without FEDERATION_ALLOW_PRIVATE_ADDRESS', () => {
