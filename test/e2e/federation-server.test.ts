@@ -58,7 +58,7 @@ describe('federation on the real server', () => {
     const jrd = (await webfinger.json()) as { links: { rel: string; href: string }[] };
     const self = jrd.links.find((link) => link.rel === 'self');
     assert.ok(self?.href.startsWith(`${server.base}/ap/users/`));
-    actorUrl = self.href;
+    actorUrl = self!.href;
     const actor = await fetch(actorUrl, { headers: { accept: activityJson } });
     assert.equal(actor.status, 200);
     const person = (await actor.json()) as { type: string; preferredUsername: string; publicKey: { id: string } };

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Temporal } from '@js-temporal/polyfill';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
@@ -78,7 +77,11 @@ describe('federation storage', () => {
     t.clock.advance(61_000);
     assert.equal(await kv.get(['_fedify', 'idempotence', 'x']), undefined, 'expired');
     await kv.set(['_fedify', 'publicKey', 'https://gone.example/users/x#main-key'], null);
-    assert.equal(await kv.get(['_fedify', 'publicKey', 'https://gone.example/users/x#main-key']), null, 'null is a value');
+    assert.equal(
+      await kv.get(['_fedify', 'publicKey', 'https://gone.example/users/x#main-key']),
+      null,
+      'null is a value',
+    );
     await kv.delete(['_fedify', 'remoteDocument', 'https://mastodon.example/users/ana']);
     assert.equal(await kv.get(['_fedify', 'remoteDocument', 'https://mastodon.example/users/ana']), undefined);
   });

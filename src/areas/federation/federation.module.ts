@@ -17,6 +17,7 @@ import { DatabaseKvStore } from './database-kv-store.ts';
 import { DatabaseMessageQueue } from './database-message-queue.ts';
 import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
+import { federationRateLimits } from './inbox-rate-limits.ts';
 import { KvStoreRepository } from './kv-store.repository.ts';
 import type { FederationServices } from './public.ts';
 import { QueueRepository } from './queue.repository.ts';
@@ -85,6 +86,7 @@ export const federationArea = defineArea({
       prefix: federatedPaths.prefix,
       publicUrl: config.publicUrl,
       bodyLimit: inboxBodyLimit,
+      rateLimit: federationRateLimits,
       handle: (request) => federation.fetch(request),
     });
   },

@@ -3,7 +3,7 @@
  * (HTTP Signatures, draft-cavage, a Digest of the body) by an actor on a loopback server is taken
  * (202) and filed on the queue, which the job federation-queue drains; a body changed after signing,
  * or unsigned, is refused (401). Private addresses are fetched only with
- * FEDERATION_ALLOW_PRIVATE_ADDRESS=on.
+ * FEDERATION_ALLOW_PRIVATE_ADDRESS=on. Each sending domain has its deliveries of the minute.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +16,7 @@ import {
   startFediverseServer,
 } from '../../../test/support/fediverse-server.ts';
 import { queryRows } from '../../platform/db/rows.ts';
+import { inboxPerDomainPerMinute } from './inbox-rate-limits.ts';
 
 const publicUrl = 'https://travel.example';
 
@@ -114,5 +115,45 @@ describe('federation inbox without FEDERATION_ALLOW_PRIVATE_ADDRESS', () => {
     const response = await deliver(t, await remote.signedPost(ana, `${publicUrl}/ap/inbox`, body));
     assert.equal(response.statusCode, 401, response.body);
     assert.equal(await queued(t), 0);
+  });
+});
+
+describe('federation inbox rate limits (RATE_LIMITS=on)', () => {
+  let t: TestApp;
+  let remote: FediverseServer;
+  let another: FediverseServer;
+
+  before(async () => {
+    t = await createTestApp({
+      env: { FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE_ADDRESS: 'on', PUBLIC_URL: publicUrl, RATE_LIMITS: 'on' },
+    });
+    [remote, another] = await Promise.all([startFediverseServer(), startFediverseServer()]);
+  });
+  after(async () => {
+    await Promise.all([remote.close(), another.close()]);
+    await t.close();
+  });
+
+  it('refuses a domain past its deliveries of the minute (429), not the other domains', async () => {
+    const user = await createUser(t, { username: 'chloe' });
+    const object = `${publicUrl}/ap/users/${user.id}`;
+    const ana = await remote.addActor('mastodon-actor', 'ana');
+    const body = remote.fixture('mastodon-like', { username: 'ana', object });
+    const signed = await remote.signedPost(ana, `${publicUrl}/ap/inbox`, body);
+    for (let n = 0; n < inboxPerDomainPerMinute; n += 1) {
+      const response = await deliver(t, signed.clone());
+      assert.equal(response.statusCode, 202, `delivery ${n + 1}`);
+    }
+    const refused = await deliver(t, signed.clone());
+    assert.equal(refused.statusCode, 429);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+
+    const bea = await another.addActor('mastodon-actor', 'bea');
+    const other = another.fixture('mastodon-like', { username: 'bea', object });
+    const taken = await deliver(t, await another.signedPost(bea, `${publicUrl}/ap/inbox`, other));
+    assert.equal(taken.statusCode, 202);
+
+    t.clock.advance(61_000);
+    assert.equal((await deliver(t, signed.clone())).statusCode, 202, 'a new minute');
   });
 });

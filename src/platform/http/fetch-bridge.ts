@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './error-catalogue.ts';
-import type { App } from './types.ts';
+import type { App, RateLimitRule } from './types.ts';
 
 export interface FetchBridgeOptions {
   /** Paths served exactly, and one prefix (ending in `/`) served with everything under it. */
@@ -17,6 +17,8 @@ export interface FetchBridgeOptions {
   publicUrl: string;
   /** The largest body taken, in bytes (413 beyond). */
   bodyLimit: number;
+  /** Counted before the handler, in order (rate-limit.ts; nothing with RATE_LIMITS=off). */
+  rateLimit: RateLimitRule[];
   handle(request: Request): Promise<Response | null>;
 }
 
@@ -58,7 +60,13 @@ export async function registerFetchBridge(app: App, options: FetchBridgeOptions)
     };
     for (const url of [...options.exactPaths, `${options.prefix}*`]) {
       // Not in the OpenAPI document: the protocols (WebFinger, NodeInfo, ActivityPub) define these answers.
-      scope.route({ method: ['GET', 'POST'], url, schema: { hide: true }, handler });
+      scope.route({
+        method: ['GET', 'POST'],
+        url,
+        schema: { hide: true },
+        config: { rateLimit: options.rateLimit },
+        handler,
+      });
     }
   });
 }
