@@ -48,8 +48,13 @@ export const federationArea = defineArea({
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));
     const kvRepository = new KvStoreRepository(transactions);
     const wake = new QueueWake(jobs, logger);
+    const queueRepository = new QueueRepository(transactions);
+    stats.registerBacklog('federation.queueWaiting', async () => {
+      const { ready, delayed } = await queueRepository.depth(clock.now());
+      return ready + delayed;
+    });
     const queue = new DatabaseMessageQueue({
-      repository: new QueueRepository(transactions),
+      repository: queueRepository,
       secrets,
       clock,
       logger,

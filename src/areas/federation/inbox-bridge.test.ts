@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createTestApp, type TestApp, type TestResponse } from '../../../test/helpers/app.ts';
+import { adminToken, createTestApp, type TestApp, type TestResponse } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import {
   type FediverseServer,
@@ -66,6 +66,8 @@ describe('federation inbox bridge', () => {
     const response = await deliver(t, await remote.signedPost(ana, `${publicUrl}/ap/inbox`, body));
     assert.equal(response.statusCode, 202, response.body);
     assert.equal(await queued(t), 1);
+    const stats = await t.request({ method: 'GET', url: '/admin/stats', token: adminToken });
+    assert.equal(stats.json.data.attributes.backlogs['federation.queueWaiting'], 1, 'shown to operators');
     const run = await t.services.platform.jobs.run('federation-queue');
     assert.equal(run.ran, true);
     assert.deepEqual(run.ran && run.report, { handled: 1, failed: 0, dropped: 0, expiredEntries: 0 });
