@@ -5,27 +5,22 @@
  * to sign sign-in tickets (HMAC). Changing the secret makes every stored TOTP secret unreadable:
  * operators keep it (docs/operations.md, Two-factor authentication).
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DerivedKeys } from '../../platform/secrets/derived-keys.ts';
 import { seal, unseal } from '../../platform/secrets/sealed-box.ts';
 
 type Purpose = 'totp-secret-encryption' | 'recovery-code-hash' | 'sign-in-ticket';
 
 export class TwoFactorKeys {
-  readonly #secret: () => string;
-  readonly #derived = new Map<Purpose, Buffer>();
+  readonly #keys: DerivedKeys<Purpose>;
 
   /** `secret` is read on first use (building the app writes no key file). */
   constructor(secret: () => string) {
-    this.#secret = secret;
+    this.#keys = new DerivedKeys(secret, 'tms-two-factor');
   }
 
   #key(purpose: Purpose): Buffer {
-    let key = this.#derived.get(purpose);
-    if (key === undefined) {
-      key = Buffer.from(hkdfSync('sha256', this.#secret(), 'tms-two-factor', purpose, 32));
-      this.#derived.set(purpose, key);
-    }
-    return key;
+    return this.#keys.key(purpose);
   }
 
   /** The sealed form (platform/secrets/sealed-box.ts). */

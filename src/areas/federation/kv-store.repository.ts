@@ -12,6 +12,15 @@ export interface KvEntryRow {
   value: unknown;
 }
 
+/** On a key's conflict: the new value and expiry replace the old. */
+const replaceEntry = {
+  target: federationKv.key,
+  set: {
+    value: sql`excluded.${nameOf(federationKv.value)}`,
+    expiresAt: sql`excluded.${nameOf(federationKv.expiresAt)}`,
+  },
+};
+
 const live = (now: Date): SQL | undefined => or(isNull(federationKv.expiresAt), gt(federationKv.expiresAt, now));
 
 export class KvStoreRepository extends Repository {
@@ -34,16 +43,7 @@ export class KvStoreRepository extends Repository {
   }
 
   async set(key: string, value: unknown, expiresAt: Date | null): Promise<void> {
-    await this.db
-      .insert(federationKv)
-      .values({ key, value, expiresAt })
-      .onConflictDoUpdate({
-        target: federationKv.key,
-        set: {
-          value: sql`excluded.${nameOf(federationKv.value)}`,
-          expiresAt: sql`excluded.${nameOf(federationKv.expiresAt)}`,
-        },
-      });
+    await this.db.insert(federationKv).values({ key, value, expiresAt }).onConflictDoUpdate(replaceEntry);
   }
 
   /** Inserts unless a live entry holds the key (an expired one is replaced); whether it did. */
@@ -52,11 +52,7 @@ export class KvStoreRepository extends Repository {
       .insert(federationKv)
       .values({ key, value, expiresAt })
       .onConflictDoUpdate({
-        target: federationKv.key,
-        set: {
-          value: sql`excluded.${nameOf(federationKv.value)}`,
-          expiresAt: sql`excluded.${nameOf(federationKv.expiresAt)}`,
-        },
+        ...replaceEntry,
         setWhere: and(isNotNull(federationKv.expiresAt), lte(federationKv.expiresAt, now)),
       })
       .returning({ key: federationKv.key });
