@@ -92,13 +92,21 @@ describe('federation discovery', () => {
     const bob = await createUser(t, { username: 'bob' });
     const { id: avatarId } = await createMediaRow(t, bob.id, { kind: 'avatar' });
     await t.services.areas.accounts.users.setProfileImage(bob.id, 'avatar', avatarId);
+    const { id: coverId } = await createMediaRow(t, bob.id, { kind: 'cover' });
+    await t.services.areas.accounts.users.setProfileImage(bob.id, 'cover', coverId);
     const actor = JSON.parse(
       (await t.request({ method: 'GET', url: `/ap/users/${bob.id}`, headers: { accept: activityJson } })).body,
     );
     assert.equal(actor.icon.type, 'Image');
     assert.equal(actor.icon.url, `${publicUrl}/media/${avatarId.replaceAll('-', '')}.webp?size=thumb`);
     assert.equal(actor.icon.mediaType, 'image/webp');
-    assert.equal(actor.image, undefined, 'no cover, no image');
+    assert.equal(actor.image.type, 'Image');
+    assert.equal(actor.image.url, `${publicUrl}/media/${coverId.replaceAll('-', '')}.webp?size=large`);
+    const alices = JSON.parse(
+      (await t.request({ method: 'GET', url: `/ap/users/${alice.id}`, headers: { accept: activityJson } })).body,
+    );
+    assert.equal(alices.icon, undefined, 'no avatar, no icon');
+    assert.equal(alices.image, undefined, 'no cover, no image');
   });
 
   it('sends a browser asking for the actor to the profile page', async () => {
