@@ -74,7 +74,6 @@ export const federationArea = defineArea({
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
       run: async () => {
-        wake.started();
         const report = await federation.drainQueue(() => stopped);
         return { ...report, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
       },
