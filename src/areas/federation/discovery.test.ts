@@ -46,6 +46,12 @@ describe('federation discovery', () => {
       url: `/.well-known/webfinger?resource=${encodeURIComponent('acct:nobody@travel.example')}`,
     });
     assert.equal(unknown.statusCode, 404);
+    const byActorUrl = await t.request({
+      method: 'GET',
+      url: `/.well-known/webfinger?resource=${encodeURIComponent(actorUrl(alice))}`,
+    });
+    assert.equal(byActorUrl.statusCode, 200);
+    assert.ok(JSON.parse(byActorUrl.body).aliases.includes('acct:alice.voyage@travel.example'));
   });
 
   it('serves the Person actor at a URL keyed by the user id, with RSA and Ed25519 keys', async () => {
