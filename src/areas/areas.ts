@@ -12,6 +12,7 @@ import { commentsArea } from './comments/comments.module.ts';
 import { couponsArea } from './coupons/coupons.module.ts';
 import { dataExportArea } from './data-export/data-export.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
+import { federationArea } from './federation/federation.module.ts';
 import { filtersArea } from './filters/filters.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
@@ -64,5 +65,6 @@ export const areaModules: readonly AnyAreaModule[] = [
   trackingArea,
   dataExportArea,
   syndicationArea,
+  federationArea,
   webArea,
 ];

@@ -46,7 +46,8 @@ describe('account erasure after the grace period', () => {
     }[];
 
   before(async () => {
-    t = await createTestApp({ env: { ACCOUNT_DELETION_GRACE_DAYS: String(graceDays) } });
+    // Federation on: Ada's actor is fetched once, which makes her key pairs (federation_actor_keys).
+    t = await createTestApp({ env: { ACCOUNT_DELETION_GRACE_DAYS: String(graceDays), FEDERATION: 'on' } });
   });
   after(() => t.close());
 
@@ -218,6 +219,13 @@ describe('account erasure after the grace period', () => {
       return rows[0]!.n > 0;
     });
     assert.deepEqual(await counters(bobsPost.id), { likes: 2, bookmarks: 1, comments: 4 });
+
+    const actor = await t.request({
+      method: 'GET',
+      url: `/ap/users/${ada.id}`,
+      headers: { accept: 'application/activity+json' },
+    });
+    assert.equal(actor.statusCode, 200, 'her actor, with its key pairs');
 
     // Deletion asked, confirmed: her comment is hidden at once (with its counter), the rest waits.
     await ok(as(ada, 'DELETE', '/api/users/me', { password: strongPassword }), 202);
