@@ -29,6 +29,7 @@ import { socialFeedsArea } from './social-feeds/social-feeds.module.ts';
 import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
 import { trackingArea } from './tracking/tracking.module.ts';
+import { tripsArea } from './trips/trips.module.ts';
 import { userAdminArea } from './user-admin/user-admin.module.ts';
 import { webArea } from './web/web.module.ts';
 
@@ -59,6 +60,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   newsletterArea,
   couponsArea,
   trackingArea,
+  tripsArea,
   dataExportArea,
   webArea,
 ];

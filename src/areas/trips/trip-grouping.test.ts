@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { itineraries, places } from './itineraries.ts';
 import { greatCircleMetres, routeMetres } from './geodesy.ts';
+import { itineraries, places } from './itineraries.ts';
 import { groupTrips, type PlacedPhoto } from './trip-grouping.ts';
 
 describe('the trip rule on made-up itineraries', () => {

@@ -53,7 +53,9 @@ export function byTime(a: PlacedPhoto, b: PlacedPhoto): number {
  * The home of a user without a home position or birth city: the city most of their photos were taken
  * in (ties: the one photographed first), or null when none of their photos is in a known city.
  */
-export function mostPhotographedCity(photos: readonly { cityId: string | null; time: Date; id: string }[]): string | null {
+export function mostPhotographedCity(
+  photos: readonly { cityId: string | null; time: Date; id: string }[],
+): string | null {
   const counts = new Map<string, number>();
   for (const photo of [...photos].sort((a, b) => byTime(a as never, b as never))) {
     if (photo.cityId !== null) counts.set(photo.cityId, (counts.get(photo.cityId) ?? 0) + 1);

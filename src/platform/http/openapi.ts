@@ -32,6 +32,7 @@ export const openApiTags = [
   { name: 'hashtags', description: 'Hashtag autocomplete, trends and related hashtags' },
   { name: 'topics', description: 'The catalogue of travel topics and the ones I follow' },
   { name: 'social-feeds', description: 'Shareable feeds: named selections of a user’s public media' },
+  { name: 'trips', description: 'Trips: my placed photos grouped by place and time, their routes, and my edits' },
   { name: 'comments', description: 'Comments on media, their replies and threads' },
   { name: 'reports', description: 'Reporting a media, a comment or a user to the moderators' },
   {

@@ -26,6 +26,7 @@ export const jobNames = [
   'account-erasure',
   'media-variants',
   'mail-outbox',
+  'trips',
 ] as const;
 export type JobName = (typeof jobNames)[number];
 
