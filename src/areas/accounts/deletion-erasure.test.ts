@@ -126,7 +126,12 @@ describe('account erasure after the grace period', () => {
     // A trip: two photos taken in Lyon, her home position in Paris, the trip renamed (frozen).
     await ok(as(ada, 'PUT', '/api/users/me/trip-home', { latitude: 48.8566, longitude: 2.3522 }), 200);
     for (const day of ['2026-03-14T10:00:00Z', '2026-03-15T10:00:00Z']) {
-      const photo = await makeJpeg({ width: 24, height: 24, gps: { latitude: 45.764, longitude: 4.8357 }, takenAt: new Date(day) });
+      const photo = await makeJpeg({
+        width: 24,
+        height: 24,
+        gps: { latitude: 45.764, longitude: 4.8357 },
+        takenAt: new Date(day),
+      });
       await ok(upload(t, '/api/users/me/media', ada.token, photo), 201);
     }
     const [adaTrip] = (await ok(t.request({ method: 'GET', url: `/api/users/${ada.id}/trips` }), 200)).json.data;

@@ -39,6 +39,10 @@ export interface TripPhotoSeen {
   cityLatitude: number | null;
   cityLongitude: number | null;
   countryCode: string | null;
+  /** What the pages show of the photo: its description (alt text) and its content warning. */
+  description: string | null;
+  authorSensitive: boolean;
+  contentWarning: string | null;
 }
 
 /** A trip to write: its id, its photos in time order (never empty). */
@@ -213,6 +217,9 @@ export class TripsRepository extends Repository {
         cityLatitude: cityRows.latitude,
         cityLongitude: cityRows.longitude,
         countryCode: mediaRows.countryCode,
+        description: mediaRows.description,
+        authorSensitive: mediaRows.authorSensitive,
+        contentWarning: mediaRows.contentWarning,
       })
       .from(tripPhotos)
       .innerJoin(mediaRows, eq(mediaRows.id, tripPhotos.mediaId))

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
+import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
 import { makeJpeg } from '../../../test/support/test-images.ts';
 import { mediaFlags } from '../media/public.ts';
@@ -20,7 +20,8 @@ describe('trips', () => {
 
   /** A placed photo as an upload stores it: its position reverse-geocoded to a city and country. */
   async function photo(owner: TestUser, place: Place | null, takenAt: string, extra: Record<string, unknown> = {}) {
-    const city = place === null ? null : await t.services.areas.geography.geography.nearestCity(place.latitude, place.longitude);
+    const city =
+      place === null ? null : await t.services.areas.geography.geography.nearestCity(place.latitude, place.longitude);
     return createMediaRow(t, owner.id, {
       latitude: place?.latitude ?? null,
       longitude: place?.longitude ?? null,
@@ -45,7 +46,8 @@ describe('trips', () => {
     const user = await createUser(t);
     const names = new Map<string, string>();
     for (const p of itinerary.photos) {
-      const place = p.latitude === null || p.longitude === null ? null : { latitude: p.latitude, longitude: p.longitude };
+      const place =
+        p.latitude === null || p.longitude === null ? null : { latitude: p.latitude, longitude: p.longitude };
       names.set((await photo(user, place, p.takenAt)).id, p.name);
     }
     assert.equal((await setHome(user, itinerary.home)).statusCode, 200);
@@ -210,7 +212,8 @@ describe('trips', () => {
     const { user: stranger } = await travel(itineraries[0]!);
     const strangerTrip = (await listTrips(stranger.id)).json.data[0].id;
     const ids: string[] = [];
-    for (const p of three.photos) ids.push((await photo(user, { latitude: p.latitude!, longitude: p.longitude! }, p.takenAt)).id);
+    for (const p of three.photos)
+      ids.push((await photo(user, { latitude: p.latitude!, longitude: p.longitude! }, p.takenAt)).id);
     await setHome(user, three.home);
     const [trip] = (await listTrips(user.id)).json.data;
     const before = await getTrip(trip.id, user.token);
@@ -278,14 +281,23 @@ describe('trips', () => {
 
   it('keeps the home position private, and refuses a bad one', async () => {
     const user = await createUser(t);
-    assert.equal((await t.request({ method: 'GET', url: '/api/users/me/trip-home', token: user.token })).statusCode, 404);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/users/me/trip-home', token: user.token })).statusCode,
+      404,
+    );
     assert.equal((await setHome(user, { latitude: 91, longitude: 0 })).statusCode, 422);
     assert.equal((await setHome(user, places.paris)).statusCode, 200);
     const home = await t.request({ method: 'GET', url: '/api/users/me/trip-home', token: user.token });
     assert.deepEqual(home.json.data.attributes, places.paris);
     assert.equal((await t.request({ method: 'GET', url: '/api/users/me/trip-home' })).statusCode, 401);
-    assert.equal((await t.request({ method: 'DELETE', url: '/api/users/me/trip-home', token: user.token })).statusCode, 204);
-    assert.equal((await t.request({ method: 'DELETE', url: '/api/users/me/trip-home', token: user.token })).statusCode, 404);
+    assert.equal(
+      (await t.request({ method: 'DELETE', url: '/api/users/me/trip-home', token: user.token })).statusCode,
+      204,
+    );
+    assert.equal(
+      (await t.request({ method: 'DELETE', url: '/api/users/me/trip-home', token: user.token })).statusCode,
+      404,
+    );
   });
 
   it('recomputes the users left queued when the job runs', async () => {

@@ -17,6 +17,7 @@ import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
 import { securityRoutes } from './security/security.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
+import { tripPageRoutes } from './trips/trip-page.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
 
@@ -34,6 +35,7 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
+    'trips',
   ],
   create(
     { config, transactions, clock, caches },
@@ -49,6 +51,7 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
+      trips,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -64,6 +67,7 @@ export const webArea = defineArea({
       geography: geography.geography,
       gamification: gamification.gamification,
       establishments: catalogue.establishments,
+      trips: trips.trips,
       clock,
     });
     return {
@@ -80,6 +84,7 @@ export const webArea = defineArea({
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
+      trips: trips.trips,
       layout: {
         async findUser(userId) {
           const user = await accounts.users.find(userId);
@@ -92,6 +97,7 @@ export const webArea = defineArea({
     };
   },
   routes(app, services, { config }) {
+    const map = { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution };
     installLayout(app, services.layout);
     bundleAssetsOnListen(app);
     registerRoutes(app, 'web', [
@@ -99,7 +105,8 @@ export const webArea = defineArea({
       ...pagesRoutes(services),
       ...assetsRoutes(),
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
-      ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
+      ...explorerRoutes(services, map),
+      ...tripPageRoutes(services, map),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
       ...appealPageRoutes(services),
