@@ -37,7 +37,10 @@ describe('trip pages', () => {
     const res = await get(`/trips/${tripId}`, { 'accept-language': 'en-US' });
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /^text\/html/);
-    assert.match(res.body, /<h1>Rome and Vienna · May 1 – 3, 2026<\/h1>|<h1>Rome and Vienna · May 1\s–\s3, 2026<\/h1>/u);
+    assert.match(
+      res.body,
+      /<h1>Rome and Vienna · May 1 – 3, 2026<\/h1>|<h1>Rome and Vienna · May 1\s–\s3, 2026<\/h1>/u,
+    );
     assert.match(res.body, /A trip by &lt;b>Ana&lt;\/b> Travels/);
     assert.match(res.body, /May 1, 2026 to May 3, 2026/);
     assert.match(res.body, /<li>Italy<\/li><li>Austria<\/li>|<li>Italy<\/li>\s*<li>Austria<\/li>/);

@@ -38,9 +38,7 @@ export function renderTripPage(context: PageContext, page: TripPage, map: MapSet
     <article class="trip" data-trip=${view.trip.id}>
       <h1>${title}</h1>
       <p class="trip__meta">
-        <a href=${profilePath(owner.username)}>${t('trips.page.by', { name: owner.nickname })}</a>
-        · ${t('trips.page.dates', { start: view.startsAt, end: view.endsAt })}
-        · ${t('trips.page.distance', { km: Math.round(view.distanceMetres / 1000) })}
+        <a href=${profilePath(owner.username)}>${t('trips.page.by', { name: owner.nickname })}</a>${' · '}${t('trips.page.dates', { start: view.startsAt, end: view.endsAt })}${' · '}${t('trips.page.distance', { km: Math.round(view.distanceMetres / 1000) })}
       </p>
       ${view.trip.hidden ? html`<p class="trip__hidden" role="note">${t('trips.page.hidden')}</p>` : null}
       <div
