@@ -17,6 +17,7 @@ export function tripPageRoutes(
     route({
       method: 'GET',
       path: '/trips/{tripId}',
+      operationId: 'getTripPage',
       auth: 'optional',
       summary: "A trip's page: title, dates, distance, cities, countries, its route on the map and its photos (HTML)",
       params: { tripId: idParam('The trip UUID', { hex: false }) },
