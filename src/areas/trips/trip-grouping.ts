@@ -45,7 +45,7 @@ export function groupTrips<P extends PlacedPhoto>(photos: readonly P[], home: Po
 }
 
 /** Time order, then id, so photos of one second keep one order. */
-export function byTime(a: PlacedPhoto, b: PlacedPhoto): number {
+export function byTime(a: { time: Date; id: string }, b: { time: Date; id: string }): number {
   return a.time.getTime() - b.time.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
@@ -57,7 +57,7 @@ export function mostPhotographedCity(
   photos: readonly { cityId: string | null; time: Date; id: string }[],
 ): string | null {
   const counts = new Map<string, number>();
-  for (const photo of [...photos].sort((a, b) => byTime(a as never, b as never))) {
+  for (const photo of [...photos].sort(byTime)) {
     if (photo.cityId !== null) counts.set(photo.cityId, (counts.get(photo.cityId) ?? 0) + 1);
   }
   let best: string | null = null;

@@ -124,7 +124,9 @@ export class TripsService {
     if (user === null) throw new AppError('notFound', { source: { parameter: 'userId' } });
     const rows = await this.#deps.repository.list(user.id, viewerId, page);
     const views = await this.#views(rows, viewerId);
-    return { rows: rows.filter((row) => views.has(row.id) || rows.indexOf(row) === page.limit), views };
+    // The statement keeps only trips with a photo the viewer sees; the row past the page (limit + 1)
+    // only tells that a next page exists, so it stays whatever its view.
+    return { rows: rows.filter((row, index) => views.has(row.id) || index === page.limit), views };
   }
 
   /**
@@ -235,9 +237,7 @@ export class TripsService {
           detail: 'merge with another of your trips',
         });
       }
-      const merged = [...photos, ...(await repository.photoIdsOf(other.id))].sort(
-        (a, b) => a.time.getTime() - b.time.getTime() || (a.id < b.id ? -1 : 1),
-      );
+      const merged = [...photos, ...(await repository.photoIdsOf(other.id))].sort(byTime);
       await repository.writeTrip(ownerId, { id: trip.id, photos: merged }, { frozen: true }, now);
       await repository.deleteTrip(other.id);
       return null;
