@@ -315,9 +315,49 @@ describe('trips', () => {
     assert.deepEqual(trip.attributes.countries, ['IT']);
   });
 
+  it('hides a banned owner’s trips, and shows them again on unban', async () => {
+    const { user } = await travel(itineraries[0]!);
+    const [trip] = (await listTrips(user.id)).json.data;
+    const ban = await t.request({
+      method: 'PUT',
+      url: `/admin/users/${user.hex}/ban`,
+      token: adminToken,
+      body: { reason: 'spam' },
+    });
+    assert.equal(ban.statusCode, 200);
+    assert.equal((await listTrips(user.id)).statusCode, 404);
+    assert.equal((await getTrip(trip.id)).statusCode, 404);
+    assert.equal((await t.request({ method: 'GET', url: `/api/trips/${trip.id}/route` })).statusCode, 404);
+    await t.request({ method: 'PUT', url: `/admin/users/${user.hex}/unban`, token: adminToken });
+    assert.equal((await getTrip(trip.id)).statusCode, 200);
+  });
+
   it('answers 404 for an unknown trip or user, 422 for a malformed id', async () => {
     assert.equal((await getTrip('00000000-0000-4000-8000-000000000000')).statusCode, 404);
     assert.equal((await getTrip('nope')).statusCode, 422);
     assert.equal((await listTrips('00000000-0000-4000-8000-000000000000')).statusCode, 404);
+  });
+});
+
+describe('trips: rate limits', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { RATE_LIMITS: 'on' } });
+  });
+  after(() => t.close());
+
+  it('counts an hour of edits per user: the 61st is 429 with Retry-After, and changes nothing', async () => {
+    const user = await createUser(t);
+    await createMediaRow(t, user.id, { ...places.lyon, takenAt: new Date('2026-03-14T10:00:00Z') });
+    await t.request({ method: 'PUT', url: '/api/users/me/trip-home', token: user.token, body: places.paris });
+    const [trip] = (await t.request({ method: 'GET', url: `/api/users/${user.id}/trips` })).json.data;
+    const rename = (title: string) =>
+      t.request({ method: 'PATCH', url: `/api/users/me/trips/${trip.id}`, token: user.token, body: { title } });
+    for (let i = 1; i <= 60; i += 1) assert.equal((await rename(`Lyon ${i}`)).statusCode, 200);
+    const refused = await rename('Lyon 61');
+    assert.equal(refused.statusCode, 429);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    const now = await t.request({ method: 'GET', url: `/api/trips/${trip.id}` });
+    assert.equal(now.json.data.attributes.title, 'Lyon 60');
   });
 });
