@@ -36,13 +36,17 @@ CREATE TABLE trip_homes (
   updated_at timestamptz NOT NULL
 );
 
--- Users whose trips must be recomputed: filed in the transaction of the media change, taken after
--- the commit, and by the job `trips` for any left behind.
+-- Users whose trips must be recomputed: a row filed in the transaction of each media change (its own
+-- id, so two writers never wait on one row), taken after the commit, and by the job `trips` for any
+-- left behind.
 CREATE TABLE trip_recompute_queue (
-  user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+  id uuid PRIMARY KEY,
+  user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   queued_at timestamptz NOT NULL
 );
+CREATE INDEX trip_recompute_queue_by_user ON trip_recompute_queue (user_id);
+CREATE INDEX trip_recompute_queue_by_time ON trip_recompute_queue (queued_at);
 
 -- Existing photos get their trips at the job's first run.
-INSERT INTO trip_recompute_queue (user_id, queued_at)
-SELECT DISTINCT owner_id, now() FROM media WHERE kind = 'post' AND latitude IS NOT NULL;
+INSERT INTO trip_recompute_queue (id, user_id, queued_at)
+SELECT gen_random_uuid(), owner_id, now() FROM (SELECT DISTINCT owner_id FROM media WHERE kind = 'post' AND latitude IS NOT NULL) AS owners;

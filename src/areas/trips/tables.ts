@@ -31,6 +31,7 @@ export const tripHomes = pgTable('trip_homes', {
 export type TripHomeRow = typeof tripHomes.$inferSelect;
 
 export const tripRecomputeQueue = pgTable('trip_recompute_queue', {
-  userId: uuid('user_id').primaryKey(),
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
   queuedAt: timestamptz('queued_at').notNull(),
 });

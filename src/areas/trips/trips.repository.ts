@@ -5,6 +5,7 @@ import { keyset } from '../../platform/db/keyset-sql.ts';
 import { literal } from '../../platform/db/literals.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
+import { newId } from '../../platform/ids/ids.ts';
 import { cityRows } from '../geography/read-model.ts';
 import { mediaRows, mediaVisibleTo } from '../media/read-model.ts';
 import { type TripHomeRow, type TripRow, tripHomes, tripPhotos, tripRecomputeQueue, trips } from './tables.ts';
@@ -253,20 +254,22 @@ export class TripsRepository extends Repository {
     return removed.length > 0;
   }
 
+  /** A row of its own per change: no writer ever waits on another's queue row. */
   async queue(userId: string, at: Date): Promise<void> {
-    await this.db.insert(tripRecomputeQueue).values({ userId, queuedAt: at }).onConflictDoNothing();
+    await this.db.insert(tripRecomputeQueue).values({ id: newId(), userId, queuedAt: at });
   }
 
   async dequeue(userId: string): Promise<void> {
     await this.db.delete(tripRecomputeQueue).where(eq(tripRecomputeQueue.userId, userId));
   }
 
-  /** Users queued for a recomputation, oldest first. */
+  /** Users queued for a recomputation, longest waiting first. */
   async queued(limit: number): Promise<string[]> {
     const rows = await this.db
       .select({ userId: tripRecomputeQueue.userId })
       .from(tripRecomputeQueue)
-      .orderBy(asc(tripRecomputeQueue.queuedAt), asc(tripRecomputeQueue.userId))
+      .groupBy(tripRecomputeQueue.userId)
+      .orderBy(sql`min(${tripRecomputeQueue.queuedAt})`, asc(tripRecomputeQueue.userId))
       .limit(limit);
     return rows.map((row) => row.userId);
   }

@@ -63,6 +63,8 @@ export class TripsService {
         return { trips: 0 };
       }
       const now = clock.now();
+      // Taken off the queue before the photos are read: a change committed after this has a row of its own.
+      await repository.dequeue(userId);
       const photos = await repository.placedPhotos(userId);
       const byId = new Map(photos.map((photo) => [photo.id, photo]));
       const inFrozen = new Set<string>();
@@ -91,7 +93,6 @@ export class TripsService {
         );
         count += 1;
       }
-      await repository.dequeue(userId);
       return { trips: count };
     });
   }
