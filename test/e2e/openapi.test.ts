@@ -65,8 +65,8 @@ describe('OpenAPI', () => {
       assert.equal(responseOf(method, path, status).content, undefined, `${method.toUpperCase()} ${path} ${status}`);
     }
 
-    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export and a trip's
-    // GeoJSON route aside).
+    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export, oEmbed's plain
+    // JSON and a trip's GeoJSON route aside).
     for (const [path, operations] of Object.entries<
       Record<string, { responses: Record<string, { content?: object }> }>
     >(spec.paths)) {
@@ -81,7 +81,9 @@ describe('OpenAPI', () => {
                 ? 'application/zip'
                 : path === '/api/trips/{tripId}/route'
                   ? 'application/geo+json'
-                  : jsonApiMediaType;
+                  : path === '/api/oembed'
+                    ? 'application/json'
+                    : jsonApiMediaType;
           assert.ok(
             types.every((type) => type === expected),
             `${method.toUpperCase()} ${path} ${status}: ${types}`,

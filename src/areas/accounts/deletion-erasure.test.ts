@@ -137,6 +137,14 @@ describe('account erasure after the grace period', () => {
     const [adaTrip] = (await ok(t.request({ method: 'GET', url: `/api/users/${ada.id}/trips` }), 200)).json.data;
     await ok(as(ada, 'PATCH', `/api/users/me/trips/${adaTrip.id}`, { title: `Lyon ${marker}` }), 200);
     await ok(as(ada, 'POST', '/api/users/me/social-feeds', { name: 'My trips', mediaIds: [adaPost.id] }), 201);
+    await ok(
+      as(ada, 'POST', '/api/users/me/share-links', {
+        targetKind: 'post',
+        targetId: adaPost.id,
+        password: 'for my aunt',
+      }),
+      201,
+    );
     await ok(t.request({ method: 'POST', url: '/api/newsletter/subscribe', body: { email: ada.email } }), 202);
     await ok(
       admin('POST', '/admin/coupons', {

@@ -6,6 +6,7 @@ import type { IdentitiesServices } from '../identities/public.ts';
 import type { MediaServices } from '../media/public.ts';
 import type { NewsletterServices } from '../newsletter/public.ts';
 import type { PasskeysServices } from '../passkeys/public.ts';
+import type { ShareLinksServices } from '../share-links/public.ts';
 import type { TripsServices } from '../trips/public.ts';
 import type { LayoutSettings } from './layout/page-context.ts';
 import type { WebPagesService } from './web-pages.service.ts';
@@ -46,6 +47,8 @@ export interface WebServices {
   trips: TripsServices['trips'];
   /** The page of a banned user's appeal link. */
   appeals: AppealsServices['appeals'];
+  /** The page a share link opens (GET /s/{token}). */
+  shareLinks: ShareLinksServices['shareLinks'];
   /** The viewer's names in the header, and the map tiles' origin (MAP_TILE_URL) the pages' CSP allows. */
   layout: LayoutSettings;
 }

@@ -9,6 +9,7 @@ import { settingsOf } from '../accounts/public.ts';
 import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
+import { embedRoutes } from './embed/embed.routes.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
 import { installLayout } from './layout/install-layout.ts';
 import { layoutRoutes } from './layout/layout.routes.ts';
@@ -16,6 +17,7 @@ import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
 import { securityRoutes } from './security/security.routes.ts';
+import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { tripPageRoutes } from './trips/trip-page.routes.ts';
 import { WebRepository } from './web.repository.ts';
@@ -36,6 +38,7 @@ export const webArea = defineArea({
     'appeals',
     'passkeys',
     'trips',
+    'shareLinks',
   ],
   create(
     { config, transactions, clock, caches },
@@ -52,6 +55,7 @@ export const webArea = defineArea({
       appeals,
       passkeys,
       trips,
+      shareLinks,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -85,6 +89,7 @@ export const webArea = defineArea({
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
       trips: trips.trips,
+      shareLinks: shareLinks.shareLinks,
       layout: {
         async findUser(userId) {
           const user = await accounts.users.find(userId);
@@ -110,6 +115,8 @@ export const webArea = defineArea({
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
       ...appealPageRoutes(services),
+      ...sharePageRoutes(services),
+      ...embedRoutes(services),
     ]);
   },
 });
