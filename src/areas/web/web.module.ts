@@ -19,6 +19,7 @@ import { PlaceCounts } from './place-counts.ts';
 import { securityRoutes } from './security/security.routes.ts';
 import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
+import { tripPageRoutes } from './trips/trip-page.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
 
@@ -36,6 +37,7 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
+    'trips',
     'shareLinks',
     'notifications',
   ],
@@ -53,6 +55,7 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
+      trips,
       shareLinks,
       notifications,
     },
@@ -70,6 +73,7 @@ export const webArea = defineArea({
       geography: geography.geography,
       gamification: gamification.gamification,
       establishments: catalogue.establishments,
+      trips: trips.trips,
       clock,
     });
     return {
@@ -86,6 +90,7 @@ export const webArea = defineArea({
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
+      trips: trips.trips,
       shareLinks: shareLinks.shareLinks,
       layout: {
         async findUser(userId) {
@@ -100,6 +105,7 @@ export const webArea = defineArea({
     };
   },
   routes(app, services, { config }) {
+    const map = { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution };
     installLayout(app, services.layout);
     bundleAssetsOnListen(app);
     registerRoutes(app, 'web', [
@@ -107,7 +113,8 @@ export const webArea = defineArea({
       ...pagesRoutes(services),
       ...assetsRoutes(),
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
-      ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
+      ...explorerRoutes(services, map),
+      ...tripPageRoutes(services, map),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
       ...appealPageRoutes(services),
