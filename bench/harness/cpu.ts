@@ -4,7 +4,11 @@
  * generator (which measures itself). On two cores shared by all three, a route's rate is what their
  * sum allows, so this tells which of them to make cheaper. Read from /proc (Linux); elsewhere zeros.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout's directory: the server and the twin are started there (server.ts, twin.ts). */
+export const checkoutDir = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
 const tickMs = 10; // USER_HZ is 100 on Linux
 
@@ -26,10 +30,18 @@ function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
   }
 }
 
+/** CPU milliseconds a process has used so far (0 once it has ended). */
+export const cpuMsOf = (pid: number): number => processCpuMs(String(pid))?.cpuMs ?? 0;
+
+/**
+ * A server of this checkout: on a machine shared with other checkouts running their own servers, only
+ * the processes started from this one's directory count.
+ */
 const isServer = (pid: string) => {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return args.includes('src/main.ts') || args.some((arg) => arg.endsWith('twin-server.ts'));
+    const ours = args.includes('src/main.ts') || args.some((arg) => arg.endsWith('twin-server.ts'));
+    return ours && readlinkSync(`/proc/${pid}/cwd`) === checkoutDir;
   } catch {
     return false;
   }
