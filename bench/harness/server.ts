@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { checkoutDir, cpuMsOf } from './cpu.ts';
 
-
 const passedThrough = ['DATABASE_POOL_SIZE', 'SESSION_CACHE_SECONDS', 'REDIS_URL', 'PGOPTIONS'];
 
 export interface ServerProcess {
