@@ -12,9 +12,10 @@ export const checkoutDir = fileURLToPath(new URL('../..', import.meta.url)).repl
 
 const tickMs = 10; // USER_HZ is 100 on Linux
 
+/** CPU milliseconds used so far by each server under test and each PostgreSQL process, by pid. */
 export interface CpuSnapshot {
-  server: number;
-  database: number;
+  server: Map<string, number>;
+  database: Map<string, number>;
 }
 
 function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
@@ -47,9 +48,9 @@ const isServer = (pid: string) => {
   }
 };
 
-/** CPU milliseconds used so far by the servers under test and by PostgreSQL. */
+/** CPU milliseconds used so far by the servers under test and by PostgreSQL, process by process. */
 export function cpuSnapshot(): CpuSnapshot {
-  const snapshot = { server: 0, database: 0 };
+  const snapshot: CpuSnapshot = { server: new Map(), database: new Map() };
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -59,8 +60,23 @@ export function cpuSnapshot(): CpuSnapshot {
   for (const pid of pids) {
     const usage = processCpuMs(pid);
     if (usage === null) continue;
-    if (usage.comm === 'postgres') snapshot.database += usage.cpuMs;
-    else if (isServer(pid)) snapshot.server += usage.cpuMs;
+    if (usage.comm === 'postgres') snapshot.database.set(pid, usage.cpuMs);
+    else if (isServer(pid)) snapshot.server.set(pid, usage.cpuMs);
   }
   return snapshot;
+}
+
+/**
+ * The CPU milliseconds spent between two snapshots, by the servers and by PostgreSQL: each process
+ * alive at the end counts what it used since the first (all of it if it started since). A process
+ * that ended meanwhile (another client's PostgreSQL backend on a shared machine) is not counted: it
+ * would take its whole life's CPU away from the sum.
+ */
+export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): { server: number; database: number } {
+  const spent = (from: Map<string, number>, to: Map<string, number>) => {
+    let total = 0;
+    for (const [pid, ms] of to) total += ms - (from.get(pid) ?? 0);
+    return total;
+  };
+  return { server: spent(before.server, after.server), database: spent(before.database, after.database) };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { arrayLiteral } from './array-literal.ts';
-import { type Database } from './database.ts';
+import type { Database } from './database.ts';
 import { openPglite } from './pglite-database.ts';
 
 describe('arrayLiteral', () => {
@@ -13,9 +13,10 @@ describe('arrayLiteral', () => {
 
   it('reads back as the same values in PostgreSQL: quotes, backslashes, braces, commas, NULL, the word NULL', async () => {
     const texts = ['plain', 'with "quotes"', 'back\\slash', '{braces}', 'a,b', ' spaced ', '', 'NULL', null, 'Ñandú'];
-    const { rows } = await database.client.query<{ values: Array<string | null> }>('SELECT $1::text::text[] AS values', [
-      arrayLiteral(texts),
-    ]);
+    const { rows } = await database.client.query<{ values: Array<string | null> }>(
+      'SELECT $1::text::text[] AS values',
+      [arrayLiteral(texts)],
+    );
     assert.deepEqual(rows[0]!.values, texts);
   });
 

@@ -8,9 +8,10 @@
  */
 export function arrayLiteral(values: ReadonlyArray<string | number | null>): string {
   let text = '{';
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!;
-    if (i > 0) text += ',';
+  let first = true;
+  for (const value of values) {
+    if (!first) text += ',';
+    first = false;
     if (value === null) text += 'NULL';
     else if (typeof value === 'number') text += value;
     else text += `"${needsEscape.test(value) ? value.replace(escaped, '\\$&') : value}"`;

@@ -24,6 +24,6 @@ export function nameBasedUuid(version: 3 | 5, name: string, namespace: string): 
   // The one-shot hash as hex (no Hash object, no digest buffer): 2.5 times faster, measured.
   const hex = hash(hashOf[version], Buffer.concat([bytesOf(namespace), Buffer.from(name, 'utf8')]), 'hex');
   // The version in the high nibble of byte 6, the variant (10xx) in the high bits of byte 8.
-  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${version}${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

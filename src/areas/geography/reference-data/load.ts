@@ -123,7 +123,7 @@ const citiesInsert = `INSERT INTO cities (id, geonames_id, name, ascii_name, cou
        AS batch (id, geonames_id, name, country_code, admin_code, population, latitude, longitude)`;
 
 /**
- * Into an empty table (a fresh database: always, when 0301 runs), the rows go in without the primary
+ * Into an empty table that nothing refers to yet (a fresh database: always, when 0301 runs), the rows go in without the primary
  * key and the country's foreign key, which are put back once the rows are in, under the same names:
  * one sorted build of the key and one join to check the countries, instead of a random insert into
  * the key's index and a lookup of the country for each of 135,000 rows (2.5 s of the embedded
@@ -133,13 +133,13 @@ const citiesInsert = `INSERT INTO cities (id, geonames_id, name, ascii_name, cou
 async function loadCities(conn: RawConnection): Promise<void> {
   const known = new Set(worldCountries.map((country) => country.cca2));
   const cities = decodeCities().filter((city) => known.has(city.country));
+  // Empty, and no table refers to a city yet (later migrations add some): as when 0301 runs.
   const [{ empty } = { empty: false }] = await conn.query<{ empty: boolean }>(
-    'SELECT NOT EXISTS (SELECT 1 FROM cities) AS empty',
+    `SELECT NOT EXISTS (SELECT 1 FROM cities)
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE confrelid = 'cities'::regclass) AS empty`,
   );
   if (empty) {
-    await conn.exec(
-      'ALTER TABLE cities DROP CONSTRAINT cities_country_code_fkey, DROP CONSTRAINT cities_pkey',
-    );
+    await conn.exec('ALTER TABLE cities DROP CONSTRAINT cities_country_code_fkey, DROP CONSTRAINT cities_pkey');
   }
   await insertColumns(
     conn,
