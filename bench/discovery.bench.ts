@@ -22,8 +22,8 @@ import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
-import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
-import { measureScenarios } from './harness/scenarios.ts';
+import { machineLine, type Row } from './harness/report.ts';
+import { measureScenarios, stopAndPrintTable } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { seedSizes, sizeLabel, sizesTable } from './harness/seed-sizes.ts';
 import { benchNamedUsersSql, benchUsersSql, searchDocumentsOfUsersSql, withoutIndexes } from './harness/seeds.ts';
@@ -126,7 +126,7 @@ async function measureAt(size: number): Promise<Row[]> {
       seconds: 2,
     });
     await settle();
-    const [pingBefore, ...rows] = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv, settings }, [
+    const table = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv, settings }, [
       { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
       {
         title: 'nearby, 5 km around Paris (20 items)',
@@ -149,11 +149,7 @@ async function measureAt(size: number): Promise<Row[]> {
       { title: `user search "${searchedName}"`, path: `/api/users/search?q=${searchedName}` },
       { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
     ]);
-    const pingAfter = rows.pop()!;
-    const rss = server.rssMb();
-    await server.stop();
-    const table = [pingBefore!, ...rows, pingAfter];
-    console.log(`\n${loadTable(table, fasterAnchor(pingBefore!, pingAfter).result)}`);
+    const rss = await stopAndPrintTable(server, table);
     console.log(`\nserver: ${Math.round(rss)} MB resident after the run`);
     if (scratch.url !== null) await printDiscoveryPlans(scratch.url, busiestCountry);
     return table;

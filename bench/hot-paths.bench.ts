@@ -25,8 +25,8 @@ import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
-import { fasterAnchor, loadTable, machineLine, type Row } from './harness/report.ts';
-import { measureScenarios } from './harness/scenarios.ts';
+import { machineLine, type Row } from './harness/report.ts';
+import { measureScenarios, stopAndPrintTable } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { seedSizes, sizeLabel, sizesTable } from './harness/seed-sizes.ts';
 import { benchUsersSql } from './harness/seeds.ts';
@@ -121,31 +121,24 @@ async function measureAt(size: number, anchors: boolean): Promise<Row[]> {
     await measureLoad(`${server.url}/api/users/me/notifications`, { ...settings, seconds: 2 }, { headers });
     await settle();
     const notifications = '/api/users/me/notifications';
-    const [pingBefore, ...rows] = await measureScenarios(
-      { server, databaseUrl: scratch.url, serverEnv: scratch.serverEnv, settings },
-      [
-        { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
-        ...[
-          { title: 'notifications, first page (20)', path: notifications },
-          { title: 'notifications, the page the seed size deep', path: `${notifications}?cursor=${deepCursor}` },
-          { title: 'notifications, unread only', path: `${notifications}?filter=unread` },
-          { title: 'notifications unread-count', path: `${notifications}/unread-count` },
-          { title: 'GET /api/auth/me', path: '/api/auth/me' },
-          { title: 'my media', path: '/api/users/me/media' },
-          { title: "a user's media", path: `/api/users/${viewerId}/media` },
-          { title: 'my likes', path: '/api/users/me/likes' },
-          { title: 'my bookmarks', path: '/api/users/me/bookmarks' },
-          { title: 'whom I follow', path: '/api/users/me/following' },
-          { title: 'my followers', path: '/api/users/me/followers' },
-        ].map((scenario) => ({ ...scenario, headers })),
-        { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
-      ],
-    );
-    const pingAfter = rows.pop()!;
-    const rss = server.rssMb();
-    await server.stop();
-    const table = [pingBefore!, ...rows, pingAfter];
-    console.log(`\n${loadTable(table, fasterAnchor(pingBefore!, pingAfter).result)}`);
+    const table = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv: scratch.serverEnv, settings }, [
+      { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
+      ...[
+        { title: 'notifications, first page (20)', path: notifications },
+        { title: 'notifications, the page the seed size deep', path: `${notifications}?cursor=${deepCursor}` },
+        { title: 'notifications, unread only', path: `${notifications}?filter=unread` },
+        { title: 'notifications unread-count', path: `${notifications}/unread-count` },
+        { title: 'GET /api/auth/me', path: '/api/auth/me' },
+        { title: 'my media', path: '/api/users/me/media' },
+        { title: "a user's media", path: `/api/users/${viewerId}/media` },
+        { title: 'my likes', path: '/api/users/me/likes' },
+        { title: 'my bookmarks', path: '/api/users/me/bookmarks' },
+        { title: 'whom I follow', path: '/api/users/me/following' },
+        { title: 'my followers', path: '/api/users/me/followers' },
+      ].map((scenario) => ({ ...scenario, headers })),
+      { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
+    ]);
+    const rss = await stopAndPrintTable(server, table);
     if (hello !== null) {
       console.log(
         `\nanchors: node:http hello-world ${Math.round(hello.rps)} req/s (p99 ${hello.p99} ms); ` +
