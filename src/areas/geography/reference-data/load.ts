@@ -123,12 +123,12 @@ const citiesInsert = `INSERT INTO cities (id, geonames_id, name, ascii_name, cou
        AS batch (id, geonames_id, name, country_code, admin_code, population, latitude, longitude)`;
 
 /**
- * Into an empty table that nothing refers to yet (a fresh database: always, when 0301 runs), the rows go in without the primary
- * key and the country's foreign key, which are put back once the rows are in, under the same names:
- * one sorted build of the key and one join to check the countries, instead of a random insert into
- * the key's index and a lookup of the country for each of 135,000 rows (2.5 s of the embedded
- * engine's 5.8, measured; docs/benchmarks.md, Start-up). Rows already there are left as they are
- * (ON CONFLICT on the key, which then stays).
+ * Into an empty table that nothing refers to yet (a fresh database: always so when 0301 runs), the
+ * rows go in without the primary key and the country's foreign key, which are put back once the rows
+ * are in, under the same names: one sorted build of the key and one join to check the countries,
+ * instead of a random insert into the key's index and a lookup of the country for each of 135,000
+ * rows (5.8 s of the embedded engine's load against 2.5 + 0.2, measured; docs/benchmarks.md,
+ * Start-up). Otherwise rows already there are left as they are (ON CONFLICT on the key).
  */
 async function loadCities(conn: RawConnection): Promise<void> {
   const known = new Set(worldCountries.map((country) => country.cca2));
