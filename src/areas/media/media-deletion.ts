@@ -34,16 +34,39 @@ export class MediaDeletion {
     this.#storage = owner.storage;
   }
 
-  /** Deletes one media; null when it (or its owner) does not exist. */
+  /**
+   * Deletes one media; null when it (or its owner) does not exist. A post's lead takes its whole
+   * post with it (the members first); a member leaves its post, whose other photos close up.
+   */
   async one(id: string): Promise<MediaRow | null> {
     return this.#transactions.run(async () => {
       // The owner first (the lock order): media.deleted takes back what publishing earned them.
       const found = await this.#repository.findById(id);
       if (found === null || (await this.#users.lock(found.ownerId)) === null) return null;
+      const leadId = found.postId;
+      if (leadId !== null && leadId !== id) await this.#repository.lockRow(leadId);
+      const members = leadId === id ? await this.#repository.membersOf(id) : [];
+      const gone: MediaRow[] = [];
+      for (const member of members) {
+        const deleted = await this.#repository.delete(member.id);
+        if (deleted !== null) gone.push(deleted);
+      }
       const deleted = await this.#repository.delete(id);
-      if (deleted !== null) await this.#announce([deleted]);
+      if (deleted !== null) gone.push(deleted);
+      if (deleted !== null && leadId !== null && leadId !== id) await this.#closeUp(leadId);
+      await this.#announce(gone);
       return deleted;
     });
+  }
+
+  /** The photos left in a post after one went: positions from 0 again, and the lead's count. */
+  async #closeUp(leadId: string): Promise<void> {
+    const photos = await this.#repository.photosOfPosts([leadId]);
+    for (const [position, photo] of photos.entries()) {
+      const patch = { postPosition: position, ...(photo.id === leadId ? { photosCount: photos.length } : {}) };
+      const changed = await this.#repository.update(photo.id, patch);
+      if (changed !== null && photo.id === leadId) await this.#events.publish('media.changed', { media: changed });
+    }
   }
 
   /** Deletes every media of an owner (an erased or deleted account), the owner already locked. */
