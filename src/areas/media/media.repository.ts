@@ -163,7 +163,9 @@ export class MediaRepository extends Repository {
       db
         .select(listedMediaColumns)
         .from(media)
-        .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, literal('post')), notPostMember, where))
+        .where(
+          and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, literal('post')), notPostMember, where),
+        )
         .orderBy(...orderBy),
   );
 
@@ -238,11 +240,7 @@ export class MediaRepository extends Repository {
       .select()
       .from(media)
       .where(
-        and(
-          eq(media.ownerId, ownerId),
-          eq(media.postId, media.id),
-          after === null ? undefined : gt(media.id, after),
-        ),
+        and(eq(media.ownerId, ownerId), eq(media.postId, media.id), after === null ? undefined : gt(media.id, after)),
       )
       .orderBy(media.id)
       .limit(limit);

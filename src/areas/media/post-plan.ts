@@ -70,7 +70,10 @@ export function plannedPost(leadId: string, current: string[], change: PostChang
   refuseRepeats(added, (index) => `/add/${index}/mediaId`);
   for (const [index, id] of added.entries()) {
     if (current.includes(id))
-      throw new AppError('photoInPost', { source: { pointer: `/add/${index}/mediaId` }, detail: 'already in this post' });
+      throw new AppError('photoInPost', {
+        source: { pointer: `/add/${index}/mediaId` },
+        detail: 'already in this post',
+      });
   }
   const result = [...current.filter((id) => !removed.includes(id)), ...added];
   if (result.length > maxPostPhotos) throw tooMany('/add');

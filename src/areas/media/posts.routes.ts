@@ -24,7 +24,10 @@ const Caption = Nullable(
     description: "the post's text (its lead's description; its #tags are the post's hashtags); null clears it",
   }),
 );
-const PhotoInput = Type.Object({ mediaId: MediaId, description: Type.Optional(AltText) }, { additionalProperties: false });
+const PhotoInput = Type.Object(
+  { mediaId: MediaId, description: Type.Optional(AltText) },
+  { additionalProperties: false },
+);
 
 /** Writes per minute, per IP then per user. */
 const postWriteLimits = [perIp('posts-write', 120, 60), perUser('posts-write', 30, 60)];

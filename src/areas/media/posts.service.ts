@@ -66,7 +66,7 @@ export class PostsService {
     if (leadId === undefined || ids.length > maxPostPhotos) throw tooMany('/photos');
     return this.#deps.transactions.run(async () => {
       const rows = await this.#lockOwnPhotos(ownerId, ids, (index) => `/photos/${index}/mediaId`);
-      rows.forEach((row, index) => refuseInPost(row, `/photos/${index}/mediaId`));
+      for (const [index, row] of rows.entries()) refuseInPost(row, `/photos/${index}/mediaId`);
       const texts = new Map(photos.map((photo, index) => [ids[index] as string, photo.description]));
       await this.#apply(leadId, ids, [], texts, captionPatch(returned(rows[0], 'lead'), caption));
       return this.#read(leadId);
@@ -104,7 +104,7 @@ export class PostsService {
         change,
         added,
       );
-      addedRows.forEach((row, index) => refuseInPost(row, `/add/${index}/mediaId`));
+      for (const [index, row] of addedRows.entries()) refuseInPost(row, `/add/${index}/mediaId`);
       await this.#apply(lead.id, plan.order, plan.removed, plan.texts, captionPatch(lead, change.caption));
       return this.#read(lead.id);
     });

@@ -269,7 +269,7 @@ describe('posts of several photos', () => {
     assert.deepEqual(bookmarked, [lead], 'the post is in his bookmarks, by its lead');
   });
 
-  it("hiding the lead hides the post and all its photos; showing it again shows them", async () => {
+  it('hiding the lead hides the post and all its photos; showing it again shows them', async () => {
     const [lead, member] = await photos(2);
     assert.equal((await makePost([lead!, member!])).statusCode, 201);
     const hide = await t.request({
