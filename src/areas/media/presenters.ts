@@ -48,7 +48,7 @@ export const MediaSchema = ResourceSchema(
       description: 'an extension (docs/api.md, Posts): on a post, how many photos it holds (1 for a single photo)',
     }),
   }),
-  Type.Object({ owner: RelationshipSchema('users'), post: RelationshipSchema('posts') }),
+  Type.Object({ owner: RelationshipSchema('users'), post: Type.Optional(RelationshipSchema('posts')) }),
   'Media',
 );
 

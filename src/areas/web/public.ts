@@ -29,6 +29,7 @@ export interface SecurityServices {
 export interface PhotoPanelSources {
   users: AccountsServices['users'];
   media: MediaServices['media'];
+  posts: MediaServices['posts'];
   geography: GeographyServices['geography'];
 }
 

@@ -59,6 +59,7 @@ export const webArea = defineArea({
       placeCounts,
       users: accounts.users,
       media: media.media,
+      posts: media.posts,
       follows: follows.follows,
       geoMedia: discovery.geoMedia,
       geography: geography.geography,
@@ -77,7 +78,7 @@ export const webArea = defineArea({
         passkeySignIn: passkeys.passkeySignIn,
       },
       security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
-      photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
+      photoPanel: { users: accounts.users, media: media.media, posts: media.posts, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
       layout: {
