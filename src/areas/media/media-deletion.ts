@@ -11,6 +11,7 @@ import type { UsersService } from '../accounts/public.ts';
 import './events.ts';
 import type { MediaRepository } from './media.repository.ts';
 import { deleteMediaFiles } from './media-files.ts';
+import { mapPhotoOf } from './post-plan.ts';
 import type { MediaRow } from './tables.ts';
 
 export class MediaDeletion {
@@ -62,10 +63,17 @@ export class MediaDeletion {
   /** The photos left in a post after one went: positions from 0 again, and the lead's count. */
   async #closeUp(leadId: string): Promise<void> {
     const photos = await this.#repository.photosOfPosts([leadId]);
+    const mapPhoto = mapPhotoOf(photos);
     for (const [position, photo] of photos.entries()) {
-      const patch = { postPosition: position, ...(photo.id === leadId ? { photosCount: photos.length } : {}) };
+      const patch = {
+        postPosition: position,
+        mapPhoto: photo.id === mapPhoto,
+        ...(photo.id === leadId ? { photosCount: photos.length } : {}),
+      };
       const changed = await this.#repository.update(photo.id, patch);
-      if (changed !== null && photo.id === leadId) await this.#events.publish('media.changed', { media: changed });
+      // The lead's count, and the map's photo when the one that went stood for the post there.
+      if (changed !== null && (photo.id === leadId || photo.mapPhoto !== changed.mapPhoto))
+        await this.#events.publish('media.changed', { media: changed });
     }
   }
 

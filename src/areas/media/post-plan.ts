@@ -14,6 +14,13 @@ export interface PostPhotoInput {
   description?: string | null;
 }
 
+/** The photo that stands for a post on the map: its first whose position is public; null when none is. */
+export function mapPhotoOf(
+  photos: Array<{ id: string; latitude: number | null; longitude: number | null; locationPublic: boolean }>,
+): string | null {
+  return photos.find((photo) => photo.locationPublic && photo.latitude !== null && photo.longitude !== null)?.id ?? null;
+}
+
 export interface PostChange {
   caption?: string | null;
   add?: PostPhotoInput[];

@@ -22,6 +22,7 @@ import { isPubliclyVisible } from './media-flags.ts';
 import {
   maxPostPhotos,
   type PostChange,
+  mapPhotoOf,
   type PostPhotoInput,
   plannedPost,
   refuseRepeats,
@@ -68,7 +69,7 @@ export class PostsService {
       const rows = await this.#lockOwnPhotos(ownerId, ids, (index) => `/photos/${index}/mediaId`);
       for (const [index, row] of rows.entries()) refuseInPost(row, `/photos/${index}/mediaId`);
       const texts = new Map(photos.map((photo, index) => [ids[index] as string, photo.description]));
-      await this.#apply(leadId, ids, [], texts, captionPatch(returned(rows[0], 'lead'), caption));
+      await this.#apply(leadId, ids, [], texts, captionPatch(returned(rows[0], 'lead'), caption), mapPhotoOf(rows));
       return this.#read(leadId);
     });
   }
@@ -105,7 +106,16 @@ export class PostsService {
         added,
       );
       for (const [index, row] of addedRows.entries()) refuseInPost(row, `/add/${index}/mediaId`);
-      await this.#apply(lead.id, plan.order, plan.removed, plan.texts, captionPatch(lead, change.caption));
+      const byId = new Map([...current, ...addedRows].map((row) => [row.id, row]));
+      const ordered = plan.order.map((id) => returned(byId.get(id), 'post photo'));
+      await this.#apply(
+        lead.id,
+        plan.order,
+        plan.removed,
+        plan.texts,
+        captionPatch(lead, change.caption),
+        mapPhotoOf(ordered),
+      );
       return this.#read(lead.id);
     });
   }
@@ -157,16 +167,18 @@ export class PostsService {
     removed: string[],
     texts: Map<string, string | null | undefined>,
     caption: MediaPatch,
+    mapPhoto: string | null,
   ): Promise<void> {
     const now = this.#deps.clock.now();
     for (const id of removed) {
-      await this.#write(id, { postId: null, postPosition: 0, photosCount: 1, updatedAt: now });
+      await this.#write(id, { postId: null, postPosition: 0, photosCount: 1, mapPhoto: false, updatedAt: now });
     }
     for (const [position, id] of order.entries()) {
       const text = texts.get(id);
       const patch: MediaPatch = {
         postId: leadId,
         postPosition: position,
+        mapPhoto: id === mapPhoto,
         ...(text === undefined ? {} : { altText: text }),
         ...(id === leadId ? { photosCount: order.length, ...caption } : {}),
         updatedAt: now,

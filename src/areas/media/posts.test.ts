@@ -114,6 +114,38 @@ describe('posts of several photos', () => {
     assert.deepEqual(shown.relationships.post.data, { type: 'posts', id: lead });
   });
 
+  it('the map shows one marker per post, at its first photo placed in public', async () => {
+    const erin = await createUser(t, { username: 'erin' });
+    const unplaced = { latitude: null, longitude: null };
+    const [lead] = await photos(1, erin, unplaced);
+    const [hidden] = await photos(1, erin, { latitude: 45.75, longitude: 4.85, locationPublic: false });
+    const [placed, later] = await photos(2, erin, { latitude: 45.76, longitude: 4.83 });
+    assert.equal((await makePost([lead!, hidden!, placed!, later!], {}, erin.token)).statusCode, 201);
+    const box = 'south=45.7&west=4.8&north=45.8&east=4.9&limit=100';
+    const onMap = async () => {
+      const res = await t.request({ method: 'GET', url: `/api/media/in-bounds?${box}` });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json.meta.mode, 'media');
+      return (res.json.data as Array<{ id: string; relationships: { post: { data: { id: string } } } }>).filter(
+        (item) => [lead, hidden, placed, later].includes(item.id),
+      );
+    };
+    const markers = await onMap();
+    assert.deepEqual(
+      markers.map((item) => item.id),
+      [placed],
+      'its first photo whose position is public, though not the lead',
+    );
+    assert.equal(markers[0]!.relationships.post.data.id, lead, 'which leads to the post');
+
+    assert.equal((await patch(lead!, { order: [lead, later, hidden, placed] }, erin.token)).statusCode, 200);
+    assert.deepEqual(
+      (await onMap()).map((item) => item.id),
+      [later],
+      'the marker follows the order',
+    );
+  });
+
   it("a user's posts come newest first in keyset pages, with their photos", async () => {
     const carol = await createUser(t, { username: 'carol' });
     const [a1, a2, b1] = await photos(3, carol);

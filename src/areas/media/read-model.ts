@@ -110,6 +110,20 @@ export function mediaListedFor(viewerId: ViewerRef, scope: ShownScope = blocksOn
   );
 }
 
+/**
+ * The photos the public map shows (docs/api.md, Posts): one per post, at its first photo whose
+ * position is public, so a post whose lead has no position is still on the map. A photo of its own,
+ * published, not flagged and of an owner not banned, or the map photo of such a post (moderation of
+ * the lead is carried to every photo of its post). The position rule itself is the map's.
+ */
+export const mediaOnMap: SQL = allOf(
+  eq(media.kind, literal('post')),
+  or(isNull(media.postId), eq(media.mapPhoto, literal(true))),
+  eq(media.published, literal(true)),
+  lt(media.flag, literal(mediaFlags.sensitive)),
+  eq(media.ownerBanned, literal(false)),
+);
+
 /** The two rules by name, for statements prepared once per rule. */
 export const mediaVisibility = { visible: mediaVisibleTo, listed: mediaListedFor } as const;
 export type MediaVisibility = keyof typeof mediaVisibility;

@@ -57,6 +57,8 @@ export const media = pgTable('media', {
   postPosition: smallint('post_position').notNull().default(0),
   /** On a lead, how many photos its post holds; 1 on every other media. */
   photosCount: smallint('photos_count').notNull().default(1),
+  /** The photo standing for its post on the map: the post's first photo whose position is public. */
+  mapPhoto: boolean('map_photo').notNull().default(false),
   /** The photo's own text (alt text) in a post; the post's caption is the lead's description. */
   altText: text('alt_text'),
   likesCount: integer('likes_count').notNull().default(0),
