@@ -18,7 +18,9 @@ export interface PostPhotoInput {
 export function mapPhotoOf(
   photos: Array<{ id: string; latitude: number | null; longitude: number | null; locationPublic: boolean }>,
 ): string | null {
-  return photos.find((photo) => photo.locationPublic && photo.latitude !== null && photo.longitude !== null)?.id ?? null;
+  return (
+    photos.find((photo) => photo.locationPublic && photo.latitude !== null && photo.longitude !== null)?.id ?? null
+  );
 }
 
 export interface PostChange {

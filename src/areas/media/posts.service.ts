@@ -20,9 +20,9 @@ import type { MediaService } from './media.service.ts';
 import type { MediaDeletion } from './media-deletion.ts';
 import { isPubliclyVisible } from './media-flags.ts';
 import {
+  mapPhotoOf,
   maxPostPhotos,
   type PostChange,
-  mapPhotoOf,
   type PostPhotoInput,
   plannedPost,
   refuseRepeats,

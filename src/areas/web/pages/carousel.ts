@@ -58,7 +58,7 @@ export function carousel(t: Translate, photos: CarouselPhoto[], options: Carouse
     ${
       count > 1
         ? html`<nav class="carousel__dots" aria-label=${t('web.post.photosNav')}>
-            ${photos.map((_, index) => html`<a href=${`#${slideId(index)}`} aria-label=${t('web.post.slide', { position: index + 1, count })}>${index + 1}</a>`)}
+            ${photos.map((_, index) => html`<a class="carousel__dot" href=${`#${slideId(index)}`} aria-label=${t('web.post.slide', { position: index + 1, count })}>${index + 1}</a>`)}
           </nav>`
         : null
     }
