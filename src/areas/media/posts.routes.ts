@@ -5,7 +5,7 @@ import { pageDocument } from '../../platform/http/page-document.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
 import { userMediaKeyset } from './media.repository.ts';
-import { maxDescriptionLength } from './media.routes.ts';
+import { maxDescriptionLength, userListDescription } from './media.routes.ts';
 import { maxPostPhotos } from './post-plan.ts';
 import { ListedPostSchema, PostSchema, presentListedPost, presentPost } from './post-presenters.ts';
 import type { MediaServices } from './public.ts';
@@ -116,8 +116,7 @@ export function postsRoutes({ posts }: Pick<MediaServices, 'posts'>): AnyRoute[]
       path: '/api/users/{userId}/posts',
       auth: 'optional',
       summary: "A user's posts with their photos, newest first (the rule of GET /api/users/{userId}/media)",
-      description:
-        "Public; a valid token makes it 404 between the viewer and a user either blocks, and applies the viewer's keyword filters (context feeds).",
+      description: userListDescription,
       params: { userId: idParam('UUID or 32 hex digits') },
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],
