@@ -94,9 +94,7 @@ export class PostsService {
     const added = (change.add ?? []).map((photo, index) => photoId(photo.mediaId, `/add/${index}/mediaId`));
     return this.#deps.transactions.run(async () => {
       await this.#deps.users.lock(ownerId);
-      const lead = await this.#deps.repository.findPostById(leadId);
-      if (lead === null || lead.ownerId !== ownerId || (lead.postId !== null && lead.postId !== lead.id))
-        throw notAPost();
+      const lead = await this.#ownLead(ownerId, leadId);
       const current = lead.postId === null ? [lead] : await this.#deps.repository.photosOfPosts([lead.id]);
       const addedRows = await this.#lockOwnPhotos(ownerId, added, (index) => `/add/${index}/mediaId`);
       const plan = plannedPost(
@@ -123,10 +121,16 @@ export class PostsService {
   /** Deletes a post and every photo of it (rows, then files). */
   async delete(ownerId: string, postIdOrHex: string): Promise<void> {
     const leadId = parseUuidOrHex(postIdOrHex);
-    const lead = leadId === null ? null : await this.#deps.repository.findPostById(leadId);
+    if (leadId === null) throw notAPost();
+    await this.#deps.deletion.one((await this.#ownLead(ownerId, leadId)).id);
+  }
+
+  /** The owner's post by its lead's id; 404 for anything else (someone else's, a member, not a post). */
+  async #ownLead(ownerId: string, leadId: string): Promise<MediaRow> {
+    const lead = await this.#deps.repository.findPostById(leadId);
     if (lead === null || lead.ownerId !== ownerId || (lead.postId !== null && lead.postId !== lead.id))
       throw notAPost();
-    await this.#deps.deletion.one(lead.id);
+    return lead;
   }
 
   /** A user's posts as the public sees them (their media list's rule), newest first, with their photos. */
