@@ -75,9 +75,17 @@ const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(med
  * of findVisibleMedia).
  */
 export function mediaVisibleTo(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
+  return allOf(notPostMember, photoVisibleTo(viewerId, scope));
+}
+
+/**
+ * A photo the viewer may open, a post's other photos included (a moderator's action on a post is
+ * copied onto all of its photos): what shows the photos themselves, such as a trip's, rather than a
+ * list of posts.
+ */
+export function photoVisibleTo(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
   return allOf(
     eq(media.kind, literal('post')),
-    notPostMember,
     or(
       and(
         eq(media.published, literal(true)),
