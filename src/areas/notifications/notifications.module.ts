@@ -13,11 +13,14 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { NotificationsService } from './notifications.service.ts';
 import { NotificationsStatsRepository } from './notifications-stats.repository.ts';
 import { PushFlush } from './push-flush.ts';
+import { pushSubscriptionsRoutes } from './push-subscriptions.routes.ts';
+import { pushVapidKeysCommand } from './push-vapid-keys.command.ts';
+import { setUpWebPush } from './web-push.ts';
 
 export const notificationsArea = defineArea({
   name: 'notifications',
   needs: ['accounts', 'filters'],
-  create({ transactions, events, clock, config, push, logger, jobs, stats, exports }, { accounts, filters }) {
+  create({ transactions, events, clock, config, push, webPush, logger, jobs, stats, exports }, { accounts, filters }) {
     const repository = new NotificationsRepository(transactions);
     exports.register({
       name: 'notifications',
@@ -36,7 +39,19 @@ export const notificationsArea = defineArea({
     const notificationStats = new NotificationsStatsRepository(transactions);
     stats.register('notifications', (since) => notificationStats.notifications(since));
     stats.registerBacklog('notifications.pushWaiting', () => notificationStats.waitingForPush());
-    const pushFlush = new PushFlush({ repository, push, clock, logger });
+    const allowedHosts = config.push.webPush?.allowedHosts ?? [];
+    const web = setUpWebPush({
+      transactions,
+      events,
+      exports,
+      clock,
+      logger,
+      webPush,
+      allowedHosts,
+      users: accounts.users,
+    });
+    const vendor = config.push.provider === 'none' ? null : push;
+    const pushFlush = new PushFlush({ repository, push: vendor, webPush: web.delivery, clock, logger });
     jobs.register('notifications-push', {
       schedule: everyMinutes(config.notificationDigestIntervalMinutes),
       run: () => pushFlush.run(),
@@ -58,7 +73,10 @@ export const notificationsArea = defineArea({
       dispatcher,
       notifications: new NotificationsService({ repository, filters: filters.filters, clock }),
       pushFlush,
+      pushSubscriptions: web.pushSubscriptions,
     };
   },
-  routes: (app, services) => registerRoutes(app, 'notifications', notificationsRoutes(services)),
+  routes: (app, services) =>
+    registerRoutes(app, 'notifications', [...notificationsRoutes(services), ...pushSubscriptionsRoutes(services)]),
+  cliCommands: [pushVapidKeysCommand],
 });

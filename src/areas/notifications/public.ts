@@ -2,11 +2,13 @@
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
 import type { NotificationsService } from './notifications.service.ts';
 import type { PushFlush } from './push-flush.ts';
+import type { PushSubscriptionsService } from './push-subscriptions.service.ts';
 
 export interface NotificationsServices {
   dispatcher: NotificationDispatcher;
   notifications: NotificationsService;
   pushFlush: PushFlush;
+  pushSubscriptions: PushSubscriptionsService;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -17,3 +19,4 @@ declare module '../../platform/modules/area-module.ts' {
 
 export { dedupKeys } from './kinds.ts';
 export type { NotificationDispatcher } from './notification-dispatcher.ts';
+export type { PushSubscriptionsService } from './push-subscriptions.service.ts';
