@@ -8,8 +8,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-/** Special-purpose ranges (IANA's IPv4 and IPv6 registries) that are not the public internet. */
-const notPublic = new BlockList();
+/**
+ * Special-purpose ranges (IANA's IPv4 and IPv6 registries) that are not the public internet; two lists,
+ * since a BlockList matches every IPv4 address against an IPv4-mapped IPv6 range.
+ */
+const notPublicV4 = new BlockList();
+const notPublicV6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
@@ -27,7 +31,7 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, and the broadcast address
 ] as const) {
-  notPublic.addSubnet(network, prefix, 'ipv4');
+  notPublicV4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128],
@@ -44,14 +48,14 @@ for (const [network, prefix] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
-  notPublic.addSubnet(network, prefix, 'ipv6');
+  notPublicV6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** True for an address of the public internet (IPv4 or IPv6 literal); false for any other or a non-address. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !notPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !notPublicV4.check(address, 'ipv4') : !notPublicV6.check(address, 'ipv6');
 }
 
 export interface ResolvedAddress {
