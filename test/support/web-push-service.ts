@@ -11,7 +11,15 @@
  * -days 36500 -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1`) is
  * trusted by the sender through its `ca` option (`pushServiceCa`).
  */
-import { createDecipheriv, createECDH, createHmac, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
+import {
+  createDecipheriv,
+  createECDH,
+  createHmac,
+  createPublicKey,
+  randomBytes,
+  randomUUID,
+  verify,
+} from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -113,7 +121,12 @@ export function verifyVapid(authorization: string | undefined): { claims: Receiv
     format: 'jwk',
   });
   const signed = Buffer.from(`${header}.${claims}`);
-  const valid = verify('sha256', signed, { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const valid = verify(
+    'sha256',
+    signed,
+    { key: publicKey, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!valid) throw new Error('the VAPID JWT signature does not verify against k');
   return { claims: JSON.parse(Buffer.from(claims, 'base64url').toString()), key };
 }
@@ -141,7 +154,10 @@ export async function startLocalPushService(): Promise<LocalPushService> {
         if (browser.gone) return answer(410);
         const failure = browser.failures.shift();
         if (failure) {
-          return answer(failure.status, failure.retryAfter === undefined ? {} : { 'Retry-After': String(failure.retryAfter) });
+          return answer(
+            failure.status,
+            failure.retryAfter === undefined ? {} : { 'Retry-After': String(failure.retryAfter) },
+          );
         }
         try {
           const { claims, key } = verifyVapid(request.headers.authorization);

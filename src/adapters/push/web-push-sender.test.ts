@@ -1,11 +1,7 @@
 /** The Web Push sender's own rules: which addresses it reaches, checked again at each send. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  type LocalPushService,
-  pushServiceCa,
-  startLocalPushService,
-} from '../../../test/support/web-push-service.ts';
+import { type LocalPushService, pushServiceCa, startLocalPushService } from '../../../test/support/web-push-service.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { EndpointRefused, isPublicAddress, resolvePublicEndpoint } from './public-address.ts';
 import { generateVapidKeys, WebPushSender } from './web-push-sender.ts';
@@ -98,11 +94,20 @@ describe('Web Push configuration', () => {
   const keys = generateVapidKeys();
 
   it('takes webpush alone or beside onesignal', () => {
-    const vapid = { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:a@b.test' };
+    const vapid = {
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      VAPID_SUBJECT: 'mailto:a@b.test',
+    };
     const alone = loadConfig({ PUSH_PROVIDER: 'webpush', ...vapid, WEB_PUSH_ALLOWED_HOSTS: 'Push.Local, [::1]' });
     assert.equal(alone.push.provider, 'none');
     assert.deepEqual(alone.push.webPush?.allowedHosts, ['push.local', '::1']);
-    const both = loadConfig({ PUSH_PROVIDER: 'onesignal,webpush', ONESIGNAL_APP_ID: 'a', ONESIGNAL_API_KEY: 'k', ...vapid });
+    const both = loadConfig({
+      PUSH_PROVIDER: 'onesignal,webpush',
+      ONESIGNAL_APP_ID: 'a',
+      ONESIGNAL_API_KEY: 'k',
+      ...vapid,
+    });
     assert.equal(both.push.provider, 'onesignal');
     assert.equal(both.push.webPush?.vapid.publicKey, keys.publicKey);
     assert.equal(loadConfig({}).push.webPush, null);
@@ -119,7 +124,8 @@ describe('Web Push configuration', () => {
       }
     };
     const missing = problems({ PUSH_PROVIDER: 'webpush' });
-    for (const name of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT']) assert.match(missing, new RegExp(name));
+    for (const name of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'])
+      assert.match(missing, new RegExp(name));
     const malformed = problems({
       PUSH_PROVIDER: 'webpush',
       VAPID_PUBLIC_KEY: keys.privateKey,
@@ -129,7 +135,10 @@ describe('Web Push configuration', () => {
     assert.match(malformed, /VAPID_PUBLIC_KEY must be an uncompressed P-256/);
     assert.match(malformed, /VAPID_PRIVATE_KEY must be a P-256 private key/);
     assert.match(malformed, /VAPID_SUBJECT must be a mailto/);
-    assert.match(problems({ PUSH_PROVIDER: 'log,apns' }), /PUSH_PROVIDER must name one or more of log, onesignal, webpush/);
+    assert.match(
+      problems({ PUSH_PROVIDER: 'log,apns' }),
+      /PUSH_PROVIDER must name one or more of log, onesignal, webpush/,
+    );
     assert.match(problems({ PUSH_PROVIDER: 'log,onesignal' }), /either log or onesignal/);
   });
 });

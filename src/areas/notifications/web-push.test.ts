@@ -46,7 +46,12 @@ describe('Web Push', () => {
       VAPID_SUBJECT: subject,
       WEB_PUSH_ALLOWED_HOSTS: 'localhost',
     };
-    const push = new OneSignalPushProvider({ appId: onesignal.appId, apiKey: onesignal.apiKey, apiUrl: onesignal.url, sleep });
+    const push = new OneSignalPushProvider({
+      appId: onesignal.appId,
+      apiKey: onesignal.apiKey,
+      apiUrl: onesignal.url,
+      sleep,
+    });
     const webPush = new WebPushSender({
       vapid: { ...vapid, subject },
       allowedHosts: ['localhost'],
@@ -93,7 +98,13 @@ describe('Web Push', () => {
     user: TestUser,
     { endpoint, keys }: Omit<TestSubscription, 'id'>,
     extra: Record<string, unknown> = {},
-  ) => t.request({ method: 'POST', url: base, token: user.token, body: { endpoint, keys, expirationTime: null, ...extra } });
+  ) =>
+    t.request({
+      method: 'POST',
+      url: base,
+      token: user.token,
+      body: { endpoint, keys, expirationTime: null, ...extra },
+    });
   const listed = async (user: TestUser) => {
     const res = await t.request({ method: 'GET', url: base, token: user.token });
     assert.equal(res.statusCode, 200);
@@ -105,7 +116,11 @@ describe('Web Push', () => {
   it('serves the VAPID public key browsers subscribe with', async () => {
     const res = await t.request({ method: 'GET', url: '/api/push/vapid-public-key' });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json.data, { type: 'vapidPublicKeys', id: 'current', attributes: { publicKey: vapid.publicKey } });
+    assert.deepEqual(res.json.data, {
+      type: 'vapidPublicKeys',
+      id: 'current',
+      attributes: { publicKey: vapid.publicKey },
+    });
   });
 
   it('registers a subscription and pushes a notification to it, encrypted, in its language, with VAPID', async () => {
@@ -297,12 +312,24 @@ describe('Web Push', () => {
   describe('refuses bad subscriptions with 422, storing nothing', () => {
     const port = () => new URL(service.origin).port;
     const cases: [string, () => Omit<TestSubscription, 'id'>, string][] = [
-      ['an http endpoint', () => ({ ...service.subscribe(), endpoint: `http://localhost:${port()}/push/x` }), '/endpoint'],
+      [
+        'an http endpoint',
+        () => ({ ...service.subscribe(), endpoint: `http://localhost:${port()}/push/x` }),
+        '/endpoint',
+      ],
       ['a loopback address not allowed', () => service.subscribe('127.0.0.1'), '/endpoint'],
       ['the IPv6 loopback', () => service.subscribe('[::1]'), '/endpoint'],
       ['a private address', () => ({ ...service.subscribe(), endpoint: 'https://10.1.2.3/push/x' }), '/endpoint'],
-      ['a link-local address', () => ({ ...service.subscribe(), endpoint: 'https://169.254.169.254/push/x' }), '/endpoint'],
-      ['an IPv4-mapped IPv6 address', () => ({ ...service.subscribe(), endpoint: 'https://[::ffff:7f00:1]/x' }), '/endpoint'],
+      [
+        'a link-local address',
+        () => ({ ...service.subscribe(), endpoint: 'https://169.254.169.254/push/x' }),
+        '/endpoint',
+      ],
+      [
+        'an IPv4-mapped IPv6 address',
+        () => ({ ...service.subscribe(), endpoint: 'https://[::ffff:7f00:1]/x' }),
+        '/endpoint',
+      ],
       // /etc/hosts answers 127.0.0.1 for this name: the DNS answer is checked, not only literals.
       ['a name resolving to loopback', () => service.subscribe('vm'), '/endpoint'],
       ['a host that does not resolve', () => service.subscribe('no-such-host.invalid'), '/endpoint'],
