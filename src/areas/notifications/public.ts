@@ -19,4 +19,6 @@ declare module '../../platform/modules/area-module.ts' {
 
 export { dedupKeys } from './kinds.ts';
 export type { NotificationDispatcher } from './notification-dispatcher.ts';
+export { PushSubscriptionSchema, presentPushSubscription } from './push-subscriptions.presenters.ts';
 export type { PushSubscriptionsService } from './push-subscriptions.service.ts';
+export { PushSubscriptionBody } from './requests.ts';

@@ -62,6 +62,10 @@ export class PushSubscriptionsRepository extends Repository {
     return rows.length > 0;
   }
 
+  async deleteEndpoint(userId: string, endpoint: string): Promise<void> {
+    await this.db.delete(s).where(and(eq(s.userId, userId), eq(s.endpoint, endpoint)));
+  }
+
   /** The push service said it is gone (404, 410): delete it, unless it was registered again since (new keys). */
   async deleteGone(id: string, p256dh: string): Promise<void> {
     await this.db.delete(s).where(and(eq(s.id, id), eq(s.p256dh, p256dh)));

@@ -1,10 +1,8 @@
 /** Web Push: the VAPID key browsers subscribe with, and the signed-in user's push subscriptions. */
-import { Type } from 'typebox';
-import { CollectionSchema, DocumentSchema, StringEnum } from '../../platform/http/jsonapi.ts';
+import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { listDocument } from '../../platform/http/page-document.ts';
 import { perIp, perUser } from '../../platform/http/rate-limit.ts';
 import { type AnyRoute, idParam, route } from '../../platform/http/route.ts';
-import { supportedLocales } from '../../platform/i18n/i18n.ts';
 import type { NotificationsServices } from './public.ts';
 import {
   PushSubscriptionSchema,
@@ -13,31 +11,9 @@ import {
 } from './push-subscriptions.presenters.ts';
 import { pushSubscriptionsKeyset } from './push-subscriptions.repository.ts';
 import { maxPushSubscriptionsPerUser } from './push-subscriptions.service.ts';
+import { PushSubscriptionBody } from './requests.ts';
 
 const base = '/api/users/me/push-subscriptions';
-
-/** What PushSubscription.toJSON() gives, and the language of the pushes. */
-const PushSubscriptionBody = Type.Object(
-  {
-    endpoint: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description: 'the push service URL: https, on a public address',
-    }),
-    expirationTime: Type.Optional(Type.Union([Type.Null(), Type.Number()], { description: 'ignored' })),
-    keys: Type.Object(
-      {
-        p256dh: Type.String({ maxLength: 100, description: 'the uncompressed P-256 public key, base64url (65 bytes)' }),
-        auth: Type.String({ maxLength: 100, description: 'the authentication secret, base64url (16 bytes)' }),
-      },
-      { additionalProperties: false },
-    ),
-    locale: Type.Optional(
-      StringEnum(supportedLocales, { description: "the pushes' language; default the request's (Accept-Language)" }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 export function pushSubscriptionsRoutes({
   pushSubscriptions,

@@ -53,6 +53,11 @@ export class PushSubscriptionsService {
     return this.#sender().publicKey;
   }
 
+  /** The same key, or null without Web Push (the security page then offers nothing). */
+  vapidPublicKeyIfEnabled(): string | null {
+    return this.#deps.webPush?.publicKey ?? null;
+  }
+
   async register(userId: string, input: NewPushSubscription): Promise<PushSubscriptionRow> {
     this.#sender();
     if (!isUncompressedP256Point(input.keys.p256dh)) {
@@ -95,6 +100,11 @@ export class PushSubscriptionsService {
 
   async delete(userId: string, id: string): Promise<void> {
     if (!(await this.#deps.repository.delete(userId, id))) throw new AppError('notFound');
+  }
+
+  /** The browser unsubscribed (the security page's "Stop"): its endpoint is the user's no more; idempotent. */
+  async deleteEndpoint(userId: string, endpoint: string): Promise<void> {
+    await this.#deps.repository.deleteEndpoint(userId, endpoint);
   }
 
   #sender(): WebPushSender {

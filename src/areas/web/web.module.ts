@@ -15,6 +15,7 @@ import { layoutRoutes } from './layout/layout.routes.ts';
 import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
+import { devicePushRoutes } from './security/device-push.routes.ts';
 import { securityRoutes } from './security/security.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { WebRepository } from './web.repository.ts';
@@ -34,6 +35,7 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
+    'notifications',
   ],
   create(
     { config, transactions, clock, caches },
@@ -49,6 +51,7 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
+      notifications,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -76,7 +79,11 @@ export const webArea = defineArea({
         identities: identities.identities,
         passkeySignIn: passkeys.passkeySignIn,
       },
-      security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
+      security: {
+        sessions: accounts.sessions,
+        passkeys: passkeys.passkeys,
+        pushSubscriptions: notifications.pushSubscriptions,
+      },
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
@@ -102,6 +109,7 @@ export const webArea = defineArea({
       ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
+      ...devicePushRoutes(services),
       ...appealPageRoutes(services),
     ]);
   },
