@@ -40,7 +40,8 @@ function devicePushSection(context: PageContext, vapidKey: string): Markup {
   return html`<div id="device-push" class="security__push" data-locale=${context.locale} data-vapid-key=${vapidKey}
       data-worker="/push-worker.js" data-on=${t('security.push.on')} data-stopped=${t('security.push.stopped')}
       data-denied=${t('security.push.denied')} data-failed=${t('security.push.failed')}
-      data-unsupported=${t('security.push.unsupported')} data-network-error=${t('signIn.networkError')}>
+      data-unsupported=${t('security.push.unsupported')} data-timeout=${t('security.push.timeout')}
+      data-network-error=${t('signIn.networkError')}>
     <h2>${t('security.push.title')}</h2>
     <p class="field__hint">${t('security.push.lead')}</p>
     <p id="device-push-status" class="notice" role="status" hidden></p>

@@ -80,10 +80,14 @@ async function start(box: HTMLElement, on: HTMLButtonElement, off: HTMLButtonEle
         show(false, texts.denied);
         return;
       }
-      const subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(texts.vapidKey ?? ''),
-      });
+      // A browser that cannot reach its push service may never answer: give up after 30 seconds.
+      const subscription = await Promise.race([
+        registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: keyBytes(texts.vapidKey ?? ''),
+        }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(texts.timeout ?? 'timeout')), 30_000)),
+      ]);
       await post('/security/push-subscriptions', { ...subscription.toJSON(), locale });
       show(true);
     } catch (error) {
