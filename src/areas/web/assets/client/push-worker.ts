@@ -17,7 +17,16 @@ interface WorkerScope {
     openWindow(url: string): Promise<unknown>;
   };
   skipWaiting(): Promise<void>;
-  addEventListener(type: string, listener: (event: any) => void): void;
+  addEventListener(
+    type: 'install' | 'activate' | 'push' | 'notificationclick',
+    listener: (event: WorkerEvent) => void,
+  ): void;
+}
+/** install and activate, push (`data`) and notificationclick (`notification`) events. */
+interface WorkerEvent {
+  waitUntil(promise: Promise<unknown>): void;
+  data?: { json(): unknown; text(): string } | null;
+  notification?: { close(): void; data?: { url?: unknown } | null };
 }
 interface WindowClientLike {
   url: string;
@@ -68,8 +77,8 @@ worker.addEventListener('push', (event) => {
 });
 
 worker.addEventListener('notificationclick', (event) => {
-  event.notification.close();
-  const url = linkOf(event.notification.data?.url);
+  event.notification?.close();
+  const url = linkOf(event.notification?.data?.url);
   event.waitUntil(
     (async () => {
       const windows = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
