@@ -12,14 +12,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { generateVapidKeys, WebPushSender } from '../../src/adapters/push/index.ts';
-import { dedupKeys } from '../../src/areas/notifications/public.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { adminToken, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser, strongPassword } from '../helpers/factories.ts';
+import { dispatchFollow } from '../helpers/notifications.ts';
 import { freePort } from '../helpers/processes.ts';
-import { browserUnavailable, chromiumArgs, chromiumPath, screenshot, watch } from '../support/browser.ts';
+import { browserUnavailable, launchChromiumForLocalhost, screenshot, watch } from '../support/browser.ts';
 import { type LocalPushService, pushServiceCa, startLocalPushService } from '../support/web-push-service.ts';
 
 const generous = 60_000;
@@ -45,11 +45,7 @@ describe('Web Push in a browser', { skip: browserUnavailable() }, () => {
     const webPush = new WebPushSender({ vapid, allowedHosts: ['localhost'], ca: pushServiceCa });
     t = await createTestApp({ env, deps: { webPush }, clock: new ManualClock(new Date().toISOString()) });
     await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [...chromiumArgs, '--host-resolver-rules=MAP localhost 127.0.0.1'],
-      headless: true,
-    });
+    browser = await launchChromiumForLocalhost();
   });
   after(async () => {
     await browser?.close();
@@ -98,12 +94,7 @@ describe('Web Push in a browser', { skip: browserUnavailable() }, () => {
       body: { endpoint: pushService.endpoint, keys: pushService.keys },
     });
     assert.equal(registered.statusCode, 201);
-    await t.services.areas.notifications.dispatcher.dispatch(
-      user.id,
-      'follow.received',
-      { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
-      dedupKeys.followReceived(actor.id),
-    );
+    await dispatchFollow(t, user, actor);
     const flush = await t.request({ method: 'POST', url: '/admin/jobs/flush/notifications-push', token: adminToken });
     assert.equal(flush.json.data.attributes.report.webPushSent, 1);
     const [received] = service.received;

@@ -8,6 +8,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { dispatchFollow, dispatchLevelUp } from '../../../test/helpers/notifications.ts';
 import { type FakeOneSignal, startFakeOneSignal } from '../../../test/support/fake-onesignal-server.ts';
 import {
   type LocalPushService,
@@ -17,7 +18,6 @@ import {
 } from '../../../test/support/web-push-service.ts';
 import { generateVapidKeys, OneSignalPushProvider, WebPushSender } from '../../adapters/push/index.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import { dedupKeys } from './kinds.ts';
 
 const subject = 'mailto:operators@example.test';
 const base = '/api/users/me/push-subscriptions';
@@ -80,20 +80,8 @@ describe('Web Push', () => {
     assert.equal(res.statusCode, 200);
     return res.json.data.attributes.report;
   };
-  const follow = (recipient: TestUser, from = actor) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'follow.received',
-      { actorId: from.id, actorUsername: from.username, actorDisplayName: 'Ana' },
-      dedupKeys.followReceived(from.id),
-    );
-  const levelUp = (recipient: TestUser, level: number) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'user.level.up',
-      { level, previousLevel: level - 1, experience: 100 * level },
-      dedupKeys.levelUp(recipient.id, level),
-    );
+  const follow = (recipient: TestUser, from = actor) => dispatchFollow(t, recipient, from);
+  const levelUp = (recipient: TestUser, level: number) => dispatchLevelUp(t, recipient, level);
   const register = (
     user: TestUser,
     { endpoint, keys }: Omit<TestSubscription, 'id'>,

@@ -8,9 +8,7 @@
  * the page, in its language.
  */
 
-interface ErrorDocument {
-  errors?: Array<{ title?: string }>;
-}
+import { postJson } from './post-json.ts';
 
 const box = document.getElementById('device-push');
 const on = document.getElementById('device-push-on');
@@ -40,22 +38,7 @@ async function start(box: HTMLElement, on: HTMLButtonElement, off: HTMLButtonEle
     return;
   }
 
-  async function post(url: string, body: unknown): Promise<void> {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': locale },
-        body: JSON.stringify(body),
-      });
-    } catch {
-      throw new Error(texts.networkError ?? 'Network error');
-    }
-    if (response.ok) return;
-    const document = (await response.json().catch(() => ({}))) as ErrorDocument;
-    throw new Error(document.errors?.[0]?.title ?? `${response.status}`);
-  }
+  const post = (url: string, body: unknown) => postJson(url, body, locale, texts.networkError ?? 'Network error');
 
   const registration = await navigator.serviceWorker.register(texts.worker ?? '/push-worker.js', { scope: '/' });
   await navigator.serviceWorker.ready;
