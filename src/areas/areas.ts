@@ -25,7 +25,9 @@ import { passkeysArea } from './passkeys/passkeys.module.ts';
 import { reactionsArea } from './reactions/reactions.module.ts';
 import { reportsArea } from './reports/reports.module.ts';
 import { searchArea } from './search/search.module.ts';
+import { shareLinksArea } from './share-links/share-links.module.ts';
 import { socialFeedsArea } from './social-feeds/social-feeds.module.ts';
+import { syndicationArea } from './syndication/syndication.module.ts';
 import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
 import { trackingArea } from './tracking/tracking.module.ts';
@@ -47,6 +49,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   followsArea,
   reactionsArea,
   bookmarksArea,
+  shareLinksArea,
   commentsArea,
   reportsArea,
   appealsArea,
@@ -60,5 +63,6 @@ export const areaModules: readonly AnyAreaModule[] = [
   couponsArea,
   trackingArea,
   dataExportArea,
+  syndicationArea,
   webArea,
 ];

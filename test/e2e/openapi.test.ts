@@ -65,7 +65,7 @@ describe('OpenAPI', () => {
       assert.equal(responseOf(method, path, status).content, undefined, `${method.toUpperCase()} ${path} ${status}`);
     }
 
-    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export aside).
+    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export and oEmbed's plain JSON aside).
     for (const [path, operations] of Object.entries<
       Record<string, { responses: Record<string, { content?: object }> }>
     >(spec.paths)) {
@@ -73,7 +73,14 @@ describe('OpenAPI', () => {
       for (const [method, operation] of Object.entries(operations))
         for (const [status, response] of Object.entries(operation.responses)) {
           const types = Object.keys(response.content ?? {});
-          const expected = path === '/api/users/me/export' && status === '200' ? 'application/zip' : jsonApiMediaType;
+          const expected =
+            status !== '200'
+              ? jsonApiMediaType
+              : path === '/api/users/me/export'
+                ? 'application/zip'
+                : path === '/api/oembed'
+                  ? 'application/json'
+                  : jsonApiMediaType;
           assert.ok(
             types.every((type) => type === expected),
             `${method.toUpperCase()} ${path} ${status}: ${types}`,

@@ -124,6 +124,14 @@ describe('account erasure after the grace period', () => {
     await ok(as(ada, 'POST', `/api/media/${bobsPost.id}/reports`, { reason: 'copyright' }), 201);
     await ok(as(ada, 'PUT', '/api/users/me/topics', { topics: ['beaches', 'hiking'] }), 200);
     await ok(as(ada, 'POST', '/api/users/me/social-feeds', { name: 'My trips', mediaIds: [adaPost.id] }), 201);
+    await ok(
+      as(ada, 'POST', '/api/users/me/share-links', {
+        targetKind: 'post',
+        targetId: adaPost.id,
+        password: 'for my aunt',
+      }),
+      201,
+    );
     await ok(t.request({ method: 'POST', url: '/api/newsletter/subscribe', body: { email: ada.email } }), 202);
     await ok(
       admin('POST', '/admin/coupons', {

@@ -184,6 +184,15 @@ describe('data export', () => {
     await ok(
       {
         method: 'POST',
+        url: '/api/users/me/share-links',
+        token: ada.token,
+        body: { targetKind: 'post', targetId: adaMediaId, password: 'for my aunt' },
+      },
+      201,
+    );
+    await ok(
+      {
+        method: 'POST',
         url: '/admin/coupons',
         token: adminToken,
         body: { id: 'HARBOUR-2026', userLimit: 3, rewards: [{ rewardId: 1, value: 10 }] },
@@ -361,6 +370,13 @@ describe('data export', () => {
     assert.deepEqual(
       rowsOf(entries, 'social-feeds').map((row) => [row.name, row.handPickedMediaIds]),
       [['Harbours', [adaMediaId]]],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'share-links').map((row) => [row.targetKind, row.targetId, row.hasPassword, row.views]),
+      [['post', adaMediaId, true, 0]],
+    );
+    assert.ok(
+      !('tokenHash' in rowsOf(entries, 'share-links')[0]!) && !('passwordHash' in rowsOf(entries, 'share-links')[0]!),
     );
     assert.deepEqual(
       rowsOf(entries, 'coupon-redemptions').map((row) => [row.code, row.rewards]),

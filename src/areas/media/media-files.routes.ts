@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { VariantFormat, VariantSize } from '../../adapters/images/index.ts';
 import { alsoAnswer } from '../../platform/http/answers.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { matchesEtag } from '../../platform/http/etags.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { parseRangeHeader } from './byte-range-header.ts';
@@ -17,13 +18,6 @@ const formatOfExtension = new Map<string, VariantFormat>([
   ['png', 'png'],
 ]);
 const cacheControl = 'public, max-age=31536000, immutable';
-
-/** True when If-None-Match names this ETag (or `*`); weak comparison, as RFC 9110 asks for it. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
-}
 
 export function mediaFilesRoutes({ media, mediaVariants }: Pick<MediaServices, 'media' | 'mediaVariants'>): AnyRoute[] {
   return [

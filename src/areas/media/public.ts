@@ -23,6 +23,6 @@ declare module '../../platform/modules/area-module.ts' {
 
 export type { MediaAdminService } from './admin/media-admin.service.ts';
 export type { MediaService } from './media.service.ts';
-export { mediaFlags } from './media-flags.ts';
+export { isPubliclyVisible, mediaFlags } from './media-flags.ts';
 export { mediaVariantUrls } from './media-urls.ts';
 export { ListedMediaSchema, MediaSchema, presentListedMedia, presentMedia } from './presenters.ts';

@@ -7,6 +7,7 @@ import type { MediaServices } from '../media/public.ts';
 import type { NewsletterServices } from '../newsletter/public.ts';
 import type { NotificationsServices } from '../notifications/public.ts';
 import type { PasskeysServices } from '../passkeys/public.ts';
+import type { ShareLinksServices } from '../share-links/public.ts';
 import type { LayoutSettings } from './layout/page-context.ts';
 import type { WebPagesService } from './web-pages.service.ts';
 
@@ -45,6 +46,8 @@ export interface WebServices {
   newsletter: NewsletterServices['newsletter'];
   /** The page of a banned user's appeal link. */
   appeals: AppealsServices['appeals'];
+  /** The page a share link opens (GET /s/{token}). */
+  shareLinks: ShareLinksServices['shareLinks'];
   /** The viewer's names in the header, and the map tiles' origin (MAP_TILE_URL) the pages' CSP allows. */
   layout: LayoutSettings;
 }

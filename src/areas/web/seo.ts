@@ -1,12 +1,10 @@
 /** sitemap.xml (sitemaps.org) and robots.txt. */
 import { formatTimestamp } from '../../platform/http/time.ts';
+import { escapeXml } from '../../platform/text/escape-xml.ts';
 import type { CountryCount } from './web.repository.ts';
 
 /** The pages every sitemap lists. */
 export const sitemapPages = ['/', '/explorer', '/travel', '/sustainable-tourism', '/how-it-works', '/commissions'];
-
-const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
 export function sitemapXml(
   baseUrl: string,

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../platform/clock.ts';
 import { type Page, pageOf } from '../../platform/db/page.ts';
-import type { PageRequest } from '../../platform/db/page-request.ts';
+import { firstPage, type PageRequest } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { UsersService } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
@@ -28,14 +28,6 @@ import {
 
 /** An establishment as the catalogue lists it. */
 export type ListedEstablishment = Awaited<ReturnType<EstablishmentsService['list']>>[number];
-
-/** The first page of a list, for lists a page shows without paging them. */
-export const firstPage = (limit: number, list: string): PageRequest => ({
-  direction: 'first',
-  position: null,
-  limit,
-  list,
-});
 
 export const shown = { recent: 12, trending: 8, places: 8, badges: 12, sitemapProfiles: 5000 } as const;
 

@@ -9,6 +9,7 @@ import { settingsOf } from '../accounts/public.ts';
 import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
 import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
+import { embedRoutes } from './embed/embed.routes.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
 import { installLayout } from './layout/install-layout.ts';
 import { layoutRoutes } from './layout/layout.routes.ts';
@@ -17,6 +18,7 @@ import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
 import { devicePushRoutes } from './security/device-push.routes.ts';
 import { securityRoutes } from './security/security.routes.ts';
+import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
@@ -36,6 +38,7 @@ export const webArea = defineArea({
     'appeals',
     'passkeys',
     'notifications',
+    'shareLinks',
   ],
   create(
     { config, transactions, clock, caches },
@@ -52,6 +55,7 @@ export const webArea = defineArea({
       appeals,
       passkeys,
       notifications,
+      shareLinks,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -87,6 +91,7 @@ export const webArea = defineArea({
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
+      shareLinks: shareLinks.shareLinks,
       layout: {
         async findUser(userId) {
           const user = await accounts.users.find(userId);
@@ -111,6 +116,8 @@ export const webArea = defineArea({
       ...securityRoutes(services),
       ...devicePushRoutes(services),
       ...appealPageRoutes(services),
+      ...sharePageRoutes(services),
+      ...embedRoutes(services),
     ]);
   },
 });

@@ -15,5 +15,13 @@ export interface PageRequest {
   list: string;
 }
 
+/** The first page of a list, for lists a page or a feed shows without paging them. */
+export const firstPage = (limit: number, list: string): PageRequest => ({
+  direction: 'first',
+  position: null,
+  limit,
+  list,
+});
+
 /** The page size of a list that names none. */
 export const defaultPageLimit = 20;

@@ -12,7 +12,8 @@ import { AppError } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
 import type { App } from './types.ts';
 
-const plainJsonPaths = new Set(['/api/openapi.json']);
+/** JSON that is not JSON:API: the OpenAPI document, and oEmbed (whose consumers read plain JSON). */
+const plainJsonPaths = new Set(['/api/openapi.json', '/api/oembed']);
 const allowedParameters = new Set(['ext', 'profile']);
 
 interface MediaRange {

@@ -108,6 +108,7 @@ export const errorCatalogue = {
   notReady: 503,
   internal: 500,
   providerUnavailable: 502,
+  formatNotImplemented: 501,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

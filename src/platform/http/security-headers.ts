@@ -7,7 +7,8 @@
  *   and `X-Frame-Options: DENY` (for older browsers), so no other site can frame them (clickjacking).
  * - web pages (src/areas/web/layout) replace those defaults with their own (a Content-Security-Policy
  *   with the response's nonce, `Referrer-Policy: same-origin`, `Permissions-Policy`) through
- *   `setPageSecurityHeaders`, set when the page is rendered and applied here to its HTML answer.
+ *   `setPageSecurityHeaders`, set when the page is rendered and applied here to its HTML answer; a page
+ *   whose policy has frame-ancestors other than 'none' (the embeddable cards) has no X-Frame-Options.
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from './types.ts';
@@ -39,8 +40,12 @@ export function registerSecurityHeaders(app: App) {
     reply.header('Referrer-Policy', referrerPolicy);
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
-      reply.headers(htmlFrameHeaders);
       const page = pageHeaders.get(request);
+      // A page whose own policy lets others frame it (the embeddable cards) goes without X-Frame-Options.
+      const framable = page?.['Content-Security-Policy']?.includes("frame-ancestors 'none'") === false;
+      reply.headers(
+        framable ? { 'Content-Security-Policy': htmlFrameHeaders['Content-Security-Policy'] } : htmlFrameHeaders,
+      );
       // A Cache-Control the handler chose (no-store on the sign-in page's mailed links) wins.
       if (page) {
         const { 'Cache-Control': cacheControl, Vary: vary, ...others } = page;

@@ -24,7 +24,17 @@ export function tileOrigin(template: string | null | undefined): string | null {
   return `${scheme.toLowerCase()}://${host}`;
 }
 
-export function contentSecurityPolicy(nonce: string, imageOrigins: readonly string[] = []): string {
+/**
+ * Who may frame the page: nobody (every page), or any site (the embeddable cards, GET /embed/...,
+ * which hold nothing but public content and no form, so framing them cannot trick a viewer into an action).
+ */
+export type Framing = 'none' | 'anyone';
+
+export function contentSecurityPolicy(
+  nonce: string,
+  imageOrigins: readonly string[] = [],
+  framing: Framing = 'none',
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -35,7 +45,7 @@ export function contentSecurityPolicy(nonce: string, imageOrigins: readonly stri
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    framing === 'anyone' ? 'frame-ancestors *' : "frame-ancestors 'none'",
   ].join('; ');
 }
 
@@ -43,9 +53,13 @@ export const pageReferrerPolicy = 'same-origin';
 export const permissionsPolicy =
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), magnetometer=(), gyroscope=(), accelerometer=()';
 
-export function pageSecurityHeaders(nonce: string, imageOrigins: readonly string[]): Record<string, string> {
+export function pageSecurityHeaders(
+  nonce: string,
+  imageOrigins: readonly string[],
+  framing: Framing = 'none',
+): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(nonce, imageOrigins),
+    'Content-Security-Policy': contentSecurityPolicy(nonce, imageOrigins, framing),
     'Referrer-Policy': pageReferrerPolicy,
     'Permissions-Policy': permissionsPolicy,
     // A page names its viewer and follows the locale cookie: never stored by a shared cache.

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { setPageSecurityHeaders } from '../../../platform/http/security-headers.ts';
 import type { Viewer } from '../../../platform/http/types.ts';
 import type { Locale } from '../../../platform/i18n/i18n.ts';
-import { newNonce, pageSecurityHeaders, tileOrigin } from './csp.ts';
+import { type Framing, newNonce, pageSecurityHeaders, tileOrigin } from './csp.ts';
 import { pageLocale } from './locale.ts';
 
 export interface PageViewer {
@@ -54,14 +54,19 @@ export async function blursSensitiveMedia(request: FastifyRequest, viewer: Viewe
   return (await settings.findUser(viewer.userId))?.blurSensitiveMedia ?? true;
 }
 
-export async function pageContext(request: FastifyRequest, viewer: Viewer | null): Promise<PageContext> {
+/** `framing: 'anyone'` for the embeddable cards only (csp.ts): every other page refuses to be framed. */
+export async function pageContext(
+  request: FastifyRequest,
+  viewer: Viewer | null,
+  { framing = 'none' }: { framing?: Framing } = {},
+): Promise<PageContext> {
   const settings = layoutSettings(request);
   const locale = pageLocale(request);
   // Content-Language and translated error titles follow the page's locale, cookie included.
   request.locale = locale;
   const nonce = newNonce();
   const tiles = tileOrigin(settings?.mapTileUrl);
-  setPageSecurityHeaders(request, pageSecurityHeaders(nonce, tiles ? [tiles] : []));
+  setPageSecurityHeaders(request, pageSecurityHeaders(nonce, tiles ? [tiles] : [], framing));
   let pageViewer: PageViewer | null = null;
   let blurSensitiveMedia = true;
   if (viewer && settings) {

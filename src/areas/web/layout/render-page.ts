@@ -31,6 +31,15 @@ export interface PageOptions {
   ogType?: 'website' | 'profile';
   /** Error pages and other pages search engines should not keep. */
   noIndex?: boolean;
+  /** Discovery links of the head: the page's feeds and oEmbed (`<link rel="alternate">`). */
+  alternates?: readonly PageAlternate[];
+}
+
+/** A `<link rel="alternate">`: its media type, a same-origin path or absolute URL, and a title. */
+export interface PageAlternate {
+  type: string;
+  href: string;
+  title?: string;
 }
 
 export const navigation = [
@@ -138,6 +147,10 @@ export function renderPage(context: PageContext, page: PageOptions): string {
       ${page.noIndex ? html`<meta name="robots" content="noindex" />` : null}
       <link rel="canonical" href=${canonical} />
       <link rel="icon" href="data:," />
+      ${(page.alternates ?? []).map(
+        (link) =>
+          html`<link rel="alternate" type=${link.type} href=${absolute(context.baseUrl, link.href)} title=${link.title} />`,
+      )}
       <meta property="og:site_name" content=${siteName} />
       <meta property="og:type" content=${page.ogType ?? 'website'} />
       <meta property="og:title" content=${page.title} />

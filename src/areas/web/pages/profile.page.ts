@@ -1,5 +1,6 @@
 /** GET /@{username}: a public profile: cover, avatar, names, counts, level, title, badges, public media. */
 import { presentProgress, presentUserBadge } from '../../gamification/public.ts';
+import { oembedPath, profileFeedPath } from '../../syndication/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
@@ -68,6 +69,15 @@ export function renderProfile(context: PageContext, view: ProfileView): string {
     canonicalPath: profilePath(user.username),
     body,
     ogType: 'profile',
+    alternates: [
+      { type: 'application/rss+xml', href: profileFeedPath(user.username, 'rss'), title: `${user.nickname} (RSS)` },
+      { type: 'application/atom+xml', href: profileFeedPath(user.username, 'atom'), title: `${user.nickname} (Atom)` },
+      {
+        type: 'application/json+oembed',
+        href: oembedPath(`${context.baseUrl}${profilePath(user.username)}`),
+        title: user.nickname,
+      },
+    ],
     image: user.avatarMediaId
       ? { url: variantUrl(user.avatarMediaId, 'small'), alt: t('web.profile.avatar', { name: user.nickname }) }
       : null,

@@ -1,0 +1,18 @@
+/**
+ * The paths syndication serves and links: the pages' heads link the feeds and oEmbed (web imports these
+ * from syndication's face), and the feeds link the embeddable card of each post.
+ */
+import { toHex } from '../../platform/ids/ids.ts';
+import { type FeedFormat, feedFormats } from './feed.ts';
+
+export const profilePagePath = (username: string) => `/@${encodeURIComponent(username)}`;
+/** A post's card (the web area's GET /embed/posts/{id}): the page a feed entry and an oEmbed answer point to. */
+export const embedPostPath = (mediaId: string) => `/embed/posts/${toHex(mediaId)}`;
+/** A profile's card (GET /embed/@{username}). */
+export const embedProfilePath = (username: string) => `/embed/@${encodeURIComponent(username)}`;
+
+export const profileFeedPath = (username: string, format: FeedFormat) =>
+  `${profilePagePath(username)}.${feedFormats[format].extension}`;
+
+/** The oEmbed endpoint's URL for a page of this site (the discovery link of its head). */
+export const oembedPath = (pageUrl: string) => `/api/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
