@@ -1,11 +1,11 @@
 import { request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from 'pino';
 import webPush from 'web-push';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 import { retryAfterMs } from './onesignal-response.ts';
 import { type AddressLookup, EndpointRefused, type ResolvedAddress, resolvePublicEndpoint } from './public-address.ts';
+import type { PushRetryOptions } from './push-retry-options.ts';
 
 export interface VapidKeys {
   /** The application server key browsers subscribe with: an uncompressed P-256 point, base64url. */
@@ -38,23 +38,14 @@ export type WebPushResult =
       gone: boolean;
     };
 
-export interface WebPushSenderOptions {
+/** The retries follow OneSignal's rules (PushRetryOptions), per push service origin. */
+export interface WebPushSenderOptions extends PushRetryOptions {
   vapid: VapidKeys;
   /** Hosts reached even on a non-public address (WEB_PUSH_ALLOWED_HOSTS). */
   allowedHosts: readonly string[];
   /** Extra trusted certificates (the tests' local push service). */
   ca?: string | Buffer;
   lookup?: AddressLookup;
-  clock?: Clock;
-  sleep?: (ms: number) => Promise<void>;
-  /** The OneSignal rules: retries after a 429, a 5xx, a timeout or a network error; default 2. */
-  maxRetries?: number;
-  /** First 5xx/network backoff, doubled on each retry; default 1000 ms. */
-  retryBaseDelayMs?: number;
-  /** A longer Retry-After is not waited for: the push fails as retryable. Default 60 s. */
-  maxRetryDelayMs?: number;
-  timeoutMs?: number;
-  logger?: Logger;
 }
 
 type Attempt = { kind: 'done'; result: WebPushResult } | { kind: 'retry'; reason: string; retryAfterMs: number | null };
