@@ -159,6 +159,22 @@ describe('configuration', () => {
     }
   });
 
+  it('reads federation: off by default, private addresses refused unless allowed, a secret of 32 characters at least', () => {
+    assert.deepEqual(loadConfig({}).federation, { enabled: false, allowPrivateAddress: false, secret: null });
+    const secret = 'thirty-two-characters-or-more-0123';
+    assert.deepEqual(
+      loadConfig({ FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE_ADDRESS: 'on', FEDERATION_SECRET: secret }).federation,
+      { enabled: true, allowPrivateAddress: true, secret },
+    );
+    assert.throws(
+      () => loadConfig({ FEDERATION: 'maybe', FEDERATION_SECRET: 'short' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /FEDERATION must be on or off/.test(error.problems.join('\n')) &&
+        /FEDERATION_SECRET/.test(error.problems.join('\n')),
+    );
+  });
+
   it('reads the two-factor secret: unset by default (generated), 32 characters at least', () => {
     assert.equal(loadConfig({}).twoFactorSecret, null);
     const secret = 'thirty-two-characters-or-more-0123';

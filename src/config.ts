@@ -8,6 +8,18 @@ import { isUncompressedP256Point, isVapidPrivateKey } from './adapters/push/web-
 
 export type AppEnv = 'development' | 'production' | 'test';
 
+export interface FederationConfig {
+  /** FEDERATION=on: serve WebFinger, NodeInfo and the actors, accept and deliver activities. */
+  enabled: boolean;
+  /**
+   * FEDERATION_ALLOW_PRIVATE_ADDRESS=on: fetch and deliver to loopback and private addresses over plain
+   * http (tests, closed networks); off, Fedify refuses them (its SSRF guard).
+   */
+  allowPrivateAddress: boolean;
+  /** What the actors' private keys and the queued activities are encrypted with; null: generated in DATA_DIR/secrets. */
+  secret: string | null;
+}
+
 export interface Config {
   appEnv: AppEnv;
   host: string;
@@ -64,6 +76,8 @@ export interface Config {
    * tickets' signatures); null: generated once and kept in DATA_DIR/secrets.
    */
   twoFactorSecret: string | null;
+  /** ActivityPub federation (docs/operations.md, Federation): off by default; Fedify is loaded only when on. */
+  federation: FederationConfig;
   /**
    * The explorer's base layer: a tile server URL template (`https://tile.example/{z}/{x}/{y}.png`,
    * optional `{s}` and `{r}`), or null for the offline map drawn from Natural Earth shapes.
@@ -259,6 +273,11 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsOriginsOf(read.optional('CORS_ORIGINS'), read.problems),
     mediaEtagSecret: read.optional('MEDIA_ETAG_SECRET'),
     twoFactorSecret: read.optional('TWO_FACTOR_SECRET'),
+    federation: {
+      enabled: read.switch('FEDERATION', false),
+      allowPrivateAddress: read.switch('FEDERATION_ALLOW_PRIVATE_ADDRESS', false),
+      secret: read.optional('FEDERATION_SECRET'),
+    },
     mapTileUrl: mapTileUrlOf(read.optional('MAP_TILE_URL'), read.problems),
     mapTileAttribution: read.optional('MAP_TILE_ATTRIBUTION'),
     push,
@@ -270,6 +289,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.mediaEtagSecret !== null && config.mediaEtagSecret.length < 16) {
     read.problems.push('MEDIA_ETAG_SECRET must be at least 16 characters');
+  }
+  if (config.federation.secret !== null && config.federation.secret.length < 32) {
+    read.problems.push('FEDERATION_SECRET must be at least 32 characters');
   }
   if (config.twoFactorSecret !== null && config.twoFactorSecret.length < 32) {
     read.problems.push('TWO_FACTOR_SECRET must be at least 32 characters');

@@ -12,6 +12,7 @@ import { commentsArea } from './comments/comments.module.ts';
 import { couponsArea } from './coupons/coupons.module.ts';
 import { dataExportArea } from './data-export/data-export.module.ts';
 import { discoveryArea } from './discovery/discovery.module.ts';
+import { federationArea } from './federation/federation.module.ts';
 import { filtersArea } from './filters/filters.module.ts';
 import { followsArea } from './follows/follows.module.ts';
 import { gamificationArea } from './gamification/gamification.module.ts';
@@ -31,6 +32,7 @@ import { syndicationArea } from './syndication/syndication.module.ts';
 import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
 import { trackingArea } from './tracking/tracking.module.ts';
+import { tripsArea } from './trips/trips.module.ts';
 import { userAdminArea } from './user-admin/user-admin.module.ts';
 import { webArea } from './web/web.module.ts';
 
@@ -62,7 +64,9 @@ export const areaModules: readonly AnyAreaModule[] = [
   newsletterArea,
   couponsArea,
   trackingArea,
+  tripsArea,
   dataExportArea,
   syndicationArea,
+  federationArea,
   webArea,
 ];

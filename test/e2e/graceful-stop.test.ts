@@ -2,7 +2,7 @@
  * The real server (`node src/main.ts`) as a load balancer and Prometheus see it: ready once its
  * queue runs, metrics on their own port only, and at SIGTERM readiness off first (503 while it still
  * serves, for SHUTDOWN_DELAY_SECONDS), then no new connections, a request in flight still answered
- * in full, and a clean exit.
+ * in full, open notification streams ended, and a clean exit.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/platform/db/database.ts';
 import { openTestDatabase, postgresUrlOf, testEngine } from '../helpers/database.ts';
+import { openEventStream } from '../helpers/event-stream.ts';
 import { copyMigratedDataDirectory } from '../helpers/pglite-test-database.ts';
 import { freePort } from '../helpers/processes.ts';
 import { parseExposition, sumOf } from '../helpers/prometheus.ts';
-import { type ServerProcess, startServer } from '../helpers/server-process.ts';
+import { registerThrough, type ServerProcess, startServer } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const shutdownDelaySeconds = 4;
@@ -130,7 +131,11 @@ describe('graceful stop of the real server', () => {
     assert.ok(sumOf(series, 'process_resident_memory_bytes') > 0);
   });
 
-  it('at SIGTERM turns readiness off while it still serves, then drains a request in flight and exits 0', async () => {
+  it('at SIGTERM turns readiness off while it still serves, then drains a request in flight, ends the open streams and exits 0', async () => {
+    // A notification stream stays open until the server ends it: it must not hold the stop up.
+    const { token } = await registerThrough(server, 'streaming@example.test');
+    const stream = await openEventStream(base, { token });
+    await stream.next("the stream's first count", (event) => event.event === 'unreadCount');
     const inFlight = startSlowPost(`${base}/api/auth/register`, {
       email: 'draining@example.test',
       password: 'correct horse 42',
@@ -167,6 +172,7 @@ describe('graceful stop of the real server', () => {
 
     const [code] = await exited;
     assert.equal(code, 0, server.log());
+    assert.equal(stream.ended, true, 'the stream was ended by the server');
     const events = server.output
       .join('')
       .split('\n')

@@ -30,8 +30,14 @@ describe('OpenAPI', () => {
     for (const route of documented) {
       const operation = spec.paths[route.path]?.[route.method.toLowerCase()];
       assert.ok(operation, `${route.method} ${route.path} is missing from the OpenAPI document`);
+      // The notification stream takes the web sign-in cookie too (the pages' EventSource).
+      const cookieToo = route.path === '/api/users/me/notifications/stream';
       if (route.auth === 'user')
-        assert.deepEqual(operation.security, [{ sessionToken: [] }], `${route.method} ${route.path}`);
+        assert.deepEqual(
+          operation.security,
+          cookieToo ? [{ sessionToken: [] }, { sessionCookie: [] }] : [{ sessionToken: [] }],
+          `${route.method} ${route.path}`,
+        );
       if (route.auth === 'admin')
         assert.deepEqual(operation.security, [{ adminToken: [] }], `${route.method} ${route.path}`);
     }
@@ -65,7 +71,8 @@ describe('OpenAPI', () => {
       assert.equal(responseOf(method, path, status).content, undefined, `${method.toUpperCase()} ${path} ${status}`);
     }
 
-    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export and oEmbed's plain JSON aside).
+    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export, oEmbed's plain
+    // JSON, a trip's GeoJSON route and the event stream aside).
     for (const [path, operations] of Object.entries<
       Record<string, { responses: Record<string, { content?: object }> }>
     >(spec.paths)) {
@@ -73,14 +80,13 @@ describe('OpenAPI', () => {
       for (const [method, operation] of Object.entries(operations))
         for (const [status, response] of Object.entries(operation.responses)) {
           const types = Object.keys(response.content ?? {});
-          const expected =
-            status !== '200'
-              ? jsonApiMediaType
-              : path === '/api/users/me/export'
-                ? 'application/zip'
-                : path === '/api/oembed'
-                  ? 'application/json'
-                  : jsonApiMediaType;
+          const other: Record<string, string> = {
+            '/api/users/me/export': 'application/zip',
+            '/api/users/me/notifications/stream': 'text/event-stream',
+            '/api/oembed': 'application/json',
+            '/api/trips/{tripId}/route': 'application/geo+json',
+          };
+          const expected = (status === '200' && other[path]) || jsonApiMediaType;
           assert.ok(
             types.every((type) => type === expected),
             `${method.toUpperCase()} ${path} ${status}: ${types}`,

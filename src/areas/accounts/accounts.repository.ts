@@ -1,5 +1,5 @@
 /** All SQL of accounts: users, sessions, single-use tokens. */
-import { and, desc, eq, getTableColumns, getTableName, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { columnsOfAlias } from '../../platform/db/column-names.ts';
 import type { DbSource } from '../../platform/db/database.ts';
 import { newestFirst } from '../../platform/db/keyset.ts';
@@ -172,6 +172,19 @@ export class AccountsRepository extends Repository {
   async findLiveSession(tokenHash: string, now: Date): Promise<CachedSession | null> {
     const [row] = await runStatement(this.db, liveSession, [tokenHash, now.toISOString()]);
     return row ?? null;
+  }
+
+  /** Which of these sessions are still live (not ended, not expired, their user neither banned nor erased). */
+  async liveSessionIds(ids: string[], now: Date): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(inArray(sessions.id, ids), gt(sessions.expiresAt, now), isNull(users.bannedAt), isNull(users.anonymizedAt)),
+      );
+    return rows.map((row) => row.id);
   }
 
   async touchSession(id: string, lastSeenAt: Date, expiresAt: Date, ip: string, userAgent: string | null) {

@@ -8,7 +8,7 @@ import { readMediaRow } from '../../../test/helpers/media-factory.ts';
 import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
 import { enableTwoFactor } from '../../../test/helpers/two-factor.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { makePng } from '../../../test/support/test-images.ts';
+import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
 const graceDays = 3;
@@ -18,7 +18,7 @@ describe('account erasure after the grace period', () => {
   let t: TestApp;
   const admin = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
-  const as = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+  const as = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
     t.request({ method, url, token: user.token, ...(body !== undefined ? { body } : {}) });
   const ok = async (response: Promise<TestResponse>, status: number) => {
     const res = await response;
@@ -46,7 +46,8 @@ describe('account erasure after the grace period', () => {
     }[];
 
   before(async () => {
-    t = await createTestApp({ env: { ACCOUNT_DELETION_GRACE_DAYS: String(graceDays) } });
+    // Federation on: Ada's actor is fetched once, which makes her key pairs (federation_actor_keys).
+    t = await createTestApp({ env: { ACCOUNT_DELETION_GRACE_DAYS: String(graceDays), FEDERATION: 'on' } });
   });
   after(() => t.close());
 
@@ -123,6 +124,19 @@ describe('account erasure after the grace period', () => {
     );
     await ok(as(ada, 'POST', `/api/media/${bobsPost.id}/reports`, { reason: 'copyright' }), 201);
     await ok(as(ada, 'PUT', '/api/users/me/topics', { topics: ['beaches', 'hiking'] }), 200);
+    // A trip: two photos taken in Lyon, her home position in Paris, the trip renamed (frozen).
+    await ok(as(ada, 'PUT', '/api/users/me/trip-home', { latitude: 48.8566, longitude: 2.3522 }), 200);
+    for (const day of ['2026-03-14T10:00:00Z', '2026-03-15T10:00:00Z']) {
+      const photo = await makeJpeg({
+        width: 24,
+        height: 24,
+        gps: { latitude: 45.764, longitude: 4.8357 },
+        takenAt: new Date(day),
+      });
+      await ok(upload(t, '/api/users/me/media', ada.token, photo), 201);
+    }
+    const [adaTrip] = (await ok(t.request({ method: 'GET', url: `/api/users/${ada.id}/trips` }), 200)).json.data;
+    await ok(as(ada, 'PATCH', `/api/users/me/trips/${adaTrip.id}`, { title: `Lyon ${marker}` }), 200);
     await ok(as(ada, 'POST', '/api/users/me/social-feeds', { name: 'My trips', mediaIds: [adaPost.id] }), 201);
     await ok(
       as(ada, 'POST', '/api/users/me/share-links', {
@@ -231,6 +245,13 @@ describe('account erasure after the grace period', () => {
       return rows[0]!.n > 0;
     });
     assert.deepEqual(await counters(bobsPost.id), { likes: 2, bookmarks: 1, comments: 4 });
+
+    const actor = await t.request({
+      method: 'GET',
+      url: `/ap/users/${ada.id}`,
+      headers: { accept: 'application/activity+json' },
+    });
+    assert.equal(actor.statusCode, 200, 'her actor, with its key pairs');
 
     // Deletion asked, confirmed: her comment is hidden at once (with its counter), the rest waits.
     await ok(as(ada, 'DELETE', '/api/users/me', { password: strongPassword }), 202);

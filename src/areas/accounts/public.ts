@@ -58,6 +58,7 @@ export type { ReauthenticationProof, ReauthenticationService } from './reauthent
 export type { HiddenMutes, RelationsService } from './relations.service.ts';
 export { LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
+export { sessionsRevokedChannel } from './session-cache.ts';
 export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions } from './sessions.service.ts';
 export { settingsOf } from './settings.service.ts';
 export type { TwoFactorProof, TwoFactorService } from './two-factor.service.ts';

@@ -27,7 +27,9 @@ export interface CachedSession {
   expiresAt: Date;
 }
 
-const channel = 'sessions.revoked';
+/** The user's sessions changed: `revokeUser`'s message to every instance (the user's id). */
+export const sessionsRevokedChannel = 'sessions.revoked';
+const channel = sessionsRevokedChannel;
 
 export class SessionCache {
   /** By token hash; null when SESSION_CACHE_SECONDS is 0. */
@@ -75,7 +77,8 @@ export class SessionCache {
   revokeUser(userId: string): Promise<void> {
     return this.transactions.afterCommit(async () => {
       this.#forgetUser(userId);
-      if (this.#entries !== null) await this.broadcast.publish(channel, userId);
+      // Sent with the cache off too: the notification streams of the user close on it.
+      await this.broadcast.publish(channel, userId);
     });
   }
 

@@ -178,6 +178,11 @@ export class SessionsService implements SessionResolver {
     return { viewer: { userId: session.userId, sessionId: session.sessionId }, banned: session.banned };
   }
 
+  /** Which of these sessions are still live (a long-lived connection checks its own: the notification stream). */
+  async liveAmong(sessionIds: string[]): Promise<Set<string>> {
+    return new Set(await this.#deps.repository.liveSessionIds(sessionIds, this.#deps.clock.now()));
+  }
+
   list(userId: string, page: PageRequest) {
     return this.#deps.repository.listSessions(userId, this.#deps.clock.now(), page);
   }

@@ -5,43 +5,32 @@
  * to sign sign-in tickets (HMAC). Changing the secret makes every stored TOTP secret unreadable:
  * operators keep it (docs/operations.md, Two-factor authentication).
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DerivedKeys } from '../../platform/secrets/derived-keys.ts';
+import { seal, unseal } from '../../platform/secrets/sealed-box.ts';
 
 type Purpose = 'totp-secret-encryption' | 'recovery-code-hash' | 'sign-in-ticket';
 
 export class TwoFactorKeys {
-  readonly #secret: () => string;
-  readonly #derived = new Map<Purpose, Buffer>();
+  readonly #keys: DerivedKeys<Purpose>;
 
   /** `secret` is read on first use (building the app writes no key file). */
   constructor(secret: () => string) {
-    this.#secret = secret;
+    this.#keys = new DerivedKeys(secret, 'tms-two-factor');
   }
 
   #key(purpose: Purpose): Buffer {
-    let key = this.#derived.get(purpose);
-    if (key === undefined) {
-      key = Buffer.from(hkdfSync('sha256', this.#secret(), 'tms-two-factor', purpose, 32));
-      this.#derived.set(purpose, key);
-    }
-    return key;
+    return this.#keys.key(purpose);
   }
 
-  /** base64url(iv).base64url(tag).base64url(ciphertext). */
+  /** The sealed form (platform/secrets/sealed-box.ts). */
   encrypt(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key('totp-secret-encryption'), iv);
-    const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url')).join('.');
+    return seal(this.#key('totp-secret-encryption'), plain);
   }
 
   /** Throws when the value was not encrypted with this key (another secret, or tampered with). */
   decrypt(sealed: string): string {
-    const [iv, tag, ciphertext] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-    if (iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('malformed ciphertext');
-    const decipher = createDecipheriv('aes-256-gcm', this.#key('totp-secret-encryption'), iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+    return unseal(this.#key('totp-secret-encryption'), sealed);
   }
 
   /** The stored form of a (normalized) recovery code. */

@@ -18,6 +18,7 @@ import { newId } from '../../platform/ids/ids.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { NotificationData, NotificationKind } from './kinds.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
+import type { FeedChanges } from './stream/feed-changes.ts';
 
 export type DispatchOutcome =
   | { outcome: 'inserted'; id: string }
@@ -33,6 +34,8 @@ export interface NotificationDispatcherDeps {
   users: UsersService;
   clock: Clock;
   dedupWindowMinutes: number;
+  /** Told of every row written, for the live streams (after the commit). */
+  changes: FeedChanges;
 }
 
 export class NotificationDispatcher {
@@ -60,6 +63,7 @@ export class NotificationDispatcher {
     const repository = this.#deps.repository;
     if (!(await repository.channelEnabled(recipientId, kind, 'inApp'))) return { outcome: 'suppressed', id: null };
     await this.#deps.users.lock(recipientId);
+    await this.#deps.changes.changed(recipientId);
     const now = this.#deps.clock.now();
     const row = { id: newId(), ownerId: recipientId, type: kind, data: { ...data }, dedupKey, createdAt: now };
     if (dedupKey === null) {
@@ -76,8 +80,10 @@ export class NotificationDispatcher {
   }
 
   /** Takes the follow notifications between two users out of both feeds (a block between them). */
-  forgetBetween(a: string, b: string): Promise<void> {
-    return this.#deps.repository.forgetBetween(a, b);
+  async forgetBetween(a: string, b: string): Promise<void> {
+    await this.#deps.repository.forgetBetween(a, b);
+    await this.#deps.changes.changed(a);
+    await this.#deps.changes.changed(b);
   }
 
   /** Replaces the name frozen in notifications naming this actor (an erased account's anonymous name). */

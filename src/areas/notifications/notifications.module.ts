@@ -15,13 +15,33 @@ import { NotificationsStatsRepository } from './notifications-stats.repository.t
 import { PushFlush } from './push-flush.ts';
 import { pushSubscriptionsRoutes } from './push-subscriptions.routes.ts';
 import { pushVapidKeysCommand } from './push-vapid-keys.command.ts';
+import { StreamRepository } from './stream/stream.repository.ts';
+import { notificationStreamRoutes } from './stream/stream.routes.ts';
+import { StreamHub } from './stream/stream-hub.ts';
 import { setUpWebPush } from './web-push.ts';
 
 export const notificationsArea = defineArea({
   name: 'notifications',
   needs: ['accounts', 'filters'],
-  create({ transactions, events, clock, config, push, webPush, logger, jobs, stats, exports }, { accounts, filters }) {
+  create(
+    { transactions, events, clock, config, push, webPush, logger, jobs, stats, exports, broadcast },
+    { accounts, filters },
+  ) {
     const repository = new NotificationsRepository(transactions);
+    const streamRepository = new StreamRepository(transactions);
+    const streams = new StreamHub({
+      broadcast,
+      transactions,
+      repository: streamRepository,
+      filters: filters.filters,
+      unreadCount: (ownerId) => repository.unreadCount(ownerId),
+      sessions: accounts.sessions,
+      users: accounts.users,
+      clock,
+      logger,
+      heartbeatMs: 20_000,
+      maxPerUser: 5,
+    });
     exports.register({
       name: 'notifications',
       description: 'Your notifications: their kind and content, when they came, were read and were pushed.',
@@ -64,19 +84,29 @@ export const notificationsArea = defineArea({
       users: accounts.users,
       clock,
       dedupWindowMinutes: config.notificationDedupWindowMinutes,
+      changes: streams,
     });
     subscribeAnnouncements(events, dispatcher, accounts.relations);
-    events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', ({ userId }) =>
-      repository.eraseUser(userId),
-    );
+    events.subscribe('user.erasing', 'inTransaction', 'notifications.erase', async ({ userId }) => {
+      await repository.eraseUser(userId);
+      await streamRepository.eraseUser(userId);
+    });
     return {
       dispatcher,
-      notifications: new NotificationsService({ repository, filters: filters.filters, clock }),
+      notifications: new NotificationsService({ repository, filters: filters.filters, clock, changes: streams }),
       pushFlush,
+      streams,
       pushSubscriptions: web.pushSubscriptions,
     };
   },
-  routes: (app, services) =>
-    registerRoutes(app, 'notifications', [...notificationsRoutes(services), ...pushSubscriptionsRoutes(services)]),
+  routes(app, services) {
+    registerRoutes(app, 'notifications', [
+      ...notificationsRoutes(services),
+      ...notificationStreamRoutes(services),
+      ...pushSubscriptionsRoutes(services),
+    ]);
+    // Open streams would hold the server's drain forever: they end as it starts to close.
+    app.addHook('preClose', () => services.streams.closeAll());
+  },
   cliCommands: [pushVapidKeysCommand],
 });

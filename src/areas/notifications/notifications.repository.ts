@@ -75,7 +75,9 @@ export class NotificationsRepository extends Repository {
       VALUES (${row.id}, ${row.ownerId}, ${row.type}, ${JSON.stringify(row.data)}::jsonb, ${row.dedupKey}, true,
               ${row.createdAt.toISOString()}::timestamptz)
       ON CONFLICT (${namesOf(n.ownerId, n.dedupKey)}) WHERE ${nameOf(n.dedupOpen)} AND ${nameOf(n.readAt)} IS NULL
-      DO UPDATE SET ${nameOf(n.createdAt)} = GREATEST(${n.createdAt}, EXCLUDED.${nameOf(n.createdAt)})
+      DO UPDATE SET ${nameOf(n.createdAt)} = GREATEST(${n.createdAt}, EXCLUDED.${nameOf(n.createdAt)}),
+        -- A refreshed row moves to the end of its owner's live stream, which sends it again (migration 1800).
+        ${nameOf(n.streamSeq)} = nextval('notifications_stream_seq')
         WHERE ${n.createdAt} >= ${windowStart.toISOString()}::timestamptz
       RETURNING ${n.id} AS id`,
     );

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { dispatchFollow, dispatchLevelUp } from '../../../test/helpers/notification-dispatch.ts';
 
 const base = '/api/users/me/notifications';
 
@@ -16,20 +17,8 @@ describe('notification endpoints', () => {
   });
   after(() => t.close());
 
-  const follow = (recipient: TestUser) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'follow.received',
-      { actorId: actor.id, actorUsername: actor.username, actorDisplayName: 'Ana' },
-      null,
-    );
-  const levelUp = (recipient: TestUser, level: number) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'user.level.up',
-      { level, previousLevel: level - 1, experience: 50 * level * (level + 1) },
-      null,
-    );
+  const follow = (recipient: TestUser) => dispatchFollow(t, recipient, actor, 'Ana');
+  const levelUp = (recipient: TestUser, level: number) => dispatchLevelUp(t, recipient, level);
   const get = (user: TestUser, url: string, headers: Record<string, string> = {}) =>
     t.request({ method: 'GET', url, token: user.token, headers });
 

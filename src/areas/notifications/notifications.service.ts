@@ -7,12 +7,15 @@ import { notificationFilterTextOf } from '../filters/read-model.ts';
 import type { FeedItem } from './feed-statements.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 import { type PreferenceMatrix, parsePreferencePatch, preferenceMatrix } from './preference-patch.ts';
+import type { FeedChanges } from './stream/feed-changes.ts';
 
 export interface NotificationsServiceDeps {
   repository: NotificationsRepository;
   /** The owner's keyword filters (context notifications). */
   filters: FiltersService;
   clock: Clock;
+  /** Told of every read and deletion, for the live streams' unread count (after the commit). */
+  changes: FeedChanges;
 }
 
 export class NotificationsService {
@@ -48,16 +51,20 @@ export class NotificationsService {
   async markRead(ownerId: string, id: string) {
     const row = await this.#deps.repository.markRead(ownerId, id, this.#deps.clock.now());
     if (row === null) throw new AppError('notFound', { source: { parameter: 'id' } });
+    await this.#deps.changes.changed(ownerId);
     return row;
   }
 
-  markAllRead(ownerId: string): Promise<number> {
-    return this.#deps.repository.markAllRead(ownerId, this.#deps.clock.now());
+  async markAllRead(ownerId: string): Promise<number> {
+    const affected = await this.#deps.repository.markAllRead(ownerId, this.#deps.clock.now());
+    if (affected > 0) await this.#deps.changes.changed(ownerId);
+    return affected;
   }
 
   async delete(ownerId: string, id: string): Promise<void> {
     if (!(await this.#deps.repository.delete(ownerId, id)))
       throw new AppError('notFound', { source: { parameter: 'id' } });
+    await this.#deps.changes.changed(ownerId);
   }
 
   async preferences(userId: string): Promise<PreferenceMatrix> {

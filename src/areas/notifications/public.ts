@@ -3,12 +3,15 @@ import type { NotificationDispatcher } from './notification-dispatcher.ts';
 import type { NotificationsService } from './notifications.service.ts';
 import type { PushFlush } from './push-flush.ts';
 import type { PushSubscriptionsService } from './push-subscriptions.service.ts';
+import type { StreamHub } from './stream/stream-hub.ts';
 
 export interface NotificationsServices {
   dispatcher: NotificationDispatcher;
   notifications: NotificationsService;
   pushFlush: PushFlush;
   pushSubscriptions: PushSubscriptionsService;
+  /** The live streams open on this instance (GET /api/users/me/notifications/stream). */
+  streams: StreamHub;
 }
 
 declare module '../../platform/modules/area-module.ts' {

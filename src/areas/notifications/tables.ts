@@ -1,4 +1,5 @@
-import { boolean, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../platform/db/columns.ts';
 import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { NotificationKind } from './kinds.ts';
@@ -17,6 +18,8 @@ export const notifications = pgTable('notifications', {
   /** Provider answers of 400 for this row: one keeps it for the next flush, two give up. */
   pushRejections: smallint('push_rejections').notNull().default(0),
   createdAt: timestamptz('created_at').notNull(),
+  /** The row's position in its owner's live stream: a sequence, taken again on a soft-dedup refresh (migration 1800). */
+  streamSeq: bigint('stream_seq', { mode: 'number' }).notNull().default(sql`nextval('notifications_stream_seq')`),
 });
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -36,6 +39,15 @@ export const notificationCounters = pgTable('notification_counters', {
   ownerId: uuid('owner_id').primaryKey(),
   total: integer('total').notNull().default(0),
   unread: integer('unread').notNull().default(0),
+});
+
+/** The live streams open now on every instance, for the per-user cap (migration 1800). */
+export const notificationStreams = pgTable('notification_streams', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  /** The order streams were opened in, across instances: the oldest is closed first. */
+  seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+  openedAt: timestamptz('opened_at').notNull(),
 });
 
 /** Browsers' Web Push subscriptions (migration 1810): at most 10 a user, an endpoint belongs to one user. */

@@ -8,6 +8,7 @@ import type { NewsletterServices } from '../newsletter/public.ts';
 import type { NotificationsServices } from '../notifications/public.ts';
 import type { PasskeysServices } from '../passkeys/public.ts';
 import type { ShareLinksServices } from '../share-links/public.ts';
+import type { TripsServices } from '../trips/public.ts';
 import type { LayoutSettings } from './layout/page-context.ts';
 import type { WebPagesService } from './web-pages.service.ts';
 
@@ -44,6 +45,8 @@ export interface WebServices {
   photoPanel: PhotoPanelSources;
   /** The pages of the newsletter's mailed links. */
   newsletter: NewsletterServices['newsletter'];
+  /** The trip pages and the profile's trips. */
+  trips: TripsServices['trips'];
   /** The page of a banned user's appeal link. */
   appeals: AppealsServices['appeals'];
   /** The page a share link opens (GET /s/{token}). */

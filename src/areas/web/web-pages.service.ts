@@ -17,6 +17,7 @@ import type { GamificationService } from '../gamification/public.ts';
 import type { GeographyService } from '../geography/public.ts';
 import type { MediaService } from '../media/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
+import type { TripsService, TripView } from '../trips/public.ts';
 import type { PlaceCounts } from './place-counts.ts';
 import {
   type CountryCount,
@@ -29,7 +30,7 @@ import {
 /** An establishment as the catalogue lists it. */
 export type ListedEstablishment = Awaited<ReturnType<EstablishmentsService['list']>>[number];
 
-export const shown = { recent: 12, trending: 8, places: 8, badges: 12, sitemapProfiles: 5000 } as const;
+export const shown = { recent: 12, trending: 8, places: 8, badges: 12, trips: 6, sitemapProfiles: 5000 } as const;
 
 export interface Highlights {
   recent: ShownMedia[];
@@ -60,6 +61,8 @@ export interface ProfileView {
   progress: NonNullable<Awaited<ReturnType<GamificationService['progress']>>>;
   badges: Awaited<ReturnType<GamificationService['earnedBadges']>>;
   media: Page<ShownMedia>;
+  /** The latest trips the viewer may see (profileTrips of them). */
+  trips: TripView[];
 }
 
 export interface WebPagesDeps {
@@ -72,6 +75,7 @@ export interface WebPagesDeps {
   geography: GeographyService;
   gamification: GamificationService;
   establishments: EstablishmentsService;
+  trips: TripsService;
   clock: Clock;
 }
 
@@ -163,13 +167,14 @@ export class WebPagesService {
     const user = await users.findByUsernameFor(username, viewerId);
     if (user === null || user.username === null || !isActiveUser(user))
       throw new AppError('notFound', { source: { parameter: 'username' } });
-    const [posts, followCounts, likesReceived, progress, badges, list] = await Promise.all([
+    const [posts, followCounts, likesReceived, progress, badges, list, trips] = await Promise.all([
       repository.publicPostCount(user.id),
       follows.counts(user.id),
       media.likesReceivedBy(user.id),
       gamification.progress(user.id, viewerId),
       gamification.earnedBadges(user.id, firstPage(shown.badges, 'earned-badges')),
       media.listPublicPosts(user.id, page, viewerId),
+      this.#deps.trips.list(user.id, viewerId, firstPage(shown.trips, 'trips')),
     ]);
     if (progress === null) throw new AppError('notFound', { source: { parameter: 'username' } });
     const owner = { username: user.username, nickname: user.nickname };
@@ -195,6 +200,7 @@ export class WebPagesService {
           cityName: row.locationPublic && row.cityId !== null ? (cityNames.get(row.cityId) ?? null) : null,
         })),
       },
+      trips: trips.rows.slice(0, shown.trips).flatMap((row) => trips.views.get(row.id) ?? []),
     };
   }
 

@@ -20,6 +20,7 @@ import { devicePushRoutes } from './security/device-push.routes.ts';
 import { securityRoutes } from './security/security.routes.ts';
 import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
+import { tripPageRoutes } from './trips/trip-page.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
 
@@ -37,8 +38,9 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
-    'notifications',
+    'trips',
     'shareLinks',
+    'notifications',
   ],
   create(
     { config, transactions, clock, caches },
@@ -54,8 +56,9 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
-      notifications,
+      trips,
       shareLinks,
+      notifications,
     },
   ) {
     const repository = new WebRepository(transactions);
@@ -71,6 +74,7 @@ export const webArea = defineArea({
       geography: geography.geography,
       gamification: gamification.gamification,
       establishments: catalogue.establishments,
+      trips: trips.trips,
       clock,
     });
     return {
@@ -91,6 +95,7 @@ export const webArea = defineArea({
       photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
+      trips: trips.trips,
       shareLinks: shareLinks.shareLinks,
       layout: {
         async findUser(userId) {
@@ -100,10 +105,12 @@ export const webArea = defineArea({
           return { username: user.username, nickname: user.nickname, blurSensitiveMedia };
         },
         mapTileUrl: config.mapTileUrl,
+        unreadNotifications: (userId) => notifications.notifications.unreadCount(userId),
       },
     };
   },
   routes(app, services, { config }) {
+    const map = { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution };
     installLayout(app, services.layout);
     bundleAssetsOnListen(app);
     registerRoutes(app, 'web', [
@@ -111,7 +118,8 @@ export const webArea = defineArea({
       ...pagesRoutes(services),
       ...assetsRoutes(),
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
-      ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
+      ...explorerRoutes(services, map),
+      ...tripPageRoutes(services, map),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
       ...devicePushRoutes(services),

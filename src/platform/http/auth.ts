@@ -4,8 +4,10 @@
  * account; an `admin` route answers 401 to anything but ADMIN_API_TOKEN (user tokens included).
  *
  * The web sign-in cookie (`tm_session`, set by POST /login: src/areas/web/sign-in) is read only by
- * `optional` GET pages outside /api and /admin, where it names the viewer shown in the page; the API
- * never reads it (Bearer only), so no cross-site request can act with it (docs/api.md, Web sign-in).
+ * `optional` GET pages outside /api and /admin, where it names the viewer shown in the page, and by the
+ * `user` GETs declared `webCookie` (the notification stream, which the pages' EventSource opens); the
+ * rest of the API never reads it (Bearer only), so no cross-site request can act with it (docs/api.md,
+ * Web sign-in).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
@@ -97,12 +99,23 @@ export function registerAuth(
 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth ?? 'none';
-    const hook = auth === 'optional' && readsWebCookie(route.url) ? userHook(false, true) : hooks[auth];
+    const webCookie = auth === 'user' && route.config?.webCookie === true;
+    const hook =
+      auth === 'optional' && readsWebCookie(route.url)
+        ? userHook(false, true)
+        : webCookie
+          ? userHook(true, true)
+          : hooks[auth];
     if (hook === null) return;
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [hook, ...existing];
     if (route.schema && auth !== 'optional') {
-      route.schema.security = [auth === 'admin' ? { adminToken: [] } : { sessionToken: [] }];
+      route.schema.security =
+        auth === 'admin'
+          ? [{ adminToken: [] }]
+          : webCookie
+            ? [{ sessionToken: [] }, { sessionCookie: [] }]
+            : [{ sessionToken: [] }];
     }
   });
 

@@ -17,6 +17,7 @@ export const corsAllowedHeaders = [
   'If-None-Match',
   'If-Range',
   'Range',
+  'Last-Event-ID',
 ];
 export const corsExposedHeaders = [
   'Content-Language',

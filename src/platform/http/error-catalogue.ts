@@ -9,6 +9,7 @@ export const errorCatalogue = {
   badRequest: 400,
   invalidQueryParameter: 400,
   invalidCursor: 400,
+  invalidLastEventId: 400,
   // 401 / 403
   unauthenticated: 401,
   invalidCredentials: 401,

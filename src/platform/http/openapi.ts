@@ -32,6 +32,7 @@ export const openApiTags = [
   { name: 'hashtags', description: 'Hashtag autocomplete, trends and related hashtags' },
   { name: 'topics', description: 'The catalogue of travel topics and the ones I follow' },
   { name: 'social-feeds', description: 'Shareable feeds: named selections of a user’s public media' },
+  { name: 'trips', description: 'Trips: my placed photos grouped by place and time, their routes, and my edits' },
   { name: 'share-links', description: 'Secret links to a post or a collection that open without an account' },
   { name: 'syndication', description: 'RSS and Atom feeds of a profile or a hashtag, and oEmbed' },
   { name: 'comments', description: 'Comments on media, their replies and threads' },
@@ -171,6 +172,12 @@ export async function registerOpenApi(app: App, publicUrl: string) {
         securitySchemes: {
           sessionToken: { type: 'http', scheme: 'bearer', description: 'A user session token from /api/auth/login' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tm_session',
+            description: 'The web sign-in cookie (POST /login); read only by the routes that name it',
+          },
         },
       },
     },

@@ -119,6 +119,11 @@ export interface RouteSpec<
   errors?: ErrorCode[];
   success: Success;
   rateLimit?: RateLimitRule[];
+  /**
+   * A `user` GET that also takes the web sign-in cookie (`tm_session`) when no bearer token comes: the
+   * web pages' EventSource, which cannot send a header (the notification stream). Never on a write.
+   */
+  webCookie?: boolean;
   preValidation?: preValidationHookHandler;
   handler(context: RouteContext<A, P, Q, B, G>): Promise<unknown>;
 }
@@ -246,6 +251,7 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
         multipart: spec.multipart,
         ...(spec.formBody ? { formBody: true } : {}),
         ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
+        ...(spec.webCookie && spec.method === 'GET' ? { webCookie: true } : {}),
       },
       ...(spec.preValidation ? { preValidation: spec.preValidation } : {}),
       schema: {

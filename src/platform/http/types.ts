@@ -72,6 +72,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** A `user` GET that also reads the web sign-in cookie (route.ts, `webCookie`). */
+    webCookie?: boolean;
     /** Replaces the default per-IP limit of /api and /admin routes. */
     rateLimit?: RateLimitRule[];
     /** Every error code the route can answer (declared routes: route.ts), for OpenAPI. */

@@ -26,6 +26,8 @@ export const jobNames = [
   'account-erasure',
   'media-variants',
   'mail-outbox',
+  'federation-queue',
+  'trips',
 ] as const;
 export type JobName = (typeof jobNames)[number];
 

@@ -40,6 +40,8 @@ export const clientEntries = [
   'login.ts',
   'login.css',
   'security.ts',
+  'trip.ts',
+  'trip.css',
   'device-push.ts',
   'push-worker.ts',
 ] as const;

@@ -110,6 +110,7 @@ describe('web layout', () => {
       path: '/x',
       url: '/x?a=1&b=<2>',
       blurSensitiveMedia: true,
+      unreadNotifications: null,
     };
     const page = renderPage(context, {
       title: 'A "title"',

@@ -28,6 +28,8 @@ export interface PageContext {
   url: string;
   /** Media marked sensitive are blurred behind their warning: the viewer's setting, true for visitors. */
   blurSensitiveMedia: boolean;
+  /** The signed-in viewer's unread notifications, shown (and kept live) in the header; null for visitors. */
+  unreadNotifications: number | null;
 }
 
 /** What the layout reads of the app: set once by the web area (installLayout). */
@@ -36,6 +38,8 @@ export interface LayoutSettings {
     userId: string,
   ): Promise<{ username: string | null; nickname: string | null; blurSensitiveMedia: boolean } | null>;
   mapTileUrl: string | null;
+  /** The viewer's unread notification count (the header's badge). */
+  unreadNotifications(userId: string): Promise<number>;
 }
 const settingsByApp = new WeakMap<object, LayoutSettings>();
 
@@ -69,10 +73,12 @@ export async function pageContext(
   setPageSecurityHeaders(request, pageSecurityHeaders(nonce, tiles ? [tiles] : [], framing));
   let pageViewer: PageViewer | null = null;
   let blurSensitiveMedia = true;
+  let unreadNotifications: number | null = null;
   if (viewer && settings) {
     const user = await settings.findUser(viewer.userId);
     if (user?.username) pageViewer = { username: user.username, nickname: user.nickname ?? user.username };
     if (user) blurSensitiveMedia = user.blurSensitiveMedia;
+    if (pageViewer) unreadNotifications = await settings.unreadNotifications(viewer.userId);
   }
   return {
     locale,
@@ -82,5 +88,6 @@ export async function pageContext(
     path: request.url.split('?')[0] ?? '/',
     url: request.url,
     blurSensitiveMedia,
+    unreadNotifications,
   };
 }

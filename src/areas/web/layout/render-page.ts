@@ -6,6 +6,7 @@
  */
 import { translate } from '../../../platform/i18n/i18n.ts';
 import { html, type Markup, renderMarkup } from './html.ts';
+import { liveUnreadCount } from './live-unread-count.ts';
 import type { PageContext } from './page-context.ts';
 import { siteCssUrl } from './site-css.ts';
 
@@ -79,6 +80,7 @@ function header(context: PageContext) {
         ${
           context.viewer
             ? html`<a class="site-account__me" href=${`/@${context.viewer.username}`}>${context.viewer.nickname}</a>
+                ${liveUnreadCount(context)}
                 <a class="site-account__security" href="/security">${t('web.account.security')}</a>
                 <form method="post" action="/logout" class="site-account__logout">
                   <button type="submit">${t('web.account.signOut')}</button>

@@ -1,0 +1,24 @@
+/** Where the federation's documents live (Fedify's URI templates) and what the bridge hands Fedify. */
+import { isLowercaseUuid } from '../../platform/ids/ids.ts';
+
+/** A local user's actor: keyed by the user id, which never changes (a username may). */
+export const actorPath = '/ap/users/{identifier}';
+export const inboxPath = '/ap/users/{identifier}/inbox';
+export const sharedInboxPath = '/ap/inbox';
+export const nodeInfoPath = '/nodeinfo/2.1';
+
+/** The request paths the Fastify bridge gives Fedify (exact, or a prefix ending in `/`). */
+export const federatedPaths = {
+  exact: ['/.well-known/webfinger', '/.well-known/nodeinfo', nodeInfoPath],
+  prefix: '/ap/',
+} as const;
+
+/** The user id an actor identifier names, or null for anything else (the id is a lower-case UUID). */
+export const userIdOfIdentifier = (identifier: string): string | null =>
+  isLowercaseUuid(identifier) ? identifier : null;
+
+/** The user id of an actor's URL path (`/ap/users/<id>`), for the profile-page redirect. */
+export function userIdOfActorPath(pathname: string): string | null {
+  const match = /^\/ap\/users\/([^/]+)$/.exec(pathname);
+  return match?.[1] === undefined ? null : userIdOfIdentifier(match[1]);
+}

@@ -1,0 +1,129 @@
+/**
+ * Fedify's MessageQueue on the service's database and job queue: `enqueue` files a message in
+ * federation_queue (sealed: an outgoing delivery carries its sender's private key) and asks the job
+ * queue (pg-boss) for a run of the job federation-queue, which `drain`s every due message through
+ * the handler Fedify gave `listen`. Several instances share the table; a message is leased to one at
+ * a time. Fedify retries failed deliveries itself (nativeRetrial false) by enqueuing them again with a
+ * delay; a handler that throws (a bug, the database gone) is retried here with backoff, then dropped.
+ */
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from '@fedify/fedify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.ts';
+import type { FederationSecrets } from './federation-secrets.ts';
+import type { QueueRepository } from './queue.repository.ts';
+
+type Handler = (message: unknown) => Promise<void> | void;
+
+export interface DatabaseMessageQueueDeps {
+  repository: QueueRepository;
+  secrets: FederationSecrets;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Asks for a run of the job federation-queue in `delayMs` (0: now). */
+  wake(delayMs: number): void;
+}
+
+/** A message is held by the instance that claimed it this long; a crashed instance's message runs again after. */
+const leaseMs = 5 * 60_000;
+/** Attempts of a message whose handler throws, before it is dropped (logged). */
+export const maxHandlerAttempts = 8;
+/** At most this long is spent in one drain; the rest waits for the next run. */
+const drainBudgetMs = 60_000;
+
+export interface DrainReport {
+  handled: number;
+  failed: number;
+  dropped: number;
+}
+
+export class DatabaseMessageQueue implements MessageQueue {
+  readonly nativeRetrial = false;
+  readonly #deps: DatabaseMessageQueueDeps;
+  #handler: Handler | null = null;
+
+  constructor(deps: DatabaseMessageQueueDeps) {
+    this.#deps = deps;
+  }
+
+  enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
+    return this.enqueueMany([message], options);
+  }
+
+  async enqueueMany(messages: readonly unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
+    const { repository, secrets, clock, wake } = this.#deps;
+    const now = clock.now();
+    const delayMs = Math.max(0, options?.delay?.total('millisecond') ?? 0);
+    const runAfter = new Date(now.getTime() + delayMs);
+    await repository.insert(
+      messages.map((message) => ({
+        sealedMessage: secrets.seal('queued-messages', JSON.stringify(message)),
+        orderingKey: options?.orderingKey ?? null,
+        runAfter,
+      })),
+      now,
+    );
+    wake(delayMs);
+  }
+
+  /** Fedify's worker: this instance drains with `handler` until the signal aborts. */
+  listen(handler: Handler, options?: MessageQueueListenOptions): Promise<void> {
+    this.#handler = handler;
+    return new Promise((resolve) => {
+      const signal = options?.signal;
+      if (signal === undefined) return;
+      const stop = () => {
+        if (this.#handler === handler) this.#handler = null;
+        resolve();
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+  }
+
+  async getDepth(): Promise<MessageQueueDepth> {
+    const { ready, delayed } = await this.#deps.repository.depth(this.#deps.clock.now());
+    return { queued: ready + delayed, ready, delayed };
+  }
+
+  /** Handles every due message, one at a time, until none is due, the budget is spent or `stopped()`. */
+  async drain(stopped: () => boolean): Promise<DrainReport> {
+    const report: DrainReport = { handled: 0, failed: 0, dropped: 0 };
+    const handler = this.#handler;
+    if (handler === null) return report;
+    const { repository, secrets, clock, logger } = this.#deps;
+    const started = clock.now().getTime();
+    while (!stopped() && clock.now().getTime() - started < drainBudgetMs) {
+      const now = clock.now();
+      const claimed = await repository.claimNext(now, new Date(now.getTime() + leaseMs));
+      if (claimed === null) break;
+      try {
+        await handler(JSON.parse(secrets.unseal('queued-messages', claimed.sealedMessage)));
+        await repository.delete(claimed.seq);
+        report.handled += 1;
+      } catch (error) {
+        if (claimed.attempts >= maxHandlerAttempts) {
+          await repository.delete(claimed.seq);
+          report.dropped += 1;
+          logger.error(
+            { event: 'federation.messageDropped', err: error, attempts: claimed.attempts },
+            'federation message dropped',
+          );
+        } else {
+          const backoffMs = Math.min(60 * 60_000, 15_000 * 2 ** (claimed.attempts - 1));
+          await repository.release(claimed.seq, new Date(clock.now().getTime() + backoffMs));
+          report.failed += 1;
+          logger.warn(
+            { event: 'federation.messageFailed', err: error, attempts: claimed.attempts },
+            'federation message failed',
+          );
+        }
+      }
+    }
+    return report;
+  }
+}

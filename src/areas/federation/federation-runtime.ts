@@ -1,0 +1,99 @@
+/**
+ * The federation of a service with FEDERATION=on: Fedify is imported and the federation built on first
+ * use (a request on a federated path, or a run of the job federation-queue), never at start-up, so
+ * start-up costs nothing more. It answers the Fastify bridge's requests and drains the message queue.
+ */
+import { readFileSync } from 'node:fs';
+import type { Federation } from '@fedify/fedify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Stats } from '../../platform/stats/stats.ts';
+import type { UsersService } from '../accounts/public.ts';
+import type { ActorKeysService } from './actor-keys.service.ts';
+import { userIdOfActorPath } from './actor-paths.ts';
+import type { DatabaseKvStore } from './database-kv-store.ts';
+import type { DatabaseMessageQueue, DrainReport } from './database-message-queue.ts';
+
+export interface FederationRuntimeDeps {
+  publicUrl: string;
+  allowPrivateAddress: boolean;
+  kv: DatabaseKvStore;
+  queue: DatabaseMessageQueue;
+  users: UsersService;
+  actorKeys: ActorKeysService;
+  stats: Stats;
+  logger: FastifyBaseLogger;
+}
+
+const softwareVersion = () =>
+  (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export class FederationRuntime {
+  readonly #deps: FederationRuntimeDeps;
+  readonly #stopping = new AbortController();
+  #federation: Promise<Federation<null>> | null = null;
+
+  constructor(deps: FederationRuntimeDeps) {
+    this.#deps = deps;
+  }
+
+  /** The federation, built on first call; its queue listens from then on (drained by the job). */
+  federation(): Promise<Federation<null>> {
+    this.#federation ??= this.#build();
+    return this.#federation;
+  }
+
+  /** Fedify's answer to a request on a federated path; null when it has nothing there (the bridge's 404). */
+  async fetch(request: Request): Promise<Response | null> {
+    const federation = await this.federation();
+    const notFound = new Response(null, { status: 404 });
+    const response = await federation.fetch(request, {
+      contextData: null,
+      onNotFound: () => notFound,
+      onNotAcceptable: (asked) => this.#profilePage(asked),
+    });
+    return response === notFound ? null : response;
+  }
+
+  /** The job federation-queue: every due message through Fedify's handler. */
+  async drainQueue(stopped: () => boolean): Promise<DrainReport> {
+    await this.federation();
+    return this.#deps.queue.drain(stopped);
+  }
+
+  stop(): void {
+    this.#stopping.abort();
+  }
+
+  async #build(): Promise<Federation<null>> {
+    const { buildFederation } = await import('./federation-setup.ts');
+    const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats } = this.#deps;
+    const federation = buildFederation({
+      publicUrl,
+      allowPrivateAddress,
+      softwareVersion: softwareVersion(),
+      kv,
+      queue,
+      users,
+      actorKeys,
+      stats,
+    });
+    // Resolves when the service stops; the queue's messages are handed over by the job's drain.
+    void federation.startQueue(null, { signal: this.#stopping.signal });
+    this.#deps.logger.info({ event: 'federation.started' }, 'federation started');
+    return federation;
+  }
+
+  /** A browser (HTML) asking for an actor's URL gets the profile page. */
+  async #profilePage(request: Request): Promise<Response> {
+    const userId = userIdOfActorPath(new URL(request.url).pathname);
+    const user = userId === null ? null : await this.#deps.users.findVisible(userId);
+    if (user?.username == null) return new Response('Not Acceptable', { status: 406, headers: { Vary: 'Accept' } });
+    return new Response(null, {
+      status: 302,
+      headers: {
+        Location: new URL(`/@${encodeURIComponent(user.username)}`, this.#deps.publicUrl).href,
+        Vary: 'Accept',
+      },
+    });
+  }
+}

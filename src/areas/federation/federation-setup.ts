@@ -1,0 +1,98 @@
+/**
+ * The Fedify federation: built once, on first use, and only when FEDERATION=on (the runtime imports
+ * this module dynamically, so a service with federation off loads none of Fedify). WebFinger and the
+ * NodeInfo discovery document are Fedify's own; this file gives it the actors, their key pairs, the
+ * NodeInfo figures, and the inboxes.
+ */
+import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
+import { Endpoints, Image, Person } from '@fedify/fedify/vocab';
+import { toHex } from '../../platform/ids/ids.ts';
+import type { Stats } from '../../platform/stats/stats.ts';
+import { displayNameOf, type UsersService } from '../accounts/public.ts';
+import type { UserRow } from '../accounts/read-model.ts';
+import type { ActorKeysService } from './actor-keys.service.ts';
+import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+
+export interface FederationSetupDeps {
+  publicUrl: string;
+  allowPrivateAddress: boolean;
+  softwareVersion: string;
+  kv: KvStore;
+  queue: MessageQueue;
+  users: UsersService;
+  actorKeys: ActorKeysService;
+  /** NodeInfo's usage: the figures of GET /admin/stats (kept 45 s). */
+  stats: Stats;
+}
+
+/** A local user as an actor: visible (neither banned nor being deleted) and named. */
+async function actorUser(users: UsersService, identifier: string): Promise<(UserRow & { username: string }) | null> {
+  const userId = userIdOfIdentifier(identifier);
+  if (userId === null) return null;
+  const user = await users.findVisible(userId);
+  return user?.username == null ? null : { ...user, username: user.username };
+}
+
+const profileImage = (publicUrl: string, mediaId: string | null, size: 'thumb' | 'large') =>
+  mediaId === null
+    ? null
+    : new Image({ url: new URL(`/media/${toHex(mediaId)}.webp?size=${size}`, publicUrl), mediaType: 'image/webp' });
+
+export function buildFederation(deps: FederationSetupDeps): Federation<null> {
+  const { publicUrl, users, actorKeys } = deps;
+  const federation = createFederation<null>({
+    kv: deps.kv,
+    queue: deps.queue,
+    manuallyStartQueue: true,
+    origin: publicUrl,
+    allowPrivateAddress: deps.allowPrivateAddress,
+    userAgent: { software: `travel-media-service/${deps.softwareVersion}`, url: new URL(publicUrl) },
+  });
+
+  federation
+    .setActorDispatcher(actorPath, async (ctx, identifier) => {
+      const user = await actorUser(users, identifier);
+      if (user === null) return null;
+      const keys = await ctx.getActorKeyPairs(identifier);
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: user.username,
+        name: displayNameOf(user),
+        url: new URL(`/@${encodeURIComponent(user.username)}`, publicUrl),
+        inbox: ctx.getInboxUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        publicKey: keys[0]?.cryptographicKey ?? null,
+        assertionMethods: keys.map((key) => key.multikey),
+        icon: profileImage(publicUrl, user.avatarMediaId, 'thumb'),
+        image: profileImage(publicUrl, user.coverMediaId, 'large'),
+        // The service has no follow approval: every follow is accepted (docs/api.md, Federation).
+        manuallyApprovesFollowers: false,
+      });
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      const user = await actorUser(users, identifier);
+      return user === null ? [] : actorKeys.keyPairsOf(user.id);
+    })
+    .mapHandle(async (_ctx, username) => {
+      const user = await users.findByUsername(username);
+      return user === null ? null : user.id;
+    });
+
+  federation.setInboxListeners(inboxPath, sharedInboxPath);
+
+  federation.setNodeInfoDispatcher(nodeInfoPath, async () => {
+    const { counts } = await deps.stats.snapshot();
+    return {
+      software: { name: 'travel-media-service', version: deps.softwareVersion },
+      protocols: ['activitypub'],
+      openRegistrations: true,
+      usage: {
+        users: { total: counts.users?.total ?? 0 },
+        localPosts: counts.media?.total ?? 0,
+        localComments: counts.comments?.total ?? 0,
+      },
+    };
+  });
+
+  return federation;
+}

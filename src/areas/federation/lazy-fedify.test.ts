@@ -1,0 +1,44 @@
+/**
+ * Start-up cost: Fedify is loaded only when federation starts working (the first federated request or
+ * queue run with FEDERATION=on). Only federation-setup.ts imports it as values, and that module is
+ * only ever imported dynamically, so a service with FEDERATION off (and one on, until it is used)
+ * never loads it.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+
+const srcRoot = new URL('../../', import.meta.url).pathname;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const files = sourceFiles(srcRoot).map((path) => ({ path: relative(srcRoot, path), text: readFileSync(path, 'utf8') }));
+
+describe('Fedify is imported lazily', () => {
+  it('is imported as values by federation-setup.ts alone', () => {
+    const importing = files
+      .filter(({ text }) => /^import (?!type )[^;]*from '@fedify\//m.test(text))
+      .map(({ path }) => path);
+    assert.deepEqual(importing, ['areas/federation/federation-setup.ts']);
+  });
+
+  it('reaches federation-setup.ts only through a dynamic import', () => {
+    const naming = files.filter(({ text }) => text.includes('federation-setup.ts'));
+    assert.ok(naming.length > 0);
+    for (const { path, text } of naming) {
+      for (const line of text.split('\n').filter((l) => l.includes('federation-setup.ts'))) {
+        assert.ok(
+          /await import\('\.\/federation-setup\.ts'\)/.test(line) || /^\s*(\*|\/\/)/.test(line),
+          `${path}: ${line.trim()}`,
+        );
+      }
+    }
+  });
+});
