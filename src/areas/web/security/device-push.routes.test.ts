@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../../test/helpers/app.ts';
-import { createUser, strongPassword, type TestUser } from '../../../../test/helpers/factories.ts';
+import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
+import { webSignIn } from '../../../../test/helpers/web-session.ts';
 import { type LocalPushService, startLocalPushService } from '../../../../test/support/web-push-service.ts';
 import { generateVapidKeys } from '../../../adapters/push/index.ts';
 
@@ -38,23 +39,11 @@ describe('Notify me on this device', () => {
     await service.close();
   });
 
-  const webSignIn = async (app: TestApp, user: TestUser) => {
-    const res = await app.request({
-      method: 'POST',
-      url: '/login',
-      headers: fromSite,
-      body: { login: user.username, password: strongPassword },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    const list = [res.headers['set-cookie'] ?? []].flat();
-    const line = list.find((cookie) => cookie.startsWith('tm_session='));
-    assert.ok(line);
-    return line.split(';')[0]!;
-  };
+  const signIn = (app: TestApp, user: TestUser) => webSignIn(app, user, origin);
 
   it('shows the section with the VAPID key and its script only when Web Push is configured, in both languages', async () => {
     const user = await createUser(t);
-    const cookie = await webSignIn(t, user);
+    const cookie = await signIn(t, user);
     const page = await t.request({ method: 'GET', url: '/security', headers: { cookie } });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, />Notify me on this device</);
@@ -71,7 +60,7 @@ describe('Notify me on this device', () => {
     const without = await plain.request({
       method: 'GET',
       url: '/security',
-      headers: { cookie: await webSignIn(plain, other) },
+      headers: { cookie: await signIn(plain, other) },
     });
     assert.equal(without.statusCode, 200);
     assert.doesNotMatch(without.body, /device-push/);
@@ -88,7 +77,7 @@ describe('Notify me on this device', () => {
 
   it("registers and forgets this browser's subscription with the session cookie", async () => {
     const user = await createUser(t);
-    const cookie = await webSignIn(t, user);
+    const cookie = await signIn(t, user);
     const browser = service.subscribe();
     const body = { endpoint: browser.endpoint, expirationTime: null, keys: browser.keys };
 
@@ -127,7 +116,7 @@ describe('Notify me on this device', () => {
 
   it('refuses another site and a request without a session', async () => {
     const user = await createUser(t);
-    const cookie = await webSignIn(t, user);
+    const cookie = await signIn(t, user);
     const browser = service.subscribe();
     const body = { endpoint: browser.endpoint, keys: browser.keys };
     const foreign = await t.request({
