@@ -223,6 +223,19 @@ describe('account erasure after the grace period', () => {
           VALUES (${`challenge-${marker}`}, 'registration', ${ada.id}, ${t.clock.now().toISOString()},
                   ${t.clock.now().toISOString()})`,
     );
+    // A browser's push subscription, and a push it received (as the notifications area writes them).
+    const subscriptionId = randomUUID();
+    await queryRows(
+      db,
+      sql`INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, locale, created_at)
+          VALUES (${subscriptionId}, ${ada.id}, ${`https://push.example.test/${marker}`}, ${`B${'A'.repeat(86)}`},
+                  ${'A'.repeat(22)}, 'en-US', ${t.clock.now().toISOString()})`,
+    );
+    await queryRows(
+      db,
+      sql`INSERT INTO push_deliveries (subscription_id, push_key, delivered_at)
+          VALUES (${subscriptionId}, ${randomUUID()}, ${t.clock.now().toISOString()})`,
+    );
     // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
     const device = await enableTwoFactor(t, ada.token);
     const challenged = await t.request({

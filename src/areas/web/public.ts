@@ -5,6 +5,7 @@ import type { GeographyServices } from '../geography/public.ts';
 import type { IdentitiesServices } from '../identities/public.ts';
 import type { MediaServices } from '../media/public.ts';
 import type { NewsletterServices } from '../newsletter/public.ts';
+import type { NotificationsServices } from '../notifications/public.ts';
 import type { PasskeysServices } from '../passkeys/public.ts';
 import type { ShareLinksServices } from '../share-links/public.ts';
 import type { TripsServices } from '../trips/public.ts';
@@ -21,10 +22,11 @@ export interface SignInServices {
   passkeySignIn: PasskeysServices['passkeySignIn'];
 }
 
-/** What the security page calls: the cookie's session, and the viewer's passkeys. */
+/** What the security page calls: the cookie's session, the viewer's passkeys and this device's push subscription. */
 export interface SecurityServices {
   sessions: AccountsServices['sessions'];
   passkeys: PasskeysServices['passkeys'];
+  pushSubscriptions: NotificationsServices['pushSubscriptions'];
 }
 
 /** What the explorer's photo panel reads. */

@@ -16,6 +16,7 @@ import { layoutRoutes } from './layout/layout.routes.ts';
 import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
+import { devicePushRoutes } from './security/device-push.routes.ts';
 import { securityRoutes } from './security/security.routes.ts';
 import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
@@ -87,7 +88,11 @@ export const webArea = defineArea({
         identities: identities.identities,
         passkeySignIn: passkeys.passkeySignIn,
       },
-      security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
+      security: {
+        sessions: accounts.sessions,
+        passkeys: passkeys.passkeys,
+        pushSubscriptions: notifications.pushSubscriptions,
+      },
       photoPanel: { users: accounts.users, media: media.media, posts: media.posts, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
@@ -118,6 +123,7 @@ export const webArea = defineArea({
       ...tripPageRoutes(services, map),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
+      ...devicePushRoutes(services),
       ...appealPageRoutes(services),
       ...sharePageRoutes(services),
       ...embedRoutes(services),

@@ -43,6 +43,8 @@ export const clientEntries = [
   'trip.ts',
   'trip.css',
   'carousel.ts',
+  'device-push.ts',
+  'push-worker.ts',
 ] as const;
 
 /** Files served as they are: the map's country shapes (Natural Earth through world-atlas), coarse and finer. */
