@@ -94,7 +94,10 @@ describe('embeds and share links in a browser', { skip: browserUnavailable() }, 
       method: 'POST',
       url: '/api/users/me/posts',
       token: lena.token,
-      body: { caption: 'A week up north', photos: ids.map((mediaId, index) => ({ mediaId, description: texts[index] })) },
+      body: {
+        caption: 'A week up north',
+        photos: ids.map((mediaId, index) => ({ mediaId, description: texts[index] })),
+      },
     });
     assert.equal(made.statusCode, 201, made.body);
     const postHex = made.json.data.attributes.hex as string;

@@ -68,7 +68,12 @@ describe('share links', () => {
 
   it('opens a post of several photos: each in order with its own text and date, the caption once, a hidden one left out', async () => {
     const ana = await createUser(t);
-    const taken = ['2026-05-01T09:00:00.000Z', '2026-05-02T09:00:00.000Z', '2026-05-03T09:00:00.000Z', '2026-05-04T09:00:00.000Z'];
+    const taken = [
+      '2026-05-01T09:00:00.000Z',
+      '2026-05-02T09:00:00.000Z',
+      '2026-05-03T09:00:00.000Z',
+      '2026-05-04T09:00:00.000Z',
+    ];
     const rows = [];
     for (const at of taken) rows.push(await createMediaRow(t, ana.id, { description: null, takenAt: new Date(at) }));
     const [first, second, third, hiddenLater] = rows.map((row) => row.id) as [string, string, string, string];

@@ -5,8 +5,9 @@
  * sensitive, a `rich` one (its card: the carousel, or the photo behind its warning), whose thumbnail is
  * its first photo.
  */
-import { type Locale, translate } from '../../platform/i18n/i18n.ts';
+
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { type Locale, translate } from '../../platform/i18n/i18n.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { type AccountsServices, displayNameOf } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
@@ -56,7 +57,8 @@ export function postEmbeds(
       const shown = several ? photos : [lead];
       return {
         type: lead.authorSensitive || several ? 'rich' : 'photo',
-        title: lead.description?.trim() || translate(locale, 'syndication.entry.untitled', { name: author?.name ?? '' }),
+        title:
+          lead.description?.trim() || translate(locale, 'syndication.entry.untitled', { name: author?.name ?? '' }),
         author,
         cardPath: embedPostPath(lead.id),
         card: {

@@ -21,12 +21,12 @@ export function rssXml(feed: Feed, baseUrl: string): string {
       <pubDate>${rfc822(entry.published)}</pubDate>
       <dc:creator>${x(entry.author)}</dc:creator>
 ${entry.summary ? `      <description>${x(entry.summary)}</description>\n` : ''}${entry.enclosures
-      .slice(0, 1)
-      .map(
-        (enclosure) =>
-          `      <enclosure url="${x(`${baseUrl}${enclosure.url}`)}" length="${enclosure.length}" type="${x(enclosure.type)}"/>\n`,
-      )
-      .join('')}    </item>`,
+  .slice(0, 1)
+  .map(
+    (enclosure) =>
+      `      <enclosure url="${x(`${baseUrl}${enclosure.url}`)}" length="${enclosure.length}" type="${x(enclosure.type)}"/>\n`,
+  )
+  .join('')}    </item>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">

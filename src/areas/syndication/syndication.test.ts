@@ -3,7 +3,8 @@
  * well-formed (read with a strict XML reader) with their required elements, public photos only, the
  * large variants as enclosures with their real size, 304 on a matching If-None-Match; the discovery
  * links in the profile's head; oEmbed answers for a post and a profile, 404 for another site's URL or
- * content that is not public, 501 for XML; the embeddable card framable by any site.
+ * content that is not public, 501 for XML; the embeddable card framable by any site. A post of several
+ * photos: one entry with its photos as enclosures, oEmbed of its page, its card showing them all.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -197,7 +198,11 @@ describe('feeds and oEmbed', () => {
         const item = items.find((each) => onlyChild(each, 'guid').text === `urn:uuid:${lead()}`)!;
         assert.equal(onlyChild(item, 'link').text, `${base}/posts/${hexOf(lead())}`);
         assert.equal(onlyChild(item, 'description').text, 'Three days by the #fjord');
-        assert.equal(onlyChild(item, 'enclosure').attributes.url, large(lead()), 'one enclosure per item: the first photo');
+        assert.equal(
+          onlyChild(item, 'enclosure').attributes.url,
+          large(lead()),
+          'one enclosure per item: the first photo',
+        );
 
         const atom = parseXml((await get(`${path}.atom`)).body);
         const entries = childrenNamed(atom, 'entry');
@@ -209,12 +214,19 @@ describe('feeds and oEmbed', () => {
           ordered().map(large),
           'every photo anyone may see, in order; not the hidden one',
         );
-        assert.equal(links.find((link) => link.attributes.rel === 'alternate')?.attributes.href, `${base}/posts/${hexOf(lead())}`);
+        assert.equal(
+          links.find((link) => link.attributes.rel === 'alternate')?.attributes.href,
+          `${base}/posts/${hexOf(lead())}`,
+        );
       }
     });
 
     it('answers oEmbed for its page (a member’s id names the post) and its card, as its card', async () => {
-      for (const url of [`${base}/posts/${hexOf(lead())}`, `${base}/posts/${photos[0]}`, `${base}/embed/posts/${hexOf(lead())}`]) {
+      for (const url of [
+        `${base}/posts/${hexOf(lead())}`,
+        `${base}/posts/${photos[0]}`,
+        `${base}/embed/posts/${hexOf(lead())}`,
+      ]) {
         const res = await get(`/api/oembed?url=${encodeURIComponent(url)}&maxwidth=400`);
         assert.equal(res.statusCode, 200, url);
         const answer = JSON.parse(res.body);
@@ -227,7 +239,10 @@ describe('feeds and oEmbed', () => {
       }
       const single = `${base}/posts/${hexOf(posts[0]!)}`;
       assert.equal(JSON.parse((await get(`/api/oembed?url=${encodeURIComponent(single)}`)).body).type, 'photo');
-      assert.equal((await get(`/api/oembed?url=${encodeURIComponent(`${base}/posts/${hexOf(hidden)}`)}`)).statusCode, 404);
+      assert.equal(
+        (await get(`/api/oembed?url=${encodeURIComponent(`${base}/posts/${hexOf(hidden)}`)}`)).statusCode,
+        404,
+      );
     });
 
     it('has a card showing its photos in order without script, and discovery links on its page', async () => {
@@ -242,7 +257,9 @@ describe('feeds and oEmbed', () => {
       assert.equal(page.statusCode, 200);
       const oembed = `${base}/api/oembed?url=${encodeURIComponent(`${base}/posts/${hexOf(lead())}`)}&amp;format=json`;
       assert.ok(page.body.includes(`<link rel="alternate" type="application/json+oembed" href="${oembed}"`));
-      assert.ok(page.body.includes(`<link rel="alternate" type="application/rss+xml" href="${base}/@${cleo.username}.rss"`));
+      assert.ok(
+        page.body.includes(`<link rel="alternate" type="application/rss+xml" href="${base}/@${cleo.username}.rss"`),
+      );
     });
   });
 

@@ -7,13 +7,19 @@
 import { translate } from '../../../platform/i18n/i18n.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
-import { embedPostPath, embedProfilePath, oembedPath, postPagePath, profilePagePath } from '../../syndication/public.ts';
+import {
+  embedPostPath,
+  embedProfilePath,
+  oembedPath,
+  postPagePath,
+  profilePagePath,
+} from '../../syndication/public.ts';
 import type { PhotoPanel } from '../explorer/photo-panel.ts';
 import { html, type Markup, renderMarkup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { siteCssUrl } from '../layout/site-css.ts';
-import { formatNumber, translator, variantUrl } from '../pages/components.ts';
 import { carousel } from '../pages/carousel.ts';
+import { formatNumber, translator, variantUrl } from '../pages/components.ts';
 import { behindWarning, warningNote } from '../pages/content-warning.ts';
 import type { ProfileView } from '../web-pages.service.ts';
 
