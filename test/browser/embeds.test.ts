@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../helpers/factories.ts';
-import { upload } from '../helpers/media-uploads.ts';
+import { upload, uploadPost } from '../helpers/media-uploads.ts';
 import { freePort } from '../helpers/processes.ts';
 import { browserUnavailable, screenshot, startWebWorld, type WebWorld } from '../support/browser.ts';
 import { makeJpeg } from '../support/test-images.ts';
@@ -83,24 +83,12 @@ describe('embeds and share links in a browser', { skip: browserUnavailable() }, 
 
   it('shows a post of several photos as a swipeable card in another site, and its share link shows them all', async () => {
     const texts = ['Harbour at dawn', 'The ferry', 'Snow on the ridge'];
-    const ids: string[] = [];
-    for (const index of texts.keys()) {
-      const jpeg = await makeJpeg({ width: 96 + index * 16, height: 64 });
-      const res = await upload(world.t, '/api/users/me/media', lena.token, jpeg);
-      assert.equal(res.statusCode, 201, res.body);
-      ids.push(res.json.data.id);
-    }
-    const made = await world.t.request({
-      method: 'POST',
-      url: '/api/users/me/posts',
-      token: lena.token,
-      body: {
-        caption: 'A week up north',
-        photos: ids.map((mediaId, index) => ({ mediaId, description: texts[index] })),
-      },
-    });
-    assert.equal(made.statusCode, 201, made.body);
-    const postHex = made.json.data.attributes.hex as string;
+    const postHex = await uploadPost(
+      world.t,
+      lena.token,
+      texts.map((description, index) => ({ width: 96 + index * 16, height: 64, description })),
+      'A week up north',
+    );
     const oembed = await world.t.request({
       method: 'GET',
       url: `/api/oembed?url=${encodeURIComponent(`${world.url}/posts/${postHex}`)}&maxwidth=400`,
