@@ -1,8 +1,9 @@
 /**
  * A feed written as RSS 2.0 (with atom:link rel="self" and dc:creator, as the RSS Advisory Board's
- * profile asks) or as Atom 1.0 (RFC 4287). An RSS item has one enclosure (the post's first photo); an Atom
- * entry one `rel="enclosure"` link per photo, in order. Every text and URL goes through escapeXml; the document names
- * no time but the feed's and entries' own, so the same content is the same bytes (the ETag's ground).
+ * profile asks) or as Atom 1.0 (RFC 4287). An RSS item has one enclosure (the post's first photo), an
+ * Atom entry one `rel="enclosure"` link per photo, in order. Every text and URL goes through escapeXml;
+ * the document names no time but the feed's and entries' own, so the same content is the same bytes
+ * (the ETag's ground).
  */
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { escapeXml as x } from '../../platform/text/escape-xml.ts';
