@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createUser } from '../helpers/factories.ts';
-import { upload } from '../helpers/media-uploads.ts';
+import { uploadPost } from '../helpers/media-uploads.ts';
 import {
   browserUnavailable,
   screenshot,
@@ -18,7 +18,6 @@ import {
   type WebWorld,
   watch,
 } from '../support/browser.ts';
-import { makeJpeg } from '../support/test-images.ts';
 
 const generous = 120_000;
 const texts = ['Fourvière at dawn', 'The Saône from the footbridge', 'Bouchon lunch'];
@@ -50,28 +49,18 @@ describe('a post carousel in a browser', { skip: browserUnavailable() }, () => {
   before(async () => {
     world = await startWebWorld({ demo: false });
     const ada = await createUser(world.t, { username: 'ada.lyon' });
-    const ids: string[] = [];
-    for (const size of [
+    // The author's own write path.
+    const sizes = [
       { width: 640, height: 480 },
       { width: 480, height: 640 },
       { width: 800, height: 400 },
-    ]) {
-      const uploaded = await upload(world.t, '/api/users/me/media', ada.token, await makeJpeg(size));
-      assert.equal(uploaded.statusCode, 201, uploaded.body);
-      ids.push(uploaded.json.data.id);
-    }
-    // The author's own write path.
-    const made = await world.t.request({
-      method: 'POST',
-      url: '/api/users/me/posts',
-      token: ada.token,
-      body: {
-        photos: ids.map((mediaId, index) => ({ mediaId, description: texts[index] })),
-        caption: 'A weekend in #Lyon',
-      },
-    });
-    assert.equal(made.statusCode, 201, made.body);
-    hex = made.json.data.attributes.hex;
+    ];
+    hex = await uploadPost(
+      world.t,
+      ada.token,
+      sizes.map((size, index) => ({ ...size, description: texts[index] ?? '' })),
+      'A weekend in #Lyon',
+    );
   });
   after(() => world?.close());
 

@@ -150,6 +150,11 @@ export class PostsService {
     };
   }
 
+  /** These listed leads' posts, each with the photos anyone may see (feeds read a hashtag's posts this way). */
+  async publicPostsOf(leads: ListedMedia[]): Promise<Post[]> {
+    return (await this.#withPhotos(leads)).map((post) => visiblePart(post, null));
+  }
+
   /** Locks the owner, then the photos (ascending id: the lock order), and reads them; 404 for one not theirs. */
   async #lockOwnPhotos(ownerId: string, ids: string[], pointer: (index: number) => string): Promise<MediaRow[]> {
     await this.#deps.users.lock(ownerId);

@@ -1,4 +1,5 @@
 /** GET /posts/{postId}: a post's photos as a carousel, its caption, its author and its counts. */
+import { oembedPath, profileFeedPath } from '../../syndication/public.ts';
 import { assetUrl } from '../assets/client-assets.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
@@ -34,6 +35,16 @@ export function renderPost(context: PageContext, { post, owner }: PostView): str
     description: lead.description ?? t('web.post.description', { name, count: photos.length }),
     canonicalPath: postPath(lead.id),
     body,
+    // The author's feeds (where the post appears) and oEmbed for this page.
+    alternates: [
+      { type: 'application/rss+xml', href: profileFeedPath(owner.username, 'rss'), title: `${name} (RSS)` },
+      { type: 'application/atom+xml', href: profileFeedPath(owner.username, 'atom'), title: `${name} (Atom)` },
+      {
+        type: 'application/json+oembed',
+        href: oembedPath(`${context.baseUrl}${postPath(lead.id)}`),
+        title: t('web.post.title', { name }),
+      },
+    ],
     // The carousel's keys; it swipes and scrolls without it.
     scripts: [assetUrl('carousel.js')],
     image:
