@@ -18,10 +18,15 @@ import type { AuthoredMedia, SyndicationRepository } from './syndication.reposit
 export const feedEntries = 20;
 const titleLength = 100;
 
-type Sources = Pick<MediaServices, 'media' | 'mediaVariants'>;
+/** What a feed entry reads of media: the post, and its stored large variant. */
+export type FeedMediaSources = Pick<MediaServices, 'media' | 'mediaVariants'>;
+type Sources = FeedMediaSources;
 
-/** A photo as a feed entry; the enclosure's length is the stored large variant's (0 until rendered). */
-async function entryOf({ media: row, author }: AuthoredMedia, sources: Sources, locale: Locale): Promise<FeedEntry> {
+/**
+ * A photo as a feed entry; the enclosure's length is the stored large variant's (0 until rendered).
+ * Other areas' feeds (a trip's) make their entries with it too.
+ */
+export async function entryOf({ media: row, author }: AuthoredMedia, sources: Sources, locale: Locale): Promise<FeedEntry> {
   const name = author.nickname ?? author.username ?? '';
   const firstLine = row.description?.trim().split('\n')[0]?.trim() ?? '';
   const title =

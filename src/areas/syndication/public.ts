@@ -15,7 +15,15 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
+export { entryOf as photoFeedEntry, type FeedMediaSources, feedEntries } from './built-in-feeds.ts';
 export type { Feed, FeedEntry } from './feed.ts';
 export type { FeedSource } from './feed-sources.ts';
 export type { OEmbedKind, OEmbedSubject } from './oembed-kinds.ts';
-export { embedPostPath, embedProfilePath, oembedPath, profileFeedPath, profilePagePath } from './paths.ts';
+export {
+  embedPostPath,
+  embedProfilePath,
+  feedPathOf,
+  oembedPath,
+  profileFeedPath,
+  profilePagePath,
+} from './paths.ts';
