@@ -15,7 +15,8 @@ const ShareLinkBody = Type.Object(
   {
     targetKind: Type.String({
       pattern: targetKindPattern.source,
-      description: '`post` (a post, by its media id), `collection` (one of my bookmark collections) or `trip` (one of my trips, by its UUID)',
+      description:
+        '`post` (a post, by its media id), `collection` (one of my bookmark collections) or `trip` (one of my trips, by its UUID)',
     }),
     targetId: Type.String({ maxLength: 64, description: 'The target: UUID or 32 hex digits; mine (else 404)' }),
     expiresAt: Type.Optional(Nullable({ ...Timestamp, description: 'When the link stops opening; in the future' })),

@@ -26,7 +26,11 @@ type Sources = FeedMediaSources;
  * A photo as a feed entry; the enclosure's length is the stored large variant's (0 until rendered).
  * Other areas' feeds (a trip's) make their entries with it too.
  */
-export async function entryOf({ media: row, author }: AuthoredMedia, sources: Sources, locale: Locale): Promise<FeedEntry> {
+export async function entryOf(
+  { media: row, author }: AuthoredMedia,
+  sources: Sources,
+  locale: Locale,
+): Promise<FeedEntry> {
   const name = author.nickname ?? author.username ?? '';
   const firstLine = row.description?.trim().split('\n')[0]?.trim() ?? '';
   const title =

@@ -77,7 +77,11 @@ export function syndicationRoutes({ feeds, oembed }: Pick<SyndicationServices, '
       description:
         'A plain JSON answer (`application/json`), as oEmbed asks. 404 for a URL of another site, of no page oEmbed knows or of content that is not public; 501 for any format but json.',
       query: {
-        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The page: /embed/posts/{id}, /@{username}, /trips/{id}' }),
+        url: Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The page: /embed/posts/{id}, /@{username}, /trips/{id}',
+        }),
         format: Type.Optional(
           Type.String({ maxLength: 16, description: '`json` (the default); anything else is 501' }),
         ),
