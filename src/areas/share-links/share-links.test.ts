@@ -97,10 +97,11 @@ describe('share links', () => {
       [{ targetKind: 'post', targetId: post.id, expiresAt: past }, 422, 'expiryInPast'],
       [{ targetKind: 'post', targetId: post.id, password: 'x'.repeat(10_000) }, 422, 'validationFailed'],
       [{ targetKind: 'post', targetId: post.id, password: 'abc' }, 422, 'validationFailed'],
-      [{ targetKind: 'trip', targetId: post.id }, 422, 'validationFailed'],
+      [{ targetKind: 'album', targetId: post.id }, 422, 'validationFailed'],
       [{ targetKind: 'post', targetId: bobs.id }, 404, 'notFound'],
       [{ targetKind: 'post', targetId: 'not-an-id' }, 404, 'notFound'],
       [{ targetKind: 'collection', targetId: post.id }, 404, 'notFound'],
+      [{ targetKind: 'trip', targetId: post.id }, 404, 'notFound'],
     ] as const;
     for (const [body, status, code] of refusals) {
       const res = await create(ana, body);

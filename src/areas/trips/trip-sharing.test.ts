@@ -81,7 +81,12 @@ describe('a trip shared, in feeds and embedded', () => {
         locationPublic: false,
       })
     ).id;
-    const home = await t.request({ method: 'PUT', url: '/api/users/me/trip-home', token: ana.token, body: places.paris });
+    const home = await t.request({
+      method: 'PUT',
+      url: '/api/users/me/trip-home',
+      token: ana.token,
+      body: places.paris,
+    });
     assert.equal(home.statusCode, 200, home.body);
     const trips = await get(`/api/users/${ana.id}/trips`);
     assert.equal(trips.json.data.length, 1);
@@ -193,7 +198,9 @@ describe('a trip shared, in feeds and embedded', () => {
         ['application/rss+xml', 'rss'],
         ['application/atom+xml', 'atom'],
       ])
-        assert.ok(page.body.includes(`<link rel="alternate" type="${type}" href="${base}/trips/${tripId}.${extension}"`));
+        assert.ok(
+          page.body.includes(`<link rel="alternate" type="${type}" href="${base}/trips/${tripId}.${extension}"`),
+        );
       const oembed = `${base}/api/oembed?url=${encodeURIComponent(`${base}/trips/${tripId}`)}&amp;format=json`;
       assert.ok(page.body.includes(`<link rel="alternate" type="application/json+oembed" href="${oembed}"`));
     });
