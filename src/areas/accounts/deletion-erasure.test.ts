@@ -67,7 +67,16 @@ describe('account erasure after the grace period', () => {
     const adaSecond = await newPost(ada);
     const avatar = await newPost(ada, '/api/users/me/avatar');
     const bobsPost = await newPost(bob);
-    const adaMediaHex = [adaPost.id, adaSecond.id, avatar.id].map((id) => id.replaceAll('-', ''));
+    // A post of several photos (media's posts): her first post leads it, a third photo with its own text.
+    const adaThird = await newPost(ada);
+    await ok(
+      as(ada, 'POST', '/api/users/me/posts', {
+        photos: [{ mediaId: adaPost.id }, { mediaId: adaThird.id, description: `Taken by ${ada.user.nickname}` }],
+        caption: 'Two views',
+      }),
+      201,
+    );
+    const adaMediaHex = [adaPost.id, adaSecond.id, avatar.id, adaThird.id].map((id) => id.replaceAll('-', ''));
     const keysBefore = await storedKeys(t.deps.storage);
     for (const hex of adaMediaHex)
       assert.ok(

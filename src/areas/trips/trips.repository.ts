@@ -7,7 +7,7 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { cityRows } from '../geography/read-model.ts';
-import { mediaRows, mediaVisibleTo } from '../media/read-model.ts';
+import { mediaRows, photoVisibleTo } from '../media/read-model.ts';
 import { type TripHomeRow, type TripRow, tripHomes, tripPhotos, tripRecomputeQueue, trips } from './tables.ts';
 
 /** A user's trips, latest first. */
@@ -195,7 +195,7 @@ export class TripsRepository extends Repository {
               .select({ one: sql`1` })
               .from(tripPhotos)
               .innerJoin(mediaRows, eq(mediaRows.id, tripPhotos.mediaId))
-              .where(and(eq(tripPhotos.tripId, trips.id), mediaVisibleTo(viewerId))),
+              .where(and(eq(tripPhotos.tripId, trips.id), photoVisibleTo(viewerId))),
           ),
         );
     return this.db
@@ -232,7 +232,7 @@ export class TripsRepository extends Repository {
       .from(tripPhotos)
       .innerJoin(mediaRows, eq(mediaRows.id, tripPhotos.mediaId))
       .leftJoin(cityRows, eq(cityRows.id, mediaRows.cityId))
-      .where(and(inArray(tripPhotos.tripId, tripIds), mediaVisibleTo(viewerId)))
+      .where(and(inArray(tripPhotos.tripId, tripIds), photoVisibleTo(viewerId)))
       .orderBy(asc(tripPhotos.tripId), asc(tripPhotos.takenAt), asc(tripPhotos.mediaId));
   }
 

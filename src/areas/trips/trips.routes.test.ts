@@ -124,6 +124,27 @@ describe('trips', () => {
     assert.deepEqual(trip.attributes.photoIds, [ids[1]]);
   });
 
+  it('holds every photo of a post of several photos, and shows them all to others', async () => {
+    const user = await createUser(t);
+    assert.equal((await setHome(user, places.paris)).statusCode, 200);
+    const ids: string[] = [];
+    for (const day of ['2026-05-01T09:00:00Z', '2026-05-01T12:00:00Z', '2026-05-02T09:00:00Z']) {
+      ids.push((await photo(user, places.lyon, day)).id);
+    }
+    const post = await t.request({
+      method: 'POST',
+      url: '/api/users/me/posts',
+      token: user.token,
+      body: { photos: ids.map((mediaId) => ({ mediaId })) },
+    });
+    assert.equal(post.statusCode, 201);
+    const visitor = await createUser(t);
+    for (const token of [user.token, visitor.token, undefined]) {
+      const [trip] = (await listTrips(user.id, token)).json.data;
+      assert.deepEqual(trip.attributes.photoIds, ids, 'the post’s three photos, in time order');
+    }
+  });
+
   it('titles a trip with its cities and dates in the viewer’s locale', async () => {
     const { user } = await travel(itineraries[0]!);
     const [trip] = (await listTrips(user.id)).json.data;

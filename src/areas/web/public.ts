@@ -31,6 +31,7 @@ export interface SecurityServices {
 export interface PhotoPanelSources {
   users: AccountsServices['users'];
   media: MediaServices['media'];
+  posts: MediaServices['posts'];
   geography: GeographyServices['geography'];
 }
 

@@ -15,7 +15,7 @@ import { trendingWindow } from '../discovery/public.ts';
 import type { FollowsService } from '../follows/public.ts';
 import type { GamificationService } from '../gamification/public.ts';
 import type { GeographyService } from '../geography/public.ts';
-import type { MediaService } from '../media/public.ts';
+import type { MediaService, Post, PostsService } from '../media/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
 import type { TripsService, TripView } from '../trips/public.ts';
 import type { PlaceCounts } from './place-counts.ts';
@@ -65,11 +65,18 @@ export interface ProfileView {
   trips: TripView[];
 }
 
+/** A post's page: the post (the photos the viewer may see) and its author's names. */
+export interface PostView {
+  post: Post;
+  owner: { username: string; nickname: string };
+}
+
 export interface WebPagesDeps {
   repository: WebRepository;
   placeCounts: PlaceCounts;
   users: UsersService;
   media: MediaService;
+  posts: PostsService;
   follows: FollowsService;
   geoMedia: GeoMediaService;
   geography: GeographyService;
@@ -202,6 +209,18 @@ export class WebPagesService {
       },
       trips: trips.rows.slice(0, shown.trips).flatMap((row) => trips.views.get(row.id) ?? []),
     };
+  }
+
+  /**
+   * A post's page (/posts/{id}): notFound when the viewer may not see it (media's rule, blocks
+   * included) or its author is not an active user with a name.
+   */
+  async post(postId: string, viewerId: string | null = null): Promise<PostView> {
+    const post = await this.#deps.posts.find(postId, viewerId);
+    const owner = await this.#deps.users.findVisibleTo(post.lead.ownerId, viewerId);
+    if (owner === null || owner.username === null || !isActiveUser(owner))
+      throw new AppError('notFound', { source: { parameter: 'postId' } });
+    return { post, owner: { username: owner.username, nickname: owner.nickname ?? owner.username } };
   }
 
   /** /sustainable-tourism: active establishments, newest first. */

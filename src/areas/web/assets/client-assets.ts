@@ -42,6 +42,7 @@ export const clientEntries = [
   'security.ts',
   'trip.ts',
   'trip.css',
+  'carousel.ts',
 ] as const;
 
 /** Files served as they are: the map's country shapes (Natural Earth through world-atlas), coarse and finer. */
