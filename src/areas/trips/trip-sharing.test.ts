@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
+import { submitSharePassword } from '../../../test/helpers/share-links.ts';
 import { childrenNamed, onlyChild, parseXml } from '../../../test/helpers/xml.ts';
 import { makeJpeg } from '../../../test/support/test-images.ts';
 import { places } from './itineraries.ts';
@@ -34,13 +35,7 @@ describe('a trip shared, in feeds and embedded', () => {
   const share = (user: TestUser, body: Record<string, unknown>) =>
     t.request({ method: 'POST', url: '/api/users/me/share-links', token: user.token, body });
   const open = (token: string) => get(`/s/${token}`, { accept: 'text/html', 'accept-language': 'en-US' });
-  const submit = (token: string, password: string) =>
-    t.request({
-      method: 'POST',
-      url: `/s/${token}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
-      payload: new URLSearchParams({ password }).toString(),
-    });
+  const submit = (token: string, password: string) => submitSharePassword(t, token, password);
   const setHidden = (hidden: boolean) =>
     t.request({ method: 'PATCH', url: `/api/users/me/trips/${tripId}`, token: ana.token, body: { hidden } });
   const assertNoPrivatePosition = (body: string, what: string) => {
@@ -189,6 +184,44 @@ describe('a trip shared, in feeds and embedded', () => {
       const again = await get(`/trips/${tripId}.atom`, { 'if-none-match': etag });
       assert.equal(again.statusCode, 304);
       assert.equal(again.body, '');
+    });
+
+    it('links a photo of a post of several photos to its post’s card', async () => {
+      const cleo = await createUser(t);
+      const prague = (await t.services.areas.geography.geography.nearestCity(
+        places.prague.latitude,
+        places.prague.longitude,
+      ))!;
+      const inPrague = (takenAt: string) => ({
+        ...places.prague,
+        cityId: prague.id,
+        countryCode: prague.countryCode,
+        takenAt: new Date(takenAt),
+      });
+      const lead = await createMediaRow(t, cleo.id, { ...inPrague('2026-06-01T09:00:00Z'), photosCount: 2 });
+      const member = await createMediaRow(t, cleo.id, {
+        ...inPrague('2026-06-01T10:00:00Z'),
+        postId: lead.id,
+        postPosition: 1,
+      });
+      await updateMediaRow(t, lead.id, { postId: lead.id });
+      const home = await t.request({
+        method: 'PUT',
+        url: '/api/users/me/trip-home',
+        token: cleo.token,
+        body: places.paris,
+      });
+      assert.equal(home.statusCode, 200, home.body);
+      const [trip] = (await get(`/api/users/${cleo.id}/trips`)).json.data;
+      const channel = onlyChild(parseXml((await get(`/trips/${trip.id}.rss`)).body), 'channel');
+      const items = childrenNamed(channel, 'item');
+      assert.deepEqual(
+        items.map((item) => [onlyChild(item, 'guid').text, onlyChild(item, 'link').text]),
+        [
+          [`urn:uuid:${member.id}`, `${base}/embed/posts/${hexOf(lead.id)}`],
+          [`urn:uuid:${lead.id}`, `${base}/embed/posts/${hexOf(lead.id)}`],
+        ],
+      );
     });
 
     it('links the feeds and oEmbed in the trip page’s head', async () => {

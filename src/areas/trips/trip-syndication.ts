@@ -10,6 +10,7 @@ import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { type AccountsServices, displayNameOf } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
 import {
+  embedPostPath,
   type FeedMediaSources,
   type FeedSource,
   feedEntries,
@@ -46,8 +47,18 @@ export function tripFeed(trips: TripsService, users: Users, media: FeedMediaSour
       const author = { username: owner.username, nickname: owner.nickname };
       const newest = view.photos.slice(-feedEntries).reverse();
       const rows = await Promise.all(newest.map((photo) => media.media.findServableMedia(photo.id)));
+      // A photo of a post of several links to its post's card (the post's id is its lead's).
       const entries = await Promise.all(
-        rows.flatMap((row) => (row === null ? [] : [photoFeedEntry({ media: row, author }, media, locale)])),
+        rows.flatMap((row) =>
+          row === null
+            ? []
+            : [
+                photoFeedEntry({ media: row, author }, media, locale).then((entry) => ({
+                  ...entry,
+                  link: embedPostPath(row.postId ?? row.id),
+                })),
+              ],
+        ),
       );
       const updated = Math.max(view.trip.createdAt.getTime(), ...entries.map((entry) => entry.published.getTime()));
       const title = trips.titleOf(view, locale);
@@ -63,9 +74,9 @@ export function tripFeed(trips: TripsService, users: Users, media: FeedMediaSour
   };
 }
 
-/** A trip's card: 500 pixels wide at most, its cover at 16:9 and five lines of text under it. */
+/** A trip's card: 500 pixels wide at most, its cover at 16:9 and six lines of text under it. */
 const tripCardWidth = 500;
-const tripCardText = 150;
+const tripCardText = 170;
 
 export function tripEmbeds(trips: TripsService, users: Users): OEmbedKind {
   return {
