@@ -186,7 +186,7 @@ describe('a trip shared, in feeds and embedded', () => {
       assert.equal(again.body, '');
     });
 
-    it('links a photo of a post of several photos to its post’s card', async () => {
+    it('links a photo of a post of several photos to its post’s card, and leaves out a sensitive one', async () => {
       const cleo = await createUser(t);
       const prague = (await t.services.areas.geography.geography.nearestCity(
         places.prague.latitude,
@@ -205,6 +205,8 @@ describe('a trip shared, in feeds and embedded', () => {
         postPosition: 1,
       });
       await updateMediaRow(t, lead.id, { postId: lead.id });
+      // Marked sensitive by a moderator: out of every feed.
+      await createMediaRow(t, cleo.id, { ...inPrague('2026-06-01T11:00:00Z'), flag: 1 });
       const home = await t.request({
         method: 'PUT',
         url: '/api/users/me/trip-home',
@@ -213,6 +215,7 @@ describe('a trip shared, in feeds and embedded', () => {
       });
       assert.equal(home.statusCode, 200, home.body);
       const [trip] = (await get(`/api/users/${cleo.id}/trips`)).json.data;
+      assert.equal(trip.attributes.photoCount, 3, 'the trip shows all three');
       const channel = onlyChild(parseXml((await get(`/trips/${trip.id}.rss`)).body), 'channel');
       const items = childrenNamed(channel, 'item');
       assert.deepEqual(

@@ -9,6 +9,7 @@ import { type Locale, translate } from '../../platform/i18n/i18n.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { type AccountsServices, displayNameOf } from '../accounts/public.ts';
 import { isActiveUser } from '../accounts/read-model.ts';
+import { isPubliclyListed } from '../media/public.ts';
 import {
   embedPostPath,
   type FeedMediaSources,
@@ -39,7 +40,7 @@ export function tripFeed(trips: TripsService, users: Users, media: FeedMediaSour
   return {
     path: '/trips/{tripId}',
     param: { name: 'tripId', schema: Type.String({ pattern: uuidPattern, description: 'The trip UUID' }) },
-    summary: "a trip's photos (its newest 20 by capture time)",
+    summary: "a trip's photos (its latest 20 by capture time)",
     async load(key, locale) {
       const found = await publicTrip(trips, users, key);
       if (found === null) return null;
@@ -47,10 +48,11 @@ export function tripFeed(trips: TripsService, users: Users, media: FeedMediaSour
       const author = { username: owner.username, nickname: owner.nickname };
       const newest = view.photos.slice(-feedEntries).reverse();
       const rows = await Promise.all(newest.map((photo) => media.media.findServableMedia(photo.id)));
+      // A feed is a public list: a photo a moderator marked sensitive is left out, as from every feed.
       // A photo of a post of several links to its post's card (the post's id is its lead's).
       const entries = await Promise.all(
         rows.flatMap((row) =>
-          row === null
+          row === null || !isPubliclyListed(row)
             ? []
             : [
                 photoFeedEntry({ media: row, author }, media, locale).then((entry) => ({
