@@ -38,6 +38,17 @@ describe('a trip shared, in feeds and embedded', () => {
   const submit = (token: string, password: string) => submitSharePassword(t, token, password);
   const setHidden = (hidden: boolean) =>
     t.request({ method: 'PATCH', url: `/api/users/me/trips/${tripId}`, token: ana.token, body: { hidden } });
+  /** Sets the user's home in Paris (which recomputes their trips) and lists their trips. */
+  const tripsFromParis = async (user: TestUser) => {
+    const home = await t.request({
+      method: 'PUT',
+      url: '/api/users/me/trip-home',
+      token: user.token,
+      body: places.paris,
+    });
+    assert.equal(home.statusCode, 200, home.body);
+    return (await get(`/api/users/${user.id}/trips`)).json.data;
+  };
   const assertNoPrivatePosition = (body: string, what: string) => {
     for (const digits of privateDigits) assert.ok(!body.includes(digits), `${what} carries no private position`);
   };
@@ -76,17 +87,10 @@ describe('a trip shared, in feeds and embedded', () => {
         locationPublic: false,
       })
     ).id;
-    const home = await t.request({
-      method: 'PUT',
-      url: '/api/users/me/trip-home',
-      token: ana.token,
-      body: places.paris,
-    });
-    assert.equal(home.statusCode, 200, home.body);
-    const trips = await get(`/api/users/${ana.id}/trips`);
-    assert.equal(trips.json.data.length, 1);
-    tripId = trips.json.data[0].id;
-    assert.deepEqual(trips.json.data[0].attributes.photoIds, [rome, vienna]);
+    const trips = await tripsFromParis(ana);
+    assert.equal(trips.length, 1);
+    tripId = trips[0].id;
+    assert.deepEqual(trips[0].attributes.photoIds, [rome, vienna]);
   });
   after(() => t.close());
 
@@ -207,14 +211,7 @@ describe('a trip shared, in feeds and embedded', () => {
       await updateMediaRow(t, lead.id, { postId: lead.id });
       // Marked sensitive by a moderator: out of every feed.
       await createMediaRow(t, cleo.id, { ...inPrague('2026-06-01T11:00:00Z'), flag: 1 });
-      const home = await t.request({
-        method: 'PUT',
-        url: '/api/users/me/trip-home',
-        token: cleo.token,
-        body: places.paris,
-      });
-      assert.equal(home.statusCode, 200, home.body);
-      const [trip] = (await get(`/api/users/${cleo.id}/trips`)).json.data;
+      const [trip] = await tripsFromParis(cleo);
       assert.equal(trip.attributes.photoCount, 3, 'the trip shows all three');
       const channel = onlyChild(parseXml((await get(`/trips/${trip.id}.rss`)).body), 'channel');
       const items = childrenNamed(channel, 'item');
