@@ -64,9 +64,9 @@ export const areaModules: readonly AnyAreaModule[] = [
   newsletterArea,
   couponsArea,
   trackingArea,
-  tripsArea,
   dataExportArea,
   syndicationArea,
+  tripsArea,
   federationArea,
   webArea,
 ];

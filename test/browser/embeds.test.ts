@@ -2,12 +2,15 @@
  * Embeds in a real browser (Debian's chromium through playwright-core): another site (a page served
  * from another origin, `localhost` on a port of its own) puts a post's oEmbed `html` in its page; the
  * card loads inside the sandboxed iframe under its own CSP, with the photo drawn and the author shown,
- * and nothing on either page goes wrong. A share link's page opens for a visitor with its password.
+ * and nothing on either page goes wrong; a trip's card likewise, with its cover. A share link's page
+ * opens for a visitor with its password.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { places } from '../../src/areas/trips/itineraries.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
+import { updateMediaRow } from '../helpers/media-factory.ts';
 import { upload, uploadPost } from '../helpers/media-uploads.ts';
 import { freePort } from '../helpers/processes.ts';
 import { browserUnavailable, screenshot, startWebWorld, type WebWorld } from '../support/browser.ts';
@@ -136,6 +139,52 @@ describe('embeds and share links in a browser', { skip: browserUnavailable() }, 
     assert.equal(await visitor.page.locator('.shared__caption').innerText(), 'A week up north');
     await screenshot(visitor.page, 'share-link-post-of-several-photos');
     assert.deepEqual(visitor.problems, []);
+  });
+
+  it('shows a trip’s card, its cover drawn, inside another site’s iframe', async () => {
+    const city = await world.t.services.areas.geography.geography.nearestCity(
+      places.rome.latitude,
+      places.rome.longitude,
+    );
+    await updateMediaRow(world.t, mediaId, {
+      ...places.rome,
+      cityId: city!.id,
+      countryCode: city!.countryCode,
+      takenAt: new Date('2026-05-01T09:00:00Z'),
+    });
+    const home = await world.t.request({
+      method: 'PUT',
+      url: '/api/users/me/trip-home',
+      token: lena.token,
+      body: places.paris,
+    });
+    assert.equal(home.statusCode, 200, home.body);
+    const [trip] = (await world.t.request({ method: 'GET', url: `/api/users/${lena.id}/trips` })).json.data;
+    const oembed = await world.t.request({
+      method: 'GET',
+      url: `/api/oembed?url=${encodeURIComponent(`${world.url}/trips/${trip.id}`)}&maxwidth=400`,
+      headers: { 'accept-language': 'en-US' },
+    });
+    assert.equal(oembed.statusCode, 200, oembed.body);
+    hostPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A travel blog</title></head>
+      <body><h1>Where I went</h1>${JSON.parse(oembed.body).html}</body></html>`;
+
+    const watched = await world.open();
+    watched.page.setDefaultTimeout(generous);
+    await watched.page.goto(otherOrigin, { waitUntil: 'load', timeout: generous });
+    const frame = await (await watched.page.waitForSelector('iframe')).contentFrame();
+    assert.ok(frame, 'the iframe has a document');
+    await frame.waitForLoadState('load');
+    const drawn = await frame.$eval('.embed-card__cover img', async (image) => {
+      const img = image as HTMLImageElement;
+      if (!img.complete) await new Promise((resolve) => img.addEventListener('load', resolve, { once: true }));
+      return img.naturalWidth;
+    });
+    assert.ok(drawn > 0, 'the cover is drawn inside the frame');
+    assert.match(await frame.locator('.embed-card__title').innerText(), /^Rome · May 1, 2026$/);
+    assert.match(await frame.locator('.embed-card__trip .embed-card__text').innerText(), /1 photo · Rome/);
+    await screenshot(watched.page, 'trip-embed-in-another-site');
+    assert.deepEqual(watched.problems, []);
   });
 
   it('opens a share link for a visitor after its password', async () => {

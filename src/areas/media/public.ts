@@ -25,7 +25,7 @@ declare module '../../platform/modules/area-module.ts' {
 
 export type { MediaAdminService } from './admin/media-admin.service.ts';
 export type { MediaService } from './media.service.ts';
-export { isPubliclyVisible, mediaFlags } from './media-flags.ts';
+export { isPubliclyListed, isPubliclyVisible, mediaFlags } from './media-flags.ts';
 export { mediaVariantUrls } from './media-urls.ts';
 export { PostSchema, presentPost } from './post-presenters.ts';
 export type { Post, PostsService } from './posts.service.ts';

@@ -4,8 +4,11 @@ import { formatTimestamp } from '../../platform/http/time.ts';
 import type { OwnShareLink } from './share-links.repository.ts';
 
 const linkAttributes = {
-  targetKind: Type.String({ description: '`post` or `collection` (more kinds as areas add them)' }),
-  targetId: Type.String({ format: 'uuid', description: 'The post (its media id) or the bookmark collection' }),
+  targetKind: Type.String({ description: '`post`, `collection` or `trip` (more kinds as areas add them)' }),
+  targetId: Type.String({
+    format: 'uuid',
+    description: 'The post (its media id), the bookmark collection or the trip',
+  }),
   expiresAt: Nullable(Timestamp),
   hasPassword: Type.Boolean({ description: 'Visitors type a password before they see the target' }),
   views: Type.Integer({ description: 'How many times the target was shown (a count only: nothing of who)' }),

@@ -15,7 +15,8 @@ const ShareLinkBody = Type.Object(
   {
     targetKind: Type.String({
       pattern: targetKindPattern.source,
-      description: '`post` (a post, by its media id) or `collection` (one of my bookmark collections)',
+      description:
+        '`post` (a post, by its media id), `collection` (one of my bookmark collections) or `trip` (one of my trips, by its UUID)',
     }),
     targetId: Type.String({ maxLength: 64, description: 'The target: UUID or 32 hex digits; mine (else 404)' }),
     expiresAt: Type.Optional(Nullable({ ...Timestamp, description: 'When the link stops opening; in the future' })),
@@ -43,7 +44,7 @@ export function shareLinksRoutes({ shareLinks }: Pick<ShareLinksServices, 'share
       method: 'POST',
       path: mine,
       auth: 'user',
-      summary: 'Share one of my posts or bookmark collections by a secret link (optional expiry and password)',
+      summary: 'Share one of my posts, bookmark collections or trips by a secret link (optional expiry and password)',
       description:
         "The answer holds the token and the URL of the page once: only the token's SHA-256 is kept. A past `expiresAt` is 422 `expiryInPast`; a target not mine is 404.",
       body: ShareLinkBody,

@@ -11,6 +11,7 @@ import { type Page, pageOf } from '../../platform/db/page.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
 import { newId, parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import { hashPassword, verifyPassword } from '../../platform/secrets/password-hashes.ts';
@@ -109,7 +110,7 @@ export class ShareLinksService {
    * form. Unknown, revoked and expired links, hidden owners and targets gone are the same 404, and the
    * password is asked before anything of the target's state is told.
    */
-  async open(token: string, viewerId: string | null, password?: string): Promise<OpenedShareLink> {
+  async open(token: string, viewerId: string | null, locale: Locale, password?: string): Promise<OpenedShareLink> {
     const { clock, repository, targets, users } = this.#deps;
     const row = await repository.findByTokenHash(hashToken(token));
     if (row === null) throw linkNotFound();
@@ -120,7 +121,7 @@ export class ShareLinksService {
       if (!(await verifyPassword(row.passwordHash, password)))
         return { state: 'passwordRequired', wrongPassword: true };
     }
-    const view = await targets.find(row.targetKind)?.view(row.ownerId, row.targetId);
+    const view = await targets.find(row.targetKind)?.view(row.ownerId, row.targetId, locale);
     if (view == null) throw linkNotFound();
     if (!(await repository.countView(row.id))) throw linkNotFound();
     const { tokenHash: _token, passwordHash, ...link } = row;

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
 import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
+import { submitSharePassword } from '../../../test/helpers/share-links.ts';
 
 const hexOf = (id: string) => id.replaceAll('-', '');
 
@@ -32,13 +33,7 @@ describe('share links', () => {
   };
   const open = (token: string, viewer?: TestUser) =>
     t.request({ method: 'GET', url: `/s/${token}`, token: viewer?.token, headers: { accept: 'text/html' } });
-  const submit = (token: string, password: string) =>
-    t.request({
-      method: 'POST',
-      url: `/s/${token}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
-      payload: new URLSearchParams({ password }).toString(),
-    });
+  const submit = (token: string, password: string) => submitSharePassword(t, token, password);
 
   it('opens a post for a visitor without an account, shows the post alone, and counts the views', async () => {
     const ana = await createUser(t);
@@ -139,10 +134,11 @@ describe('share links', () => {
       [{ targetKind: 'post', targetId: post.id, expiresAt: past }, 422, 'expiryInPast'],
       [{ targetKind: 'post', targetId: post.id, password: 'x'.repeat(10_000) }, 422, 'validationFailed'],
       [{ targetKind: 'post', targetId: post.id, password: 'abc' }, 422, 'validationFailed'],
-      [{ targetKind: 'trip', targetId: post.id }, 422, 'validationFailed'],
+      [{ targetKind: 'album', targetId: post.id }, 422, 'validationFailed'],
       [{ targetKind: 'post', targetId: bobs.id }, 404, 'notFound'],
       [{ targetKind: 'post', targetId: 'not-an-id' }, 404, 'notFound'],
       [{ targetKind: 'collection', targetId: post.id }, 404, 'notFound'],
+      [{ targetKind: 'trip', targetId: post.id }, 404, 'notFound'],
     ] as const;
     for (const [body, status, code] of refusals) {
       const res = await create(ana, body);

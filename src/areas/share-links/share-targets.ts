@@ -1,10 +1,11 @@
 /**
- * The kinds of things a share link may open (a post, a bookmark collection; trips later), by name.
+ * The kinds of things a share link may open (a post, a bookmark collection, a trip), by name.
  * An area makes its things shareable by registering a kind here, through share links' face
  * (`shareLinks.targets.register(kind, target)`), in its `create`: the link rules, the page and the
  * views count are the same for every kind (docs/api.md, Share links).
  */
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
 
 /** One photo a shared page shows: the served variants of the media, and what it says of itself. */
 export interface SharedPhoto {
@@ -35,9 +36,9 @@ export interface ShareTarget {
   /**
    * What the link shows now, for anyone: null when the target no longer opens (deleted, unpublished,
    * hidden by a moderator, emptied of anything public). The owner being hidden or blocking the viewer is
-   * checked by the service for every kind.
+   * checked by the service for every kind. `locale` is the visitor's (a trip's title is written in it).
    */
-  view(ownerId: string, targetId: string): Promise<SharedView | null>;
+  view(ownerId: string, targetId: string, locale: Locale): Promise<SharedView | null>;
 }
 
 export const targetKindPattern = /^[a-z][a-z-]{0,31}$/;
@@ -76,4 +77,4 @@ export class ShareTargets {
 
 /** The 404 of a target that is not the owner's (or does not exist). */
 export const targetNotFound = () =>
-  new AppError('notFound', { source: { pointer: '/targetId' }, detail: 'no such post or collection of yours' });
+  new AppError('notFound', { source: { pointer: '/targetId' }, detail: 'no such post, collection or trip of yours' });

@@ -13,6 +13,7 @@ import { hashtagPattern } from '../../platform/text/hashtags.ts';
 import { type AccountsServices, displayNameOf } from '../accounts/public.ts';
 import type { MediaServices, Post } from '../media/public.ts';
 import { mediaVariantUrls } from '../media/public.ts';
+import type { MediaRow } from '../media/read-model.ts';
 import type { FeedEntry } from './feed.ts';
 import type { FeedSource } from './feed-sources.ts';
 import { postPagePath, profilePagePath } from './paths.ts';
@@ -23,6 +24,9 @@ const titleLength = 100;
 
 type Sources = Pick<MediaServices, 'posts' | 'mediaVariants'>;
 type Author = AuthoredMedia['author'];
+
+/** What another area's feed reads of media (a trip's): the photos, and their stored large variants. */
+export type FeedMediaSources = Pick<MediaServices, 'media' | 'posts' | 'mediaVariants'>;
 
 /** A post as a feed entry; each enclosure's length is the stored large variant's (0 until rendered). */
 async function entryOf({ lead, photos }: Post, author: Author, sources: Sources, locale: Locale): Promise<FeedEntry> {
@@ -50,6 +54,12 @@ async function entryOf({ lead, photos }: Post, author: Author, sources: Sources,
     author: name,
     enclosures,
   };
+}
+
+/** One photo as an entry of its own (a trip's feed lists photos, not posts), linked to its post's page. */
+export async function photoFeedEntry(photo: MediaRow, author: Author, sources: Sources, locale: Locale) {
+  const entry = await entryOf({ lead: photo, photos: [photo] }, author, sources, locale);
+  return { ...entry, link: postPagePath(photo.postId ?? photo.id) };
 }
 
 export function profileFeed({ users }: Pick<AccountsServices, 'users'>, sources: Sources): FeedSource {

@@ -1,5 +1,5 @@
 /**
- * The feeds the service publishes, by kind (a profile, a hashtag; a trip later): each kind is a path
+ * The feeds the service publishes, by kind (a profile, a hashtag, a trip): each kind is a path
  * with one parameter, served as `<path>.rss` and `<path>.atom`. An area adds a kind through the face of
  * syndication (`syndication.feeds.sources.register(kind, source)`) in its `create`; the routes are made
  * from the registry when syndication registers its routes, after every area's `create`.

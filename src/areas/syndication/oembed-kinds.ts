@@ -1,5 +1,5 @@
 /**
- * The pages oEmbed answers for, by kind (a post, a profile; a trip later): each kind says which of this
+ * The pages oEmbed answers for, by kind (a post, a profile, a trip): each kind says which of this
  * site's paths it names, and what an embed of it shows. An area adds a kind through the face of
  * syndication (`syndication.oembed.kinds.register(kind, definition)`) in its `create`.
  */

@@ -13,8 +13,10 @@ export const embedPostPath = (mediaId: string) => `/embed/posts/${toHex(mediaId)
 /** A profile's card (GET /embed/@{username}). */
 export const embedProfilePath = (username: string) => `/embed/@${encodeURIComponent(username)}`;
 
-export const profileFeedPath = (username: string, format: FeedFormat) =>
-  `${profilePagePath(username)}.${feedFormats[format].extension}`;
+/** A page's feed in a format: the page's path and the format's extension (`/@ana.rss`, `/trips/{id}.atom`). */
+export const feedPathOf = (pagePath: string, format: FeedFormat) => `${pagePath}.${feedFormats[format].extension}`;
+
+export const profileFeedPath = (username: string, format: FeedFormat) => feedPathOf(profilePagePath(username), format);
 
 /** The oEmbed endpoint's URL for a page of this site (the discovery link of its head). */
 export const oembedPath = (pageUrl: string) => `/api/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;

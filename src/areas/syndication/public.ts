@@ -15,12 +15,14 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
+export { type FeedMediaSources, feedEntries, photoFeedEntry } from './built-in-feeds.ts';
 export type { Feed, FeedEntry } from './feed.ts';
 export type { FeedSource } from './feed-sources.ts';
 export type { OEmbedKind, OEmbedSubject } from './oembed-kinds.ts';
 export {
   embedPostPath,
   embedProfilePath,
+  feedPathOf,
   oembedPath,
   postPagePath,
   profileFeedPath,

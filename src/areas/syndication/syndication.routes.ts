@@ -73,11 +73,15 @@ export function syndicationRoutes({ feeds, oembed }: Pick<SyndicationServices, '
       method: 'GET',
       path: '/api/oembed',
       auth: 'none',
-      summary: 'oEmbed 1.0 for a post or a profile of this site (JSON)',
+      summary: 'oEmbed 1.0 for a post, a profile or a trip of this site (JSON)',
       description:
         'A plain JSON answer (`application/json`), as oEmbed asks. 404 for a URL of another site, of no page oEmbed knows or of content that is not public; 501 for any format but json.',
       query: {
-        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The page: /embed/posts/{id}, /@{username}' }),
+        url: Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The page: /embed/posts/{id}, /@{username}, /trips/{id}',
+        }),
         format: Type.Optional(
           Type.String({ maxLength: 16, description: '`json` (the default); anything else is 501' }),
         ),

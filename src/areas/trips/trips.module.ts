@@ -3,6 +3,8 @@ import { byId, singleRow } from '../../platform/exports/keyset-batches.ts';
 import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { tripShareTarget } from './trip-share-target.ts';
+import { tripEmbeds, tripFeed } from './trip-syndication.ts';
 import { TripsRepository } from './trips.repository.ts';
 import { tripsRoutes } from './trips.routes.ts';
 import { TripsService } from './trips.service.ts';
@@ -12,10 +14,14 @@ const mediaEvents = ['media.published', 'media.changed', 'media.deleted'] as con
 
 export const tripsArea = defineArea({
   name: 'trips',
-  needs: ['accounts', 'media', 'geography'],
-  create({ transactions, events, clock, jobs, exports }, { accounts }) {
+  needs: ['accounts', 'media', 'geography', 'shareLinks', 'syndication'],
+  create({ transactions, events, clock, jobs, exports }, { accounts, media, shareLinks, syndication }) {
     const repository = new TripsRepository(transactions);
     const trips = new TripsService({ transactions, repository, users: accounts.users, clock });
+    // A trip is shared, syndicated and embedded as an anonymous visitor sees it (trip-share-target.ts, trip-syndication.ts).
+    shareLinks.shareLinks.targets.register('trip', tripShareTarget(trips));
+    syndication.feeds.sources.register('trip', tripFeed(trips, accounts.users, media));
+    syndication.oembed.kinds.register('trip', tripEmbeds(trips, accounts.users));
     for (const event of mediaEvents) {
       // Queued in the producer's transaction, recomputed once it commits (the job takes what is left).
       events.subscribe(event, 'inTransaction', `trips.queue.${event}`, async ({ media }) => {

@@ -44,6 +44,10 @@ export interface TripPhotoSeen {
   description: string | null;
   authorSensitive: boolean;
   contentWarning: string | null;
+  /** Its stored size and format (the served variants' URLs and sizes: share links, feeds, embeds). */
+  width: number;
+  height: number;
+  originalFormat: string;
 }
 
 /** A trip to write: its id, its photos in time order (never empty). */
@@ -221,6 +225,9 @@ export class TripsRepository extends Repository {
         description: mediaRows.description,
         authorSensitive: mediaRows.authorSensitive,
         contentWarning: mediaRows.contentWarning,
+        width: mediaRows.width,
+        height: mediaRows.height,
+        originalFormat: mediaRows.originalFormat,
       })
       .from(tripPhotos)
       .innerJoin(mediaRows, eq(mediaRows.id, tripPhotos.mediaId))

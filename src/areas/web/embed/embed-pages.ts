@@ -1,5 +1,5 @@
 /**
- * The embeddable cards (GET /embed/posts/{id}, GET /embed/@{username}): a page made to sit in another
+ * The embeddable cards (GET /embed/posts/{id}, GET /embed/@{username}, GET /embed/trips/{id}): a page made to sit in another
  * site's iframe (oEmbed's `html`). No header, navigation or footer, no script, nothing from another
  * origin (the site's stylesheet and the photos are this server's): it works in a sandboxed iframe and
  * offline. Every link opens the site in a new tab. Its CSP lets any site frame it (csp.ts, Framing).
@@ -14,6 +14,7 @@ import {
   postPagePath,
   profilePagePath,
 } from '../../syndication/public.ts';
+import { embedTripPath, tripPagePath, tripTitle } from '../../trips/public.ts';
 import type { PhotoPanel } from '../explorer/photo-panel.ts';
 import { html, type Markup, renderMarkup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
@@ -21,6 +22,7 @@ import { siteCssUrl } from '../layout/site-css.ts';
 import { carousel } from '../pages/carousel.ts';
 import { formatNumber, translator, variantUrl } from '../pages/components.ts';
 import { behindWarning, warningNote } from '../pages/content-warning.ts';
+import type { TripPage } from '../trips/trip-page.ts';
 import type { ProfileView } from '../web-pages.service.ts';
 
 function embedDocument(context: PageContext, title: string, canonicalPath: string, body: Markup): string {
@@ -110,4 +112,29 @@ export function renderProfileEmbed(context: PageContext, view: ProfileView): str
     </ul>
   </section>`;
   return embedDocument(context, `${user.nickname} (@${user.username})`, embedProfilePath(user.username), body);
+}
+
+/**
+ * A trip's card: its title (linking to its page), its author and dates, its cover (the first photo its
+ * author did not mark sensitive, none otherwise), its photo count and its cities. The trip is the one
+ * an anonymous visitor sees: its cities, never a position.
+ */
+export function renderTripEmbed(context: PageContext, { view, owner }: TripPage): string {
+  const t = translator(context.locale);
+  const title = tripTitle(view, context.locale);
+  const cover = view.photos.find((photo) => !photo.authorSensitive);
+  const cities = new Intl.ListFormat(context.locale).format(view.cities.map((city) => city.name));
+  const body = html`<article class="embed-card__trip" aria-labelledby="embed-trip">
+    ${
+      cover
+        ? html`<figure class="embed-card__figure embed-card__cover">
+            <img src=${variantUrl(cover.id, 'small')} alt=${cover.description?.trim() || t('web.embed.photo')} width=${cover.width} height=${cover.height} decoding="async" />
+          </figure>`
+        : null
+    }
+    <h1 id="embed-trip" class="embed-card__title">${outLink(context, tripPagePath(view.trip.id), title)}</h1>
+    <p class="embed-card__meta">${outLink(context, profilePagePath(owner.username), t('trips.page.by', { name: owner.nickname }))}${' · '}${t('trips.page.dates', { start: view.startsAt, end: view.endsAt })}</p>
+    <p class="embed-card__text">${t('trips.profile.photos', { count: view.photos.length })}${cities ? html`${' · '}${cities}` : null}</p>
+  </article>`;
+  return embedDocument(context, title, embedTripPath(view.trip.id), body);
 }

@@ -8,12 +8,12 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { firstPage } from '../../../platform/db/page-request.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
-import { type AnyRoute, route } from '../../../platform/http/route.ts';
+import { type AnyRoute, idParam, route } from '../../../platform/http/route.ts';
 import { loadPhotoPanel } from '../explorer/photo-panel.ts';
 import { pageContext } from '../layout/page-context.ts';
 import { htmlMediaType, sendPage } from '../layout/send-page.ts';
 import type { WebServices } from '../public.ts';
-import { renderPostEmbed, renderProfileEmbed } from './embed-pages.ts';
+import { renderPostEmbed, renderProfileEmbed, renderTripEmbed } from './embed-pages.ts';
 
 const card = (description: string) => ({ status: 200 as const, mediaType: htmlMediaType, description });
 const embedThumbs = 6;
@@ -21,7 +21,11 @@ const embedThumbs = 6;
 const sendCard = (reply: FastifyReply, page: string) =>
   sendPage(reply.header('Cache-Control', 'public, max-age=300'), page);
 
-export function embedRoutes({ pages, photoPanel }: Pick<WebServices, 'pages' | 'photoPanel'>): AnyRoute[] {
+export function embedRoutes({
+  pages,
+  photoPanel,
+  trips,
+}: Pick<WebServices, 'pages' | 'photoPanel' | 'trips'>): AnyRoute[] {
   return [
     route({
       method: 'GET',
@@ -54,6 +58,26 @@ export function embedRoutes({ pages, photoPanel }: Pick<WebServices, 'pages' | '
           pages.profile(params.username, firstPage(embedThumbs, 'embed-profile'), null),
         ]);
         return sendCard(reply, renderProfileEmbed(context, view));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/embed/trips/{tripId}',
+      auth: 'none',
+      summary: "A trip's embeddable card: title, author, dates, cover, photo count and cities (HTML, framable)",
+      params: { tripId: idParam('The trip UUID', { hex: false }) },
+      errors: ['notFound'],
+      success: card('The card; 404 for a trip that is hidden or has no public photo'),
+      handler: async ({ params, request, reply }) => {
+        const [context, view] = await Promise.all([
+          pageContext(request, null, { framing: 'anyone' }),
+          trips.findVisible(null, params.tripId),
+        ]);
+        const owner = view === null ? null : await photoPanel.users.findVisibleTo(view.trip.ownerId, null);
+        if (view === null || owner === null || owner.username === null)
+          throw new AppError('notFound', { source: { parameter: 'tripId' } });
+        const page = { view, owner: { username: owner.username, nickname: owner.nickname ?? owner.username } };
+        return sendCard(reply, renderTripEmbed(context, page));
       },
     }),
   ];

@@ -39,10 +39,8 @@ async function answer(
   token: string,
   password?: string,
 ) {
-  const [context, opened] = await Promise.all([
-    pageContext(request, viewer),
-    shareLinks.open(token, viewer?.userId ?? null, password),
-  ]);
+  const context = await pageContext(request, viewer);
+  const opened = await shareLinks.open(token, viewer?.userId ?? null, context.locale, password);
   reply.header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex');
   if (opened.state === 'open') return sendPage(reply, renderSharedPage(context, token, opened.view));
   const form = renderPasswordPage(context, token, opened.wrongPassword);
@@ -55,7 +53,7 @@ export function sharePageRoutes(services: Pick<WebServices, 'shareLinks'>): AnyR
       method: 'GET',
       path: '/s/{token}',
       auth: 'optional',
-      summary: 'The page of a share link: the shared post or collection alone, or its password form (HTML)',
+      summary: 'The page of a share link: the shared post, collection or trip alone, or its password form (HTML)',
       description: 'Counts a view each time the target is shown (a count only). `no-store`, `noindex`.',
       params: TokenParam,
       rateLimit: openLimits,

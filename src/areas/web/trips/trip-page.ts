@@ -4,7 +4,8 @@
  * and its photos in time order.
  */
 import { toHex } from '../../../platform/ids/ids.ts';
-import { type TripView, tripTitle } from '../../trips/public.ts';
+import { feedPathOf, oembedPath } from '../../syndication/public.ts';
+import { type TripView, tripPagePath, tripTitle } from '../../trips/public.ts';
 import { assetUrl } from '../assets/client-assets.ts';
 import type { MapSettings } from '../explorer/explorer-page.ts';
 import { html } from '../layout/html.ts';
@@ -13,7 +14,7 @@ import { renderPage } from '../layout/render-page.ts';
 import { profilePath, type Translate, translator, variantUrl } from '../pages/components.ts';
 import { behindWarning } from '../pages/content-warning.ts';
 
-export const tripPath = (tripId: string) => `/trips/${tripId}`;
+export const tripPath = tripPagePath;
 
 export interface TripPage {
   view: TripView;
@@ -85,6 +86,18 @@ export function renderTripPage(context: PageContext, page: TripPage, map: MapSet
     styles: [assetUrl('trip.css')],
     scripts: [assetUrl('trip.js')],
     noIndex: view.trip.hidden,
+    // A hidden trip has no feed nor embed (they answer 404): only its owner sees this page.
+    alternates: view.trip.hidden
+      ? []
+      : [
+          { type: 'application/rss+xml', href: feedPathOf(tripPath(view.trip.id), 'rss'), title: `${title} (RSS)` },
+          { type: 'application/atom+xml', href: feedPathOf(tripPath(view.trip.id), 'atom'), title: `${title} (Atom)` },
+          {
+            type: 'application/json+oembed',
+            href: oembedPath(`${context.baseUrl}${tripPath(view.trip.id)}`),
+            title,
+          },
+        ],
     image: cover && !cover.authorSensitive ? { url: variantUrl(cover.id, 'small'), alt: title } : null,
   });
 }
