@@ -190,7 +190,7 @@ describe('a trip shared, in feeds and embedded', () => {
       assert.equal(again.body, '');
     });
 
-    it('links a photo of a post of several photos to its post’s card, and leaves out a sensitive one', async () => {
+    it('links a photo of a post of several photos to its post’s page, and leaves out a sensitive one', async () => {
       const cleo = await createUser(t);
       const prague = (await t.services.areas.geography.geography.nearestCity(
         places.prague.latitude,
@@ -218,8 +218,8 @@ describe('a trip shared, in feeds and embedded', () => {
       assert.deepEqual(
         items.map((item) => [onlyChild(item, 'guid').text, onlyChild(item, 'link').text]),
         [
-          [`urn:uuid:${member.id}`, `${base}/embed/posts/${hexOf(lead.id)}`],
-          [`urn:uuid:${lead.id}`, `${base}/embed/posts/${hexOf(lead.id)}`],
+          [`urn:uuid:${member.id}`, `${base}/posts/${hexOf(lead.id)}`],
+          [`urn:uuid:${lead.id}`, `${base}/posts/${hexOf(lead.id)}`],
         ],
       );
     });
