@@ -8,18 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { adminToken, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { deliver, drainFederationQueue } from '../../../test/helpers/fediverse-inbox.ts';
 import {
-  type FediverseServer,
-  type RemoteActor,
-  startFediverseServer,
-} from '../../../test/support/fediverse-server.ts';
-
-const publicUrl = 'https://travel.example';
+  type FederatedTest,
+  federatedPublicUrl as publicUrl,
+  startFederatedTest,
+} from '../../../test/helpers/fediverse-inbox.ts';
+import type { FediverseServer, RemoteActor } from '../../../test/support/fediverse-server.ts';
 
 describe('federation: follows from remote actors', () => {
+  let fed: FederatedTest;
   let t: TestApp;
   let remote: FediverseServer;
   let ana: RemoteActor;
@@ -29,20 +28,13 @@ describe('federation: follows from remote actors', () => {
   let anaFollow: Record<string, string>;
 
   before(async () => {
-    t = await createTestApp({
-      env: { FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE_ADDRESS: 'on', PUBLIC_URL: publicUrl },
-    });
-    remote = await startFediverseServer();
-    ana = await remote.addActor('mastodon-actor', 'ana');
-    bea = await remote.addActor('pixelfed-actor', 'bea');
+    fed = await startFederatedTest();
+    ({ t, remote, ana, bea } = fed);
     alice = await createUser(t, { username: 'alice' });
   });
-  after(async () => {
-    await remote.close();
-    await t.close();
-  });
+  after(() => fed.close());
 
-  const handleOf = (actor: RemoteActor) => `${actor.username}@${new URL(remote.origin).host}`;
+  const handleOf = (actor: RemoteActor) => fed.handleOf(actor);
   const aliceActor = () => `${publicUrl}/ap/users/${alice.id}`;
 
   /** The actor's Follow of alice as its server emits it, delivered signed to the shared inbox. */
@@ -54,11 +46,9 @@ describe('federation: follows from remote actors', () => {
       followId: crypto.randomUUID(),
       followNumber: String(followNumber),
     };
-    const body = remote.fixture(fixture, values);
-    const response = await deliver(t, await remote.signedPost(actor, `${publicUrl}/ap/inbox`, body));
+    const response = await fed.send(actor, fixture, values);
     assert.equal(response.statusCode, 202, response.body);
-    await drainFederationQueue(t);
-    return { ...values, id: JSON.parse(body).id as string };
+    return { ...values, id: JSON.parse(remote.fixture(fixture, values)).id as string };
   }
 
   async function followers(user: TestUser) {
@@ -121,10 +111,8 @@ describe('federation: follows from remote actors', () => {
     assert.equal(answersTo(bea, sent.id)[0]?.activity.type, 'Accept');
     assert.deepEqual((await followers(alice)).map((f) => f.attributes.username).sort(), [handleOf(ana), handleOf(bea)]);
 
-    const undo = remote.fixture('mastodon-undo-follow', anaFollow);
-    const response = await deliver(t, await remote.signedPost(ana, `${publicUrl}/ap/users/${alice.id}/inbox`, undo));
+    const response = await fed.send(ana, 'mastodon-undo-follow', anaFollow, `${publicUrl}/ap/users/${alice.id}/inbox`);
     assert.equal(response.statusCode, 202, response.body);
-    await drainFederationQueue(t);
     assert.deepEqual(
       (await followers(alice)).map((f) => f.attributes.username),
       [handleOf(bea)],
