@@ -1,75 +1,92 @@
 /**
  * Discovery at scale: media placed around real cities, read by place, on the map, by trend and by
- * hashtag, against GET /api/ping measured in the same run. The server runs in its own process (node
- * src/main.ts), autocannon in another; on PostgreSQL the query plan of each scenario is printed too.
+ * hashtag, and users found by name, against GET /api/ping measured in the same run. The server runs in
+ * its own process (node src/main.ts), autocannon in another; on PostgreSQL the query plan of each
+ * scenario is printed too.
  *
- * Seed (generate_series, never the API): 10,000 users; BENCH_MEDIA media (default 1,000,000 on PostgreSQL, 100,000 on PGlite) spread
- * evenly over the 1,000 most populous cities of the geography reference data, each within about 10 km
- * of its city, with two hashtags of a pool of 300; 300,000 likes over the last week.
- * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_MEDIA, BENCH_ONLY (a title's part).
+ * Measured at two sizes of seed, 10× apart (seed-sizes.ts: BENCH_SIZES, default 100,000 and
+ * 1,000,000), each on its own scratch database. At size N (generate_series, never the API): 10,000
+ * users owning N media spread evenly over N / 1,000 cities (Paris and the most populous others of the
+ * geography reference data), 1,000 a city, each within about 10 km of its city, with two hashtags of a
+ * pool of 300; 0.3 N likes over the last week; N more users with made-up names (syllables), every user
+ * in the search index. So a city, the map around Paris and a name keep the same density while the
+ * tables grow 10×.
+ * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_SIZES, BENCH_ONLY (a title's part).
  */
 
 import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
+import { UserSearchRepository, userSearchKeyset } from '../src/areas/search/user-search.repository.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
-import { fasterAnchor, loadTable, machineLine } from './harness/report.ts';
-import { measureScenarios } from './harness/scenarios.ts';
+import { machineLine, type Row } from './harness/report.ts';
+import { measureScenarios, stopAndPrintTable } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
-import { benchUsersSql } from './harness/seeds.ts';
+import { seedSizes, sizeLabel, sizesTable } from './harness/seed-sizes.ts';
+import { benchNamedUsersSql, benchUsersSql, searchDocumentsOfUsersSql, withoutIndexes } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
 import { settle } from './harness/settle.ts';
 
 const settings = loadSettings();
-// A million on PostgreSQL; a tenth of that on the embedded engine, which holds it all in one process.
-const mediaCount = Number(process.env.BENCH_MEDIA ?? (process.env.DATABASE_URL ? 1_000_000 : 100_000));
+const sizes = seedSizes();
 const users = 10_000;
-const cityCount = 1_000;
+const mediaPerCity = 1_000;
 const adminToken = 'bench-admin-token-0123456789';
 const engineName = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 console.log(machineLine(engineName, settings));
 
-// Where the scenarios look: Paris (among the seeded cities), and the country with most seeded cities.
+// Where the scenarios look: Paris (always among the seeded cities), and the country with most seeded cities.
 const paris = { latitude: 48.8534, longitude: 2.3488 };
-let busiestCountry = 'IN';
+// A name's first syllables, as a user types it (seeds.ts: benchNamedUsersSql).
+const searchedName = 'kalomi';
 
-const started = performance.now();
-const scratch = await createScratchDatabase(async (conn) => {
-  await conn.exec(`${benchUsersSql(users)}
-    CREATE TEMPORARY TABLE bench_cities AS
-      SELECT row_number() OVER (ORDER BY population DESC, id) - 1 AS n, latitude, longitude, country_code
-      FROM cities ORDER BY population DESC, id LIMIT ${cityCount};
-    CREATE TEMPORARY TABLE bench_tags AS
-      SELECT i AS n, 'tag' || i || (ARRAY['sun','sea','food','hike','city','snow'])[1 + i % 6] AS tag
-      FROM generate_series(0, 299) AS i;
-    INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
-                       describe_status, hashtags, latitude, longitude, country_code, likes_count, created_at, updated_at)
-    SELECT md5('bench-media-' || i)::uuid, md5('bench-user-' || (i % ${users}))::uuid, 'post', 'originals/bench/' || i,
-           'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
-           ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300)],
-           c.latitude + (((i::bigint * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i::bigint * 104729) % 2001) - 1000) / 10000.0,
-           c.country_code, (i::bigint * 31) % 101,
-           timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01'
-    FROM generate_series(0, ${mediaCount - 1}) AS i
-    JOIN bench_cities c ON c.n = i % ${cityCount};
-    INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
-    SELECT gen_random_uuid(), md5('bench-user-' || (i % ${users}))::uuid, md5('bench-media-' || (i * 3))::uuid, 'like',
-           now() - (i % 600000) * interval '1 second'
-    FROM generate_series(0, ${Math.min(300_000, Math.floor(mediaCount / 3)) - 1}) AS i;
-    INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
-    VALUES (gen_random_uuid(), md5('bench-user-0')::uuid, '${hashToken('tms_bench-viewer-token')}', now(), now(), now() + interval '30 days');`);
-  await conn.exec('VACUUM ANALYZE');
-  const [row] = await conn.query<{ country_code: string }>(
-    'SELECT country_code FROM bench_cities GROUP BY country_code ORDER BY count(*) DESC LIMIT 1',
+/** The scratch database at one size (see the header), and the country with most seeded cities. */
+async function seed(size: number) {
+  const started = performance.now();
+  let busiestCountry = 'IN';
+  const scratch = await createScratchDatabase(async (conn) => {
+    await conn.exec(`${benchUsersSql(users)}
+      CREATE TEMPORARY TABLE bench_cities AS
+        SELECT row_number() OVER (ORDER BY (name = 'Paris' AND country_code = 'FR') DESC, population DESC, id) - 1 AS n,
+               latitude, longitude, country_code
+        FROM cities ORDER BY (name = 'Paris' AND country_code = 'FR') DESC, population DESC, id
+        LIMIT ${Math.max(1, Math.floor(size / mediaPerCity))};
+      CREATE TEMPORARY TABLE bench_tags AS
+        SELECT i AS n, 'tag' || i || (ARRAY['sun','sea','food','hike','city','snow'])[1 + i % 6] AS tag
+        FROM generate_series(0, 299) AS i;
+      INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
+                         describe_status, hashtags, latitude, longitude, country_code, likes_count, created_at, updated_at)
+      SELECT md5('bench-media-' || i)::uuid, md5('bench-user-' || (i % ${users}))::uuid, 'post', 'originals/bench/' || i,
+             'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
+             ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300)],
+             c.latitude + (((i::bigint * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i::bigint * 104729) % 2001) - 1000) / 10000.0,
+             c.country_code, (i::bigint * 31) % 101,
+             timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01'
+      FROM generate_series(0, ${size - 1}) AS i
+      JOIN bench_cities c ON c.n = i % (SELECT count(*) FROM bench_cities);
+      INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
+      SELECT gen_random_uuid(), md5('bench-user-' || (i % ${users}))::uuid, md5('bench-media-' || (i * 3))::uuid, 'like',
+             now() - (i % 600000) * interval '1 second'
+      FROM generate_series(0, ${Math.floor((size * 3) / 10) - 1}) AS i;
+      INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
+      VALUES (gen_random_uuid(), md5('bench-user-0')::uuid, '${hashToken('tms_bench-viewer-token')}', now(), now(), now() + interval '30 days');`);
+    // The users found by name, and everyone's search document, with the tables' own indexes built after.
+    await withoutIndexes(conn, 'users', () => conn.exec(benchNamedUsersSql(size)));
+    await withoutIndexes(conn, 'search_documents', () => conn.exec(searchDocumentsOfUsersSql));
+    await conn.exec('VACUUM ANALYZE');
+    const [row] = await conn.query<{ country_code: string }>(
+      'SELECT country_code FROM bench_cities GROUP BY country_code ORDER BY count(*) DESC, country_code LIMIT 1',
+    );
+    busiestCountry = row?.country_code ?? busiestCountry;
+  });
+  console.log(
+    `seeded ${sizeLabel(size)} media and named users in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
-  busiestCountry = row?.country_code ?? busiestCountry;
-});
-console.log(
-  `seeded ${mediaCount.toLocaleString('en-US')} media in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-);
+  return { scratch, busiestCountry };
+}
 
 /** What a 1024 × 700 map shows around Paris at a zoom (a view is about 360 / 2^zoom degrees wide). */
 const viewAt = (zoom: number) => {
@@ -86,68 +103,83 @@ const boxQuery = (box: ReturnType<typeof viewAt>) =>
   `south=${box.south}&west=${box.west}&north=${box.north}&east=${box.east}`;
 const worldBox = 'south=-85&west=-180&north=85&east=180';
 
-try {
-  const serverEnv = { ...scratch.serverEnv, ADMIN_API_TOKEN: adminToken };
-  const server = await startServer(serverEnv);
-  // The derived tables the routes read, built as their jobs build them.
-  for (const job of ['map-clusters', 'hashtags']) {
-    const jobStarted = performance.now();
-    const flushed = await fetch(`${server.url}/admin/jobs/flush/${job}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}` },
+/** Every scenario at one size: its table (and the plans, on PostgreSQL); the rows for the sizes' table. */
+async function measureAt(size: number): Promise<Row[]> {
+  console.log(`\n### seed of ${sizeLabel(size)}`);
+  const { scratch, busiestCountry } = await seed(size);
+  try {
+    const serverEnv = { ...scratch.serverEnv, ADMIN_API_TOKEN: adminToken };
+    const server = await startServer(serverEnv);
+    // The derived tables the routes read, built as their jobs build them.
+    for (const job of ['map-clusters', 'hashtags']) {
+      const jobStarted = performance.now();
+      const flushed = await fetch(`${server.url}/admin/jobs/flush/${job}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      const report = JSON.stringify((await flushed.json()).data.attributes.report);
+      console.log(`${job}: ${report} in ${((performance.now() - jobStarted) / 1000).toFixed(1)} s`);
+    }
+    await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
+    await measureLoad(`${server.url}/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}`, {
+      ...settings,
+      seconds: 2,
     });
-    const report = JSON.stringify((await flushed.json()).data.attributes.report);
-    console.log(`${job}: ${report} in ${((performance.now() - jobStarted) / 1000).toFixed(1)} s`);
+    await settle();
+    const table = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv, settings }, [
+      { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
+      {
+        title: 'nearby, 5 km around Paris (20 items)',
+        path: `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
+      },
+      {
+        title: 'in-bounds, street view (Paris, zoom 14: media)',
+        path: `/api/media/in-bounds?${boxQuery(viewAt(14))}&zoom=14`,
+      },
+      {
+        title: 'in-bounds, city view (Paris, zoom 12: clusters)',
+        path: `/api/media/in-bounds?${boxQuery(viewAt(12))}&zoom=12`,
+      },
+      { title: 'in-bounds, world zoom (zoom 1)', path: `/api/media/in-bounds?${worldBox}&zoom=1` },
+      {
+        title: `trending in the country with most cities (${busiestCountry}), 7 days`,
+        path: `/api/media/trending?country=${busiestCountry}`,
+      },
+      { title: 'hashtag autocomplete "tag1"', path: '/api/media/hashtags/autocomplete?q=tag1' },
+      { title: `user search "${searchedName}"`, path: `/api/users/search?q=${searchedName}` },
+      { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
+    ]);
+    const rss = await stopAndPrintTable(server, table);
+    console.log(`\nserver: ${Math.round(rss)} MB resident after the run`);
+    if (scratch.url !== null) await printDiscoveryPlans(scratch.url, busiestCountry);
+    return table;
+  } finally {
+    await scratch.drop();
   }
-  await measureLoad(`${server.url}/api/ping`, { ...settings, seconds: 2 });
-  await measureLoad(`${server.url}/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}`, {
-    ...settings,
-    seconds: 2,
-  });
-  await settle();
-  const [pingBefore, ...rows] = await measureScenarios({ server, databaseUrl: scratch.url, serverEnv, settings }, [
-    { title: 'GET /api/ping (anchor, before the scenarios)', path: '/api/ping' },
-    {
-      title: 'nearby, 5 km around Paris (20 items)',
-      path: `/api/media/nearby?lat=${paris.latitude}&lng=${paris.longitude}&distance=5000`,
-    },
-    {
-      title: 'in-bounds, street view (Paris, zoom 14: media)',
-      path: `/api/media/in-bounds?${boxQuery(viewAt(14))}&zoom=14`,
-    },
-    {
-      title: 'in-bounds, city view (Paris, zoom 12: clusters)',
-      path: `/api/media/in-bounds?${boxQuery(viewAt(12))}&zoom=12`,
-    },
-    { title: 'in-bounds, world zoom (zoom 1)', path: `/api/media/in-bounds?${worldBox}&zoom=1` },
-    { title: `trending in ${busiestCountry}, 7 days`, path: `/api/media/trending?country=${busiestCountry}` },
-    { title: 'hashtag autocomplete "tag1"', path: '/api/media/hashtags/autocomplete?q=tag1' },
-    { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
-  ]);
-  const pingAfter = rows.pop()!;
-  const rss = server.rssMb();
-  await server.stop();
-  console.log(`\n${loadTable([pingBefore!, ...rows, pingAfter], fasterAnchor(pingBefore!, pingAfter).result)}`);
-  console.log(`\nserver: ${Math.round(rss)} MB resident after the run`);
-
-  if (scratch.url !== null) {
-    const page = (keyset: Parameters<typeof pageRequest>[1]) => pageRequest({}, keyset);
-    const plans = await capturePlans(scratch.url, {
-      nearby: (tx) => new NearbyRepository(tx).nearby(paris, 5000, page(nearbyKeyset), []),
-      // Zoom 12 is precomputed (map-grid.ts): the cells and their representatives' positions, in one statement.
-      'in-bounds, city view': (tx) => new MapCellsRepository(tx).cellsIn(viewAt(12), 12),
-      'in-bounds, world zoom': (tx) =>
-        new MapCellsRepository(tx).cellsIn({ south: -85, west: -180, north: 85, east: 180 }, 1),
-      // Deeper than the precomputed zooms, the box's media are read first (geo-media.service.ts).
-      'in-bounds, street view': (tx) => new GeoMediaRepository(tx).inBox(viewAt(14), 100),
-      // A narrow box from pole to pole over the empty Atlantic: the index reads its rectangle, not every latitude.
-      'in-bounds, a narrow box from pole to pole': (tx) =>
-        new GeoMediaRepository(tx).inBox({ south: -85, west: -30, north: 85, east: -29.9 }, 100),
-      trending: (tx) =>
-        new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
-    });
-    printPlans(plans);
-  }
-} finally {
-  await scratch.drop();
 }
+
+async function printDiscoveryPlans(url: string, busiestCountry: string) {
+  const page = (keyset: Parameters<typeof pageRequest>[1]) => pageRequest({}, keyset);
+  const plans = await capturePlans(url, {
+    nearby: (tx) => new NearbyRepository(tx).nearby(paris, 5000, page(nearbyKeyset), []),
+    // Zoom 12 is precomputed (map-grid.ts): the cells and their representatives' positions, in one statement.
+    'in-bounds, city view': (tx) => new MapCellsRepository(tx).cellsIn(viewAt(12), 12),
+    'in-bounds, world zoom': (tx) =>
+      new MapCellsRepository(tx).cellsIn({ south: -85, west: -180, north: 85, east: 180 }, 1),
+    // Deeper than the precomputed zooms, the box's media are read first (geo-media.service.ts).
+    'in-bounds, street view': (tx) => new GeoMediaRepository(tx).inBox(viewAt(14), 100),
+    // A narrow box from pole to pole over the empty Atlantic: the index reads its rectangle, not every latitude.
+    'in-bounds, a narrow box from pole to pole': (tx) =>
+      new GeoMediaRepository(tx).inBox({ south: -85, west: -30, north: 85, east: -29.9 }, 100),
+    trending: (tx) =>
+      new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
+    'user search': (tx) => new UserSearchRepository(tx).search(searchedName, pageRequest({}, userSearchKeyset), null),
+  });
+  printPlans(plans);
+}
+
+const started = performance.now();
+const rowsBySize: Row[][] = [];
+for (const size of sizes) rowsBySize.push(await measureAt(size));
+console.log(`\n### both sizes\n\n${sizesTable(sizes, rowsBySize)}`);
+console.log(`\nthe whole run took ${((performance.now() - started) / 60_000).toFixed(1)} min`);

@@ -37,6 +37,7 @@ const deps: AppDeps = {
   mailer: offline('mailer') as AppDeps['mailer'],
   storage: offline('storage') as AppDeps['storage'],
   push: offline('push') as AppDeps['push'],
+  webPush: null,
   broadcast: new LocalBroadcast(),
   rateLimitStore: new MemoryRateLimitStore(systemClock),
 };

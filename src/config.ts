@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { isUncompressedP256Point, isVapidPrivateKey } from './adapters/push/web-push-keys.ts';
 
 export type AppEnv = 'development' | 'production' | 'test';
 
@@ -84,7 +85,7 @@ export interface Config {
   mapTileUrl: string | null;
   /** The tile server's required attribution (text), shown on the map with MAP_TILE_URL. */
   mapTileAttribution: string | null;
-  push: { provider: 'log' | 'onesignal'; oneSignal: { appId: string; apiKey: string; apiUrl: string } | null };
+  push: PushSettings;
   /** Sign-in with an identity provider (src/areas/identities); a provider without a client id is off. */
   identityProviders: IdentityProvidersConfig;
   s3: {
@@ -112,6 +113,23 @@ export interface IdentityProvidersConfig {
   google: OidcProviderConfig | null;
   apple: OidcProviderConfig | null;
   facebook: { appId: string; appSecret: string; graphUrl: string } | null;
+}
+
+/**
+ * PUSH_PROVIDER names the channels: `log` or `onesignal` (the vendor channel, targeting external_id),
+ * and/or `webpush` (browsers' own push services, VAPID): `onesignal,webpush` sends both.
+ */
+export interface PushSettings {
+  /** `none` when PUSH_PROVIDER names `webpush` alone. */
+  provider: 'log' | 'onesignal' | 'none';
+  oneSignal: { appId: string; apiKey: string; apiUrl: string } | null;
+  webPush: WebPushSettings | null;
+}
+
+export interface WebPushSettings {
+  vapid: { publicKey: string; privateKey: string; subject: string };
+  /** Hosts a subscription's endpoint may name although they resolve to a non-public address. */
+  allowedHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -199,15 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = read.integer('PORT', 3000, 0, 65535);
   const publicUrl = read.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
   const metricsPort = read.optional('METRICS_PORT') === null ? null : read.integer('METRICS_PORT', 0, 1, 65535);
-  const pushProvider = read.oneOf('PUSH_PROVIDER', ['log', 'onesignal'] as const, 'log');
-  const oneSignal =
-    pushProvider === 'onesignal'
-      ? {
-          appId: read.require('ONESIGNAL_APP_ID', 'when PUSH_PROVIDER=onesignal'),
-          apiKey: read.require('ONESIGNAL_API_KEY', 'when PUSH_PROVIDER=onesignal'),
-          apiUrl: read.url('ONESIGNAL_API_URL', ['http:', 'https:']) ?? 'https://api.onesignal.com',
-        }
-      : null;
+  const push = pushSettingsOf(read);
   const s3Bucket = read.optional('S3_BUCKET');
   const s3 =
     s3Bucket === null
@@ -270,7 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mapTileUrl: mapTileUrlOf(read.optional('MAP_TILE_URL'), read.problems),
     mapTileAttribution: read.optional('MAP_TILE_ATTRIBUTION'),
-    push: { provider: pushProvider, oneSignal },
+    push,
     identityProviders: identityProvidersOf(read),
     s3,
   };
@@ -299,6 +309,54 @@ const listOf = (raw: string) =>
     .split(',')
     .map((value) => value.trim())
     .filter((value) => value !== '');
+
+const pushChannels = ['log', 'onesignal', 'webpush'] as const;
+
+/** PUSH_PROVIDER (a comma list), ONESIGNAL_* with onesignal, VAPID_* and WEB_PUSH_ALLOWED_HOSTS with webpush. */
+function pushSettingsOf(read: EnvReader): PushSettings {
+  const named = listOf(read.string('PUSH_PROVIDER', 'log'));
+  const unknown = named.filter((name) => !(pushChannels as readonly string[]).includes(name));
+  if (unknown.length > 0 || named.length === 0) {
+    read.problems.push(`PUSH_PROVIDER must name one or more of ${pushChannels.join(', ')} (got "${named.join(',')}")`);
+  }
+  if (named.includes('log') && named.includes('onesignal')) {
+    read.problems.push('PUSH_PROVIDER names either log or onesignal, not both');
+  }
+  const provider = named.includes('onesignal')
+    ? 'onesignal'
+    : named.includes('webpush') && !named.includes('log')
+      ? 'none'
+      : 'log';
+  const oneSignal =
+    provider === 'onesignal'
+      ? {
+          appId: read.require('ONESIGNAL_APP_ID', 'when PUSH_PROVIDER names onesignal'),
+          apiKey: read.require('ONESIGNAL_API_KEY', 'when PUSH_PROVIDER names onesignal'),
+          apiUrl: read.url('ONESIGNAL_API_URL', ['http:', 'https:']) ?? 'https://api.onesignal.com',
+        }
+      : null;
+  return { provider, oneSignal, webPush: named.includes('webpush') ? webPushSettingsOf(read) : null };
+}
+
+function webPushSettingsOf(read: EnvReader): WebPushSettings {
+  const when = 'when PUSH_PROVIDER names webpush (npm run cli -- push:vapid-keys makes a pair)';
+  const publicKey = read.require('VAPID_PUBLIC_KEY', when);
+  const privateKey = read.require('VAPID_PRIVATE_KEY', when);
+  const subject = read.require('VAPID_SUBJECT', 'when PUSH_PROVIDER names webpush');
+  if (publicKey !== '' && !isUncompressedP256Point(publicKey)) {
+    read.problems.push('VAPID_PUBLIC_KEY must be an uncompressed P-256 public key (65 bytes, base64url)');
+  }
+  if (privateKey !== '' && !isVapidPrivateKey(privateKey)) {
+    read.problems.push('VAPID_PRIVATE_KEY must be a P-256 private key (32 bytes, base64url)');
+  }
+  if (subject !== '' && !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(subject)) {
+    read.problems.push('VAPID_SUBJECT must be a mailto: address or an https: URL');
+  }
+  const allowedHosts = listOf(read.string('WEB_PUSH_ALLOWED_HOSTS', '')).map((host) =>
+    host.toLowerCase().replace(/^\[(.*)\]$/, '$1'),
+  );
+  return { vapid: { publicKey, privateKey, subject }, allowedHosts };
+}
 
 /** GOOGLE_*, APPLE_*, FACEBOOK_* and IDENTITY_PROVIDER_TIMEOUT_MS, with the providers' public URLs as defaults. */
 function identityProvidersOf(read: EnvReader): IdentityProvidersConfig {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type Broadcast, createBroadcast } from './adapters/broadcast/index.ts';
 import { createMailer, type Mailer } from './adapters/mail/index.ts';
-import { createPushProvider, type PushProvider } from './adapters/push/index.ts';
+import { createPushProvider, type PushProvider, WebPushSender } from './adapters/push/index.ts';
 import { createMediaStorage, type MediaStorage } from './adapters/storage/index.ts';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
@@ -20,6 +20,8 @@ export interface AppDeps {
   storage: MediaStorage;
   /** Push notifications: the log provider by default, OneSignal when PUSH_PROVIDER=onesignal. */
   push: PushProvider;
+  /** Web Push to browsers' push services (VAPID) when PUSH_PROVIDER names webpush, else null. */
+  webPush: WebPushSender | null;
   /** Messages to every instance (cache revocations): Redis, else PostgreSQL NOTIFY, else in-process. */
   broadcast: Broadcast;
 }
@@ -45,6 +47,12 @@ export async function createDeps(
     rateLimitStore,
     storage: await createMediaStorage({ localRoot: join(config.dataDir, 'media'), s3: config.s3 }),
     push: createPushProvider(config.push, logger),
+    webPush: webPushSenderOf(config, logger),
     broadcast: await createBroadcast(config, database, logger),
   };
+}
+
+export function webPushSenderOf(config: Config, logger?: Logger): WebPushSender | null {
+  const settings = config.push.webPush;
+  return settings === null ? null : new WebPushSender({ ...settings, ...(logger ? { logger } : {}) });
 }

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cpuSnapshot } from './cpu.ts';
+import { cpuSnapshot, cpuSpent } from './cpu.ts';
 
 const run = promisify(execFile);
 const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
@@ -35,7 +35,7 @@ export async function measureLoad(
   const options = { url, connections: settings.connections, duration: settings.seconds, ...request };
   const before = cpuSnapshot();
   const { stdout } = await run(process.execPath, [worker, JSON.stringify(options)], { maxBuffer: 1 << 20 });
-  const after = cpuSnapshot();
+  const spent = cpuSpent(before, cpuSnapshot());
   const measured = JSON.parse(stdout) as Omit<LoadResult, 'cpuPerRequest'> & { requests: number; loadCpuMs: number };
   const perRequest = (ms: number) => (measured.requests > 0 ? (ms * 1000) / measured.requests : 0);
   return {
@@ -44,8 +44,8 @@ export async function measureLoad(
     p99: measured.p99,
     bad: measured.bad,
     cpuPerRequest: {
-      server: perRequest(after.server - before.server),
-      database: perRequest(after.database - before.database),
+      server: perRequest(spent.server),
+      database: perRequest(spent.database),
       load: perRequest(measured.loadCpuMs),
     },
   };

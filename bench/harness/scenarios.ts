@@ -6,7 +6,7 @@
  */
 import type { LoadSettings } from './load.ts';
 import { measureLoad } from './load.ts';
-import type { Row } from './report.ts';
+import { fasterAnchor, loadTable, type Row } from './report.ts';
 import type { ServerProcess } from './server.ts';
 import { captureScenarios, measureAgainstTwin, servicePoolSize, startTwin } from './twin.ts';
 
@@ -49,4 +49,16 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
   } finally {
     await twin.stop();
   }
+}
+
+/**
+ * Ends a run whose rows begin and end with ping (the anchor, measured before and after the
+ * scenarios): stops the server and prints the table against the faster ping. Returns the server's
+ * resident memory after the run.
+ */
+export async function stopAndPrintTable(server: ServerProcess, rows: Row[]): Promise<number> {
+  const rssMb = server.rssMb();
+  await server.stop();
+  console.log(`\n${loadTable(rows, fasterAnchor(rows[0]!, rows[rows.length - 1]!).result)}`);
+  return rssMb;
 }

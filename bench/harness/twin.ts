@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkoutDir } from './cpu.ts';
 import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 import { startServer } from './server.ts';
 import { type RecordedStatement, startWireRecorder } from './wire-recorder.ts';
@@ -100,6 +101,7 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
     writeFileSync(process.env.BENCH_TWIN_CAPTURES, JSON.stringify(captures, null, 1));
   const script = fileURLToPath(new URL('./twin-server.ts', import.meta.url));
   const child = spawn(process.execPath, [script, file, databaseUrl, String(poolSize)], {
+    cwd: checkoutDir,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];

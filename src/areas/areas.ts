@@ -32,6 +32,7 @@ import { syndicationArea } from './syndication/syndication.module.ts';
 import { systemArea } from './system/system.module.ts';
 import { topicsArea } from './topics/topics.module.ts';
 import { trackingArea } from './tracking/tracking.module.ts';
+import { tripsArea } from './trips/trips.module.ts';
 import { userAdminArea } from './user-admin/user-admin.module.ts';
 import { webArea } from './web/web.module.ts';
 
@@ -63,6 +64,7 @@ export const areaModules: readonly AnyAreaModule[] = [
   newsletterArea,
   couponsArea,
   trackingArea,
+  tripsArea,
   dataExportArea,
   syndicationArea,
   federationArea,

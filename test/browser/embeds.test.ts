@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../helpers/factories.ts';
-import { upload } from '../helpers/media-uploads.ts';
+import { upload, uploadPost } from '../helpers/media-uploads.ts';
 import { freePort } from '../helpers/processes.ts';
 import { browserUnavailable, screenshot, startWebWorld, type WebWorld } from '../support/browser.ts';
 import { makeJpeg } from '../support/test-images.ts';
@@ -79,6 +79,63 @@ describe('embeds and share links in a browser', { skip: browserUnavailable() }, 
     assert.equal(await frame.locator('.embed-card__meta a').getAttribute('target'), '_blank');
     await screenshot(watched.page, 'embed-in-another-site');
     assert.deepEqual(watched.problems, []);
+  });
+
+  it('shows a post of several photos as a swipeable card in another site, and its share link shows them all', async () => {
+    const texts = ['Harbour at dawn', 'The ferry', 'Snow on the ridge'];
+    const postHex = await uploadPost(
+      world.t,
+      lena.token,
+      texts.map((description, index) => ({ width: 96 + index * 16, height: 64, description })),
+      'A week up north',
+    );
+    const oembed = await world.t.request({
+      method: 'GET',
+      url: `/api/oembed?url=${encodeURIComponent(`${world.url}/posts/${postHex}`)}&maxwidth=400`,
+    });
+    assert.equal(oembed.statusCode, 200, oembed.body);
+    const answer = JSON.parse(oembed.body);
+    assert.equal(answer.type, 'rich');
+    hostPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A travel blog</title></head>
+      <body><h1>North</h1>${answer.html}</body></html>`;
+
+    const watched = await world.open();
+    watched.page.setDefaultTimeout(generous);
+    await watched.page.goto(otherOrigin, { waitUntil: 'load', timeout: generous });
+    const frame = await (await watched.page.waitForSelector('iframe')).contentFrame();
+    assert.ok(frame, 'the iframe has a document');
+    await frame.waitForLoadState('load');
+    const slides = frame.locator('.carousel__slide img');
+    assert.equal(await slides.count(), 3);
+    assert.deepEqual(await slides.evaluateAll((images) => images.map((image) => image.getAttribute('alt'))), texts);
+    const lefts = await slides.evaluateAll((images) => images.map((image) => image.getBoundingClientRect().left));
+    assert.ok(lefts[0]! < lefts[1]! && lefts[1]! < lefts[2]!, `side by side, a strip scrolled sideways: ${lefts}`);
+    await frame.locator('.carousel__track').evaluate((track) => track.scrollTo({ left: track.scrollWidth }));
+    const last = await slides.nth(2).evaluate(async (image) => {
+      const img = image as HTMLImageElement;
+      if (!img.complete) await new Promise((resolve) => img.addEventListener('load', resolve, { once: true }));
+      return img.naturalWidth;
+    });
+    assert.ok(last > 0, 'the last photo is drawn once scrolled to, with no script');
+    assert.match(await frame.locator('.embed-card__meta a').first().innerText(), /3 photos/);
+    await screenshot(watched.page, 'embed-post-of-several-photos');
+    assert.deepEqual(watched.problems, []);
+
+    const link = await world.t.request({
+      method: 'POST',
+      url: '/api/users/me/share-links',
+      token: lena.token,
+      body: { targetKind: 'post', targetId: postHex },
+    });
+    assert.equal(link.statusCode, 201, link.body);
+    const visitor = await world.open();
+    visitor.page.setDefaultTimeout(generous);
+    await visitor.page.goto(link.json.data.attributes.url, { waitUntil: 'load', timeout: generous });
+    const shared = visitor.page.locator('.shared__photo img');
+    assert.deepEqual(await shared.evaluateAll((images) => images.map((image) => image.getAttribute('alt'))), texts);
+    assert.equal(await visitor.page.locator('.shared__caption').innerText(), 'A week up north');
+    await screenshot(visitor.page, 'share-link-post-of-several-photos');
+    assert.deepEqual(visitor.problems, []);
   });
 
   it('opens a share link for a visitor after its password', async () => {

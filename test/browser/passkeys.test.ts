@@ -10,12 +10,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser, strongPassword } from '../helpers/factories.ts';
 import { freePort } from '../helpers/processes.ts';
-import { browserUnavailable, chromiumArgs, chromiumPath, screenshot, watch } from '../support/browser.ts';
+import { browserUnavailable, launchChromiumForLocalhost, screenshot, watch } from '../support/browser.ts';
 
 const generous = 60_000;
 
@@ -28,11 +28,7 @@ describe('passkeys in a browser', { skip: browserUnavailable() }, () => {
     url = `http://localhost:${port}`;
     t = await createTestApp({ env: { PUBLIC_URL: url }, clock: new ManualClock(new Date().toISOString()) });
     await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [...chromiumArgs, '--host-resolver-rules=MAP localhost 127.0.0.1'],
-      headless: true,
-    });
+    browser = await launchChromiumForLocalhost();
   });
   after(async () => {
     await browser?.close();

@@ -71,7 +71,8 @@ describe('OpenAPI', () => {
       assert.equal(responseOf(method, path, status).content, undefined, `${method.toUpperCase()} ${path} ${status}`);
     }
 
-    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export, oEmbed's plain JSON and the event stream aside).
+    // The API's bodies are JSON:API documents (the archive of GET /api/users/me/export, oEmbed's plain
+    // JSON, a trip's GeoJSON route and the event stream aside).
     for (const [path, operations] of Object.entries<
       Record<string, { responses: Record<string, { content?: object }> }>
     >(spec.paths)) {
@@ -83,6 +84,7 @@ describe('OpenAPI', () => {
             '/api/users/me/export': 'application/zip',
             '/api/users/me/notifications/stream': 'text/event-stream',
             '/api/oembed': 'application/json',
+            '/api/trips/{tripId}/route': 'application/geo+json',
           };
           const expected = (status === '200' && other[path]) || jsonApiMediaType;
           assert.ok(

@@ -14,7 +14,7 @@ import { LogPushProvider } from '../../src/adapters/push/index.ts';
 import { LocalStorage } from '../../src/adapters/storage/index.ts';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import type { AppDeps } from '../../src/deps.ts';
+import { type AppDeps, webPushSenderOf } from '../../src/deps.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 import { MemoryRateLimitStore } from '../../src/platform/http/memory-rate-limit-store.ts';
@@ -96,6 +96,7 @@ export async function createTestApp(
     rateLimitStore: new MemoryRateLimitStore(clock),
     storage: mediaDir === null ? options.deps!.storage! : new LocalStorage(mediaDir),
     push: new LogPushProvider(pino({ level: 'silent' })),
+    webPush: webPushSenderOf(config),
     broadcast: new LocalBroadcast(),
     ...options.deps,
   };

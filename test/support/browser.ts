@@ -19,6 +19,17 @@ import { freePort } from '../helpers/processes.ts';
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
+/**
+ * Chromium for a test app listening at http://localhost:<port>: localhost mapped to the loopback address
+ * (a host name, as a WebAuthn relying party id must be; a secure context, as service workers need).
+ */
+export const launchChromiumForLocalhost = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, '--host-resolver-rules=MAP localhost 127.0.0.1'],
+    headless: true,
+  });
+
 /** Where screenshots go (git-ignored): test-artifacts/screenshots/ at the repository's root. */
 export const screenshotsDir = fileURLToPath(new URL('../../test-artifacts/screenshots/', import.meta.url));
 

@@ -3,26 +3,15 @@ import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 import { interpretOneSignalResponse, type OneSignalOutcome } from './onesignal-response.ts';
 import { type PushMessage, type PushProvider, type PushResult, pushMessageProblem } from './push-message.ts';
+import type { PushRetryOptions } from './push-retry-options.ts';
 
-export interface OneSignalOptions {
+export interface OneSignalOptions extends PushRetryOptions {
   appId: string;
   /** App API key, sent as `Authorization: Key <apiKey>`. */
   apiKey: string;
   /** Default https://api.onesignal.com; tests point it at a local fake. */
   apiUrl?: string;
   fetch?: typeof globalThis.fetch;
-  /** Turns an HTTP-date Retry-After into a delay. */
-  clock?: Clock;
-  sleep?: (ms: number) => Promise<void>;
-  /** Retries after a 429, a 5xx, a timeout or a network error; default 2. */
-  maxRetries?: number;
-  /** First 5xx/network backoff, doubled on each retry; default 1000 ms. */
-  retryBaseDelayMs?: number;
-  /** A longer Retry-After is not waited for (the flush would stall); the push fails as retryable. Default 60 s. */
-  maxRetryDelayMs?: number;
-  /** Per request; default 10 s. */
-  timeoutMs?: number;
-  logger?: Logger;
 }
 
 /**

@@ -8,7 +8,7 @@ import { readMediaRow } from '../../../test/helpers/media-factory.ts';
 import { storedKeys, upload } from '../../../test/helpers/media-uploads.ts';
 import { enableTwoFactor } from '../../../test/helpers/two-factor.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { makePng } from '../../../test/support/test-images.ts';
+import { makeJpeg, makePng } from '../../../test/support/test-images.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
 const graceDays = 3;
@@ -18,7 +18,7 @@ describe('account erasure after the grace period', () => {
   let t: TestApp;
   const admin = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
     t.request({ method, url, token: adminToken, ...(body !== undefined ? { body } : {}) });
-  const as = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+  const as = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
     t.request({ method, url, token: user.token, ...(body !== undefined ? { body } : {}) });
   const ok = async (response: Promise<TestResponse>, status: number) => {
     const res = await response;
@@ -67,7 +67,16 @@ describe('account erasure after the grace period', () => {
     const adaSecond = await newPost(ada);
     const avatar = await newPost(ada, '/api/users/me/avatar');
     const bobsPost = await newPost(bob);
-    const adaMediaHex = [adaPost.id, adaSecond.id, avatar.id].map((id) => id.replaceAll('-', ''));
+    // A post of several photos (media's posts): her first post leads it, a third photo with its own text.
+    const adaThird = await newPost(ada);
+    await ok(
+      as(ada, 'POST', '/api/users/me/posts', {
+        photos: [{ mediaId: adaPost.id }, { mediaId: adaThird.id, description: `Taken by ${ada.user.nickname}` }],
+        caption: 'Two views',
+      }),
+      201,
+    );
+    const adaMediaHex = [adaPost.id, adaSecond.id, avatar.id, adaThird.id].map((id) => id.replaceAll('-', ''));
     const keysBefore = await storedKeys(t.deps.storage);
     for (const hex of adaMediaHex)
       assert.ok(
@@ -124,6 +133,19 @@ describe('account erasure after the grace period', () => {
     );
     await ok(as(ada, 'POST', `/api/media/${bobsPost.id}/reports`, { reason: 'copyright' }), 201);
     await ok(as(ada, 'PUT', '/api/users/me/topics', { topics: ['beaches', 'hiking'] }), 200);
+    // A trip: two photos taken in Lyon, her home position in Paris, the trip renamed (frozen).
+    await ok(as(ada, 'PUT', '/api/users/me/trip-home', { latitude: 48.8566, longitude: 2.3522 }), 200);
+    for (const day of ['2026-03-14T10:00:00Z', '2026-03-15T10:00:00Z']) {
+      const photo = await makeJpeg({
+        width: 24,
+        height: 24,
+        gps: { latitude: 45.764, longitude: 4.8357 },
+        takenAt: new Date(day),
+      });
+      await ok(upload(t, '/api/users/me/media', ada.token, photo), 201);
+    }
+    const [adaTrip] = (await ok(t.request({ method: 'GET', url: `/api/users/${ada.id}/trips` }), 200)).json.data;
+    await ok(as(ada, 'PATCH', `/api/users/me/trips/${adaTrip.id}`, { title: `Lyon ${marker}` }), 200);
     await ok(as(ada, 'POST', '/api/users/me/social-feeds', { name: 'My trips', mediaIds: [adaPost.id] }), 201);
     await ok(
       as(ada, 'POST', '/api/users/me/share-links', {
@@ -200,6 +222,19 @@ describe('account erasure after the grace period', () => {
       sql`INSERT INTO passkey_challenges (challenge, purpose, user_id, created_at, expires_at)
           VALUES (${`challenge-${marker}`}, 'registration', ${ada.id}, ${t.clock.now().toISOString()},
                   ${t.clock.now().toISOString()})`,
+    );
+    // A browser's push subscription, and a push it received (as the notifications area writes them).
+    const subscriptionId = randomUUID();
+    await queryRows(
+      db,
+      sql`INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, locale, created_at)
+          VALUES (${subscriptionId}, ${ada.id}, ${`https://push.example.test/${marker}`}, ${`B${'A'.repeat(86)}`},
+                  ${'A'.repeat(22)}, 'en-US', ${t.clock.now().toISOString()})`,
+    );
+    await queryRows(
+      db,
+      sql`INSERT INTO push_deliveries (subscription_id, push_key, delivered_at)
+          VALUES (${subscriptionId}, ${randomUUID()}, ${t.clock.now().toISOString()})`,
     );
     // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
     const device = await enableTwoFactor(t, ada.token);

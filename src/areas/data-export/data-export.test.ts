@@ -71,7 +71,16 @@ describe('data export', () => {
     ada = await createUser(t);
     bob = await createUser(t);
     const uploads = [
-      { data: await makeJpeg({ width: 64, height: 48 }), contentWarning: null },
+      // Taken in Lyon: with her home in Paris (below), a trip.
+      {
+        data: await makeJpeg({
+          width: 64,
+          height: 48,
+          gps: { latitude: 45.764, longitude: 4.8357 },
+          takenAt: new Date('2026-03-14T10:00:00Z'),
+        }),
+        contentWarning: null,
+      },
       { data: await makePng({ width: 40, height: 30 }), contentWarning: 'Vertigo: a view from the edge' },
     ];
     for (const { data, contentWarning } of uploads) {
@@ -118,6 +127,12 @@ describe('data export', () => {
       url: `/api/users/me/mutes/${mutedByAda.id}`,
       token: ada.token,
       body: { notifications: true },
+    });
+    await ok({
+      method: 'PUT',
+      url: '/api/users/me/trip-home',
+      token: ada.token,
+      body: { latitude: 48.8566, longitude: 2.3522 },
     });
     const collection = await ok(
       { method: 'POST', url: '/api/users/me/bookmarks/collections', token: ada.token, body: { name: 'Ports' } },
@@ -331,6 +346,15 @@ describe('data export', () => {
     assert.deepEqual(
       rowsOf(entries, 'filters').map((row) => [row.userId, row.title, row.contexts, row.action, row.keywords]),
       [[ada.id, 'Spoilers', ['feeds', 'comments'], 'warn', [{ keyword: 'Finale', wholeWord: true }]]],
+    );
+    const lyon = media.find((row) => row.latitude !== null)!;
+    assert.deepEqual(
+      rowsOf(entries, 'trips').map((row) => [row.ownerId, row.photoIds, row.hidden]),
+      [[ada.id, [lyon.id], false]],
+    );
+    assert.deepEqual(
+      rowsOf(entries, 'trip-home').map((row) => [row.latitude, row.longitude]),
+      [[48.8566, 2.3522]],
     );
     const [collection] = rowsOf(entries, 'bookmark-collections');
     assert.equal(collection!.name, 'Ports');

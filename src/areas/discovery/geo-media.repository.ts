@@ -13,7 +13,15 @@ import { Repository } from '../../platform/db/repository.ts';
 import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
-import { boxValues, distance, inBoxPlaceholders, placedInPublic, spansOf, withinDistance } from './geo-sql.ts';
+import {
+  boxValues,
+  distance,
+  inBoxPlaceholders,
+  placedInPublic,
+  placedOnMap,
+  spansOf,
+  withinDistance,
+} from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
 
 export interface Centre {
@@ -141,7 +149,7 @@ export class GeoMediaRepository extends Repository {
         db
           .select(listedMediaColumns)
           .from(media)
-          .where(and(placedInPublic, inBoxPlaceholders(spans)))
+          .where(and(placedOnMap, inBoxPlaceholders(spans)))
           .limit(sql.placeholder('limit')),
       ),
   );

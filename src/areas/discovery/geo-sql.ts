@@ -6,12 +6,23 @@ import { between, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { allOf } from '../../platform/db/conditions.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { inSpans, type LongitudeSpans } from '../../platform/db/longitude-spans.ts';
-import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import { mediaRows as media, mediaListedFor, mediaOnMap } from '../media/read-model.ts';
 import { type Box, crossesAntimeridian } from './map-grid.ts';
 
 /** The one rule of every geographic list (mediaListedFor holds the owner's ban, as media's owner_banned). */
 export const placedInPublic: SQL = allOf(
   mediaListedFor(null),
+  eq(media.locationPublic, literal(true)),
+  isNotNull(media.latitude),
+  isNotNull(media.longitude),
+);
+
+/**
+ * What the map shows (its cells, and the photos of a small box): the same, one photo per post of
+ * several, at its first photo placed in public (media's mediaOnMap), which may be another than the lead.
+ */
+export const placedOnMap: SQL = allOf(
+  mediaOnMap,
   eq(media.locationPublic, literal(true)),
   isNotNull(media.latitude),
   isNotNull(media.longitude),

@@ -10,7 +10,7 @@ import { literal } from '../../platform/db/literals.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
-import { placedInPublic } from './geo-sql.ts';
+import { placedOnMap } from './geo-sql.ts';
 import { cellOf, coarser } from './map-cell-sql.ts';
 import { cellDegrees, precomputedZoom } from './map-grid.ts';
 import { mapCells, mapCountedMedia } from './tables.ts';
@@ -78,8 +78,8 @@ export class MapCellCountsRepository extends Repository {
     const rows = await this.db
       .select({ mediaId: media.id, latitude: media.latitude, longitude: media.longitude, likes: media.likesCount })
       .from(media)
-      .where(and(amongIds(media.id, ids), placedInPublic));
-    // placedInPublic holds both coordinates.
+      .where(and(amongIds(media.id, ids), placedOnMap));
+    // placedOnMap holds both coordinates.
     return rows.flatMap(({ latitude, longitude, ...row }) =>
       latitude === null || longitude === null ? [] : [{ ...row, latitude, longitude }],
     );
@@ -187,7 +187,7 @@ function bestPlacedMedia(): SQL {
   const corner = (y: SQL, x: SQL) => sql`point(${x} * ${literal(size)} - 180, ${y} * ${literal(size)} - 90)`;
   const rectangle = sql`box(${corner(sql`cell."cellY"`, sql`cell."cellX"`)}, ${corner(sql`cell."cellY" + 1`, sql`cell."cellX" + 1`)})`;
   return sql`SELECT ${media.id} AS id, ${media.likesCount} AS likes FROM ${media}
-    WHERE point(${media.longitude}, ${media.latitude}) <@ ${rectangle} AND ${placedInPublic}
+    WHERE point(${media.longitude}, ${media.latitude}) <@ ${rectangle} AND ${placedOnMap}
       AND ${cellY} = cell."cellY" AND ${cellX} = cell."cellX"
     ${byLikes(sql`${media.id}`, sql`${media.likesCount}`)}`;
 }

@@ -13,7 +13,7 @@ import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
-import { boxValues, inBoxPlaceholders, placedInPublic, spansOf } from './geo-sql.ts';
+import { boxValues, inBoxPlaceholders, placedOnMap, spansOf } from './geo-sql.ts';
 import { cellOf } from './map-cell-sql.ts';
 import { type Box, cellRanges, precomputedZoom } from './map-grid.ts';
 import { mapCells, mapCellsRebuilds, mapCountedMedia } from './tables.ts';
@@ -63,7 +63,7 @@ export class MapCellsRepository extends Repository {
         db
           .select({ ...cellColumns, representativeLatitude: media.latitude, representativeLongitude: media.longitude })
           .from(mapCells)
-          .leftJoin(media, and(eq(media.id, mapCells.representativeId), placedInPublic))
+          .leftJoin(media, and(eq(media.id, mapCells.representativeId), placedOnMap))
           .where(
             and(
               eq(mapCells.zoom, sql.placeholder('zoom')),
@@ -113,7 +113,7 @@ export class MapCellsRepository extends Repository {
             representativeLongitude: sql<number>`(array_agg(${media.longitude} ${byLikes}))[1]`,
           })
           .from(media)
-          .where(and(placedInPublic, inBoxPlaceholders(spans)))
+          .where(and(placedOnMap, inBoxPlaceholders(spans)))
           .groupBy(sql`1`, sql`2`),
       );
       this.#clusterLive.set(key, statement);
@@ -151,7 +151,7 @@ export class MapCellsRepository extends Repository {
         SELECT ${cellY} AS "cellY", ${cellX} AS "cellX", ${media.latitude} AS latitude, ${media.longitude} AS longitude,
                ${media.id} AS id, ${media.likesCount} AS likes
         FROM ${media}
-        WHERE ${placedInPublic}
+        WHERE ${placedOnMap}
       ) placed
       GROUP BY "cellY", "cellX"`);
     for (let zoom = precomputedZoom - 1; zoom >= 0; zoom--) {
@@ -187,7 +187,7 @@ export class MapCellsRepository extends Repository {
       this.db,
       sql`WITH fresh AS (
             SELECT ${media.id} AS "mediaId", ${media.latitude} AS latitude, ${media.longitude} AS longitude
-            FROM ${media} WHERE ${placedInPublic}
+            FROM ${media} WHERE ${placedOnMap}
           ), diff AS MATERIALIZED (
             SELECT coalesce(f."mediaId", ${s.mediaId}) AS "mediaId", f.latitude, f.longitude, f."mediaId" IS NOT NULL AS present
             FROM fresh f FULL JOIN ${mapCountedMedia} AS ${s} ON ${s.mediaId} = f."mediaId"

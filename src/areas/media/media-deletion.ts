@@ -11,6 +11,7 @@ import type { UsersService } from '../accounts/public.ts';
 import './events.ts';
 import type { MediaRepository } from './media.repository.ts';
 import { deleteMediaFiles } from './media-files.ts';
+import { mapPhotoOf } from './post-plan.ts';
 import type { MediaRow } from './tables.ts';
 
 export class MediaDeletion {
@@ -34,16 +35,46 @@ export class MediaDeletion {
     this.#storage = owner.storage;
   }
 
-  /** Deletes one media; null when it (or its owner) does not exist. */
+  /**
+   * Deletes one media; null when it (or its owner) does not exist. A post's lead takes its whole
+   * post with it (the members first); a member leaves its post, whose other photos close up.
+   */
   async one(id: string): Promise<MediaRow | null> {
     return this.#transactions.run(async () => {
       // The owner first (the lock order): media.deleted takes back what publishing earned them.
       const found = await this.#repository.findById(id);
       if (found === null || (await this.#users.lock(found.ownerId)) === null) return null;
+      const leadId = found.postId;
+      if (leadId !== null && leadId !== id) await this.#repository.lockRow(leadId);
+      const members = leadId === id ? await this.#repository.membersOf(id) : [];
+      const gone: MediaRow[] = [];
+      for (const member of members) {
+        const deleted = await this.#repository.delete(member.id);
+        if (deleted !== null) gone.push(deleted);
+      }
       const deleted = await this.#repository.delete(id);
-      if (deleted !== null) await this.#announce([deleted]);
+      if (deleted !== null) gone.push(deleted);
+      if (deleted !== null && leadId !== null && leadId !== id) await this.#closeUp(leadId);
+      await this.#announce(gone);
       return deleted;
     });
+  }
+
+  /** The photos left in a post after one went: positions from 0 again, and the lead's count. */
+  async #closeUp(leadId: string): Promise<void> {
+    const photos = await this.#repository.photosOfPosts([leadId]);
+    const mapPhoto = mapPhotoOf(photos);
+    for (const [position, photo] of photos.entries()) {
+      const patch = {
+        postPosition: position,
+        mapPhoto: photo.id === mapPhoto,
+        ...(photo.id === leadId ? { photosCount: photos.length } : {}),
+      };
+      const changed = await this.#repository.update(photo.id, patch);
+      // The lead's count, and the map's photo when the one that went stood for the post there.
+      if (changed !== null && (photo.id === leadId || photo.mapPhoto !== changed.mapPhoto))
+        await this.#events.publish('media.changed', { media: changed });
+    }
   }
 
   /** Deletes every media of an owner (an erased or deleted account), the owner already locked. */

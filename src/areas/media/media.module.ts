@@ -23,6 +23,7 @@ import { mediaAdminRoutes } from './media.admin-routes.ts';
 import { MediaRepository } from './media.repository.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { MediaService } from './media.service.ts';
+import { MediaDeletion } from './media-deletion.ts';
 import { mediaFilesRoutes } from './media-files.routes.ts';
 import { MediaStatsRepository } from './media-stats.repository.ts';
 import { MediaUploadService } from './media-upload.service.ts';
@@ -30,6 +31,8 @@ import { mediaUploadRoutes } from './media-uploads.routes.ts';
 import { MediaVariantsJob } from './media-variants.job.ts';
 import { MediaVariantsRepository } from './media-variants.repository.ts';
 import { MediaVariantService } from './media-variants.ts';
+import { postsRoutes } from './posts.routes.ts';
+import { PostsService } from './posts.service.ts';
 import { defaultMaxQueuedRenders, RenderQueue } from './render-queue.ts';
 import { registerRenderQueueMetrics } from './render-queue-metrics.ts';
 import { RenderRateLimit } from './render-rate-limit.ts';
@@ -78,6 +81,29 @@ export const mediaArea = defineArea({
             return stored.stream;
           },
         })),
+    });
+    // The posts a user made (docs/api.md, Posts): the photos' own rows are in the media section.
+    exports.register({
+      name: 'posts',
+      description:
+        'Your posts of several photos: the post id (its lead photo), caption, hashtags and the photos in order with their texts.',
+      async *rows(userId) {
+        for await (const lead of byId((after, limit) => repository.exportPosts(userId, after, limit))) {
+          const photos = await repository.photosOfPosts([lead.id]);
+          yield {
+            id: lead.id,
+            caption: lead.description,
+            hashtags: lead.hashtags,
+            createdAt: lead.createdAt,
+            photos: photos.map((photo) => ({
+              mediaId: photo.id,
+              order: photo.postPosition,
+              description: photo.altText,
+              file: exportedPath(photo.originalKey),
+            })),
+          };
+        }
+      },
     });
     const describeQueue = new DescribeQueueService({ transactions, audit, repository, clock, events });
     jobs.register('describe-queue', {
@@ -144,6 +170,15 @@ export const mediaArea = defineArea({
     stats.registerBacklog('media.describePending', () => mediaStats.describePending());
     return {
       media: mediaService,
+      posts: new PostsService({
+        repository,
+        media: mediaService,
+        deletion: new MediaDeletion({ transactions, events, repository, users: accounts.users, storage }),
+        users: accounts.users,
+        clock,
+        transactions,
+        events,
+      }),
       mediaUploads: new MediaUploadService({
         transactions,
         events,
@@ -173,7 +208,7 @@ export const mediaArea = defineArea({
       await uploads.register(multipart, multipartOptions);
       registerRoutes(uploads, 'media', mediaUploadRoutes(services));
     });
-    registerRoutes(app, 'media', [...mediaRoutes(services), ...mediaFilesRoutes(services)]);
+    registerRoutes(app, 'media', [...mediaRoutes(services), ...postsRoutes(services), ...mediaFilesRoutes(services)]);
     registerRoutes(app, 'admin', [
       ...describeQueueAdminRoutes(services),
       ...mediaAdminRoutes(services),

@@ -1,5 +1,5 @@
 /** All SQL of media rows: uploads, lists, the description queue, moderation. */
-import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import { type Keyset, newestFirst } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import { literal } from '../../platform/db/literals.ts';
@@ -10,7 +10,7 @@ import { returned } from '../../platform/db/returned.ts';
 import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import type { ContentWarning } from './content-warnings.ts';
 import { mediaFlags } from './media-flags.ts';
-import { type ListedMedia, listedMediaColumns } from './read-model.ts';
+import { type ListedMedia, listedMediaColumns, notPostMember } from './read-model.ts';
 import { type DescribeStatus, type MediaKind, type MediaRow, media } from './tables.ts';
 
 export type NewMedia = typeof media.$inferInsert;
@@ -163,7 +163,9 @@ export class MediaRepository extends Repository {
       db
         .select(listedMediaColumns)
         .from(media)
-        .where(and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, literal('post')), where))
+        .where(
+          and(eq(media.ownerId, sql.placeholder('ownerId')), eq(media.kind, literal('post')), notPostMember, where),
+        )
         .orderBy(...orderBy),
   );
 
@@ -179,6 +181,7 @@ export class MediaRepository extends Repository {
           and(
             eq(media.ownerId, sql.placeholder('ownerId')),
             eq(media.kind, literal('post')),
+            notPostMember,
             eq(media.published, literal(true)),
             lte(media.flag, literal(mediaFlags.none)),
             eq(media.ownerBanned, literal(false)),
@@ -197,6 +200,50 @@ export class MediaRepository extends Repository {
   /** A user's posts as the public sees them in lists: published, unflagged, of an owner not banned. */
   listPublicPosts(ownerId: string, page: PageRequest, hiddenBy: string[]): Promise<ListedMedia[]> {
     return this.#publicPosts.run(page, { ownerId, hiddenBy });
+  }
+
+  // ---- posts (posts.service.ts) ----
+
+  /** The photos of the posts anchored by these leads (the leads included), each post in its order. */
+  async photosOfPosts(leadIds: string[]): Promise<MediaRow[]> {
+    if (leadIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(media)
+      .where(inArray(media.postId, leadIds))
+      .orderBy(asc(media.postId), asc(media.postPosition), asc(media.id));
+  }
+
+  /** The members of a post (its photos but the lead). */
+  async membersOf(leadId: string): Promise<MediaRow[]> {
+    return this.db
+      .select()
+      .from(media)
+      .where(and(eq(media.postId, leadId), ne(media.id, leadId)))
+      .orderBy(asc(media.postPosition), asc(media.id));
+  }
+
+  /** Sets the same fields on every member of a post (a moderator's flag or publication of the lead). */
+  async updateMembers(leadId: string, patch: MediaPatch): Promise<MediaRow[]> {
+    const rows = await this.db
+      .update(media)
+      .set(patch)
+      .where(and(eq(media.postId, leadId), ne(media.id, leadId)))
+      .returning();
+    for (const row of rows) this.#changed(row.id);
+    return rows;
+  }
+
+  /** The posts a user made (their leads), for the data export, in keyset batches by id. */
+  async exportPosts(ownerId: string, after: string | null, limit: number): Promise<MediaRow[]> {
+    return this.db
+      .select()
+      .from(media)
+      .where(
+        and(eq(media.ownerId, ownerId), eq(media.postId, media.id), after === null ? undefined : gt(media.id, after)),
+      )
+      .orderBy(media.id)
+      .limit(limit);
   }
 
   /** Every post of the owner, whatever its state (the operators' view). */

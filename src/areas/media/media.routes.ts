@@ -13,6 +13,10 @@ import type { MediaServices } from './public.ts';
 
 export const maxDescriptionLength = 2000;
 
+/** What a user's public lists of media (their media, their posts) say of the viewer. */
+export const userListDescription =
+  "Public; a valid token makes it 404 between the viewer and a user either blocks, and applies the viewer's keyword filters (context feeds).";
+
 const params = { mediaId: idParam('UUID or 32 hex digits') };
 
 /** The body of the author's and the moderators' content-warning routes (content-warnings.ts). */
@@ -130,8 +134,7 @@ export function mediaRoutes({ media, mediaUploads }: Pick<MediaServices, 'media'
       path: '/api/users/{userId}/media',
       auth: 'optional',
       summary: "A user's published media posts, newest first (sensitive and hidden ones left out)",
-      description:
-        "Public; a valid token makes it 404 between the viewer and a user either blocks, and applies the viewer's keyword filters (context feeds).",
+      description: userListDescription,
       params: { userId: idParam('UUID or 32 hex digits') },
       page: { keyset: userMediaKeyset },
       errors: ['notFound'],

@@ -44,8 +44,11 @@ export const MediaSchema = ResourceSchema(
       description: 'shown behind a content warning (its author or a moderator said so); still listed',
     }),
     contentWarning: Nullable(Type.String({ description: "the warning's text; null: none (or not sensitive)" })),
+    photosCount: Type.Integer({
+      description: 'an extension (docs/api.md, Posts): on a post, how many photos it holds (1 for a single photo)',
+    }),
   }),
-  Type.Object({ owner: RelationshipSchema('users') }),
+  Type.Object({ owner: RelationshipSchema('users'), post: Type.Optional(RelationshipSchema('posts')) }),
   'Media',
 );
 
@@ -62,7 +65,7 @@ export const OwnMediaSchema = ResourceSchema(
       description: 'a moderator set the content warning: only a moderator may change or lift it',
     }),
   }),
-  Type.Object({ owner: RelationshipSchema('users') }),
+  MediaSchema.properties.relationships,
   'OwnMedia',
 );
 
@@ -91,8 +94,13 @@ export function presentMedia(row: ListedMedia, viewerId: string | null) {
       createdAt: formatTimestamp(row.createdAt),
       sensitive: row.authorSensitive,
       contentWarning: row.contentWarning,
+      photosCount: row.photosCount,
     },
-    relationships: { owner: { data: { type: 'users' as const, id: row.ownerId } } },
+    relationships: {
+      owner: { data: { type: 'users' as const, id: row.ownerId } },
+      // The post this photo is in (its id is the lead's; a photo never put in one is a post of one).
+      post: { data: row.kind === 'post' ? { type: 'posts' as const, id: row.postId ?? row.id } : null },
+    },
   };
 }
 

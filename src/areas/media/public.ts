@@ -5,6 +5,7 @@ import type { MediaAdminService } from './admin/media-admin.service.ts';
 import type { MediaService } from './media.service.ts';
 import type { MediaUploadService } from './media-upload.service.ts';
 import type { MediaVariantService } from './media-variants.ts';
+import type { PostsService } from './posts.service.ts';
 
 export interface MediaServices {
   media: MediaService;
@@ -13,6 +14,7 @@ export interface MediaServices {
   describeQueue: DescribeQueueService;
   mediaAdmin: MediaAdminService;
   geoBackfill: GeoBackfillService;
+  posts: PostsService;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -25,4 +27,6 @@ export type { MediaAdminService } from './admin/media-admin.service.ts';
 export type { MediaService } from './media.service.ts';
 export { isPubliclyVisible, mediaFlags } from './media-flags.ts';
 export { mediaVariantUrls } from './media-urls.ts';
+export { PostSchema, presentPost } from './post-presenters.ts';
+export type { Post, PostsService } from './posts.service.ts';
 export { ListedMediaSchema, MediaSchema, presentListedMedia, presentMedia } from './presenters.ts';

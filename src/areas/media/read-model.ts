@@ -4,7 +4,7 @@
  * only: a change to a media row (its counters included) goes through MediaService. The rules are
  * those of src/areas/media/media-flags.ts; only posts are listed, never avatars or covers.
  */
-import { and, eq, lt, or, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, type Placeholder, type SQL } from 'drizzle-orm';
 import { allOf } from '../../platform/db/conditions.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { blocksOnly, type ShownScope, shownTo } from '../accounts/read-model.ts';
@@ -46,6 +46,8 @@ export const listedMediaColumns = {
   bookmarksCount: media.bookmarksCount,
   commentsCount: media.commentsCount,
   createdAt: media.createdAt,
+  postId: media.postId,
+  photosCount: media.photosCount,
 };
 export type ListedMedia = Pick<MediaRow, keyof typeof listedMediaColumns>;
 
@@ -54,6 +56,13 @@ export type ListedMedia = Pick<MediaRow, keyof typeof listedMediaColumns>;
  * null: `owner_id = NULL` matches nothing, as no viewer should).
  */
 export type ViewerRef = string | null | Placeholder;
+
+/**
+ * Listed on its own: not a member of a post (docs/api.md, Posts). A single photo and a post's lead are
+ * listed; the other photos of a post are only shown within it. Every list of media holds this rule
+ * (both rules below carry it).
+ */
+export const notPostMember: SQL = or(isNull(media.postId), eq(media.postId, media.id)) as SQL;
 
 const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(media.ownerId, viewerId));
 
@@ -66,6 +75,15 @@ const ownedBy = (viewerId: ViewerRef) => (viewerId === null ? undefined : eq(med
  * of findVisibleMedia).
  */
 export function mediaVisibleTo(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
+  return allOf(notPostMember, photoVisibleTo(viewerId, scope));
+}
+
+/**
+ * A photo the viewer may open, a post's other photos included (a moderator's action on a post is
+ * copied onto all of its photos): what shows the photos themselves, such as a trip's, rather than a
+ * list of posts.
+ */
+export function photoVisibleTo(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
   return allOf(
     eq(media.kind, literal('post')),
     or(
@@ -87,6 +105,7 @@ export function mediaVisibleTo(viewerId: ViewerRef, scope: ShownScope = blocksOn
 export function mediaListedFor(viewerId: ViewerRef, scope: ShownScope = blocksOnly): SQL {
   return allOf(
     eq(media.kind, literal('post')),
+    notPostMember,
     or(
       and(
         eq(media.published, literal(true)),
@@ -98,6 +117,20 @@ export function mediaListedFor(viewerId: ViewerRef, scope: ShownScope = blocksOn
     shownTo(viewerId, media.ownerId, scope),
   );
 }
+
+/**
+ * The photos the public map shows (docs/api.md, Posts): one per post, at its first photo whose
+ * position is public, so a post whose lead has no position is still on the map. A photo of its own,
+ * published, not flagged and of an owner not banned, or the map photo of such a post (moderation of
+ * the lead is carried to every photo of its post). The position rule itself is the map's.
+ */
+export const mediaOnMap: SQL = allOf(
+  eq(media.kind, literal('post')),
+  or(isNull(media.postId), eq(media.mapPhoto, literal(true))),
+  eq(media.published, literal(true)),
+  lt(media.flag, literal(mediaFlags.sensitive)),
+  eq(media.ownerBanned, literal(false)),
+);
 
 /** The two rules by name, for statements prepared once per rule. */
 export const mediaVisibility = { visible: mediaVisibleTo, listed: mediaListedFor } as const;

@@ -47,6 +47,20 @@ export const media = pgTable('media', {
   geocodedAt: timestamptz('geocoded_at'),
   /** When the media-variants job rendered the common variants; null: queued for it (media-variants.job.ts). */
   variantsRenderedAt: timestamptz('variants_rendered_at'),
+  /**
+   * The post this photo belongs to (migration 1820, docs/api.md, Posts): the lead's id on every photo
+   * of a post made with POST /api/users/me/posts, the lead's own included; null on a photo never put in
+   * one. A photo whose postId is another media is a member: listed only through its post.
+   */
+  postId: uuid('post_id'),
+  /** The photo's place in its post, 0 first. */
+  postPosition: smallint('post_position').notNull().default(0),
+  /** On a lead, how many photos its post holds; 1 on every other media. */
+  photosCount: smallint('photos_count').notNull().default(1),
+  /** The photo standing for its post on the map: the post's first photo whose position is public. */
+  mapPhoto: boolean('map_photo').notNull().default(false),
+  /** The photo's own text (alt text) in a post; the post's caption is the lead's description. */
+  altText: text('alt_text'),
   likesCount: integer('likes_count').notNull().default(0),
   dislikesCount: integer('dislikes_count').notNull().default(0),
   bookmarksCount: integer('bookmarks_count').notNull().default(0),

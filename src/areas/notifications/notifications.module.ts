@@ -13,15 +13,18 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { NotificationsService } from './notifications.service.ts';
 import { NotificationsStatsRepository } from './notifications-stats.repository.ts';
 import { PushFlush } from './push-flush.ts';
+import { pushSubscriptionsRoutes } from './push-subscriptions.routes.ts';
+import { pushVapidKeysCommand } from './push-vapid-keys.command.ts';
 import { StreamRepository } from './stream/stream.repository.ts';
 import { notificationStreamRoutes } from './stream/stream.routes.ts';
 import { StreamHub } from './stream/stream-hub.ts';
+import { setUpWebPush } from './web-push.ts';
 
 export const notificationsArea = defineArea({
   name: 'notifications',
   needs: ['accounts', 'filters'],
   create(
-    { transactions, events, clock, config, push, logger, jobs, stats, exports, broadcast },
+    { transactions, events, clock, config, push, webPush, logger, jobs, stats, exports, broadcast },
     { accounts, filters },
   ) {
     const repository = new NotificationsRepository(transactions);
@@ -56,7 +59,19 @@ export const notificationsArea = defineArea({
     const notificationStats = new NotificationsStatsRepository(transactions);
     stats.register('notifications', (since) => notificationStats.notifications(since));
     stats.registerBacklog('notifications.pushWaiting', () => notificationStats.waitingForPush());
-    const pushFlush = new PushFlush({ repository, push, clock, logger });
+    const allowedHosts = config.push.webPush?.allowedHosts ?? [];
+    const web = setUpWebPush({
+      transactions,
+      events,
+      exports,
+      clock,
+      logger,
+      webPush,
+      allowedHosts,
+      users: accounts.users,
+    });
+    const vendor = config.push.provider === 'none' ? null : push;
+    const pushFlush = new PushFlush({ repository, push: vendor, webPush: web.delivery, clock, logger });
     jobs.register('notifications-push', {
       schedule: everyMinutes(config.notificationDigestIntervalMinutes),
       run: () => pushFlush.run(),
@@ -81,11 +96,17 @@ export const notificationsArea = defineArea({
       notifications: new NotificationsService({ repository, filters: filters.filters, clock, changes: streams }),
       pushFlush,
       streams,
+      pushSubscriptions: web.pushSubscriptions,
     };
   },
   routes(app, services) {
-    registerRoutes(app, 'notifications', [...notificationsRoutes(services), ...notificationStreamRoutes(services)]);
+    registerRoutes(app, 'notifications', [
+      ...notificationsRoutes(services),
+      ...notificationStreamRoutes(services),
+      ...pushSubscriptionsRoutes(services),
+    ]);
     // Open streams would hold the server's drain forever: they end as it starts to close.
     app.addHook('preClose', () => services.streams.closeAll());
   },
+  cliCommands: [pushVapidKeysCommand],
 });

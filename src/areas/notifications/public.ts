@@ -2,12 +2,14 @@
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
 import type { NotificationsService } from './notifications.service.ts';
 import type { PushFlush } from './push-flush.ts';
+import type { PushSubscriptionsService } from './push-subscriptions.service.ts';
 import type { StreamHub } from './stream/stream-hub.ts';
 
 export interface NotificationsServices {
   dispatcher: NotificationDispatcher;
   notifications: NotificationsService;
   pushFlush: PushFlush;
+  pushSubscriptions: PushSubscriptionsService;
   /** The live streams open on this instance (GET /api/users/me/notifications/stream). */
   streams: StreamHub;
 }
@@ -20,3 +22,6 @@ declare module '../../platform/modules/area-module.ts' {
 
 export { dedupKeys } from './kinds.ts';
 export type { NotificationDispatcher } from './notification-dispatcher.ts';
+export { PushSubscriptionSchema, presentPushSubscription } from './push-subscriptions.presenters.ts';
+export type { PushSubscriptionsService } from './push-subscriptions.service.ts';
+export { PushSubscriptionBody } from './requests.ts';

@@ -6,10 +6,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { dispatchFollow, dispatchLevelUp } from '../../../test/helpers/notifications.ts';
 import { type FakeOneSignal, startFakeOneSignal } from '../../../test/support/fake-onesignal-server.ts';
 import { createPushProvider, OneSignalPushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { dedupKeys } from './kinds.ts';
 import { NotificationsRepository } from './notifications.repository.ts';
 import { PushFlush } from './push-flush.ts';
 
@@ -42,20 +42,8 @@ describe('push flush', () => {
     assert.equal(res.statusCode, 200);
     return res.json.data.attributes;
   };
-  const follow = (recipient: TestUser, from = actor) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'follow.received',
-      { actorId: from.id, actorUsername: from.username, actorDisplayName: 'Ana' },
-      dedupKeys.followReceived(from.id),
-    );
-  const levelUp = (recipient: TestUser, level: number) =>
-    t.services.areas.notifications.dispatcher.dispatch(
-      recipient.id,
-      'user.level.up',
-      { level, previousLevel: level - 1, experience: 100 * level },
-      dedupKeys.levelUp(recipient.id, level),
-    );
+  const follow = (recipient: TestUser, from = actor) => dispatchFollow(t, recipient, from);
+  const levelUp = (recipient: TestUser, level: number) => dispatchLevelUp(t, recipient, level);
   const unpushed = async (user: TestUser) =>
     (
       await queryRows<{ n: number }>(

@@ -10,6 +10,11 @@
  * A provider failure is logged (`pushprovider.pushFailed`) and the loop goes on: a retryable one
  * gives the rows back for the next run, under the same idempotency key; a 400 keeps them for one more
  * flush, then gives up on them; any other permanent failure gives up at once.
+ *
+ * With Web Push (PUSH_PROVIDER names webpush), the same push also goes to each browser subscription
+ * of the recipient (web-push-delivery.ts), which records what each accepted under the push's
+ * idempotency key: when either channel fails retryably the rows go back, and the next run sends only
+ * what is missing (OneSignal drops the repeated key, the browsers that have it are skipped).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { type PushMessage, type PushProvider, pushIdempotencyKey } from '../../adapters/push/index.ts';
@@ -20,6 +25,7 @@ import type { NotificationsRepository } from './notifications.repository.ts';
 import { preferenceMatrix } from './preference-patch.ts';
 import { renderDigest, renderNotification } from './render.ts';
 import type { NotificationRow } from './tables.ts';
+import type { WebPushDelivery } from './web-push-delivery.ts';
 
 export interface PushFlushReport {
   [field: string]: number;
@@ -31,6 +37,8 @@ export interface PushFlushReport {
   failed: number;
   /** Pushes that failed in a way worth retrying; the job fails so the queue retries it with backoff. */
   retryLater: number;
+  // With Web Push, also webPushSent (browser subscriptions that accepted a push) and webPushGone
+  // (subscriptions deleted because their push service answered 404 or 410).
 }
 
 /** How long a flush holds the rows it claimed: longer than a push with its retries can take. */
@@ -80,7 +88,10 @@ export function pushMessageFor(recipientId: string, ids: string[], only: Notific
 
 export interface PushFlushDeps {
   repository: NotificationsRepository;
-  push: PushProvider;
+  /** OneSignal or the log provider; null when PUSH_PROVIDER names webpush alone. */
+  push: PushProvider | null;
+  /** Null unless PUSH_PROVIDER names webpush. */
+  webPush?: WebPushDelivery | null;
   clock: Clock;
   logger: FastifyBaseLogger;
   /** Batch sizes (default defaultPushFlushLimits). */
@@ -104,7 +115,9 @@ export class PushFlush {
       suppressed: 0,
       failed: 0,
       retryLater: 0,
+      ...(this.#deps.webPush ? { webPushSent: 0, webPushGone: 0 } : {}),
     };
+    await this.#deps.webPush?.forgetOldDeliveries();
     let after: string | null = null;
     for (;;) {
       const recipients = await this.#deps.repository.recipientsToPush(
@@ -139,7 +152,18 @@ export class PushFlush {
     const only = single === undefined ? null : await this.#deps.repository.findById(single);
     if (single !== undefined && only === null) return; // deleted meanwhile: nothing left to push
     const message = pushMessageFor(recipientId, ids, only);
-    const result = await this.#deps.push.send(message);
+    const web = await this.#deps.webPush?.deliver(recipientId, ids, only, message.idempotencyKey);
+    if (web) {
+      report.webPushSent = (report.webPushSent ?? 0) + web.sent;
+      report.webPushGone = (report.webPushGone ?? 0) + web.gone;
+    }
+    const result = this.#deps.push === null ? ({ delivered: true } as const) : await this.#deps.push.send(message);
+    if (result.delivered && web?.retryLater === true) {
+      // A browser's push service is down: the rows go back; the next run sends only what is missing.
+      report.retryLater++;
+      await this.#deps.repository.releaseClaims(ids, false, this.#limits.rowsPerQuery);
+      return;
+    }
     if (result.delivered) {
       if (ids.length === 1) report.individual++;
       else report.digest++;

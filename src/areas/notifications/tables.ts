@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../platform/db/columns.ts';
+import type { Locale } from '../../platform/i18n/i18n.ts';
 import type { NotificationKind } from './kinds.ts';
 
 export const notifications = pgTable('notifications', {
@@ -48,3 +49,26 @@ export const notificationStreams = pgTable('notification_streams', {
   seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
   openedAt: timestamptz('opened_at').notNull(),
 });
+
+/** Browsers' Web Push subscriptions (migration 1810): at most 10 a user, an endpoint belongs to one user. */
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  endpoint: text('endpoint').notNull(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  locale: text('locale').$type<Locale>().notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+});
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+
+/** The flush pushes each subscription accepted, by the push's idempotency key. */
+export const pushDeliveries = pgTable(
+  'push_deliveries',
+  {
+    subscriptionId: uuid('subscription_id').notNull(),
+    pushKey: uuid('push_key').notNull(),
+    deliveredAt: timestamptz('delivered_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.pushKey] })],
+);

@@ -1,12 +1,12 @@
 /**
- * The kinds share links know from the start, read through their owners' faces: a post (media's
- * post, by its id: today a post is its one media; a carousel's photos once posts hold several) and a
- * bookmark collection (its public photos, newest bookmark first).
+ * The kinds share links know from the start, read through their owners' faces: a post (media's post by
+ * its id, every photo of it in order; a member photo's id opens the post it belongs to, as GET
+ * /api/posts/{postId} does) and a bookmark collection (its public photos, newest bookmark first).
  */
 import { firstPage } from '../../platform/db/page-request.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { BookmarksServices } from '../bookmarks/public.ts';
-import type { MediaServices } from '../media/public.ts';
+import type { MediaServices, Post } from '../media/public.ts';
 import { isPubliclyVisible } from '../media/public.ts';
 import { type SharedPhoto, type ShareTarget, targetNotFound } from './share-targets.ts';
 
@@ -24,17 +24,31 @@ const sharedPhoto = (row: PhotoFields): SharedPhoto => ({
   contentWarning: row.contentWarning,
 });
 
-export function postTarget({ media }: Pick<MediaServices, 'media'>): ShareTarget {
+/** A photo of a post: its own text (alt text); a photo never put in a post has only the post's caption. */
+const postPhoto = (row: Post['photos'][number], caption: string | null, single: boolean): SharedPhoto =>
+  sharedPhoto({ ...row, description: row.altText ?? (single ? caption : null) });
+
+export function postTarget({ media, posts }: Pick<MediaServices, 'media' | 'posts'>): ShareTarget {
   return {
     async requireOwn(ownerId, targetId) {
       const row = await media.findVisibleMedia(targetId, ownerId);
       if (row === null || row.ownerId !== ownerId) throw targetNotFound();
     },
     async view(ownerId, targetId) {
-      // As anyone sees it: published, not hidden, its owner not banned.
-      const row = await media.findVisibleMedia(targetId, null);
-      if (row === null || row.ownerId !== ownerId) return null;
-      return { kind: 'post', title: null, caption: row.description, photos: [sharedPhoto(row)] };
+      // As anyone sees it: published, not hidden, its owner not banned; a photo a moderator hid is left out.
+      const post = await posts.find(targetId, null).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'notFound') return null;
+        throw error;
+      });
+      if (post === null || post.lead.ownerId !== ownerId) return null;
+      const caption = post.lead.description;
+      const single = post.photos.length === 1 && post.lead.postId === null;
+      return {
+        kind: 'post',
+        title: null,
+        caption,
+        photos: post.photos.map((row) => postPhoto(row, caption, single)),
+      };
     },
   };
 }

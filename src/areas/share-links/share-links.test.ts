@@ -66,6 +66,48 @@ describe('share links', () => {
     assert.equal(links.data[0].attributes.hasPassword, false);
   });
 
+  it('opens a post of several photos: each in order with its own text and date, the caption once, a hidden one left out', async () => {
+    const ana = await createUser(t);
+    const taken = [
+      '2026-05-01T09:00:00.000Z',
+      '2026-05-02T09:00:00.000Z',
+      '2026-05-03T09:00:00.000Z',
+      '2026-05-04T09:00:00.000Z',
+    ];
+    const rows = [];
+    for (const at of taken) rows.push(await createMediaRow(t, ana.id, { description: null, takenAt: new Date(at) }));
+    const [first, second, third, hiddenLater] = rows.map((row) => row.id) as [string, string, string, string];
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/users/me/posts',
+      token: ana.token,
+      body: {
+        caption: 'Three days in Lyon',
+        photos: [
+          { mediaId: third, description: 'Bouchon lunch' },
+          { mediaId: first, description: 'The old town from Fourvière' },
+          { mediaId: hiddenLater, description: 'Removed by a moderator' },
+          { mediaId: second, description: 'Night on the Saône' },
+        ],
+      },
+    });
+    assert.equal(made.statusCode, 201, JSON.stringify(made.json));
+    await updateMediaRow(t, hiddenLater, { flag: 2 });
+    // Made with a member photo's id: the link opens the post it belongs to, as GET /api/posts/{id} does.
+    for (const targetId of [third, hexOf(second)]) {
+      const link = await share(ana, { targetKind: 'post', targetId });
+      const page = await open(link.attributes.token);
+      assert.equal(page.statusCode, 200);
+      const shown = [...page.body.matchAll(/<img\s+src="[^"]*\/media\/([0-9a-f]{32})\.webp/g)].map((match) => match[1]);
+      assert.deepEqual(shown, [third, first, second].map(hexOf), 'every photo anyone may see, in the post’s order');
+      assert.ok(!page.body.includes(hexOf(hiddenLater)) && !page.body.includes('Removed by a moderator'));
+      assert.equal(page.body.split('Three days in Lyon').length - 1, 1, 'the caption once');
+      for (const text of ['Bouchon lunch', 'The old town from Fourvière', 'Night on the Saône'])
+        assert.ok(page.body.includes(`alt="${text}"`) && page.body.includes(`${text} · `), text);
+      for (const date of ['May 3, 2026', 'May 1, 2026', 'May 2, 2026']) assert.ok(page.body.includes(date), date);
+    }
+  });
+
   it('asks for the password first, refuses a wrong one, and opens with the right one', async () => {
     const ana = await createUser(t);
     const post = await createMediaRow(t, ana.id);

@@ -1,8 +1,12 @@
 /**
- * The oEmbed kinds syndication knows from the start: a post (its card page, /embed/posts/{id}) and a
- * profile (/@{username}, or its card /embed/@{username}). A post is a `photo` answer when anyone may see
- * it plainly, a `rich` one (its card, which blurs it behind its warning) when its author marked it sensitive.
+ * The oEmbed kinds syndication knows from the start: a post (its page /posts/{id}, or its card
+ * /embed/posts/{id}) and a profile (/@{username}, or its card /embed/@{username}). A post of one photo
+ * anyone may see plainly is a `photo` answer; a post of several photos, or one its author marked
+ * sensitive, a `rich` one (its card: the carousel, or the photo behind its warning), whose thumbnail is
+ * its first photo.
  */
+
+import { AppError } from '../../platform/http/error-catalogue.ts';
 import { type Locale, translate } from '../../platform/i18n/i18n.ts';
 import { parseUuidOrHex } from '../../platform/ids/ids.ts';
 import { type AccountsServices, displayNameOf } from '../accounts/public.ts';
@@ -24,30 +28,47 @@ const segment = (path: string, pattern: RegExp): string | null => {
 /** A post's card: 500 pixels wide at most, the photo at its width and three lines of text under it. */
 const postCardWidth = 500;
 const postCardText = 130;
+/** A post of several photos adds its carousel's numbered links and its "N photos" line. */
+const carouselLines = 70;
+
+const notFoundAsNull = (error: unknown) => {
+  if (error instanceof AppError && error.code === 'notFound') return null;
+  throw error;
+};
 
 export function postEmbeds(
   { users }: Pick<AccountsServices, 'users'>,
-  { media }: Pick<MediaServices, 'media'>,
+  { posts }: Pick<MediaServices, 'posts'>,
 ): OEmbedKind {
   return {
-    match: (path) => segment(path, /^\/embed\/posts\/([0-9a-fA-F-]{32,36})\/?$/),
+    // The post's page and its card; a member photo's id names its post (GET /api/posts/{postId} does too).
+    match: (path) => segment(path, /^(?:\/embed)?\/posts\/([0-9a-fA-F-]{32,36})\/?$/),
     async resolve(key, locale: Locale) {
-      const id = parseUuidOrHex(key);
-      const row = id === null ? null : await media.findVisibleMedia(id, null);
-      if (row === null) return null;
-      const owner = await users.find(row.ownerId);
+      const post = parseUuidOrHex(key) === null ? null : await posts.find(key, null).catch(notFoundAsNull);
+      const first = post?.photos[0];
+      if (post === null || first === undefined) return null;
+      const { lead, photos } = post;
+      const owner = await users.find(lead.ownerId);
       const author =
         owner !== null && isActiveUser(owner) && owner.username !== null
           ? { name: displayNameOf(owner), path: profilePagePath(owner.username) }
           : null;
-      const { width, height } = row;
+      const several = photos.length > 1;
+      const shown = several ? photos : [lead];
       return {
-        type: row.authorSensitive ? 'rich' : 'photo',
-        title: row.description?.trim() || translate(locale, 'syndication.entry.untitled', { name: author?.name ?? '' }),
+        type: lead.authorSensitive || several ? 'rich' : 'photo',
+        title:
+          lead.description?.trim() || translate(locale, 'syndication.entry.untitled', { name: author?.name ?? '' }),
         author,
-        cardPath: embedPostPath(row.id),
-        card: { width: postCardWidth, heightAt: (shown) => Math.round((shown * height) / width) + postCardText },
-        image: { mediaId: row.id, originalFormat: row.originalFormat, width, height },
+        cardPath: embedPostPath(lead.id),
+        card: {
+          width: postCardWidth,
+          heightAt: (width) =>
+            Math.max(...shown.map((photo) => Math.round((width * photo.height) / photo.width))) +
+            postCardText +
+            (several ? carouselLines : 0),
+        },
+        image: { mediaId: first.id, originalFormat: first.originalFormat, width: first.width, height: first.height },
       };
     },
   };

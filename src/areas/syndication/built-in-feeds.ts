@@ -1,51 +1,56 @@
 /**
  * The feeds syndication knows from the start: a profile (`/@{username}`: the user's publicly listed
- * posts, as GET /api/users/{userId}/media lists them to a visitor) and a hashtag (`/tags/{tag}`: the
- * publicly listed posts with that hashtag). The newest `feedEntries` of each; public content only.
+ * posts, as GET /api/users/{userId}/posts lists them to a visitor) and a hashtag (`/tags/{tag}`: the
+ * publicly listed posts with that hashtag). The newest `feedEntries` of each, one entry per post (a
+ * photo of a post of several is never an entry of its own) with every photo anyone may see of it; public
+ * content only.
  */
 import { Type } from 'typebox';
 import { firstPage } from '../../platform/db/page-request.ts';
+import { returned } from '../../platform/db/returned.ts';
 import { type Locale, translate } from '../../platform/i18n/i18n.ts';
 import { hashtagPattern } from '../../platform/text/hashtags.ts';
 import { type AccountsServices, displayNameOf } from '../accounts/public.ts';
-import type { MediaServices } from '../media/public.ts';
+import type { MediaServices, Post } from '../media/public.ts';
 import { mediaVariantUrls } from '../media/public.ts';
 import type { FeedEntry } from './feed.ts';
 import type { FeedSource } from './feed-sources.ts';
-import { embedPostPath, profilePagePath } from './paths.ts';
+import { postPagePath, profilePagePath } from './paths.ts';
 import type { AuthoredMedia, SyndicationRepository } from './syndication.repository.ts';
 
 export const feedEntries = 20;
 const titleLength = 100;
 
-type Sources = Pick<MediaServices, 'media' | 'mediaVariants'>;
+type Sources = Pick<MediaServices, 'posts' | 'mediaVariants'>;
+type Author = AuthoredMedia['author'];
 
-/** A photo as a feed entry; the enclosure's length is the stored large variant's (0 until rendered). */
-async function entryOf({ media: row, author }: AuthoredMedia, sources: Sources, locale: Locale): Promise<FeedEntry> {
+/** A post as a feed entry; each enclosure's length is the stored large variant's (0 until rendered). */
+async function entryOf({ lead, photos }: Post, author: Author, sources: Sources, locale: Locale): Promise<FeedEntry> {
   const name = author.nickname ?? author.username ?? '';
-  const firstLine = row.description?.trim().split('\n')[0]?.trim() ?? '';
+  const firstLine = lead.description?.trim().split('\n')[0]?.trim() ?? '';
   const title =
     firstLine === ''
       ? translate(locale, 'syndication.entry.untitled', { name })
       : firstLine.length > titleLength
         ? `${firstLine.slice(0, titleLength - 1)}…`
         : firstLine;
-  const servable = await sources.media.findServableMedia(row.id);
-  const stored = servable === null ? null : await sources.mediaVariants.stored(servable, 'large', 'webp');
+  const enclosures = await Promise.all(
+    photos.map(async (photo) => {
+      const stored = await sources.mediaVariants.stored(photo, 'large', 'webp');
+      return { url: mediaVariantUrls(photo).large, type: 'image/webp', length: stored?.info.size ?? 0 };
+    }),
+  );
   return {
-    id: row.id,
+    id: lead.id,
     title,
-    link: embedPostPath(row.id),
-    summary: row.description,
-    published: row.createdAt,
-    updated: row.createdAt,
+    link: postPagePath(lead.id),
+    summary: lead.description,
+    published: lead.createdAt,
+    updated: lead.createdAt,
     author: name,
-    enclosure: { url: mediaVariantUrls(row).large, type: 'image/webp', length: stored?.info.size ?? 0 },
+    enclosures,
   };
 }
-
-const entriesOf = (rows: AuthoredMedia[], sources: Sources, locale: Locale) =>
-  Promise.all(rows.map((row) => entryOf(row, sources, locale)));
 
 export function profileFeed({ users }: Pick<AccountsServices, 'users'>, sources: Sources): FeedSource {
   return {
@@ -58,13 +63,9 @@ export function profileFeed({ users }: Pick<AccountsServices, 'users'>, sources:
     async load(username, locale) {
       const user = await users.findByUsername(username);
       if (user === null || user.username === null) return null;
-      const page = await sources.media.listPublicPosts(user.id, firstPage(feedEntries, 'profile-feed'), null);
+      const page = await sources.posts.listOf(user.id, firstPage(feedEntries, 'profile-feed'), null);
       const author = { username: user.username, nickname: user.nickname };
-      const entries = await entriesOf(
-        page.items.map((media) => ({ media, author })),
-        sources,
-        locale,
-      );
+      const entries = await Promise.all(page.items.map((post) => entryOf(post, author, sources, locale)));
       const name = displayNameOf(user);
       return {
         title: translate(locale, 'syndication.profile.title', { name, username: user.username }),
@@ -88,7 +89,11 @@ export function hashtagFeed(repository: SyndicationRepository, sources: Sources)
     summary: 'the newest public photos with a hashtag',
     async load(rawTag, locale) {
       const tag = rawTag.toLowerCase();
-      const entries = await entriesOf(await repository.taggedMedia(tag, feedEntries), sources, locale);
+      const tagged = await repository.taggedMedia(tag, feedEntries);
+      const posts = await sources.posts.publicPostsOf(tagged.map((row) => row.media));
+      const entries = await Promise.all(
+        posts.map((post, index) => entryOf(post, returned(tagged[index], 'tagged post').author, sources, locale)),
+      );
       return {
         title: translate(locale, 'syndication.tag.title', { tag }),
         description: translate(locale, 'syndication.tag.description', { tag }),

@@ -1,7 +1,9 @@
 /**
  * A feed written as RSS 2.0 (with atom:link rel="self" and dc:creator, as the RSS Advisory Board's
- * profile asks) or as Atom 1.0 (RFC 4287). Every text and URL goes through escapeXml; the document names
- * no time but the feed's and entries' own, so the same content is the same bytes (the ETag's ground).
+ * profile asks) or as Atom 1.0 (RFC 4287). An RSS item has one enclosure (the post's first photo), an
+ * Atom entry one `rel="enclosure"` link per photo, in order. Every text and URL goes through escapeXml;
+ * the document names no time but the feed's and entries' own, so the same content is the same bytes
+ * (the ETag's ground).
  */
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { escapeXml as x } from '../../platform/text/escape-xml.ts';
@@ -19,8 +21,13 @@ export function rssXml(feed: Feed, baseUrl: string): string {
       <guid isPermaLink="false">${x(urn(entry.id))}</guid>
       <pubDate>${rfc822(entry.published)}</pubDate>
       <dc:creator>${x(entry.author)}</dc:creator>
-${entry.summary ? `      <description>${x(entry.summary)}</description>\n` : ''}      <enclosure url="${x(`${baseUrl}${entry.enclosure.url}`)}" length="${entry.enclosure.length}" type="${x(entry.enclosure.type)}"/>
-    </item>`,
+${entry.summary ? `      <description>${x(entry.summary)}</description>\n` : ''}${entry.enclosures
+  .slice(0, 1)
+  .map(
+    (enclosure) =>
+      `      <enclosure url="${x(`${baseUrl}${enclosure.url}`)}" length="${enclosure.length}" type="${x(enclosure.type)}"/>\n`,
+  )
+  .join('')}    </item>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -46,8 +53,12 @@ export function atomXml(feed: Feed, baseUrl: string): string {
     <updated>${formatTimestamp(entry.updated)}</updated>
     <author><name>${x(entry.author)}</name></author>
     <link rel="alternate" type="text/html" href="${x(`${baseUrl}${entry.link}`)}"/>
-    <link rel="enclosure" type="${x(entry.enclosure.type)}" length="${entry.enclosure.length}" href="${x(`${baseUrl}${entry.enclosure.url}`)}"/>
-${entry.summary ? `    <summary>${x(entry.summary)}</summary>\n` : ''}  </entry>`,
+${entry.enclosures
+  .map(
+    (enclosure) =>
+      `    <link rel="enclosure" type="${x(enclosure.type)}" length="${enclosure.length}" href="${x(`${baseUrl}${enclosure.url}`)}"/>\n`,
+  )
+  .join('')}${entry.summary ? `    <summary>${x(entry.summary)}</summary>\n` : ''}  </entry>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">

@@ -1,8 +1,14 @@
 /** A feed as its sources give it, before it is written as RSS 2.0 or Atom 1.0 (feed-xml.ts). */
 
-/** One photo of a feed: its page, its author and its large variant as the enclosure. */
+export interface FeedEnclosure {
+  url: string;
+  type: string;
+  length: number;
+}
+
+/** One post of a feed: its page, its author and its photos' large variants as enclosures. */
 export interface FeedEntry {
-  /** The media id: the entry's permanent id (`urn:uuid:…`). */
+  /** The post's id (its lead media's): the entry's permanent id (`urn:uuid:…`). */
   id: string;
   title: string;
   /** Its page, a path of this site. */
@@ -11,8 +17,11 @@ export interface FeedEntry {
   published: Date;
   updated: Date;
   author: string;
-  /** The large variant: a path of this site, its type and its size in bytes (0 until it is rendered). */
-  enclosure: { url: string; type: string; length: number };
+  /**
+   * Every photo of the post in order, as its large variant: a path of this site, its type and its size in
+   * bytes (0 until it is rendered). RSS carries the first (one enclosure per item), Atom every one.
+   */
+  enclosures: FeedEnclosure[];
 }
 
 export interface Feed {

@@ -1,12 +1,14 @@
 /**
  * The paths syndication serves and links: the pages' heads link the feeds and oEmbed (web imports these
- * from syndication's face), and the feeds link the embeddable card of each post.
+ * from syndication's face), the feeds link each post's page, oEmbed frames its embeddable card.
  */
 import { toHex } from '../../platform/ids/ids.ts';
 import { type FeedFormat, feedFormats } from './feed.ts';
 
 export const profilePagePath = (username: string) => `/@${encodeURIComponent(username)}`;
-/** A post's card (the web area's GET /embed/posts/{id}): the page a feed entry and an oEmbed answer point to. */
+/** A post's page (the web area's GET /posts/{id}): the link of its feed entry; oEmbed answers for it. */
+export const postPagePath = (postId: string) => `/posts/${toHex(postId)}`;
+/** A post's card (the web area's GET /embed/posts/{id}): the page an oEmbed answer frames. */
 export const embedPostPath = (mediaId: string) => `/embed/posts/${toHex(mediaId)}`;
 /** A profile's card (GET /embed/@{username}). */
 export const embedProfilePath = (username: string) => `/embed/@${encodeURIComponent(username)}`;

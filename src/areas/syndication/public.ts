@@ -18,4 +18,11 @@ declare module '../../platform/modules/area-module.ts' {
 export type { Feed, FeedEntry } from './feed.ts';
 export type { FeedSource } from './feed-sources.ts';
 export type { OEmbedKind, OEmbedSubject } from './oembed-kinds.ts';
-export { embedPostPath, embedProfilePath, oembedPath, profileFeedPath, profilePagePath } from './paths.ts';
+export {
+  embedPostPath,
+  embedProfilePath,
+  oembedPath,
+  postPagePath,
+  profileFeedPath,
+  profilePagePath,
+} from './paths.ts';

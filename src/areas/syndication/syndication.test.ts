@@ -3,7 +3,8 @@
  * well-formed (read with a strict XML reader) with their required elements, public photos only, the
  * large variants as enclosures with their real size, 304 on a matching If-None-Match; the discovery
  * links in the profile's head; oEmbed answers for a post and a profile, 404 for another site's URL or
- * content that is not public, 501 for XML; the embeddable card framable by any site.
+ * content that is not public, 501 for XML; the embeddable card framable by any site. A post of several
+ * photos: one entry with its photos as enclosures, oEmbed of its page, its card showing them all.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -76,7 +77,7 @@ describe('feeds and oEmbed', () => {
     assert.equal(enclosure.url, `${base}/media/${hexOf(posts[0]!)}.webp?size=large`);
     assert.equal(enclosure.type, 'image/webp');
     assert.equal(Number(enclosure.length), largeSizes.get(posts[0]!));
-    assert.equal(onlyChild(first, 'link').text, `${base}/embed/posts/${hexOf(posts[0]!)}`);
+    assert.equal(onlyChild(first, 'link').text, `${base}/posts/${hexOf(posts[0]!)}`, 'the post’s page');
     assert.ok(!res.body.includes(hexOf(hidden)) && !res.body.includes(hexOf(sensitive)));
     assert.ok(res.headers['last-modified']);
   });
@@ -160,6 +161,106 @@ describe('feeds and oEmbed', () => {
     const warned = await createMediaRow(t, ana.id, { authorSensitive: true, contentWarning: 'Spiders' });
     const rich = await get(`/api/oembed?url=${encodeURIComponent(`${base}/embed/posts/${hexOf(warned.id)}`)}`);
     assert.equal(JSON.parse(rich.body).type, 'rich', 'a photo behind a warning is its card, which blurs it');
+  });
+
+  describe('a post of several photos', () => {
+    let cleo: TestUser;
+    let photos: string[];
+    let hiddenMember: string;
+    before(async () => {
+      cleo = await createUser(t);
+      const rows = [];
+      for (const width of [1600, 1200, 800, 1000]) rows.push(await createMediaRow(t, cleo.id, { width, height: 1200 }));
+      photos = rows.map((row) => row.id);
+      const made = await t.request({
+        method: 'POST',
+        url: '/api/users/me/posts',
+        token: cleo.token,
+        body: {
+          caption: 'Three days by the #fjord',
+          photos: [photos[2], photos[0], photos[3], photos[1]].map((mediaId) => ({ mediaId })),
+        },
+      });
+      assert.equal(made.statusCode, 201, made.body);
+      hiddenMember = photos[3]!;
+      await updateMediaRow(t, hiddenMember, { flag: 2 });
+      await createMediaRow(t, cleo.id, { description: 'A photo of its own', hashtags: ['fjord'] });
+    });
+    const lead = () => photos[2]!;
+    const ordered = () => [photos[2]!, photos[0]!, photos[1]!];
+    const large = (id: string) => `${base}/media/${hexOf(id)}.webp?size=large`;
+
+    it('is one entry of the feeds, linking its page, with its photos as enclosures (RSS: the first)', async () => {
+      for (const path of [`/@${cleo.username}`, '/tags/fjord']) {
+        const rss = onlyChild(parseXml((await get(`${path}.rss`)).body), 'channel');
+        const items = childrenNamed(rss, 'item');
+        assert.equal(items.length, 2, `${path}: the post once and the other photo; no member of its own`);
+        const item = items.find((each) => onlyChild(each, 'guid').text === `urn:uuid:${lead()}`)!;
+        assert.equal(onlyChild(item, 'link').text, `${base}/posts/${hexOf(lead())}`);
+        assert.equal(onlyChild(item, 'description').text, 'Three days by the #fjord');
+        assert.equal(
+          onlyChild(item, 'enclosure').attributes.url,
+          large(lead()),
+          'one enclosure per item: the first photo',
+        );
+
+        const atom = parseXml((await get(`${path}.atom`)).body);
+        const entries = childrenNamed(atom, 'entry');
+        assert.equal(entries.length, 2);
+        const entry = entries.find((each) => onlyChild(each, 'id').text === `urn:uuid:${lead()}`)!;
+        const links = childrenNamed(entry, 'link');
+        assert.deepEqual(
+          links.filter((link) => link.attributes.rel === 'enclosure').map((link) => link.attributes.href),
+          ordered().map(large),
+          'every photo anyone may see, in order; not the hidden one',
+        );
+        assert.equal(
+          links.find((link) => link.attributes.rel === 'alternate')?.attributes.href,
+          `${base}/posts/${hexOf(lead())}`,
+        );
+      }
+    });
+
+    it('answers oEmbed for its page (a member’s id names the post) and its card, as its card', async () => {
+      for (const url of [
+        `${base}/posts/${hexOf(lead())}`,
+        `${base}/posts/${photos[0]}`,
+        `${base}/embed/posts/${hexOf(lead())}`,
+      ]) {
+        const res = await get(`/api/oembed?url=${encodeURIComponent(url)}&maxwidth=400`);
+        assert.equal(res.statusCode, 200, url);
+        const answer = JSON.parse(res.body);
+        assert.equal(answer.type, 'rich', 'several photos: the card, not one photo');
+        assert.equal(answer.title, 'Three days by the #fjord');
+        assert.ok(answer.html.includes(`src="${base}/embed/posts/${hexOf(lead())}"`));
+        assert.equal(answer.width, 400);
+        assert.ok(answer.height > 400, 'the tallest photo at that width, and the text');
+        assert.equal(answer.thumbnail_url, `${base}/media/${hexOf(lead())}.webp?size=thumb`, 'its first photo');
+      }
+      const single = `${base}/posts/${hexOf(posts[0]!)}`;
+      assert.equal(JSON.parse((await get(`/api/oembed?url=${encodeURIComponent(single)}`)).body).type, 'photo');
+      assert.equal(
+        (await get(`/api/oembed?url=${encodeURIComponent(`${base}/posts/${hexOf(hidden)}`)}`)).statusCode,
+        404,
+      );
+    });
+
+    it('has a card showing its photos in order without script, and discovery links on its page', async () => {
+      const card = await get(`/embed/posts/${hexOf(photos[1]!)}`);
+      assert.equal(card.statusCode, 200);
+      const shown = [...card.body.matchAll(/<img\s+src="[^"]*\/media\/([0-9a-f]{32})\.webp/g)].map((match) => match[1]);
+      assert.deepEqual(shown, ordered().map(hexOf));
+      assert.ok(card.body.includes('3 photos'));
+      assert.ok(!card.body.includes('<script') && !card.body.includes(hexOf(hiddenMember)));
+
+      const page = await get(`/posts/${hexOf(lead())}`, { accept: 'text/html' });
+      assert.equal(page.statusCode, 200);
+      const oembed = `${base}/api/oembed?url=${encodeURIComponent(`${base}/posts/${hexOf(lead())}`)}&amp;format=json`;
+      assert.ok(page.body.includes(`<link rel="alternate" type="application/json+oembed" href="${oembed}"`));
+      assert.ok(
+        page.body.includes(`<link rel="alternate" type="application/rss+xml" href="${base}/@${cleo.username}.rss"`),
+      );
+    });
   });
 
   it('answers 404 for another site, an unknown page or content that is not public, 501 for XML', async () => {

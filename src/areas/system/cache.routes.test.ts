@@ -27,6 +27,7 @@ const allCaches = [
   'media.servable',
   'media.variants',
   'stats',
+  'syndication.feeds',
   'web.placeCounts',
 ];
 
@@ -102,6 +103,8 @@ describe('POST /admin/cache/purge', () => {
       'media.servable',
       'media.variants',
       'stats',
+      'syndication',
+      'syndication.feeds',
       'web',
       'web.placeCounts',
     ]);

@@ -5,10 +5,12 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
+import { loadClientAssets } from './assets/client-assets.ts';
 import { pageContext } from './layout/page-context.ts';
 import { sendPage } from './layout/send-page.ts';
 import { renderCommissions, renderHowItWorks } from './pages/explainers.page.ts';
 import { renderHome } from './pages/home.page.ts';
+import { renderPost } from './pages/post.page.ts';
 import { renderProfile } from './pages/profile.page.ts';
 import { renderSustainable } from './pages/sustainable.page.ts';
 import { renderTravel } from './pages/travel.page.ts';
@@ -106,6 +108,31 @@ export function pagesRoutes({ pages }: Pick<WebServices, 'pages'>): AnyRoute[] {
           pages.profile(params.username, list, viewer?.userId ?? null),
         ]);
         return sendPage(reply, renderProfile(context, view));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/posts/{postId}',
+      // The API's GET /api/posts/{postId} would give the same operationId.
+      operationId: 'getPostPage',
+      auth: 'optional',
+      summary: "A post's page: its photos as a carousel, its caption, author and counts (HTML)",
+      params: {
+        postId: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: "The post's id (its lead media's): UUID or 32 hex",
+        }),
+      },
+      errors: ['notFound'],
+      success: page('The post; 404 for one the viewer may not see (hidden, of a banned or blocked author)'),
+      handler: async ({ viewer, params, request, reply }) => {
+        const [context, view] = await Promise.all([
+          pageContext(request, viewer),
+          pages.post(params.postId, viewer?.userId ?? null),
+          loadClientAssets(),
+        ]);
+        return sendPage(reply, renderPost(context, view));
       },
     }),
     route({

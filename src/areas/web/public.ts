@@ -5,8 +5,10 @@ import type { GeographyServices } from '../geography/public.ts';
 import type { IdentitiesServices } from '../identities/public.ts';
 import type { MediaServices } from '../media/public.ts';
 import type { NewsletterServices } from '../newsletter/public.ts';
+import type { NotificationsServices } from '../notifications/public.ts';
 import type { PasskeysServices } from '../passkeys/public.ts';
 import type { ShareLinksServices } from '../share-links/public.ts';
+import type { TripsServices } from '../trips/public.ts';
 import type { LayoutSettings } from './layout/page-context.ts';
 import type { WebPagesService } from './web-pages.service.ts';
 
@@ -20,16 +22,18 @@ export interface SignInServices {
   passkeySignIn: PasskeysServices['passkeySignIn'];
 }
 
-/** What the security page calls: the cookie's session, and the viewer's passkeys. */
+/** What the security page calls: the cookie's session, the viewer's passkeys and this device's push subscription. */
 export interface SecurityServices {
   sessions: AccountsServices['sessions'];
   passkeys: PasskeysServices['passkeys'];
+  pushSubscriptions: NotificationsServices['pushSubscriptions'];
 }
 
 /** What the explorer's photo panel reads. */
 export interface PhotoPanelSources {
   users: AccountsServices['users'];
   media: MediaServices['media'];
+  posts: MediaServices['posts'];
   geography: GeographyServices['geography'];
 }
 
@@ -42,6 +46,8 @@ export interface WebServices {
   photoPanel: PhotoPanelSources;
   /** The pages of the newsletter's mailed links. */
   newsletter: NewsletterServices['newsletter'];
+  /** The trip pages and the profile's trips. */
+  trips: TripsServices['trips'];
   /** The page of a banned user's appeal link. */
   appeals: AppealsServices['appeals'];
   /** The page a share link opens (GET /s/{token}). */

@@ -15,8 +15,9 @@ import { trendingWindow } from '../discovery/public.ts';
 import type { FollowsService } from '../follows/public.ts';
 import type { GamificationService } from '../gamification/public.ts';
 import type { GeographyService } from '../geography/public.ts';
-import type { MediaService } from '../media/public.ts';
+import type { MediaService, Post, PostsService } from '../media/public.ts';
 import type { ListedMedia } from '../media/read-model.ts';
+import type { TripsService, TripView } from '../trips/public.ts';
 import type { PlaceCounts } from './place-counts.ts';
 import {
   type CountryCount,
@@ -29,7 +30,7 @@ import {
 /** An establishment as the catalogue lists it. */
 export type ListedEstablishment = Awaited<ReturnType<EstablishmentsService['list']>>[number];
 
-export const shown = { recent: 12, trending: 8, places: 8, badges: 12, sitemapProfiles: 5000 } as const;
+export const shown = { recent: 12, trending: 8, places: 8, badges: 12, trips: 6, sitemapProfiles: 5000 } as const;
 
 export interface Highlights {
   recent: ShownMedia[];
@@ -60,6 +61,14 @@ export interface ProfileView {
   progress: NonNullable<Awaited<ReturnType<GamificationService['progress']>>>;
   badges: Awaited<ReturnType<GamificationService['earnedBadges']>>;
   media: Page<ShownMedia>;
+  /** The latest trips the viewer may see (profileTrips of them). */
+  trips: TripView[];
+}
+
+/** A post's page: the post (the photos the viewer may see) and its author's names. */
+export interface PostView {
+  post: Post;
+  owner: { username: string; nickname: string };
 }
 
 export interface WebPagesDeps {
@@ -67,11 +76,13 @@ export interface WebPagesDeps {
   placeCounts: PlaceCounts;
   users: UsersService;
   media: MediaService;
+  posts: PostsService;
   follows: FollowsService;
   geoMedia: GeoMediaService;
   geography: GeographyService;
   gamification: GamificationService;
   establishments: EstablishmentsService;
+  trips: TripsService;
   clock: Clock;
 }
 
@@ -163,13 +174,14 @@ export class WebPagesService {
     const user = await users.findByUsernameFor(username, viewerId);
     if (user === null || user.username === null || !isActiveUser(user))
       throw new AppError('notFound', { source: { parameter: 'username' } });
-    const [posts, followCounts, likesReceived, progress, badges, list] = await Promise.all([
+    const [posts, followCounts, likesReceived, progress, badges, list, trips] = await Promise.all([
       repository.publicPostCount(user.id),
       follows.counts(user.id),
       media.likesReceivedBy(user.id),
       gamification.progress(user.id, viewerId),
       gamification.earnedBadges(user.id, firstPage(shown.badges, 'earned-badges')),
       media.listPublicPosts(user.id, page, viewerId),
+      this.#deps.trips.list(user.id, viewerId, firstPage(shown.trips, 'trips')),
     ]);
     if (progress === null) throw new AppError('notFound', { source: { parameter: 'username' } });
     const owner = { username: user.username, nickname: user.nickname };
@@ -195,7 +207,20 @@ export class WebPagesService {
           cityName: row.locationPublic && row.cityId !== null ? (cityNames.get(row.cityId) ?? null) : null,
         })),
       },
+      trips: trips.rows.slice(0, shown.trips).flatMap((row) => trips.views.get(row.id) ?? []),
     };
+  }
+
+  /**
+   * A post's page (/posts/{id}): notFound when the viewer may not see it (media's rule, blocks
+   * included) or its author is not an active user with a name.
+   */
+  async post(postId: string, viewerId: string | null = null): Promise<PostView> {
+    const post = await this.#deps.posts.find(postId, viewerId);
+    const owner = await this.#deps.users.findVisibleTo(post.lead.ownerId, viewerId);
+    if (owner === null || owner.username === null || !isActiveUser(owner))
+      throw new AppError('notFound', { source: { parameter: 'postId' } });
+    return { post, owner: { username: owner.username, nickname: owner.nickname ?? owner.username } };
   }
 
   /** /sustainable-tourism: active establishments, newest first. */

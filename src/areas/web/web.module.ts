@@ -16,9 +16,11 @@ import { layoutRoutes } from './layout/layout.routes.ts';
 import { newsletterLinkRoutes } from './newsletter/newsletter-links.routes.ts';
 import { pagesRoutes } from './pages.routes.ts';
 import { PlaceCounts } from './place-counts.ts';
+import { devicePushRoutes } from './security/device-push.routes.ts';
 import { securityRoutes } from './security/security.routes.ts';
 import { sharePageRoutes } from './share-links/share-page.routes.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
+import { tripPageRoutes } from './trips/trip-page.routes.ts';
 import { WebRepository } from './web.repository.ts';
 import { WebPagesService } from './web-pages.service.ts';
 
@@ -36,6 +38,7 @@ export const webArea = defineArea({
     'newsletter',
     'appeals',
     'passkeys',
+    'trips',
     'shareLinks',
     'notifications',
   ],
@@ -53,6 +56,7 @@ export const webArea = defineArea({
       newsletter,
       appeals,
       passkeys,
+      trips,
       shareLinks,
       notifications,
     },
@@ -65,11 +69,13 @@ export const webArea = defineArea({
       placeCounts,
       users: accounts.users,
       media: media.media,
+      posts: media.posts,
       follows: follows.follows,
       geoMedia: discovery.geoMedia,
       geography: geography.geography,
       gamification: gamification.gamification,
       establishments: catalogue.establishments,
+      trips: trips.trips,
       clock,
     });
     return {
@@ -82,10 +88,15 @@ export const webArea = defineArea({
         identities: identities.identities,
         passkeySignIn: passkeys.passkeySignIn,
       },
-      security: { sessions: accounts.sessions, passkeys: passkeys.passkeys },
-      photoPanel: { users: accounts.users, media: media.media, geography: geography.geography },
+      security: {
+        sessions: accounts.sessions,
+        passkeys: passkeys.passkeys,
+        pushSubscriptions: notifications.pushSubscriptions,
+      },
+      photoPanel: { users: accounts.users, media: media.media, posts: media.posts, geography: geography.geography },
       newsletter: newsletter.newsletter,
       appeals: appeals.appeals,
+      trips: trips.trips,
       shareLinks: shareLinks.shareLinks,
       layout: {
         async findUser(userId) {
@@ -100,6 +111,7 @@ export const webArea = defineArea({
     };
   },
   routes(app, services, { config }) {
+    const map = { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution };
     installLayout(app, services.layout);
     bundleAssetsOnListen(app);
     registerRoutes(app, 'web', [
@@ -107,9 +119,11 @@ export const webArea = defineArea({
       ...pagesRoutes(services),
       ...assetsRoutes(),
       ...signInRoutes(services, { sessionTtlDays: config.sessionTtlDays }),
-      ...explorerRoutes(services, { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution }),
+      ...explorerRoutes(services, map),
+      ...tripPageRoutes(services, map),
       ...newsletterLinkRoutes(services),
       ...securityRoutes(services),
+      ...devicePushRoutes(services),
       ...appealPageRoutes(services),
       ...sharePageRoutes(services),
       ...embedRoutes(services),

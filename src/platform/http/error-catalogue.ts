@@ -61,6 +61,8 @@ export const errorCatalogue = {
   appealWindowClosed: 409,
   appealAlreadyDecided: 409,
   decisionNotReversible: 409,
+  photoInPost: 409,
+  postLeadRemoval: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,

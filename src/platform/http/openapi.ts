@@ -32,6 +32,7 @@ export const openApiTags = [
   { name: 'hashtags', description: 'Hashtag autocomplete, trends and related hashtags' },
   { name: 'topics', description: 'The catalogue of travel topics and the ones I follow' },
   { name: 'social-feeds', description: 'Shareable feeds: named selections of a user’s public media' },
+  { name: 'trips', description: 'Trips: my placed photos grouped by place and time, their routes, and my edits' },
   { name: 'share-links', description: 'Secret links to a post or a collection that open without an account' },
   { name: 'syndication', description: 'RSS and Atom feeds of a profile or a hashtag, and oEmbed' },
   { name: 'comments', description: 'Comments on media, their replies and threads' },

@@ -68,6 +68,7 @@ export class MediaAdminService {
         'media.update',
       );
       await this.#deps.events.publish('media.changed', { media: row });
+      await this.#alongWithPost(row, { published });
       await this.#audit('media.published', id, { published });
       return row;
     });
@@ -86,12 +87,23 @@ export class MediaAdminService {
         'media.update',
       );
       await this.#deps.events.publish('media.changed', { media: row });
+      await this.#alongWithPost(row, { flag });
       if (flag >= mediaFlags.hidden && before.flag < mediaFlags.hidden) {
         await this.#deps.events.publish('media.hiddenByModerator', { media: row, previousFlag: before.flag, context });
       }
       await this.#audit('media.flag', id, { flag });
       return row;
     });
+  }
+
+  /**
+   * Moderation of a post acts on its lead (docs/api.md, Posts): a lead's publication or flag is set on
+   * every other photo of its post too, so hiding the post hides all its photos, files included.
+   */
+  async #alongWithPost(lead: MediaRow, patch: { published?: boolean; flag?: number }): Promise<void> {
+    if (lead.postId !== lead.id) return;
+    const members = await this.#deps.repository.updateMembers(lead.id, { ...patch, updatedAt: this.#deps.clock.now() });
+    for (const member of members) await this.#deps.events.publish('media.changed', { media: member });
   }
 
   /**

@@ -34,7 +34,18 @@ const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
 const require = createRequire(import.meta.url);
 
 /** Entry points bundled by esbuild; each one's logical name is its file name with `.ts` read as `.js`. */
-export const clientEntries = ['explorer.ts', 'explorer.css', 'login.ts', 'login.css', 'security.ts'] as const;
+export const clientEntries = [
+  'explorer.ts',
+  'explorer.css',
+  'login.ts',
+  'login.css',
+  'security.ts',
+  'trip.ts',
+  'trip.css',
+  'carousel.ts',
+  'device-push.ts',
+  'push-worker.ts',
+] as const;
 
 /** Files served as they are: the map's country shapes (Natural Earth through world-atlas), coarse and finer. */
 const staticFiles = [

@@ -7,13 +7,20 @@
 import { translate } from '../../../platform/i18n/i18n.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
-import { embedPostPath, embedProfilePath, oembedPath, profilePagePath } from '../../syndication/public.ts';
+import {
+  embedPostPath,
+  embedProfilePath,
+  oembedPath,
+  postPagePath,
+  profilePagePath,
+} from '../../syndication/public.ts';
 import type { PhotoPanel } from '../explorer/photo-panel.ts';
 import { html, type Markup, renderMarkup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { siteCssUrl } from '../layout/site-css.ts';
+import { carousel } from '../pages/carousel.ts';
 import { formatNumber, translator, variantUrl } from '../pages/components.ts';
-import { behindWarning } from '../pages/content-warning.ts';
+import { behindWarning, warningNote } from '../pages/content-warning.ts';
 import type { ProfileView } from '../web-pages.service.ts';
 
 function embedDocument(context: PageContext, title: string, canonicalPath: string, body: Markup): string {
@@ -43,16 +50,37 @@ function embedDocument(context: PageContext, title: string, canonicalPath: strin
 const outLink = (context: PageContext, path: string, text: Markup) =>
   html`<a href=${`${context.baseUrl}${path}`} target="_blank" rel="noopener">${text}</a>`;
 
+/**
+ * A post of several photos shows them all as the post page's carousel (no script: a strip scrolled
+ * sideways, numbered links to each photo) and says how many; a post of one, its photo.
+ */
+function postPhotos(context: PageContext, panel: PhotoPanel): Markup {
+  const t = translator(context.locale);
+  const { media, photos } = panel;
+  if (photos.length > 1) {
+    const name = panel.author?.name ?? t('web.embed.photo');
+    return html`${warningNote(t, media, context.blurSensitiveMedia)}
+      ${carousel(t, photos, {
+        id: 'embed',
+        label: t('web.post.carousel', { name }),
+        blurSensitive: context.blurSensitiveMedia,
+        fallbackAlt: t('web.embed.photo'),
+      })}
+      <p class="embed-card__meta">${outLink(context, postPagePath(media.id), t('web.post.photos', { count: photos.length }))}</p>`;
+  }
+  const alt = media.description?.trim() || t('web.embed.photo');
+  const photo = html`<img src=${mediaVariantUrls(media).small} alt=${alt} width=${media.width} height=${media.height} decoding="async" />`;
+  return behindWarning(t, media, `reveal-embed-${toHex(media.id)}`, context.blurSensitiveMedia, photo);
+}
+
 export function renderPostEmbed(context: PageContext, panel: PhotoPanel): string {
   const t = translator(context.locale);
   const { media } = panel;
-  const alt = media.description?.trim() || t('web.embed.photo');
-  const photo = html`<img src=${mediaVariantUrls(media).small} alt=${alt} width=${media.width} height=${media.height} decoding="async" />`;
   const author = panel.author?.username
     ? outLink(context, profilePagePath(panel.author.username), panel.author.name)
     : (panel.author?.name ?? null);
   const body = html`<figure class="embed-card__figure" data-media=${toHex(media.id)}>
-    ${behindWarning(t, media, `reveal-embed-${toHex(media.id)}`, context.blurSensitiveMedia, photo)}
+    ${postPhotos(context, panel)}
     <figcaption>
       ${media.description ? html`<p class="embed-card__text">${media.description}</p>` : null}
       <p class="embed-card__meta">${author}${author && panel.place ? ' · ' : null}${panel.place}</p>

@@ -1,7 +1,8 @@
 /**
- * The embeddable cards oEmbed's `html` frames: GET /embed/posts/{id} and GET /embed/@{username}. Public
- * content only (404 otherwise), the same for everyone (no viewer: a third-party iframe carries no
- * session worth reading), framable by any site, cached five minutes by anyone.
+ * The embeddable cards oEmbed's `html` frames: GET /embed/posts/{id} (a member photo's id shows its
+ * post) and GET /embed/@{username}. Public content only (404 otherwise), the same for everyone (no
+ * viewer: a third-party iframe carries no session worth reading), framable by any site, cached five
+ * minutes by anyone.
  */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -26,8 +27,10 @@ export function embedRoutes({ pages, photoPanel }: Pick<WebServices, 'pages' | '
       method: 'GET',
       path: '/embed/posts/{mediaId}',
       auth: 'none',
-      summary: "A post's embeddable card: the photo, its description, author and place (HTML, framable by any site)",
-      params: { mediaId: Type.String({ maxLength: 64, description: 'The media id: UUID or 32 hex digits' }) },
+      summary: "A post's embeddable card: its photos, caption, author and place (HTML, framable by any site)",
+      params: {
+        mediaId: Type.String({ maxLength: 64, description: "The post's id (its lead media's): UUID or 32 hex digits" }),
+      },
       errors: ['notFound'],
       success: card('The card; 404 for a post that is not public'),
       handler: async ({ params, request, reply }) => {

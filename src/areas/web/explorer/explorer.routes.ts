@@ -37,7 +37,8 @@ export function explorerRoutes({ photoPanel }: Pick<WebServices, 'photoPanel'>, 
           canonicalPath: '/explorer',
           body: explorerPageBody(context, map),
           styles: [assetUrl('explorer.css')],
-          scripts: [assetUrl('explorer.js')],
+          // carousel.js: the keys of a post's carousel in the photo panel.
+          scripts: [assetUrl('explorer.js'), assetUrl('carousel.js')],
           fullScreen: true,
         });
         return sendPage(reply, page);

@@ -10,6 +10,7 @@ import { isActiveUser } from '../../accounts/read-model.ts';
 import type { MediaServices } from '../../media/public.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
 import { html, type Markup } from '../layout/html.ts';
+import { type CarouselPhoto, carousel } from '../pages/carousel.ts';
 import { behindWarning, warningNote } from '../pages/content-warning.ts';
 import type { PhotoPanelSources } from '../public.ts';
 
@@ -17,6 +18,8 @@ type VisibleMedia = NonNullable<Awaited<ReturnType<MediaServices['media']['findV
 
 export interface PhotoPanel {
   media: VisibleMedia;
+  /** The photos of its post when it has several (media's posts), shown as a carousel; else empty. */
+  photos: CarouselPhoto[];
   author: { username: string | null; name: string } | null;
   place: string | null;
 }
@@ -31,14 +34,19 @@ export async function loadPhotoPanel(
   locale: Locale,
   viewerId: string | null = null,
 ): Promise<PhotoPanel | null> {
-  const media = await sources.media.findVisibleMedia(mediaId, null);
+  const found = await sources.media.findVisibleMedia(mediaId, null);
+  // A photo of a post of several stands for its post (the lead holds its text and counts).
+  const media =
+    found !== null && found.postId !== null && found.postId !== found.id
+      ? await sources.media.findVisibleMedia(found.postId, null)
+      : found;
   if (media === null || (await sources.users.blockedEitherWay(viewerId, media.ownerId))) return null;
-  if (media === null) return null;
+  const photos = media.photosCount > 1 ? (await sources.posts.find(media.id, null)).photos : [];
   const owner = await sources.users.find(media.ownerId);
   const shown = owner !== null && isActiveUser(owner);
   const name = shown ? (owner.nickname ?? owner.username) : null;
   const author = shown && name !== null ? { username: owner.username, name } : null;
-  return { media, author, place: media.locationPublic ? await placeName(sources, media, locale) : null };
+  return { media, photos, author, place: media.locationPublic ? await placeName(sources, media, locale) : null };
 }
 
 async function placeName(sources: PhotoPanelSources, media: VisibleMedia, locale: Locale): Promise<string | null> {
@@ -66,8 +74,17 @@ export function photoPanelMarkup(panel: PhotoPanel, locale: Locale, blurSensitiv
   // "By {name}" around the author's link: the message's text on each side of the name.
   const [byBefore = '', byAfter = ''] = t('explorer.panel.by', { name: '\u0000' }).split('\u0000');
   const photo = html`<img src=${urls.large} alt=${alt} width=${media.width} height=${media.height} decoding="async" />`;
+  const shown =
+    panel.photos.length > 1
+      ? carousel(t, panel.photos, {
+          id: 'panel',
+          label: t('web.post.carousel', { name: panel.author?.name ?? t('explorer.panel.anonymous') }),
+          blurSensitive,
+          fallbackAlt: alt,
+        })
+      : behindWarning(t, media, `reveal-panel-${toHex(media.id)}`, blurSensitive, photo);
   return html`<figure class="photo-panel__figure" data-media=${toHex(media.id)}>
-    ${behindWarning(t, media, `reveal-panel-${toHex(media.id)}`, blurSensitive, photo)}
+    ${shown}
     <figcaption>
       ${warningNote(t, media, blurSensitive)}
       <h2 id="photo-panel-title" class="photo-panel__place">${panel.place ?? t('explorer.panel.unknownPlace')}</h2>

@@ -24,6 +24,8 @@ export function altText(t: Translate, media: ShownMedia): string {
   return media.cityName ? t('web.media.altIn', { name, place: media.cityName }) : t('web.media.alt', { name });
 }
 
+/** A post's page (its carousel): /posts/{hex of its lead}. */
+export const postPath = (postId: string) => `/posts/${toHex(postId)}`;
 export const profilePath = (username: string) => `/@${encodeURIComponent(username)}`;
 export const cityPath = (countryCode: string, cityId: string) =>
   `/travel?country=${countryCode}&city=${encodeURIComponent(cityId)}`;
@@ -43,7 +45,9 @@ export function mediaCard(t: Translate, media: ShownMedia, options: GridOptions)
     media.cityName && media.countryCode && media.cityId
       ? html`<a href=${cityPath(media.countryCode, media.cityId)}>${media.cityName}</a>`
       : null;
-  const photo = html`<a href=${variantUrl(media.id, 'large')}>
+  // A post of several photos opens its page (its carousel); a single photo its large variant.
+  const several = media.photosCount > 1;
+  const photo = html`<a href=${several ? postPath(media.id) : variantUrl(media.id, 'large')}>
     <img
       src=${variantUrl(media.id, 'thumb')}
       srcset=${`${variantUrl(media.id, 'thumb')} 320w, ${variantUrl(media.id, 'small')} 1080w`}
@@ -61,6 +65,7 @@ export function mediaCard(t: Translate, media: ShownMedia, options: GridOptions)
       ${behindWarning(t, media, revealId, options.blurSensitive, photo)}
       <figcaption>
         ${warningNote(t, media, options.blurSensitive)}
+        ${several ? html`<span class="media-card__photos">${t('web.post.photos', { count: media.photosCount })}</span>` : null}
         ${[
           owner ? html`<a href=${profilePath(owner)}>${media.ownerNickname ?? owner}</a>` : null,
           place,

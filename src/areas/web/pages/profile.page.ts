@@ -1,9 +1,11 @@
 /** GET /@{username}: a public profile: cover, avatar, names, counts, level, title, badges, public media. */
 import { presentProgress, presentUserBadge } from '../../gamification/public.ts';
 import { oembedPath, profileFeedPath } from '../../syndication/public.ts';
+import { tripTitle } from '../../trips/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
+import { tripPath, tripPhoto } from '../trips/trip-page.ts';
 import type { ProfileView } from '../web-pages.service.ts';
 import { emptyState, formatNumber, mediaGrid, moreLink, profilePath, translator, variantUrl } from './components.ts';
 
@@ -46,6 +48,24 @@ export function renderProfile(context: PageContext, view: ProfileView): string {
             <h2 id="profile-badges">${t('web.profile.badges')}</h2>
             <ul class="badge-list">
               ${badges.map((badge) => html`<li>${t('web.profile.badge', { label: badge.label, level: badge.level, maxLevel: badge.maxLevel })}</li>`)}
+            </ul>
+          </section>`
+        : null
+    }
+    ${
+      view.trips.length > 0
+        ? html`<section aria-labelledby="profile-trips">
+            <h2 id="profile-trips">${t('trips.profile.heading')}</h2>
+            <ul class="trip-cards" aria-label=${t('trips.profile.label', { name: user.nickname })}>
+              ${view.trips.map((trip) => {
+                const title = tripTitle(trip, context.locale);
+                const [cover] = trip.photos;
+                return html`<li class="trip-card">
+                  ${cover ? tripPhoto(t, cover, title, context.blurSensitiveMedia, 'profile-trip') : null}
+                  <a href=${tripPath(trip.trip.id)}>${title}</a>
+                  <span class="count">${t('trips.profile.photos', { count: trip.photos.length })}</span>
+                </li>`;
+              })}
             </ul>
           </section>`
         : null

@@ -34,7 +34,28 @@ function passkeyItem(context: PageContext, passkey: ListedPasskey): Markup {
   </li>`;
 }
 
-export function securityPageBody(context: PageContext, passkeys: ListedPasskey[] | null, max: number): Markup {
+/** "Notify me on this device": its buttons work through assets/client/device-push.ts and the service worker. */
+function devicePushSection(context: PageContext, vapidKey: string): Markup {
+  const t = (key: string) => translate(context.locale, key);
+  return html`<div id="device-push" class="security__push" data-locale=${context.locale} data-vapid-key=${vapidKey}
+      data-worker="/push-worker.js" data-on=${t('security.push.on')} data-stopped=${t('security.push.stopped')}
+      data-denied=${t('security.push.denied')} data-failed=${t('security.push.failed')}
+      data-unsupported=${t('security.push.unsupported')} data-timeout=${t('security.push.timeout')}
+      data-network-error=${t('signIn.networkError')}>
+    <h2>${t('security.push.title')}</h2>
+    <p class="field__hint">${t('security.push.lead')}</p>
+    <p id="device-push-status" class="notice" role="status" hidden></p>
+    <button id="device-push-on" type="button" class="button button--primary" hidden>${t('security.push.enable')}</button>
+    <button id="device-push-off" type="button" class="button" hidden>${t('security.push.disable')}</button>
+  </div>`;
+}
+
+export function securityPageBody(
+  context: PageContext,
+  passkeys: ListedPasskey[] | null,
+  max: number,
+  vapidKey: string | null = null,
+): Markup {
   const t = (key: string, values?: Record<string, unknown>) => translate(context.locale, key, values);
   if (passkeys === null) {
     return html`<section class="sign-in security">
@@ -69,5 +90,6 @@ export function securityPageBody(context: PageContext, passkeys: ListedPasskey[]
       <button type="submit" class="button button--primary">${t('security.add.submit')}</button>
     </form>
     <noscript><p class="notice">${t('security.needsScript')}</p></noscript>
+    ${vapidKey === null ? null : devicePushSection(context, vapidKey)}
   </section>`;
 }

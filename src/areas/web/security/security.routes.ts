@@ -31,13 +31,14 @@ import { cookieViewer } from './cookie-viewer.ts';
 import { securityPageBody } from './security-page.ts';
 
 export function securityRoutes({ security }: Pick<WebServices, 'security'>): AnyRoute[] {
-  const { sessions, passkeys } = security;
+  const { sessions, passkeys, pushSubscriptions } = security;
   return [
     route({
       method: 'GET',
       path: '/security',
       auth: 'optional',
-      summary: "The signed-in viewer's security page: their passkeys, to add or delete (HTML)",
+      summary:
+        "The signed-in viewer's security page: their passkeys, to add or delete, and this device's push notifications (HTML)",
       description: 'Without a viewer, a link to sign in. Never cached.',
       success: { status: 200, mediaType: htmlMediaType, description: 'The page' },
       handler: async ({ request, reply, viewer }) => {
@@ -54,6 +55,7 @@ export function securityRoutes({ security }: Pick<WebServices, 'security'>): Any
               }),
         ]);
         const t = (key: string) => translate(context.locale, key);
+        const vapidKey = viewer === null ? null : pushSubscriptions.vapidPublicKeyIfEnabled();
         reply.header('Cache-Control', 'no-store');
         return sendPage(
           reply,
@@ -61,9 +63,17 @@ export function securityRoutes({ security }: Pick<WebServices, 'security'>): Any
             title: t('security.title'),
             description: t('security.description'),
             canonicalPath: '/security',
-            body: securityPageBody(context, listed === null ? null : listed.slice(0, maxPasskeys), maxPasskeys),
+            body: securityPageBody(
+              context,
+              listed === null ? null : listed.slice(0, maxPasskeys),
+              maxPasskeys,
+              vapidKey,
+            ),
             styles: [assetUrl('login.css')],
-            scripts: viewer === null ? [] : [assetUrl('security.js')],
+            scripts: [
+              ...(viewer === null ? [] : [assetUrl('security.js')]),
+              ...(vapidKey === null ? [] : [assetUrl('device-push.js')]),
+            ],
             noIndex: true,
           }),
         );

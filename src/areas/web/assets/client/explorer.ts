@@ -7,8 +7,7 @@
  * the fragment of GET /explorer/photos/{id}. Its strings come from the page (data-messages).
  */
 import L from 'leaflet';
-import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
+import { drawBaseLayer } from './map-base.ts';
 
 interface Messages {
   loading: string;
@@ -104,7 +103,7 @@ function start(root: HTMLElement, mapElement: HTMLElement): void {
   // The keyboard reaches the map itself (arrows, +, -) as well as its markers.
   mapElement.tabIndex = 0;
 
-  drawBaseLayer(map, data, messages);
+  drawBaseLayer(map, data, messages.shapes);
 
   const markers = L.layerGroup().addTo(map);
   let pending: AbortController | null = null;
@@ -369,77 +368,6 @@ function boxQuery(map: L.Map): string {
 }
 
 /** The base layer: the tile server when configured, else the country shapes (finer ones from zoom 4). */
-function drawBaseLayer(map: L.Map, data: DOMStringMap, messages: Messages): void {
-  if (data.tileUrl) {
-    L.tileLayer(data.tileUrl, { attribution: escapeText(data.tileAttribution ?? ''), maxZoom: 19 }).addTo(map);
-    return;
-  }
-  const renderer = L.canvas({ padding: 0.5 });
-  const style = { renderer, color: '#8a9a8c', weight: 0.7, fillColor: '#f2efe6', fillOpacity: 1 };
-  const layers = new Map<string, L.GeoJSON>();
-  let shown: string | null = null;
-  map.attributionControl.addAttribution(escapeText(messages.shapes));
-
-  async function shapes(url: string): Promise<L.GeoJSON> {
-    const known = layers.get(url);
-    if (known) return known;
-    const response = await fetch(url);
-    const topology = (await response.json()) as Topology<{ countries: GeometryCollection }>;
-    const countries = feature(topology, topology.objects.countries);
-    for (const country of countries.features) unwrapLongitudes(country.geometry);
-    const layer = L.geoJSON(countries, { style, interactive: false });
-    layers.set(url, layer);
-    return layer;
-  }
-
-  async function update(): Promise<void> {
-    const wanted = map.getZoom() >= 4 && data.worldFine ? data.worldFine : data.world;
-    if (!wanted || wanted === shown) return;
-    shown = wanted;
-    try {
-      const layer = await shapes(wanted);
-      if (shown !== wanted) return;
-      for (const [url, other] of layers) if (url !== wanted) other.remove();
-      layer.addTo(map);
-      layer.bringToBack();
-    } catch (error) {
-      shown = null;
-      console.warn(error);
-    }
-  }
-  map.on('zoomend', () => void update());
-  void update();
-}
-
-/**
- * Rings that cross the antimeridian (Russia's east, Fiji) jump from 180 to -180: drawn as they are,
- * they streak across the world. Each ring is made continuous instead (longitudes past 180 allowed).
- */
-function unwrapLongitudes(geometry: GeoJSON.Geometry | null): void {
-  if (geometry === null) return;
-  const unwrapRing = (ring: number[][]) => {
-    let previous: number | undefined;
-    for (const point of ring) {
-      let [longitude] = point;
-      if (longitude === undefined) continue;
-      if (previous !== undefined) {
-        while (longitude - previous > 180) longitude -= 360;
-        while (previous - longitude > 180) longitude += 360;
-      }
-      point[0] = longitude;
-      previous = longitude;
-    }
-  };
-  if (geometry.type === 'Polygon') geometry.coordinates.forEach(unwrapRing);
-  else if (geometry.type === 'MultiPolygon') for (const polygon of geometry.coordinates) polygon.forEach(unwrapRing);
-}
-
-function escapeText(text: string): string {
-  const element = document.createElement('span');
-  element.textContent = text;
-  return element.innerHTML;
-}
-
 /** `#zoom/lat/lng` in the address: a view can be shared or reloaded. */
 function viewFromHash(): { lat: number; lng: number; zoom: number } | null {
   const match = /^#(\d{1,2})\/(-?\d+(?:\.\d+)?)\/(-?\d+(?:\.\d+)?)$/.exec(window.location.hash);

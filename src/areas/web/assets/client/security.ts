@@ -6,10 +6,7 @@
  * come from the page (rendered in its language); an error shows the service's translated title.
  */
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
-
-interface ErrorDocument {
-  errors?: Array<{ title?: string }>;
-}
+import { postJson } from './post-json.ts';
 
 /** What the options answer carries: the `publicKey` for navigator.credentials.create(). */
 interface OptionsDocument {
@@ -33,23 +30,8 @@ function start(section: HTMLElement, form: HTMLFormElement): void {
     return;
   }
 
-  /** The answer's document, or throws the service's words for its error. */
-  async function post(url: string, body: unknown): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': locale },
-        body: JSON.stringify(body),
-      });
-    } catch {
-      throw new Error(section.dataset.networkError ?? 'Network error');
-    }
-    const document = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error((document as ErrorDocument).errors?.[0]?.title ?? `${response.status}`);
-    return document;
-  }
+  const post = (url: string, body: unknown) =>
+    postJson(url, body, locale, section.dataset.networkError ?? 'Network error');
 
   const field = (name: string) => {
     const input = form.elements.namedItem(name);
