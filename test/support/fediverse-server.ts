@@ -35,6 +35,8 @@ export interface FediverseServer {
   received: ReceivedActivity[];
   fetched: string[];
   addActor(fixture: string, username: string): Promise<RemoteActor>;
+  /** The actor's account deleted: its document answers 410 Gone from now on (as Mastodon's does). */
+  removeActor(actor: RemoteActor): void;
   /** A fixture of test/support/fediverse with `{{name}}` replaced by `values` (and `{{origin}}`). */
   fixture(name: string, values: Record<string, string>): string;
   /** A POST of `body` (sent as these exact bytes) to `url`, signed by the actor's key. */
@@ -55,6 +57,7 @@ async function publicKeyPem(key: CryptoKey): Promise<string> {
 
 export async function startFediverseServer(): Promise<FediverseServer> {
   const actors = new Map<string, RemoteActor>();
+  const gone = new Set<string>();
   const received: ReceivedActivity[] = [];
   const fetched: string[] = [];
   const server = createServer((request, response) => {
@@ -73,7 +76,12 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       return;
     }
     fetched.push(path);
-    const actor = actors.get(path.replace(/^\/users\//, ''));
+    const username = path.replace(/^\/users\//, '');
+    if (gone.has(username)) {
+      response.writeHead(410, { 'content-type': 'application/activity+json' }).end();
+      return;
+    }
+    const actor = actors.get(username);
     if (actor === undefined) {
       response.writeHead(404).end();
       return;
@@ -105,6 +113,9 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       };
       actors.set(username, actor);
       return actor;
+    },
+    removeActor(actor) {
+      gone.add(actor.username);
     },
     signedPost(actor, url, body) {
       const request = new Request(url, {

@@ -1,5 +1,5 @@
 /** Accounts' counters for GET /admin/stats (platform.stats): users, and live sessions. */
-import { gt } from 'drizzle-orm';
+import { gt, isNull } from 'drizzle-orm';
 import { Repository } from '../../platform/db/repository.ts';
 import { createdCounts } from '../../platform/stats/created-counts.ts';
 import type { StatsSince } from '../../platform/stats/stats.ts';
@@ -7,7 +7,8 @@ import { sessions, users } from './tables.ts';
 
 export class AccountsStatsRepository extends Repository {
   users(since: StatsSince) {
-    return createdCounts(this.db, users, users.createdAt, since);
+    // Members: the shadows of remote actors (federation) are not.
+    return createdCounts(this.db, users, users.createdAt, since, isNull(users.remoteHandle));
   }
 
   /** Sessions not expired (ended ones are deleted), by when they were opened. */

@@ -103,7 +103,11 @@ export class AccountsRepository extends Repository {
   }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(sql`${users.email} = ${email}::citext`);
+    // A remote actor's shadow has a placeholder address: never found by it (sign-in, mail, providers).
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = ${email}::citext AND ${users.remoteHandle} IS NULL`);
     return row ?? null;
   }
 

@@ -5,13 +5,13 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { defaultLocale, type Locale } from '../../platform/i18n/i18n.ts';
-import { newId } from '../../platform/ids/ids.ts';
+import { newId, toHex } from '../../platform/ids/ids.ts';
 import type { AccountsRepository, UserWithBirthCity } from './accounts.repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { ModerationService } from './moderation.service.ts';
 import { decoyPasswordHash, hashPassword, isStrongEnough, newSponsorCode, verifyPassword } from './secrets.ts';
 import type { ClientInfo, SessionsService, SignInMethod } from './sessions.service.ts';
-import type { UserRow } from './tables.ts';
+import type { UserRow, UserSettings } from './tables.ts';
 import { checkedNickname, isReservedUsername } from './usernames.ts';
 
 export interface Registration {
@@ -124,6 +124,40 @@ export class AccountsService {
     });
   }
 
+  /**
+   * The local shadow of a remote actor (federation, docs/development.md): no password, no username, an
+   * address nobody reaches (never found by e-mail: accounts.repository.ts), its handle and its name as
+   * plain text. Made by federation only, the first time the actor acts here.
+   */
+  async createRemoteUser(input: { handle: string; nickname: string | null }): Promise<UserRow> {
+    return this.#insertUser({
+      email: `${toHex(newId())}@remote.invalid`,
+      passwordHash: null,
+      username: null,
+      nickname: input.nickname,
+      sponsoredBy: null,
+      confirmed: false,
+      remoteHandle: input.handle,
+      // A like sent across the fediverse is public there: shown among a post's likers here too.
+      settings: { showReactionsPublicly: true },
+    });
+  }
+
+  /** A remote actor's refreshed handle and name (its shadow only); `user.changed` for search and caches. */
+  async updateRemoteUser(userId: string, input: { handle: string; nickname: string | null }): Promise<void> {
+    await this.#deps.transactions.run(async () => {
+      const user = await this.#deps.repository.lockUser(userId);
+      if (user?.remoteHandle == null) return;
+      if (user.remoteHandle === input.handle && user.nickname === input.nickname) return;
+      const row = await this.#deps.repository.updateUser(userId, {
+        remoteHandle: input.handle,
+        nickname: input.nickname,
+        updatedAt: this.#deps.clock.now(),
+      });
+      if (row !== null) await this.#deps.events.publish('user.changed', { user: row });
+    });
+  }
+
   /** The one way an account is made, whoever makes it: the row and `user.created`, in one transaction. */
   async #insertUser(fields: {
     email: string;
@@ -132,6 +166,8 @@ export class AccountsService {
     nickname: string | null;
     sponsoredBy: string | null;
     confirmed: boolean;
+    remoteHandle?: string;
+    settings?: Partial<UserSettings>;
   }): Promise<UserRow> {
     const now = this.#deps.clock.now();
     return this.#deps.transactions.run(async () => {
@@ -145,8 +181,9 @@ export class AccountsService {
           nickname: fields.nickname,
           sponsorCode: newSponsorCode(),
           sponsoredBy: fields.sponsoredBy,
-          settings: {},
+          settings: fields.settings ?? {},
           emailConfirmedAt: fields.confirmed ? now : null,
+          remoteHandle: fields.remoteHandle ?? null,
           createdAt: now,
           updatedAt: now,
         });

@@ -36,6 +36,7 @@ import type { MailTokens } from './mail-tokens.ts';
 import { deletionMail } from './mails/deletion-mail.ts';
 import { verifyPassword } from './secrets.ts';
 import type { SigningInUser } from './sessions.service.ts';
+import type { UserRow } from './tables.ts';
 
 /** How recent a provider sign-in must be to delete an account that has no password. */
 export const recentSignInMs = 10 * 60_000;
@@ -208,13 +209,30 @@ export class DeletionService {
       const user = await this.#deps.accounts.lockUser(userId);
       if (user === null || user.deletionRequestedAt === null) return false;
       if (user.deletionRequestedAt.getTime() > cutoff.getTime()) return false;
-      await this.#deps.events.publish('user.erasing', { userId });
-      // Audit payloads carry no e-mail or username by rule (moderation.service.ts); the e-mail is
-      // checked anyway since it cannot match anything else.
-      await this.#deps.audit.forgetUser([userId, toHex(userId)], [user.email]);
-      await this.#deps.mail.forgetRecipient(user.email);
-      await this.#deps.repository.deleteUser(userId);
+      await this.#eraseLocked(user);
       return true;
     });
+  }
+
+  /**
+   * Erases a remote actor's shadow at once (federation: the actor's `Delete`), as an account is erased:
+   * every area drops its rows and repairs its counters. False when there is no such shadow.
+   */
+  async eraseRemote(userId: string): Promise<boolean> {
+    return this.#deps.transactions.run(async () => {
+      const user = await this.#deps.accounts.lockUser(userId);
+      if (user?.remoteHandle == null) return false;
+      await this.#eraseLocked(user);
+      return true;
+    });
+  }
+
+  async #eraseLocked(user: UserRow): Promise<void> {
+    await this.#deps.events.publish('user.erasing', { userId: user.id });
+    // Audit payloads carry no e-mail or username by rule (moderation.service.ts); the e-mail is
+    // checked anyway since it cannot match anything else.
+    await this.#deps.audit.forgetUser([user.id, toHex(user.id)], [user.email]);
+    await this.#deps.mail.forgetRecipient(user.email);
+    await this.#deps.repository.deleteUser(user.id);
   }
 }

@@ -6,10 +6,13 @@ import type { BirthCity } from './accounts.repository.ts';
 import type { PublicUserRow } from './read-model.ts';
 import type { SessionRow, UserRow } from './tables.ts';
 import { secondFactors, signInMethods } from './tables.ts';
+import { publicUsernameOf } from './users.service.ts';
 
 const publicUserAttributes = {
   hex: Type.String({ description: '32 hex digits, the id without dashes' }),
-  username: Nullable(Type.String()),
+  username: Nullable(
+    Type.String({ description: 'for a fediverse account of another server, its handle `name@server`' }),
+  ),
   nickname: Nullable(Type.String()),
   level: Type.Integer(),
   experience: Type.Integer(),
@@ -48,7 +51,7 @@ export const OwnUserSchema = ResourceSchema(
 export function presentPublicUser(user: PublicUserRow) {
   return resource('users', user.id, {
     hex: toHex(user.id),
-    username: user.username,
+    username: publicUsernameOf(user),
     nickname: user.nickname,
     level: user.level,
     experience: user.experience,

@@ -63,4 +63,5 @@ export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions }
 export { settingsOf } from './settings.service.ts';
 export type { TwoFactorProof, TwoFactorService } from './two-factor.service.ts';
 export { TwoFactorCompletionBody, twoFactorProofOf } from './two-factor-requests.ts';
-export { displayNameOf, type UsersService } from './users.service.ts';
+export { nicknameMaxLength } from './usernames.ts';
+export { displayNameOf, publicUsernameOf, type UsersService } from './users.service.ts';

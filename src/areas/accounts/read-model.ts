@@ -25,6 +25,7 @@ export const publicUserColumns = {
   avatarMediaId: users.avatarMediaId,
   coverMediaId: users.coverMediaId,
   createdAt: users.createdAt,
+  remoteHandle: users.remoteHandle,
 };
 export type PublicUserRow = Pick<UserRow, keyof typeof publicUserColumns>;
 
@@ -55,9 +56,15 @@ export const activeUser = (): SQL => sql`(${visibleUser()} AND ${users.anonymize
 export const isActiveUser = (user: Pick<UserRow, 'bannedAt' | 'deletionRequestedAt' | 'anonymizedAt'>): boolean =>
   isVisibleUser(user) && user.anonymizedAt === null;
 
-/** Users anyone may find by name (GET /api/users/search): active and discoverable (the default). */
+/** Local users: not the shadow of a remote actor (federation). */
+export const localUser = (): SQL => sql`${users.remoteHandle} IS NULL`;
+
+/**
+ * Users anyone may find by name (GET /api/users/search, the sitemap): active, local (a remote actor's
+ * shadow is found on its own server) and discoverable (the default).
+ */
 export const discoverableUser = (): SQL =>
-  sql`(${activeUser()} AND coalesce((${users.settings} ->> 'discoverable')::boolean, ${defaultSettings.discoverable}))`;
+  sql`(${activeUser()} AND ${localUser()} AND coalesce((${users.settings} ->> 'discoverable')::boolean, ${defaultSettings.discoverable}))`;
 
 /** The same rule in SQL, for lists that filter users before paginating; the viewer always sees their own. */
 export function reactionsShownTo(viewerId: string | null): SQL {

@@ -63,6 +63,11 @@ export const users = pgTable('users', {
   coverMediaId: uuid('cover_media_id'),
   createdAt: timestamptz('created_at').notNull(),
   updatedAt: timestamptz('updated_at').notNull(),
+  /**
+   * A remote actor's handle (`ana@mastodon.example`, migration 1870): the row is its local shadow
+   * (federation); null for local users.
+   */
+  remoteHandle: citext('remote_handle'),
 });
 export type UserRow = typeof users.$inferSelect;
 

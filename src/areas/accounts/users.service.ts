@@ -14,8 +14,19 @@ import type { UserRow } from './tables.ts';
 
 export type ProfileImageKind = 'avatar' | 'cover';
 
-/** How a user is named to others: nickname, else username, else the 32-hex id. */
-export const displayNameOf = (user: UserRow) => user.nickname ?? user.username ?? user.id.replaceAll('-', '');
+/** The name a user is found by: the username, or for a remote actor's shadow its handle `name@host`. */
+export const publicUsernameOf = (user: Pick<UserRow, 'username' | 'remoteHandle'>): string | null =>
+  user.username ?? user.remoteHandle;
+
+/**
+ * How a user is named to others in texts (notifications, mails, pages): nickname, else username, else
+ * the 32-hex id. A remote actor's shadow is named by its handle `@ana@host`, whatever name it gives
+ * itself, so that no remote name passes for a local user's.
+ */
+export const displayNameOf = (user: UserRow) =>
+  user.remoteHandle !== null
+    ? `@${user.remoteHandle}`
+    : (user.nickname ?? user.username ?? user.id.replaceAll('-', ''));
 
 export interface UsersServiceDeps {
   repository: AccountsRepository;

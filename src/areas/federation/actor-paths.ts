@@ -7,6 +7,12 @@ export const inboxPath = '/ap/users/{identifier}/inbox';
 export const sharedInboxPath = '/ap/inbox';
 export const nodeInfoPath = '/nodeinfo/2.1';
 
+/**
+ * A local post's URI as other servers name it (the `Note` that part 2 of issue 36 will publish there):
+ * keyed by the media id, like the actors.
+ */
+export const postPath = (mediaId: string) => `/ap/posts/${mediaId}`;
+
 /** The request paths the Fastify bridge gives Fedify (exact, or a prefix ending in `/`). */
 export const federatedPaths = {
   exact: ['/.well-known/webfinger', '/.well-known/nodeinfo', nodeInfoPath],
@@ -20,5 +26,12 @@ export const userIdOfIdentifier = (identifier: string): string | null =>
 /** The user id of an actor's URL path (`/ap/users/<id>`), for the profile-page redirect. */
 export function userIdOfActorPath(pathname: string): string | null {
   const match = /^\/ap\/users\/([^/]+)$/.exec(pathname);
-  return match?.[1] === undefined ? null : userIdOfIdentifier(match[1]);
+  return match?.[1] !== undefined && isLowercaseUuid(match[1]) ? match[1] : null;
+}
+
+/** The media id of a local post's URI (`{origin}/ap/posts/<id>`), or null for any other URI. */
+export function mediaIdOfPostUri(uri: URL, origin: string): string | null {
+  if (uri.origin !== origin) return null;
+  const match = /^\/ap\/posts\/([^/]+)$/.exec(uri.pathname);
+  return match?.[1] !== undefined && isLowercaseUuid(match[1]) ? match[1] : null;
 }

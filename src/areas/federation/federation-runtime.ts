@@ -12,6 +12,10 @@ import type { ActorKeysService } from './actor-keys.service.ts';
 import { userIdOfActorPath } from './actor-paths.ts';
 import type { DatabaseKvStore } from './database-kv-store.ts';
 import type { DatabaseMessageQueue, DrainReport } from './database-message-queue.ts';
+import type { InboundDeps } from './inbound/inbound-deps.ts';
+import type { fetchActorProfile } from './inbound/remote-party.ts';
+import type { RemoteActorsService } from './remote-actors.service.ts';
+import type { RemoteActorRow } from './tables.ts';
 
 export interface FederationRuntimeDeps {
   publicUrl: string;
@@ -22,6 +26,8 @@ export interface FederationRuntimeDeps {
   actorKeys: ActorKeysService;
   stats: Stats;
   logger: FastifyBaseLogger;
+  remoteActors: RemoteActorsService;
+  inbound: InboundDeps;
 }
 
 const softwareVersion = () =>
@@ -31,6 +37,7 @@ export class FederationRuntime {
   readonly #deps: FederationRuntimeDeps;
   readonly #stopping = new AbortController();
   #federation: Promise<Federation<null>> | null = null;
+  #fetchActorProfile: typeof fetchActorProfile | null = null;
 
   constructor(deps: FederationRuntimeDeps) {
     this.#deps = deps;
@@ -54,6 +61,18 @@ export class FederationRuntime {
     return response === notFound ? null : response;
   }
 
+  /**
+   * A remote actor by its URI: the copy kept, or fetched through Fedify's document loader (private
+   * addresses only with FEDERATION_ALLOW_PRIVATE_ADDRESS) when unknown or older than a day.
+   */
+  async remoteActor(uri: string): Promise<RemoteActorRow | null> {
+    const federation = await this.federation();
+    const fetchActorProfile = this.#fetchActorProfile;
+    if (fetchActorProfile === null) return null;
+    const ctx = federation.createContext(new URL(this.#deps.publicUrl), null);
+    return this.#deps.remoteActors.resolve(uri, () => fetchActorProfile(ctx, new URL(uri)));
+  }
+
   /** The job federation-queue: every due message through Fedify's handler. */
   async drainQueue(stopped: () => boolean): Promise<DrainReport> {
     await this.federation();
@@ -65,9 +84,10 @@ export class FederationRuntime {
   }
 
   async #build(): Promise<Federation<null>> {
-    const { buildFederation } = await import('./federation-setup.ts');
-    const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats } = this.#deps;
-    const federation = buildFederation({
+    const setup = await import('./federation-setup.ts');
+    this.#fetchActorProfile = setup.fetchActorProfile;
+    const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats, inbound } = this.#deps;
+    const federation = setup.buildFederation({
       publicUrl,
       allowPrivateAddress,
       softwareVersion: softwareVersion(),
@@ -76,6 +96,7 @@ export class FederationRuntime {
       users,
       actorKeys,
       stats,
+      inbound,
     });
     // Resolves when the service stops; the queue's messages are handed over by the job's drain.
     void federation.startQueue(null, { signal: this.#stopping.signal });

@@ -5,13 +5,19 @@
  * NodeInfo figures, and the inboxes.
  */
 import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Endpoints, Image, Person } from '@fedify/fedify/vocab';
+import { Delete, Endpoints, Follow, Image, Like, Person, Undo } from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
 import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
+import { onFollow, onUndoFollow } from './inbound/follow-handlers.ts';
+import type { InboundDeps } from './inbound/inbound-deps.ts';
+import { onLike, onUndoLike } from './inbound/like-handlers.ts';
+
+export { fetchActorProfile } from './inbound/remote-party.ts';
 
 export interface FederationSetupDeps {
   publicUrl: string;
@@ -23,6 +29,8 @@ export interface FederationSetupDeps {
   actorKeys: ActorKeysService;
   /** NodeInfo's usage: the figures of GET /admin/stats (kept 45 s). */
   stats: Stats;
+  /** What the inbox handlers act through (inbound/). */
+  inbound: InboundDeps;
 }
 
 /** A local user as an actor: visible (neither banned nor being deleted) and named. */
@@ -78,7 +86,18 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
       return user === null ? null : user.id;
     });
 
-  federation.setInboxListeners(inboxPath, sharedInboxPath);
+  const { inbound } = deps;
+  federation
+    .setInboxListeners(inboxPath, sharedInboxPath)
+    .on(Follow, (ctx, follow) => onFollow(inbound, ctx, follow))
+    .on(Like, (ctx, like) => onLike(inbound, ctx, like))
+    .on(Delete, (ctx, activity) => onDelete(inbound, ctx, activity))
+    .onUnverifiedActivity((ctx, activity, reason) => onUnverifiedDelete(inbound, ctx, activity, reason))
+    .on(Undo, async (ctx, undo) => {
+      const object = await undo.getObject(ctx);
+      if (object instanceof Follow) await onUndoFollow(inbound, ctx, undo, object);
+      else if (object instanceof Like) await onUndoLike(inbound, ctx, undo, object);
+    });
 
   federation.setNodeInfoDispatcher(nodeInfoPath, async () => {
     const { counts } = await deps.stats.snapshot();

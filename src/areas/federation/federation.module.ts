@@ -22,17 +22,24 @@ import { KvStoreRepository } from './kv-store.repository.ts';
 import type { FederationServices } from './public.ts';
 import { QueueRepository } from './queue.repository.ts';
 import { QueueWake } from './queue-wake.ts';
+import { RemoteActorsRepository } from './remote-actors.repository.ts';
+import { RemoteActorsService } from './remote-actors.service.ts';
 
 /** The largest activity the inboxes take (Mastodon's own limit is about 1 MB too). */
 const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts'],
-  create({ config, transactions, clock, jobs, logger, events, exports, stats }, { accounts }): FederationServices {
+  needs: ['accounts', 'follows', 'reactions'],
+  create(
+    { config, transactions, clock, jobs, logger, events, exports, stats },
+    { accounts, follows, reactions },
+  ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
+    const remoteActorsRepository = new RemoteActorsRepository(transactions);
     events.subscribe('user.erasing', 'inTransaction', 'federation.erase', async ({ userId }) => {
       await actorKeysRepository.eraseUser(userId);
+      await remoteActorsRepository.eraseUser(userId);
     });
     exports.register({
       name: 'federation-keys',
@@ -60,6 +67,12 @@ export const federationArea = defineArea({
       logger,
       wake: (delayMs) => wake.request(delayMs),
     });
+    const remoteActors = new RemoteActorsService({
+      transactions,
+      repository: remoteActorsRepository,
+      accounts,
+      clock,
+    });
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.federation.allowPrivateAddress,
@@ -69,6 +82,8 @@ export const federationArea = defineArea({
       actorKeys: new ActorKeysService({ repository: actorKeysRepository, secrets, clock }),
       stats,
       logger,
+      remoteActors,
+      inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
     });
     let stopped = false;
     jobs.register('federation-queue', {

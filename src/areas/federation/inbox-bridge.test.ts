@@ -7,36 +7,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
-import { adminToken, createTestApp, type TestApp, type TestResponse } from '../../../test/helpers/app.ts';
+import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { deliver, queued } from '../../../test/helpers/fediverse-inbox.ts';
 import {
   type FediverseServer,
   type RemoteActor,
   startFediverseServer,
 } from '../../../test/support/fediverse-server.ts';
-import { queryRows } from '../../platform/db/rows.ts';
 import { inboxPerDomainPerMinute } from './inbox-rate-limits.ts';
 
 const publicUrl = 'https://travel.example';
-
-/** Sends a fetch Request through the app as it arrived (its headers and body bytes untouched). */
-async function deliver(t: TestApp, request: Request, body?: string): Promise<TestResponse> {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const url = new URL(request.url);
-  return t.request({ method: 'POST', url: url.pathname, headers, payload: body ?? (await request.text()) });
-}
-
-async function queued(t: TestApp): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    t.services.platform.transactions.db,
-    sql`SELECT count(*)::int AS n FROM federation_queue`,
-  );
-  return row?.n ?? 0;
-}
 
 describe('federation inbox bridge', () => {
   let t: TestApp;

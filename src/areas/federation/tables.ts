@@ -36,3 +36,15 @@ export const federationActorKeys = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.algorithm] })],
 );
 export type ActorKeyRow = typeof federationActorKeys.$inferSelect;
+
+/** The remote actors federation knows, each with its local shadow user (migration 1870). */
+export const federationRemoteActors = pgTable('federation_remote_actors', {
+  actorUri: text('actor_uri').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  inbox: text('inbox').notNull(),
+  sharedInbox: text('shared_inbox'),
+  /** The actor's summary as plain text. */
+  summary: text('summary'),
+  fetchedAt: timestamptz('fetched_at').notNull(),
+});
+export type RemoteActorRow = typeof federationRemoteActors.$inferSelect;

@@ -5,7 +5,7 @@
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import '../accounts/events.ts';
-import { displayNameOf, type RelationsService } from '../accounts/public.ts';
+import { displayNameOf, publicUsernameOf, type RelationsService } from '../accounts/public.ts';
 import '../gamification/events.ts';
 import { dedupKeys } from './kinds.ts';
 import type { NotificationDispatcher } from './notification-dispatcher.ts';
@@ -25,7 +25,11 @@ export function subscribeAnnouncements(
       await dispatcher.dispatch(
         followee.id,
         'follow.received',
-        { actorId: follower.id, actorUsername: follower.username, actorDisplayName: displayNameOf(follower) },
+        {
+          actorId: follower.id,
+          actorUsername: publicUsernameOf(follower),
+          actorDisplayName: displayNameOf(follower),
+        },
         dedupKeys.followReceived(follower.id),
       );
     },

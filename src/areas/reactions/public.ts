@@ -10,3 +10,5 @@ declare module '../../platform/modules/area-module.ts' {
     reactions: ReactionsServices;
   }
 }
+
+export type { ReactionsService } from './reactions.service.ts';

@@ -1,0 +1,45 @@
+/**
+ * Delete at the inboxes (docs/api.md, Federation). An actor's Delete of itself erases its shadow user
+ * (remote-actors.service.ts: every area drops what it did here and repairs its counters). Nothing of
+ * other servers' objects (notes, images) is kept yet, so a Delete of one changes nothing.
+ *
+ * Mastodon signs an account's Delete with the key of the account it just deleted, whose document now
+ * answers 410 Gone: the signature cannot be checked. That 410, from the actor's own URL, is the proof
+ * the actor is gone, so such a Delete is acted upon at once (202) although unverified; any other
+ * unverified activity keeps Fedify's 401.
+ */
+import type { Context, InboxContext, UnverifiedActivityReason } from '@fedify/fedify';
+import { type Activity, Delete } from '@fedify/fedify/vocab';
+import type { RemoteActorsService } from '../remote-actors.service.ts';
+
+export interface DeleteHandlerDeps {
+  remoteActors: RemoteActorsService;
+}
+
+/** The actor whose Delete of itself this is, or null for the Delete of anything else. */
+function selfDeletedActor(ctx: Context<null>, activity: Delete): URL | null {
+  const actorId = activity.actorId;
+  if (actorId === null || actorId.origin === ctx.origin || activity.objectId?.href !== actorId.href) return null;
+  return actorId;
+}
+
+export async function onDelete(deps: DeleteHandlerDeps, ctx: InboxContext<null>, activity: Delete): Promise<void> {
+  const actorId = selfDeletedActor(ctx, activity);
+  if (actorId !== null) await deps.remoteActors.erase(actorId.href);
+}
+
+export async function onUnverifiedDelete(
+  deps: DeleteHandlerDeps,
+  ctx: Context<null>,
+  activity: Activity,
+  reason: UnverifiedActivityReason,
+): Promise<Response | undefined> {
+  if (!(activity instanceof Delete) || reason.type !== 'keyFetchError') return undefined;
+  if (!('status' in reason.result) || reason.result.status !== 410) return undefined;
+  const actorId = selfDeletedActor(ctx, activity);
+  const keyDocument = new URL(reason.keyId);
+  keyDocument.hash = '';
+  if (actorId === null || keyDocument.href !== actorId.href) return undefined;
+  await deps.remoteActors.erase(actorId.href);
+  return new Response(null, { status: 202 });
+}

@@ -1,0 +1,39 @@
+/**
+ * Like and Undo(Like) of a local post at the inboxes (docs/api.md, Federation): the remote actor's
+ * shadow likes the media through the reactions area's own method (counters, `reaction.liked` and its
+ * rewards), or unlikes it. A post the actor may not see (hidden, private, a block either way) is not
+ * liked: the reactions area answers 404, and the activity is ignored.
+ */
+import type { InboxContext } from '@fedify/fedify';
+import type { Like, Undo } from '@fedify/fedify/vocab';
+import { AppError } from '../../../platform/http/error-catalogue.ts';
+import type { ReactionsService } from '../../reactions/public.ts';
+import { mediaIdOfPostUri } from '../actor-paths.ts';
+import type { RemoteActorsService } from '../remote-actors.service.ts';
+import { remoteActorOf } from './remote-party.ts';
+
+export interface LikeHandlerDeps {
+  remoteActors: RemoteActorsService;
+  reactions: ReactionsService;
+}
+
+/** The reactions area's answer for a post that is not there for the actor, or a like that is not. */
+const ignoredNotFound = (error: unknown) => {
+  if (!(error instanceof AppError && error.code === 'notFound')) throw error;
+};
+
+export async function onLike(deps: LikeHandlerDeps, ctx: InboxContext<null>, like: Like): Promise<void> {
+  const mediaId = like.objectId === null ? null : mediaIdOfPostUri(like.objectId, ctx.origin);
+  if (mediaId === null) return;
+  const actor = await remoteActorOf(ctx, deps.remoteActors, like.actorId);
+  if (actor === null) return;
+  await deps.reactions.react(actor.userId, mediaId, 'like').catch(ignoredNotFound);
+}
+
+export async function onUndoLike(deps: LikeHandlerDeps, ctx: InboxContext<null>, undo: Undo, like: Like) {
+  const mediaId = like.objectId === null ? null : mediaIdOfPostUri(like.objectId, ctx.origin);
+  if (mediaId === null || undo.actorId === null || like.actorId?.href !== undo.actorId.href) return;
+  const actor = await deps.remoteActors.find(undo.actorId.href);
+  if (actor === null) return;
+  await deps.reactions.unreact(actor.userId, mediaId).catch(ignoredNotFound);
+}

@@ -1,0 +1,76 @@
+/** Delivering a remote server's signed activity to the app's inboxes, and draining what it queued. */
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/platform/db/rows.ts';
+import { type FediverseServer, type RemoteActor, startFediverseServer } from '../support/fediverse-server.ts';
+import { createTestApp, type TestApp, type TestResponse } from './app.ts';
+
+/** Sends a fetch Request through the app as it arrived (its headers and body bytes untouched). */
+export async function deliver(t: TestApp, request: Request, body?: string): Promise<TestResponse> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const url = new URL(request.url);
+  return t.request({ method: 'POST', url: url.pathname, headers, payload: body ?? (await request.text()) });
+}
+
+/** The messages waiting in Fedify's queue (incoming activities, outgoing deliveries). */
+export async function queued(t: TestApp): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.services.platform.transactions.db,
+    sql`SELECT count(*)::int AS n FROM federation_queue`,
+  );
+  return row?.n ?? 0;
+}
+
+/** Runs the job federation-queue until nothing is due (an activity handled may queue deliveries). */
+export async function drainFederationQueue(t: TestApp): Promise<void> {
+  for (let run = 0; run < 5 && (await queued(t)) > 0; run += 1) {
+    await t.services.platform.jobs.run('federation-queue');
+  }
+}
+
+/** The app's PUBLIC_URL in federation tests. */
+export const federatedPublicUrl = 'https://travel.example';
+
+/**
+ * An app with FEDERATION=on (private addresses allowed) and a loopback fediverse server with a
+ * Mastodon actor (ana) and a Pixelfed actor (bea).
+ */
+export interface FederatedTest {
+  t: TestApp;
+  remote: FediverseServer;
+  ana: RemoteActor;
+  bea: RemoteActor;
+  /** The actor's handle `name@host:port`, as the app shows it. */
+  handleOf(actor: RemoteActor): string;
+  /** A fixture filled with the actor's name and `values`, signed by the actor, delivered, then handled. */
+  send(actor: RemoteActor, fixture: string, values?: Record<string, string>, inbox?: string): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startFederatedTest(): Promise<FederatedTest> {
+  const t = await createTestApp({
+    env: { FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE_ADDRESS: 'on', PUBLIC_URL: federatedPublicUrl },
+  });
+  const remote = await startFediverseServer();
+  const ana = await remote.addActor('mastodon-actor', 'ana');
+  const bea = await remote.addActor('pixelfed-actor', 'bea');
+  return {
+    t,
+    remote,
+    ana,
+    bea,
+    handleOf: (actor) => `${actor.username}@${new URL(remote.origin).host}`,
+    async send(actor, fixture, values = {}, inbox = `${federatedPublicUrl}/ap/inbox`) {
+      const body = remote.fixture(fixture, { username: actor.username, ...values });
+      const response = await deliver(t, await remote.signedPost(actor, inbox, body));
+      await drainFederationQueue(t);
+      return response;
+    },
+    async close() {
+      await remote.close();
+      await t.close();
+    },
+  };
+}
