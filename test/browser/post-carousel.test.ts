@@ -32,14 +32,19 @@ async function load(page: Page, path: string) {
 /** Which photo the carousel shows: its scroll position in slides (0 first), once it stopped moving. */
 async function shownSlide(page: Page): Promise<number> {
   const track = page.locator('.carousel__track');
+  const position = () =>
+    track.evaluate((element) => Math.round((element.scrollLeft / element.clientWidth) * 100) / 100);
+  // Scrolling has ended when the position has not moved for a while and sits on a slide: on a loaded
+  // machine a frame can take longer than one poll, and two equal reads may fall in the middle of the snap.
   let last = -1;
-  for (;;) {
+  let still = 0;
+  for (let polls = 0; polls < 60 && (still < 3 || !Number.isInteger(last)); polls += 1) {
     await page.waitForTimeout(150);
-    const now = await track.evaluate((element) => element.scrollLeft);
-    if (now === last) break;
+    const now = await position();
+    still = now === last ? still + 1 : 0;
     last = now;
   }
-  return track.evaluate((element) => Math.round((element.scrollLeft / element.clientWidth) * 100) / 100);
+  return last;
 }
 
 describe('a post carousel in a browser', { skip: browserUnavailable() }, () => {
