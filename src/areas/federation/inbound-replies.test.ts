@@ -18,6 +18,9 @@ import {
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
 import type { RemoteActor } from '../../../test/support/fediverse-server.ts';
 
+/** An activity as JSON, for the few fields a test changes. */
+type Activity = Record<string, any>;
+
 interface ListedComment {
   id: string;
   attributes: {
@@ -45,7 +48,10 @@ describe('federation: replies from remote actors', () => {
   after(() => fed.close());
 
   const postUri = (mediaId: string) => `${publicUrl}/ap/posts/${mediaId}`;
-  const nextStatus = () => `1132541098110463${String((statusNumber += 1)).padStart(2, '0')}`;
+  const nextStatus = () => {
+    statusNumber += 1;
+    return `1132541098110463${String(statusNumber).padStart(2, '0')}`;
+  };
 
   /** The values the reply fixtures take: carol's actor, profile page and name, and what is replied to. */
   const replyTo = (inReplyTo: string, statusId: string) => ({
@@ -66,7 +72,7 @@ describe('federation: replies from remote actors', () => {
     actor: RemoteActor,
     fixture: string,
     values: Record<string, string>,
-    edit: (activity: Record<string, any>) => void,
+    edit: (activity: Activity) => void,
   ) {
     const activity = JSON.parse(fed.remote.fixture(fixture, { username: actor.username, ...values }));
     edit(activity);
