@@ -17,6 +17,8 @@ import {
 } from '../../../test/helpers/fediverse-inbox.ts';
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
 import type { RemoteActor } from '../../../test/support/fediverse-server.ts';
+import { RemoteCommentsRepository } from './remote-comments.repository.ts';
+import { RemoteCommentsService } from './remote-comments.service.ts';
 
 /** An activity as JSON, for the few fields a test changes. */
 type Activity = Record<string, any>;
@@ -137,6 +139,26 @@ describe('federation: replies from remote actors', () => {
     assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 1);
   });
 
+  it('makes one comment of the same Note received twice at once (the second loses on its URI)', async () => {
+    const photo = await createMediaRow(fed.t, carol.id);
+    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id);
+    assert.ok(shadow);
+    const { transactions } = fed.t.services.platform;
+    const remoteComments = new RemoteCommentsService({
+      transactions,
+      repository: new RemoteCommentsRepository(transactions),
+      comments: fed.t.services.areas.comments.comments,
+      clock: fed.t.clock,
+    });
+    const note = `${fed.remote.origin}/users/ana/statuses/${nextStatus()}`;
+    const made = await Promise.all(
+      [1, 2, 3].map(() => remoteComments.receive(shadow.userId, note, { mediaId: photo.id }, 'Same note')),
+    );
+    assert.equal(made.filter((id) => id !== null).length, 1);
+    assert.equal((await comments(photo.id)).length, 1);
+    assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 1);
+  });
+
   it('edits the comment on Update(Note), and removes it on Delete, for good', async () => {
     const photo = await createMediaRow(fed.t, carol.id);
     // The status of mastodon-delete-note.
@@ -209,6 +231,43 @@ describe('federation: replies from remote actors', () => {
     await send(fed.bea, 'pixelfed-reply-note', replyTo(postUri(photo.id), nextStatus()));
     assert.deepEqual(await comments(photo.id), []);
     assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 0);
+  });
+
+  it("meets the owner's keyword filters and mutes as a local comment does", async () => {
+    const photo = await createMediaRow(fed.t, carol.id);
+    await send(fed.ana, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    const asCarol = () => fed.t.request({ method: 'GET', url: `/api/media/${photo.id}/comments`, token: carol.token });
+    assert.equal((await asCarol()).json.data.length, 1);
+
+    const filter = await fed.t.request({
+      method: 'POST',
+      url: '/api/users/me/filters',
+      token: carol.token,
+      body: { title: 'rivers', context: ['comments'], action: 'hide', keywords: [{ keyword: 'tagus' }] },
+    });
+    assert.equal(filter.statusCode, 201, filter.body);
+    assert.deepEqual((await asCarol()).json.data, []);
+    assert.equal((await comments(photo.id)).length, 1, 'others still see it');
+    const removed = await fed.t.request({
+      method: 'DELETE',
+      url: `/api/users/me/filters/${filter.json.data.id}`,
+      token: carol.token,
+    });
+    assert.equal(removed.statusCode, 204, removed.body);
+
+    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id);
+    assert.ok(shadow);
+    const mute = await fed.t.request({
+      method: 'PUT',
+      url: `/api/users/me/mutes/${shadow.userId}`,
+      token: carol.token,
+      body: {},
+    });
+    assert.equal(mute.statusCode, 200, mute.body);
+    const [muted] = (await asCarol()).json.data;
+    assert.equal(muted?.attributes.deleted, true, "a muted author's comment is a placeholder to the owner");
+    assert.equal(muted?.attributes.body, null);
+    await fed.t.request({ method: 'DELETE', url: `/api/users/me/mutes/${shadow.userId}`, token: carol.token });
   });
 
   it('never renders markup of a remote reply: the API has its text, the post page none of its HTML', async () => {
