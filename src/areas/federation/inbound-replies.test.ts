@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { adminToken } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import {
   deliver,
@@ -229,6 +230,25 @@ describe('federation: replies from remote actors', () => {
     });
     assert.ok(block.statusCode < 300, block.body);
     await send(fed.bea, 'pixelfed-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    assert.deepEqual(await comments(photo.id), []);
+    assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 0);
+  });
+
+  it('changes nothing for an actor an operator banned, whose earlier replies leave the thread', async () => {
+    const cem = await fed.remote.addActor('mastodon-actor', 'cem');
+    const photo = await createMediaRow(fed.t, carol.id);
+    await send(cem, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    assert.equal((await comments(photo.id)).length, 1);
+    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(cem.id);
+    assert.ok(shadow);
+    const ban = await fed.t.request({
+      method: 'PUT',
+      url: `/admin/users/${shadow.userId}/ban`,
+      token: adminToken,
+      body: { reason: 'spam from the fediverse' },
+    });
+    assert.equal(ban.statusCode, 200, ban.body);
+    await send(cem, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
     assert.deepEqual(await comments(photo.id), []);
     assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 0);
   });
