@@ -29,8 +29,11 @@ export function checkedBody(value: string): string {
 }
 
 const usernameChars = '[A-Za-z0-9_]+(?:\\.[A-Za-z0-9_]+)*';
-/** `@name` not inside a word or an e-mail address. */
-const mentionPattern = new RegExp(`(?<![\\p{L}\\p{N}_.@])@(${usernameChars})`, 'gu');
+/**
+ * `@name` not inside a word or an e-mail address, nor the first half of a handle of another server
+ * (`@name@host`, as comments from the fediverse write remote mentions), which names nobody here.
+ */
+const mentionPattern = new RegExp(`(?<![\\p{L}\\p{N}_.@])@(${usernameChars})(?![A-Za-z0-9_.]*@)`, 'gu');
 
 /** The distinct @usernames of a text (lower-cased, in order of appearance, at most maxMentions). */
 export function extractMentions(text: string): string[] {

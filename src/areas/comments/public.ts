@@ -11,4 +11,5 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
+export { commentMaxLength } from './comment-text.ts';
 export type { CommentsService } from './comments.service.ts';

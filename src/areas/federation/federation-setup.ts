@@ -5,14 +5,16 @@
  * NodeInfo figures, and the inboxes.
  */
 import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Delete, Endpoints, Follow, Image, Like, Person, Undo } from '@fedify/fedify/vocab';
+import { Create, Delete, Endpoints, Flag, Follow, Image, Like, Person, Undo, Update } from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
 import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+import { onCreate, onUpdate } from './inbound/create-handlers.ts';
 import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
+import { onFlag } from './inbound/flag-handlers.ts';
 import { onFollow, onUndoFollow } from './inbound/follow-handlers.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
@@ -92,6 +94,9 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
     .on(Follow, (ctx, follow) => onFollow(inbound, ctx, follow))
     .on(Like, (ctx, like) => onLike(inbound, ctx, like))
     .on(Delete, (ctx, activity) => onDelete(inbound, ctx, activity))
+    .on(Create, (ctx, create) => onCreate(inbound, ctx, create))
+    .on(Update, (ctx, update) => onUpdate(inbound, ctx, update))
+    .on(Flag, (ctx, flag) => onFlag(inbound, ctx, flag))
     .onUnverifiedActivity((ctx, activity, reason) => onUnverifiedDelete(inbound, ctx, activity, reason))
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);

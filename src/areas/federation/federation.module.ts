@@ -24,16 +24,18 @@ import { QueueRepository } from './queue.repository.ts';
 import { QueueWake } from './queue-wake.ts';
 import { RemoteActorsRepository } from './remote-actors.repository.ts';
 import { RemoteActorsService } from './remote-actors.service.ts';
+import { RemoteCommentsRepository } from './remote-comments.repository.ts';
+import { RemoteCommentsService } from './remote-comments.service.ts';
 
 /** The largest activity the inboxes take (Mastodon's own limit is about 1 MB too). */
 const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'follows', 'reactions'],
+  needs: ['accounts', 'follows', 'reactions', 'comments', 'reports'],
   create(
     { config, transactions, clock, jobs, logger, events, exports, stats },
-    { accounts, follows, reactions },
+    { accounts, follows, reactions, comments, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
@@ -83,7 +85,19 @@ export const federationArea = defineArea({
       stats,
       logger,
       remoteActors,
-      inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
+      inbound: {
+        remoteActors,
+        follows: follows.follows,
+        users: accounts.users,
+        reactions: reactions.reactions,
+        remoteComments: new RemoteCommentsService({
+          transactions,
+          repository: new RemoteCommentsRepository(transactions),
+          comments: comments.comments,
+          clock,
+        }),
+        reports: reports.reports,
+      },
     });
     let stopped = false;
     jobs.register('federation-queue', {

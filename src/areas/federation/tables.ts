@@ -48,3 +48,13 @@ export const federationRemoteActors = pgTable('federation_remote_actors', {
   fetchedAt: timestamptz('fetched_at').notNull(),
 });
 export type RemoteActorRow = typeof federationRemoteActors.$inferSelect;
+
+/** The comments written from other servers: the URI of the Note each came from (migration 1885). */
+export const federationRemoteComments = pgTable('federation_remote_comments', {
+  commentId: uuid('comment_id').primaryKey(),
+  objectUri: text('object_uri').notNull().unique(),
+  /** The comment's post (a reply to the comment goes on it). */
+  mediaId: uuid('media_id').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+});
+export type RemoteCommentRow = typeof federationRemoteComments.$inferSelect;

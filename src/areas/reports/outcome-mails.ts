@@ -1,7 +1,7 @@
 /**
  * Files the outcome mails of resolved reports in the resolution's transaction (the outbox sends them
  * once it commits; a refused or failing resolution mails nobody). A reporter whose account is banned
- * or erased gets none.
+ * or erased gets none, nor does a remote one (a report that came from another server).
  */
 import { defaultLocale, type Locale, supportedLocales } from '../../platform/i18n/i18n.ts';
 import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
@@ -30,6 +30,8 @@ export class OutcomeMails {
     if (report.resolution === null) return;
     const reporter = await this.users.find(report.reporterId);
     if (reporter === null || reporter.bannedAt !== null || reporter.anonymizedAt !== null) return;
+    // A report from another server (federation's Flag) has no one to mail: its reporter is a remote actor.
+    if (reporter.remoteHandle !== null) return;
     const mail = outcomeMail({
       locale: localeOf(report.locale),
       to: reporter.email,

@@ -13,3 +13,6 @@ declare module '../../platform/modules/area-module.ts' {
     reports: ReportsServices;
   }
 }
+
+export type { ReportsService } from './reports.service.ts';
+export { maxReportDetailsLength } from './reports.service.ts';

@@ -1,7 +1,7 @@
 /**
  * Delete at the inboxes (docs/api.md, Federation). An actor's Delete of itself erases its shadow user
- * (remote-actors.service.ts: every area drops what it did here and repairs its counters). Nothing of
- * other servers' objects (notes, images) is kept yet, so a Delete of one changes nothing.
+ * (remote-actors.service.ts: every area drops what it did here and repairs its counters). A Delete of
+ * a Note that became a comment here deletes the comment (remote-comments-delete.ts).
  *
  * Mastodon signs an account's Delete with the key of the account it just deleted, whose document now
  * answers 410 Gone: the signature cannot be checked. That 410, from the actor's own URL, is the proof
@@ -11,6 +11,8 @@
 import type { Context, InboxContext, UnverifiedActivityReason } from '@fedify/fedify';
 import { type Activity, Delete } from '@fedify/fedify/vocab';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
+import type { RemoteCommentHandlerDeps } from './create-handlers.ts';
+import { deleteRemoteComment } from './remote-comments-delete.ts';
 
 export interface DeleteHandlerDeps {
   remoteActors: RemoteActorsService;
@@ -23,9 +25,14 @@ function selfDeletedActor(ctx: Context<null>, activity: Delete): URL | null {
   return actorId;
 }
 
-export async function onDelete(deps: DeleteHandlerDeps, ctx: InboxContext<null>, activity: Delete): Promise<void> {
+export async function onDelete(
+  deps: DeleteHandlerDeps & RemoteCommentHandlerDeps,
+  ctx: InboxContext<null>,
+  activity: Delete,
+): Promise<void> {
   const actorId = selfDeletedActor(ctx, activity);
   if (actorId !== null) await deps.remoteActors.erase(actorId.href);
+  else await deleteRemoteComment(deps, ctx, activity);
 }
 
 export async function onUnverifiedDelete(
