@@ -9,6 +9,7 @@
  *   const request = await remote.signedPost(ana, 'https://travel.example/ap/inbox', body);
  *   remote.received           // activities POSTed to its inboxes, parsed
  *   remote.fetched            // the paths others GET (actors, keys)
+ *   GET /.well-known/webfinger?resource=acct:ana@<host>   // the actor's JRD, as Mastodon serves it
  *   await remote.close()
  */
 import { readFileSync } from 'node:fs';
@@ -76,6 +77,12 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       return;
     }
     fetched.push(path);
+    if (path === '/.well-known/webfinger') {
+      const jrd = webFingerOf(new URL(request.url ?? '/', origin).searchParams.get('resource'));
+      if (jrd === null) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'application/jrd+json' }).end(JSON.stringify(jrd));
+      return;
+    }
     const username = path.replace(/^\/users\//, '');
     if (gone.has(username)) {
       response.writeHead(410, { 'content-type': 'application/activity+json' }).end();
@@ -90,6 +97,20 @@ export async function startFediverseServer(): Promise<FediverseServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** WebFinger's answer for `acct:name@host` of a known actor (gone or unknown: null, a 404). */
+  const webFingerOf = (resource: string | null) => {
+    const match = /^acct:([^@]+)@(.+)$/.exec(resource ?? '');
+    const actor = match?.[1] === undefined ? undefined : actors.get(match[1]);
+    if (actor === undefined || match?.[2] !== new URL(origin).host || gone.has(actor.username)) return null;
+    return {
+      subject: `acct:${actor.username}@${match[2]}`,
+      aliases: [actor.id],
+      links: [
+        { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: `${origin}/@${actor.username}` },
+        { rel: 'self', type: 'application/activity+json', href: actor.id },
+      ],
+    };
+  };
 
   return {
     origin,

@@ -5,19 +5,21 @@
  * NodeInfo figures, and the inboxes.
  */
 import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Delete, Endpoints, Follow, Image, Like, Person, Undo } from '@fedify/fedify/vocab';
+import { Accept, Delete, Endpoints, Follow, Image, Like, Person, Reject, Undo } from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
 import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+import { onAccept, onReject } from './inbound/accept-handlers.ts';
 import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
 import { onFollow, onUndoFollow } from './inbound/follow-handlers.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
+export { outboundFollowActivities } from './outbound-follow-activities.ts';
 
 export interface FederationSetupDeps {
   publicUrl: string;
@@ -92,6 +94,8 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
     .on(Follow, (ctx, follow) => onFollow(inbound, ctx, follow))
     .on(Like, (ctx, like) => onLike(inbound, ctx, like))
     .on(Delete, (ctx, activity) => onDelete(inbound, ctx, activity))
+    .on(Accept, (ctx, accept) => onAccept(inbound, ctx, accept))
+    .on(Reject, (ctx, reject) => onReject(inbound, ctx, reject))
     .onUnverifiedActivity((ctx, activity, reason) => onUnverifiedDelete(inbound, ctx, activity, reason))
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);

@@ -48,3 +48,21 @@ export const federationRemoteActors = pgTable('federation_remote_actors', {
   fetchedAt: timestamptz('fetched_at').notNull(),
 });
 export type RemoteActorRow = typeof federationRemoteActors.$inferSelect;
+
+export type OutboundFollowState = 'pending' | 'accepted';
+
+/** A local user's Follow of a remote actor's shadow, and whether it was accepted (migration 1890). */
+export const federationOutboundFollows = pgTable(
+  'federation_outbound_follows',
+  {
+    userId: uuid('user_id').notNull(),
+    remoteUserId: uuid('remote_user_id').notNull(),
+    /** The id of the Follow sent, which the remote server's Accept or Reject names. */
+    followUri: text('follow_uri').notNull(),
+    state: text('state').$type<OutboundFollowState>().notNull(),
+    requestedAt: timestamptz('requested_at').notNull(),
+    acceptedAt: timestamptz('accepted_at'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.remoteUserId] })],
+);
+export type OutboundFollowRow = typeof federationOutboundFollows.$inferSelect;

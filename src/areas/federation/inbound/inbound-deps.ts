@@ -1,6 +1,7 @@
 /** What the inbox handlers act through: the other areas' service methods, and the remote actors. */
+import type { AcceptHandlerDeps } from './accept-handlers.ts';
 import type { DeleteHandlerDeps } from './delete-handlers.ts';
 import type { FollowHandlerDeps } from './follow-handlers.ts';
 import type { LikeHandlerDeps } from './like-handlers.ts';
 
-export type InboundDeps = FollowHandlerDeps & LikeHandlerDeps & DeleteHandlerDeps;
+export type InboundDeps = FollowHandlerDeps & LikeHandlerDeps & DeleteHandlerDeps & AcceptHandlerDeps;
