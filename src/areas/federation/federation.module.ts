@@ -90,6 +90,9 @@ export const federationArea = defineArea({
       sender: () => federation.outboundFollows(),
     });
     follows.remoteFollowing.register(outboundFollows);
+    events.subscribe('user.blocked', 'inTransaction', 'federation.withdrawBlockedFollows', ({ blockerId, blockedId }) =>
+      outboundFollows.blocked(blockerId, blockedId),
+    );
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.federation.allowPrivateAddress,

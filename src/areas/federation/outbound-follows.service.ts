@@ -96,6 +96,7 @@ export class OutboundFollowsService implements RemoteFollowing {
 
   /** The request or follow withdrawn (follows' unfollow): Undo(Follow) queued when there was one. */
   async withdraw(userId: string, remoteUserId: string): Promise<void> {
+    if ((await this.#deps.repository.find(userId, remoteUserId)) === null) return;
     const actor = await this.#deps.remoteActors.ofUser(remoteUserId);
     if (actor === null) return;
     const { ctx, activities } = await this.#deps.sender();
@@ -103,6 +104,15 @@ export class OutboundFollowsService implements RemoteFollowing {
       const row = await this.#deps.repository.delete(userId, remoteUserId);
       if (row !== null) await activities.sendUndoFollow(ctx, userId, actor, row.followUri);
     });
+  }
+
+  /**
+   * A block between a local user and a remote account (`user.blocked`, in its transaction): as the
+   * block ends the follows both ways, the local user's request or follow is withdrawn (Undo sent).
+   */
+  async blocked(blockerId: string, blockedId: string): Promise<void> {
+    await this.withdraw(blockerId, blockedId);
+    await this.withdraw(blockedId, blockerId);
   }
 
   async pendingSince(userId: string, remoteUserId: string): Promise<Date | null> {

@@ -183,6 +183,18 @@ describe('federation: local users follow remote accounts', () => {
     );
   });
 
+  it('withdraws the follow (Undo) when the user blocks the remote account', async () => {
+    const [follow] = receivedBy(bea, 'Follow').slice(-1);
+    const before = remote.received.length;
+    const block = await t.request({ method: 'PUT', url: `/api/users/me/blocks/${beaShadowId}`, token: alice.token });
+    assert.equal(block.statusCode, 200, block.body);
+    await drainFederationQueue(t);
+    const [undo] = receivedBy(bea, 'Undo', before);
+    assert.equal((undo?.activity.object as Record<string, unknown> | undefined)?.id, follow?.activity.id);
+    assert.deepEqual(await following(), []);
+    assert.deepEqual(await remoteFollows(), []);
+  });
+
   it("refuses malformed handles (422), this server's own accounts (422) and unknown accounts (404)", async () => {
     for (const handle of ['ana', 'ana@', '@@ana@host', 'ana@host/path', 'ftp://host/users/ana', ' ']) {
       const response = await followRemote(handle);
