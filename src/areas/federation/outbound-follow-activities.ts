@@ -16,9 +16,12 @@ const lookupTimeoutMs = 10_000;
 
 const activityJson = /^application\/(activity\+json|ld\+json)/;
 
+/** A WebFinger answer as received: nothing in it is trusted to have its expected shape. */
 interface Descriptor {
-  links?: { rel?: string; type?: string; href?: string }[];
+  links?: unknown;
 }
+
+type DescriptorLink = { rel?: unknown; type?: unknown; href?: unknown } | null;
 
 /**
  * The JRD of `acct:username@host`: over https (Fedify's lookup, which refuses private addresses
@@ -27,9 +30,10 @@ interface Descriptor {
  */
 async function webFinger(ctx: Context<null>, handle: { username: string; host: string }, allowPrivate: boolean) {
   const resource = `acct:${handle.username}@${handle.host}`;
-  const found = (await ctx.lookupWebFinger(resource, {
-    signal: AbortSignal.timeout(lookupTimeoutMs),
-  })) as Descriptor | null;
+  // A server answering garbage (or timing out) is an account not found, never a 500.
+  const found = (await ctx
+    .lookupWebFinger(resource, { signal: AbortSignal.timeout(lookupTimeoutMs) })
+    .catch(() => null)) as Descriptor | null;
   if (found !== null || !allowPrivate) return found;
   const url = new URL(`http://${handle.host}/.well-known/webfinger`);
   url.searchParams.set('resource', resource);
@@ -44,8 +48,12 @@ async function webFinger(ctx: Context<null>, handle: { username: string; host: s
 
 /** The actor's URL a WebFinger descriptor gives (`rel: self` of an ActivityPub type). */
 function actorUrlOf(descriptor: Descriptor | null): URL | null {
-  const link = descriptor?.links?.find((l) => l.rel === 'self' && activityJson.test(l.type ?? '') && l.href);
-  if (link?.href === undefined) return null;
+  const links = descriptor?.links;
+  if (!Array.isArray(links)) return null;
+  const link = (links as DescriptorLink[]).find(
+    (l) => l?.rel === 'self' && typeof l.type === 'string' && activityJson.test(l.type),
+  );
+  if (typeof link?.href !== 'string') return null;
   try {
     return new URL(link.href);
   } catch {
