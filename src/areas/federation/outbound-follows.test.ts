@@ -3,7 +3,8 @@
  * Pixelfed stand-in: a handle is looked up by WebFinger and the actor fetched, a signed Follow reaches
  * the remote inbox, the follow is pending until the remote server's signed Accept (then it counts and
  * is listed with the account's handle) or its Reject (then it is gone); unfollowing sends Undo(Follow).
- * POST /api/users/me/following/{id} of a remote account asks the same way. Bad handles are refused.
+ * POST /api/users/me/following/{id} of a remote account asks the same way; a block withdraws it; only
+ * the actor followed may answer. Bad handles are refused; with federation off, 409 federationOff.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -111,6 +112,7 @@ describe('federation: local users follow remote accounts', () => {
     assert.equal(others.length, 0);
     assert.equal(followed?.id, anaShadowId);
     assert.equal(followed?.attributes.username, fed.handleOf(ana));
+    assert.equal(followed?.attributes.experience, 0, 'no experience for the remote account here');
     assert.deepEqual(await t.services.areas.follows.follows.counts(alice.id), { followers: 0, following: 1 });
     const [accepted] = await remoteFollows();
     assert.equal(accepted?.attributes.remoteFollow.state, 'accepted');
@@ -195,6 +197,35 @@ describe('federation: local users follow remote accounts', () => {
     assert.deepEqual(await remoteFollows(), []);
   });
 
+  it("takes an Accept naming the Follow by its id alone, and not another user's Follow", async () => {
+    const cid = await remote.addActor('mastodon-actor', 'cid');
+    const response = await followRemote(fed.handleOf(cid));
+    assert.equal(response.statusCode, 202, response.body);
+    const before = remote.received.length;
+    await drainFederationQueue(t);
+    const [follow] = receivedBy(cid, 'Follow', before);
+    assert.ok(follow);
+
+    // cid cannot accept a Follow sent to someone else (dan's of ana), named by its id.
+    const dan = await createUser(t, { username: 'dan' });
+    const danFollows = await followRemote(fed.handleOf(ana), dan.token);
+    assert.equal(danFollows.statusCode, 202, danFollows.body);
+    const fromDan = remote.received.length;
+    await drainFederationQueue(t);
+    const [danFollow] = receivedBy(ana, 'Follow', fromDan);
+    assert.equal(danFollow?.activity.actor, `${publicUrl}/ap/users/${dan.id}`);
+    await answer(cid, 'fedfollow-accept-by-id', danFollow as ReceivedActivity);
+    const danList = await t.request({ method: 'GET', url: '/api/users/me/following/remote', token: dan.token });
+    assert.equal(danList.json.data[0].attributes.remoteFollow.state, 'pending');
+    assert.deepEqual(await following(), []);
+
+    await answer(cid, 'fedfollow-accept-by-id', follow);
+    assert.deepEqual(
+      (await following()).map((user) => user.attributes.username),
+      [fed.handleOf(cid)],
+    );
+  });
+
   it("refuses malformed handles (422), this server's own accounts (422) and unknown accounts (404)", async () => {
     for (const handle of ['ana', 'ana@', '@@ana@host', 'ana@host/path', 'ftp://host/users/ana', ' ']) {
       const response = await followRemote(handle);
@@ -236,5 +267,22 @@ describe('federation off: remote follows', () => {
     assert.equal(follow.json.errors[0].code, 'federationOff');
     const list = await t.request({ method: 'GET', url: '/api/users/me/following/remote', token: bob.token });
     assert.equal(list.statusCode, 409);
+  });
+
+  it('answers 409 federationOff to a follow of a remote account by id, and unfollows it without sending', async () => {
+    const bob = await createUser(t);
+    const shadow = await t.services.areas.accounts.accounts.createRemoteUser({
+      handle: 'ana@mastodon.example',
+      nickname: 'Ana',
+    });
+    const follow = await t.request({ method: 'POST', url: `/api/users/me/following/${shadow.id}`, token: bob.token });
+    assert.equal(follow.statusCode, 409, follow.body);
+    assert.equal(follow.json.errors[0].code, 'federationOff');
+    const unfollow = await t.request({
+      method: 'DELETE',
+      url: `/api/users/me/following/${shadow.id}`,
+      token: bob.token,
+    });
+    assert.equal(unfollow.statusCode, 204, unfollow.body);
   });
 });

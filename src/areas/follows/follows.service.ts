@@ -2,7 +2,8 @@
  * Follow rules: never oneself, at most once (409 alreadyFollowing), unknown users are 404, and so are
  * users others may not see (banned or being deleted: accounts' read-model.ts `isVisibleUser`). A new
  * follow publishes `follow.created` in its transaction: notifications announce it, gamification
- * rewards it (see their subscriptions).
+ * rewards it (see their subscriptions); not the follow of a remote account, which is asked of its
+ * server through federation (remote-following.ts) and stored once accepted.
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
@@ -89,6 +90,9 @@ export class FollowsService {
       const followee = await this.#requireUser(targetId, 'targetUserId', followerId);
       const follower = await this.#requireUser(followerId, 'targetUserId', null);
       if (!(await this.#deps.repository.insert(followerId, followee.id, this.#deps.clock.now()))) return false;
+      // A remote account followed hears of it from its own server (the Follow it accepted): its shadow
+      // here gets no notification, experience or badge.
+      if (followee.remoteHandle !== null) return true;
       await this.#deps.events.publish('follow.created', {
         follower,
         followee,
