@@ -56,6 +56,16 @@ export const federationArea = defineArea({
           (row) => row.algorithm,
         ),
     });
+    exports.register({
+      name: 'remote-follows',
+      description:
+        'The accounts of other servers you follow or asked to follow (remoteUserId, their actor URL), pending or accepted, and since when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => outboundFollowsRepository.exportRows(userId, after, limit),
+          (row) => row.remoteUserId,
+        ),
+    });
     if (!config.federation.enabled) return { federation: null, outboundFollows: null };
 
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));

@@ -1,5 +1,5 @@
 /** All SQL of local users' follows of remote accounts (federation_outbound_follows). */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { defineKeyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
@@ -83,6 +83,23 @@ export class OutboundFollowsRepository extends Repository {
       .innerJoin(users, eq(users.id, outbound.remoteUserId))
       .innerJoin(federationRemoteActors, eq(federationRemoteActors.userId, outbound.remoteUserId))
       .$dynamic();
+  }
+
+  /** The user's remote follows for their data export (keyset batches by the remote account's id). */
+  async exportRows(userId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        remoteUserId: outbound.remoteUserId,
+        actorUrl: federationRemoteActors.actorUri,
+        state: outbound.state,
+        requestedAt: outbound.requestedAt,
+        acceptedAt: outbound.acceptedAt,
+      })
+      .from(outbound)
+      .innerJoin(federationRemoteActors, eq(federationRemoteActors.userId, outbound.remoteUserId))
+      .where(and(eq(outbound.userId, userId), after === null ? undefined : gt(outbound.remoteUserId, after)))
+      .orderBy(outbound.remoteUserId)
+      .limit(limit);
   }
 
   async eraseUser(userId: string): Promise<void> {

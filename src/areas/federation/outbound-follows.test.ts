@@ -217,6 +217,14 @@ describe('federation: local users follow remote accounts', () => {
     await answer(cid, 'fedfollow-accept-by-id', danFollow as ReceivedActivity);
     const danList = await t.request({ method: 'GET', url: '/api/users/me/following/remote', token: dan.token });
     assert.equal(danList.json.data[0].attributes.remoteFollow.state, 'pending');
+    const section = t.services.platform.exports.sections().find((candidate) => candidate.name === 'remote-follows');
+    const exported = [];
+    for await (const row of section?.rows(dan.id) ?? []) exported.push(row);
+    assert.deepEqual(
+      exported.map((row) => [row.actorUrl, row.state]),
+      [[ana.id, 'pending']],
+      "dan's data export holds his request",
+    );
     assert.deepEqual(await following(), []);
 
     await answer(cid, 'fedfollow-accept-by-id', follow);
