@@ -7,6 +7,7 @@
  *   const remote = await startFediverseServer();
  *   const ana = await remote.addActor('mastodon-actor', 'ana');
  *   const request = await remote.signedPost(ana, 'https://travel.example/ap/inbox', body);
+ *   const accept = await remote.answerFollow(ana, remote.received[0], 'Accept', followerInbox);
  *   remote.received           // activities POSTed to its inboxes, parsed
  *   remote.fetched            // the paths others GET (actors, keys)
  *   GET /.well-known/webfinger?resource=acct:ana@<host>   // the actor's JRD, as Mastodon serves it
@@ -42,6 +43,17 @@ export interface FediverseServer {
   fixture(name: string, values: Record<string, string>): string;
   /** A POST of `body` (sent as these exact bytes) to `url`, signed by the actor's key. */
   signedPost(actor: RemoteActor, url: string, body: string): Promise<Request>;
+  /**
+   * The actor's answer to a Follow its inbox received, as Mastodon sends it (`Accept` or `Reject`
+   * embedding the Follow: fixtures fedfollow-mastodon-accept / -reject), signed, for the follower's
+   * inbox at `inbox`.
+   */
+  answerFollow(
+    actor: RemoteActor,
+    follow: ReceivedActivity,
+    answer: 'Accept' | 'Reject',
+    inbox: string,
+  ): Promise<Request>;
   close(): Promise<void>;
 }
 
@@ -60,6 +72,7 @@ export async function startFediverseServer(): Promise<FediverseServer> {
   const actors = new Map<string, RemoteActor>();
   const gone = new Set<string>();
   const received: ReceivedActivity[] = [];
+  let answers = 0;
   const fetched: string[] = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
@@ -137,6 +150,18 @@ export async function startFediverseServer(): Promise<FediverseServer> {
     },
     removeActor(actor) {
       gone.add(actor.username);
+    },
+    answerFollow(this: FediverseServer, actor, follow, answer, inbox) {
+      answers += 1;
+      const fixture = answer === 'Accept' ? 'fedfollow-mastodon-accept' : 'fedfollow-mastodon-reject';
+      const body = fill(fixtureText(fixture), {
+        origin,
+        username: actor.username,
+        answerNumber: String(answers),
+        followId: String(follow.activity.id),
+        followActor: String(follow.activity.actor),
+      });
+      return this.signedPost(actor, inbox, body);
     },
     signedPost(actor, url, body) {
       const request = new Request(url, {

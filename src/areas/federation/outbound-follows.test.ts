@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import {
+  deliver,
   drainFederationQueue,
   type FederatedTest,
   federatedPublicUrl as publicUrl,
@@ -106,7 +107,9 @@ describe('federation: local users follow remote accounts', () => {
   it("becomes a follow once the remote server's Accept arrives, listed with the account's handle", async () => {
     const [follow] = receivedBy(ana, 'Follow');
     assert.ok(follow);
-    await answer(ana, 'fedfollow-mastodon-accept', follow);
+    const accept = await deliver(t, await remote.answerFollow(ana, follow, 'Accept', aliceInbox()));
+    assert.equal(accept.statusCode, 202, accept.body);
+    await drainFederationQueue(t);
 
     const [followed, ...others] = await following();
     assert.equal(others.length, 0);
@@ -159,7 +162,9 @@ describe('federation: local users follow remote accounts', () => {
     await answer(ana, 'fedfollow-mastodon-accept', follow);
     assert.equal((await remoteFollows())[0]?.attributes.remoteFollow.state, 'pending');
 
-    await answer(bea, 'fedfollow-mastodon-reject', follow);
+    const reject = await deliver(t, await remote.answerFollow(bea, follow, 'Reject', aliceInbox()));
+    assert.equal(reject.statusCode, 202, reject.body);
+    await drainFederationQueue(t);
     assert.deepEqual(await remoteFollows(), []);
     assert.deepEqual(await following(), []);
   });
