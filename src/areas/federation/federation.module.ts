@@ -97,6 +97,7 @@ export const federationArea = defineArea({
       remoteActors,
       follows: follows.follows,
       clock,
+      // The runtime below (made after, as its inbox handlers need this service); called only once running.
       sender: () => federation.outboundFollows(),
     });
     follows.remoteFollowing.register(outboundFollows);
