@@ -7,8 +7,10 @@
  *   const remote = await startFediverseServer();
  *   const ana = await remote.addActor('mastodon-actor', 'ana');
  *   const request = await remote.signedPost(ana, 'https://travel.example/ap/inbox', body);
+ *   const accept = await remote.answerFollow(ana, remote.received[0], 'Accept', followerInbox);
  *   remote.received           // activities POSTed to its inboxes, parsed
  *   remote.fetched            // the paths others GET (actors, keys)
+ *   GET /.well-known/webfinger?resource=acct:ana@<host>   // the actor's JRD, as Mastodon serves it
  *   await remote.close()
  */
 import { readFileSync } from 'node:fs';
@@ -41,6 +43,17 @@ export interface FediverseServer {
   fixture(name: string, values: Record<string, string>): string;
   /** A POST of `body` (sent as these exact bytes) to `url`, signed by the actor's key. */
   signedPost(actor: RemoteActor, url: string, body: string): Promise<Request>;
+  /**
+   * The actor's answer to a Follow its inbox received, as Mastodon sends it (`Accept` or `Reject`
+   * embedding the Follow: fixtures fedfollow-mastodon-accept / -reject), signed, for the follower's
+   * inbox at `inbox`.
+   */
+  answerFollow(
+    actor: RemoteActor,
+    follow: ReceivedActivity,
+    answer: 'Accept' | 'Reject',
+    inbox: string,
+  ): Promise<Request>;
   close(): Promise<void>;
 }
 
@@ -59,6 +72,7 @@ export async function startFediverseServer(): Promise<FediverseServer> {
   const actors = new Map<string, RemoteActor>();
   const gone = new Set<string>();
   const received: ReceivedActivity[] = [];
+  let answers = 0;
   const fetched: string[] = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
@@ -76,6 +90,12 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       return;
     }
     fetched.push(path);
+    if (path === '/.well-known/webfinger') {
+      const jrd = webFingerOf(new URL(request.url ?? '/', origin).searchParams.get('resource'));
+      if (jrd === null) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'application/jrd+json' }).end(JSON.stringify(jrd));
+      return;
+    }
     const username = path.replace(/^\/users\//, '');
     if (gone.has(username)) {
       response.writeHead(410, { 'content-type': 'application/activity+json' }).end();
@@ -90,6 +110,20 @@ export async function startFediverseServer(): Promise<FediverseServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** WebFinger's answer for `acct:name@host` of a known actor (gone or unknown: null, a 404). */
+  const webFingerOf = (resource: string | null) => {
+    const match = /^acct:([^@]+)@(.+)$/.exec(resource ?? '');
+    const actor = match?.[1] === undefined ? undefined : actors.get(match[1]);
+    if (actor === undefined || match?.[2] !== new URL(origin).host || gone.has(actor.username)) return null;
+    return {
+      subject: `acct:${actor.username}@${match[2]}`,
+      aliases: [actor.id],
+      links: [
+        { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: `${origin}/@${actor.username}` },
+        { rel: 'self', type: 'application/activity+json', href: actor.id },
+      ],
+    };
+  };
 
   return {
     origin,
@@ -116,6 +150,18 @@ export async function startFediverseServer(): Promise<FediverseServer> {
     },
     removeActor(actor) {
       gone.add(actor.username);
+    },
+    answerFollow(this: FediverseServer, actor, follow, answer, inbox) {
+      answers += 1;
+      const fixture = answer === 'Accept' ? 'fedfollow-mastodon-accept' : 'fedfollow-mastodon-reject';
+      const body = fill(fixtureText(fixture), {
+        origin,
+        username: actor.username,
+        answerNumber: String(answers),
+        followId: String(follow.activity.id),
+        followActor: String(follow.activity.actor),
+      });
+      return this.signedPost(actor, inbox, body);
     },
     signedPost(actor, url, body) {
       const request = new Request(url, {

@@ -4,7 +4,7 @@
  * start-up costs nothing more. It answers the Fastify bridge's requests and drains the message queue.
  */
 import { readFileSync } from 'node:fs';
-import type { Federation } from '@fedify/fedify';
+import type { Context, Federation } from '@fedify/fedify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Stats } from '../../platform/stats/stats.ts';
 import type { UsersService } from '../accounts/public.ts';
@@ -14,6 +14,7 @@ import type { DatabaseKvStore } from './database-kv-store.ts';
 import type { DatabaseMessageQueue, DrainReport } from './database-message-queue.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import type { fetchActorProfile } from './inbound/remote-party.ts';
+import type { OutboundFollowActivities } from './outbound-follow-activities.ts';
 import type { RemoteActorsService } from './remote-actors.service.ts';
 import type { RemoteActorRow } from './tables.ts';
 
@@ -38,6 +39,7 @@ export class FederationRuntime {
   readonly #stopping = new AbortController();
   #federation: Promise<Federation<null>> | null = null;
   #fetchActorProfile: typeof fetchActorProfile | null = null;
+  #outboundFollowActivities: OutboundFollowActivities | null = null;
 
   constructor(deps: FederationRuntimeDeps) {
     this.#deps = deps;
@@ -73,6 +75,14 @@ export class FederationRuntime {
     return this.#deps.remoteActors.resolve(uri, () => fetchActorProfile(ctx, new URL(uri)));
   }
 
+  /** A context of this server to send from, with the remote follows' activities (outbound-follows.service.ts). */
+  async outboundFollows(): Promise<{ ctx: Context<null>; activities: OutboundFollowActivities }> {
+    const federation = await this.federation();
+    const activities = this.#outboundFollowActivities;
+    if (activities === null) throw new Error('federation built without its outbound follow activities');
+    return { ctx: federation.createContext(new URL(this.#deps.publicUrl), null), activities };
+  }
+
   /** The job federation-queue: every due message through Fedify's handler. */
   async drainQueue(stopped: () => boolean): Promise<DrainReport> {
     await this.federation();
@@ -86,6 +96,7 @@ export class FederationRuntime {
   async #build(): Promise<Federation<null>> {
     const setup = await import('./federation-setup.ts');
     this.#fetchActorProfile = setup.fetchActorProfile;
+    this.#outboundFollowActivities = setup.outboundFollowActivities;
     const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats, inbound } = this.#deps;
     const federation = setup.buildFederation({
       publicUrl,

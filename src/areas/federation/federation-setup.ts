@@ -5,13 +5,27 @@
  * NodeInfo figures, and the inboxes.
  */
 import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Create, Delete, Endpoints, Flag, Follow, Image, Like, Person, Undo, Update } from '@fedify/fedify/vocab';
+import {
+  Accept,
+  Create,
+  Delete,
+  Endpoints,
+  Flag,
+  Follow,
+  Image,
+  Like,
+  Person,
+  Reject,
+  Undo,
+  Update,
+} from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
 import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+import { onAccept, onReject } from './inbound/accept-handlers.ts';
 import { onCreate, onUpdate } from './inbound/create-handlers.ts';
 import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
 import { onFlag } from './inbound/flag-handlers.ts';
@@ -20,6 +34,7 @@ import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
+export { outboundFollowActivities } from './outbound-follow-activities.ts';
 
 export interface FederationSetupDeps {
   publicUrl: string;
@@ -97,6 +112,8 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
     .on(Create, (ctx, create) => onCreate(inbound, ctx, create))
     .on(Update, (ctx, update) => onUpdate(inbound, ctx, update))
     .on(Flag, (ctx, flag) => onFlag(inbound, ctx, flag))
+    .on(Accept, (ctx, accept) => onAccept(inbound, ctx, accept))
+    .on(Reject, (ctx, reject) => onReject(inbound, ctx, reject))
     .onUnverifiedActivity((ctx, activity, reason) => onUnverifiedDelete(inbound, ctx, activity, reason))
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);

@@ -7,6 +7,7 @@
 
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { registerFetchBridge } from '../../platform/http/fetch-bridge.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
@@ -19,6 +20,9 @@ import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
 import { federationRateLimits } from './inbox-rate-limits.ts';
 import { KvStoreRepository } from './kv-store.repository.ts';
+import { OutboundFollowsRepository } from './outbound-follows.repository.ts';
+import { outboundFollowsRoutes } from './outbound-follows.routes.ts';
+import { OutboundFollowsService } from './outbound-follows.service.ts';
 import type { FederationServices } from './public.ts';
 import { QueueRepository } from './queue.repository.ts';
 import { QueueWake } from './queue-wake.ts';
@@ -39,9 +43,11 @@ export const federationArea = defineArea({
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
+    const outboundFollowsRepository = new OutboundFollowsRepository(transactions);
     events.subscribe('user.erasing', 'inTransaction', 'federation.erase', async ({ userId }) => {
       await actorKeysRepository.eraseUser(userId);
       await remoteActorsRepository.eraseUser(userId);
+      await outboundFollowsRepository.eraseUser(userId);
     });
     exports.register({
       name: 'federation-keys',
@@ -52,7 +58,17 @@ export const federationArea = defineArea({
           (row) => row.algorithm,
         ),
     });
-    if (!config.federation.enabled) return { federation: null };
+    exports.register({
+      name: 'remote-follows',
+      description:
+        'The accounts of other servers you follow or asked to follow (remoteUserId, their actor URL), pending or accepted, and since when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => outboundFollowsRepository.exportRows(userId, after, limit),
+          (row) => row.remoteUserId,
+        ),
+    });
+    if (!config.federation.enabled) return { federation: null, outboundFollows: null };
 
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));
     const kvRepository = new KvStoreRepository(transactions);
@@ -75,6 +91,21 @@ export const federationArea = defineArea({
       accounts,
       clock,
     });
+    const outboundFollows = new OutboundFollowsService({
+      publicUrl: config.publicUrl,
+      allowPrivateAddress: config.federation.allowPrivateAddress,
+      transactions,
+      repository: outboundFollowsRepository,
+      remoteActors,
+      follows: follows.follows,
+      clock,
+      // The runtime below (made after, as its inbox handlers need this service); called only once running.
+      sender: () => federation.outboundFollows(),
+    });
+    follows.remoteFollowing.register(outboundFollows);
+    events.subscribe('user.blocked', 'inTransaction', 'federation.withdrawBlockedFollows', ({ blockerId, blockedId }) =>
+      outboundFollows.blocked(blockerId, blockedId),
+    );
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.federation.allowPrivateAddress,
@@ -97,6 +128,7 @@ export const federationArea = defineArea({
           clock,
         }),
         reports: reports.reports,
+        outboundFollows,
       },
     });
     let stopped = false;
@@ -110,9 +142,12 @@ export const federationArea = defineArea({
         stopped = true;
       },
     });
-    return { federation };
+    return { federation, outboundFollows };
   },
-  routes: async (app, { federation }, { config }) => {
+  routes: async (app, services, { config }) => {
+    // Declared whether federation is on or not (off, they answer 409 federationOff).
+    registerRoutes(app, 'follows', outboundFollowsRoutes(services));
+    const { federation } = services;
     if (federation === null) return;
     await registerFetchBridge(app, {
       exactPaths: federatedPaths.exact,

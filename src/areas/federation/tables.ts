@@ -58,3 +58,20 @@ export const federationRemoteComments = pgTable('federation_remote_comments', {
   createdAt: timestamptz('created_at').notNull(),
 });
 export type RemoteCommentRow = typeof federationRemoteComments.$inferSelect;
+export type OutboundFollowState = 'pending' | 'accepted';
+
+/** A local user's Follow of a remote actor's shadow, and whether it was accepted (migration 1890). */
+export const federationOutboundFollows = pgTable(
+  'federation_outbound_follows',
+  {
+    userId: uuid('user_id').notNull(),
+    remoteUserId: uuid('remote_user_id').notNull(),
+    /** The id of the Follow sent, which the remote server's Accept or Reject names. */
+    followUri: text('follow_uri').notNull(),
+    state: text('state').$type<OutboundFollowState>().notNull(),
+    requestedAt: timestamptz('requested_at').notNull(),
+    acceptedAt: timestamptz('accepted_at'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.remoteUserId] })],
+);
+export type OutboundFollowRow = typeof federationOutboundFollows.$inferSelect;

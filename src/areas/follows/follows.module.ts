@@ -6,6 +6,7 @@ import { FollowsRepository } from './follows.repository.ts';
 import { followsRoutes } from './follows.routes.ts';
 import { FollowsService } from './follows.service.ts';
 import { FollowsStatsRepository } from './follows-stats.repository.ts';
+import { RemoteFollowingGate } from './remote-following.ts';
 
 export const followsArea = defineArea({
   name: 'follows',
@@ -37,8 +38,10 @@ export const followsArea = defineArea({
       repository.deleteBetween(blockerId, blockedId),
     );
     events.subscribe('user.erasing', 'inTransaction', 'follows.erase', ({ userId }) => repository.eraseUser(userId));
+    const remoteFollowing = new RemoteFollowingGate();
     return {
-      follows: new FollowsService({ transactions, events, repository, users: accounts.users, clock }),
+      follows: new FollowsService({ transactions, events, repository, users: accounts.users, clock, remoteFollowing }),
+      remoteFollowing,
     };
   },
   routes: (app, services) => registerRoutes(app, 'follows', followsRoutes(services)),

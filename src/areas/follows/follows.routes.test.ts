@@ -35,6 +35,7 @@ describe('follows', () => {
         followedBy: false,
         followingSince: '2026-11-21T12:00:00.000+00:00',
         followedBySince: null,
+        followRequested: false,
       },
     });
     const feed = await feedOf(bob);

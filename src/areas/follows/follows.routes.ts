@@ -1,5 +1,6 @@
 /** The 7 follow routes: follow, unfollow, my following/followers, relationship, anyone's following/followers. */
 
+import { alsoAnswer } from '../../platform/http/answers.ts';
 import { CollectionSchema, DocumentSchema } from '../../platform/http/jsonapi.ts';
 import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, idParam, type PagedContext, route } from '../../platform/http/route.ts';
@@ -46,12 +47,20 @@ export function followsRoutes({ follows }: Pick<FollowsServices, 'follows'>): An
       path: '/api/users/me/following/{targetUserId}',
       auth: 'user',
       summary: 'Follow a user (409 alreadyFollowing if already followed, 422 cannotFollowSelf for oneself)',
+      description:
+        'A remote account (federation) is sent a Follow: 202 with `followRequested` until its server accepts; 409 federationOff while FEDERATION is off.',
       params: target,
-      errors: ['notFound', 'alreadyFollowing', 'cannotFollowSelf'],
-      success: { status: 201, schema: DocumentSchema(RelationshipSchema) },
-      handler: async ({ viewer, params }) => ({
-        data: presentRelationship(await follows.follow(viewer.userId, params.targetUserId)),
-      }),
+      errors: ['notFound', 'alreadyFollowing', 'cannotFollowSelf', 'federationOff'],
+      success: {
+        status: 201,
+        schema: DocumentSchema(RelationshipSchema),
+        also: { 202: 'A remote account: the Follow is sent, and the follow waits for its acceptance (same body)' },
+      },
+      handler: async ({ viewer, params }) => {
+        const relationship = await follows.follow(viewer.userId, params.targetUserId);
+        const document = { data: presentRelationship(relationship) };
+        return relationship.requested === null ? document : alsoAnswer(202, document);
+      },
     }),
     route({
       method: 'DELETE',

@@ -10,6 +10,9 @@ export const RelationshipSchema = ResourceSchema(
     followedBy: Type.Boolean({ description: 'this user follows the caller' }),
     followingSince: Nullable(Timestamp),
     followedBySince: Nullable(Timestamp),
+    followRequested: Type.Boolean({
+      description: 'a remote account the caller asked to follow, which has not answered yet (docs/api.md, Federation)',
+    }),
   }),
   undefined,
   'Relationship',
@@ -22,5 +25,6 @@ export function presentRelationship(relationship: Relationship) {
     followedBy: relationship.followedBy !== null,
     followingSince: formatNullableTimestamp(relationship.following),
     followedBySince: formatNullableTimestamp(relationship.followedBy),
+    followRequested: relationship.requested !== null,
   });
 }

@@ -63,6 +63,7 @@ export const errorCatalogue = {
   decisionNotReversible: 409,
   photoInPost: 409,
   postLeadRemoval: 409,
+  federationOff: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,
@@ -103,6 +104,8 @@ export const errorCatalogue = {
   identityEmailMissing: 422,
   passkeyRegistrationRejected: 422,
   twoFactorCodeInvalid: 422,
+  invalidHandle: 422,
+  localHandle: 422,
   // 429 / 503 / 500
   rateLimited: 429,
   maintenance: 503,

@@ -1,4 +1,5 @@
 /** What the inbox handlers act through: the other areas' service methods, and the remote actors. */
+import type { AcceptHandlerDeps } from './accept-handlers.ts';
 import type { RemoteCommentHandlerDeps } from './create-handlers.ts';
 import type { DeleteHandlerDeps } from './delete-handlers.ts';
 import type { FlagHandlerDeps } from './flag-handlers.ts';
@@ -9,4 +10,5 @@ export type InboundDeps = FollowHandlerDeps &
   LikeHandlerDeps &
   DeleteHandlerDeps &
   RemoteCommentHandlerDeps &
-  FlagHandlerDeps;
+  FlagHandlerDeps &
+  AcceptHandlerDeps;
