@@ -15,6 +15,8 @@ import type { DatabaseMessageQueue, DrainReport } from './database-message-queue
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import type { fetchActorProfile } from './inbound/remote-party.ts';
 import type { RemoteActorsService } from './remote-actors.service.ts';
+import type { remotePostActivitiesOf } from './remote-posts/remote-post-activities.ts';
+import type { RemotePostActivities } from './remote-posts/remote-posts.service.ts';
 import type { RemoteActorRow } from './tables.ts';
 
 export interface FederationRuntimeDeps {
@@ -38,6 +40,7 @@ export class FederationRuntime {
   readonly #stopping = new AbortController();
   #federation: Promise<Federation<null>> | null = null;
   #fetchActorProfile: typeof fetchActorProfile | null = null;
+  #remotePostActivitiesOf: typeof remotePostActivitiesOf | null = null;
 
   constructor(deps: FederationRuntimeDeps) {
     this.#deps = deps;
@@ -73,6 +76,14 @@ export class FederationRuntime {
     return this.#deps.remoteActors.resolve(uri, () => fetchActorProfile(ctx, new URL(uri)));
   }
 
+  /** What local users send about remote posts (likes, replies), through the federation's queue. */
+  async remotePostActivities(): Promise<RemotePostActivities> {
+    const federation = await this.federation();
+    const activitiesOf = this.#remotePostActivitiesOf;
+    if (activitiesOf === null) throw new Error('the federation was built without its senders');
+    return activitiesOf(federation.createContext(new URL(this.#deps.publicUrl), null));
+  }
+
   /** The job federation-queue: every due message through Fedify's handler. */
   async drainQueue(stopped: () => boolean): Promise<DrainReport> {
     await this.federation();
@@ -86,6 +97,7 @@ export class FederationRuntime {
   async #build(): Promise<Federation<null>> {
     const setup = await import('./federation-setup.ts');
     this.#fetchActorProfile = setup.fetchActorProfile;
+    this.#remotePostActivitiesOf = setup.remotePostActivitiesOf;
     const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats, inbound } = this.#deps;
     const federation = setup.buildFederation({
       publicUrl,

@@ -5,7 +5,7 @@
  * NodeInfo figures, and the inboxes.
  */
 import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Delete, Endpoints, Follow, Image, Like, Person, Undo } from '@fedify/fedify/vocab';
+import { Create, Delete, Endpoints, Follow, Image, Like, Note, Person, Undo, Update } from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
@@ -16,8 +16,10 @@ import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
 import { onFollow, onUndoFollow } from './inbound/follow-handlers.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
+import { onRemoteNote, onRemoteNoteUpdate } from './inbound/remote-post-handlers.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
+export { remotePostActivitiesOf } from './remote-posts/remote-post-activities.ts';
 
 export interface FederationSetupDeps {
   publicUrl: string;
@@ -97,6 +99,14 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
       const object = await undo.getObject(ctx);
       if (object instanceof Follow) await onUndoFollow(inbound, ctx, undo, object);
       else if (object instanceof Like) await onUndoLike(inbound, ctx, undo, object);
+    })
+    .on(Create, async (ctx, create) => {
+      const object = await create.getObject(ctx);
+      if (object instanceof Note) await onRemoteNote(inbound, ctx, create, object);
+    })
+    .on(Update, async (ctx, update) => {
+      const object = await update.getObject(ctx);
+      if (object instanceof Note) await onRemoteNoteUpdate(inbound, ctx, update, object);
     });
 
   federation.setNodeInfoDispatcher(nodeInfoPath, async () => {

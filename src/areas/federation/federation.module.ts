@@ -7,6 +7,7 @@
 
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { registerFetchBridge } from '../../platform/http/fetch-bridge.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
@@ -24,6 +25,9 @@ import { QueueRepository } from './queue.repository.ts';
 import { QueueWake } from './queue-wake.ts';
 import { RemoteActorsRepository } from './remote-actors.repository.ts';
 import { RemoteActorsService } from './remote-actors.service.ts';
+import { RemotePostsRepository } from './remote-posts/remote-posts.repository.ts';
+import { remotePostsRoutes } from './remote-posts/remote-posts.routes.ts';
+import { RemotePostsService } from './remote-posts/remote-posts.service.ts';
 
 /** The largest activity the inboxes take (Mastodon's own limit is about 1 MB too). */
 const inboxBodyLimit = 1024 * 1024;
@@ -50,7 +54,33 @@ export const federationArea = defineArea({
           (row) => row.algorithm,
         ),
     });
-    if (!config.federation.enabled) return { federation: null };
+    const remotePostsRepository = new RemotePostsRepository(transactions);
+    events.subscribe('user.erasing', 'inTransaction', 'federation.eraseRemotePosts', ({ userId }) =>
+      remotePostsRepository.eraseUser(userId),
+    );
+    const remoteActors = new RemoteActorsService({
+      transactions,
+      repository: remoteActorsRepository,
+      accounts,
+      clock,
+    });
+    // Set below when FEDERATION is on: likes and replies are sent through the runtime.
+    let runtime: FederationRuntime | null = null;
+    const remotePosts = new RemotePostsService({
+      transactions,
+      repository: remotePostsRepository,
+      remoteActors,
+      clock,
+      publicUrl: config.publicUrl,
+      activities: config.federation.enabled
+        ? () => {
+            if (runtime === null) throw new Error('federation is not built');
+            return runtime.remotePostActivities();
+          }
+        : null,
+    });
+    jobs.register('remote-posts', { schedule: everyMinutes(60), run: () => remotePosts.prune() });
+    if (!config.federation.enabled) return { federation: null, remotePosts };
 
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));
     const kvRepository = new KvStoreRepository(transactions);
@@ -67,12 +97,6 @@ export const federationArea = defineArea({
       logger,
       wake: (delayMs) => wake.request(delayMs),
     });
-    const remoteActors = new RemoteActorsService({
-      transactions,
-      repository: remoteActorsRepository,
-      accounts,
-      clock,
-    });
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.federation.allowPrivateAddress,
@@ -83,8 +107,15 @@ export const federationArea = defineArea({
       stats,
       logger,
       remoteActors,
-      inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
+      inbound: {
+        remoteActors,
+        follows: follows.follows,
+        users: accounts.users,
+        reactions: reactions.reactions,
+        remotePosts,
+      },
     });
+    runtime = federation;
     let stopped = false;
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
@@ -96,9 +127,10 @@ export const federationArea = defineArea({
         stopped = true;
       },
     });
-    return { federation };
+    return { federation, remotePosts };
   },
-  routes: async (app, { federation }, { config }) => {
+  routes: async (app, { federation, remotePosts }, { config }) => {
+    registerRoutes(app, 'federation', remotePostsRoutes(remotePosts, config.publicUrl));
     if (federation === null) return;
     await registerFetchBridge(app, {
       exactPaths: federatedPaths.exact,

@@ -63,6 +63,7 @@ export const errorCatalogue = {
   decisionNotReversible: 409,
   photoInPost: 409,
   postLeadRemoval: 409,
+  federationOff: 409,
   // 410
   tokenExpired: 410,
   offerGone: 410,

@@ -11,8 +11,9 @@
 import type { Context, InboxContext, UnverifiedActivityReason } from '@fedify/fedify';
 import { type Activity, Delete } from '@fedify/fedify/vocab';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
+import { deleteRemotePost, type RemotePostDeleteDeps } from './remote-post-deletes.ts';
 
-export interface DeleteHandlerDeps {
+export interface DeleteHandlerDeps extends RemotePostDeleteDeps {
   remoteActors: RemoteActorsService;
 }
 
@@ -26,6 +27,7 @@ function selfDeletedActor(ctx: Context<null>, activity: Delete): URL | null {
 export async function onDelete(deps: DeleteHandlerDeps, ctx: InboxContext<null>, activity: Delete): Promise<void> {
   const actorId = selfDeletedActor(ctx, activity);
   if (actorId !== null) await deps.remoteActors.erase(actorId.href);
+  else await deleteRemotePost(deps, ctx, activity);
 }
 
 export async function onUnverifiedDelete(

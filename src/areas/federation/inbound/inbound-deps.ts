@@ -2,5 +2,6 @@
 import type { DeleteHandlerDeps } from './delete-handlers.ts';
 import type { FollowHandlerDeps } from './follow-handlers.ts';
 import type { LikeHandlerDeps } from './like-handlers.ts';
+import type { RemotePostHandlerDeps } from './remote-post-handlers.ts';
 
-export type InboundDeps = FollowHandlerDeps & LikeHandlerDeps & DeleteHandlerDeps;
+export type InboundDeps = FollowHandlerDeps & LikeHandlerDeps & DeleteHandlerDeps & RemotePostHandlerDeps;
