@@ -68,7 +68,12 @@ describe('federation: remote posts of followed actors', () => {
   }
 
   /** A fixture changed before it is signed (what a server other than Mastodon or Pixelfed may send). */
-  async function sendChanged(actor: RemoteActor, fixture: string, values: Record<string, string>, change: (a: any) => void) {
+  async function sendChanged(
+    actor: RemoteActor,
+    fixture: string,
+    values: Record<string, string>,
+    change: (a: any) => void,
+  ) {
     const activity = JSON.parse(fed.remote.fixture(fixture, { username: actor.username, ...values }));
     change(activity);
     const request = await fed.remote.signedPost(actor, `${publicUrl}/ap/inbox`, JSON.stringify(activity));
@@ -81,9 +86,7 @@ describe('federation: remote posts of followed actors', () => {
     const statusId = values.statusId ?? nextStatusId();
     const fixture = actor === fed.bea ? 'pixelfed-create-post' : 'mastodon-create-post';
     await send(actor, fixture, { statusId, published: minutesAgo(5), ...values });
-    return actor === fed.bea
-      ? `${actor.id.replace('/users/', '/p/')}/${statusId}`
-      : `${actor.id}/statuses/${statusId}`;
+    return actor === fed.bea ? `${actor.id.replace('/users/', '/p/')}/${statusId}` : `${actor.id}/statuses/${statusId}`;
   }
 
   async function listOf(user: TestUser, query = ''): Promise<ListedPost[]> {
@@ -130,7 +133,10 @@ describe('federation: remote posts of followed actors', () => {
         height: 600,
       },
     ]);
-    assert.equal(post.relationships.author.data.id, (await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id))?.userId);
+    assert.equal(
+      post.relationships.author.data.id,
+      (await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id))?.userId,
+    );
     assert.deepEqual(
       fed.remote.fetched.filter((path) => !path.startsWith('/users/')),
       [],
@@ -143,7 +149,10 @@ describe('federation: remote posts of followed actors', () => {
     const older = await postOf(fed.ana, { published: minutesAgo(20) });
     const newer = await postOf(fed.bea, { published: minutesAgo(10) });
     const list = await listOf(carol);
-    assert.deepEqual(list.slice(0, 2).map((post) => post.attributes.uri), [newer, older]);
+    assert.deepEqual(
+      list.slice(0, 2).map((post) => post.attributes.uri),
+      [newer, older],
+    );
     const [pixelfed] = list;
     assert.equal(pixelfed?.attributes.author.handle, fed.handleOf(fed.bea));
     assert.equal(pixelfed?.attributes.author.avatarUrl, `${fed.remote.origin}/storage/avatars/default.jpg`);
@@ -274,7 +283,12 @@ describe('federation: remote posts of followed actors', () => {
     await follow(carol, fed.ana); // the block ended the follow
     assert.ok((await urisOf(carol)).includes(uri));
 
-    const mute = await fed.t.request({ method: 'PUT', url: `/api/users/me/mutes/${anaId}`, token: carol.token, body: {} });
+    const mute = await fed.t.request({
+      method: 'PUT',
+      url: `/api/users/me/mutes/${anaId}`,
+      token: carol.token,
+      body: {},
+    });
     assert.equal(mute.statusCode, 200, mute.body);
     assert.ok(!(await urisOf(carol)).includes(uri));
     await fed.t.request({ method: 'DELETE', url: `/api/users/me/mutes/${anaId}`, token: carol.token });
