@@ -58,6 +58,24 @@ export const federationArea = defineArea({
     events.subscribe('user.erasing', 'inTransaction', 'federation.eraseRemotePosts', ({ userId }) =>
       remotePostsRepository.eraseUser(userId),
     );
+    exports.register({
+      name: 'remote-post-likes',
+      description: 'The fediverse posts you liked (their URIs), and when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => remotePostsRepository.exportLikes(userId, after, limit),
+          (row) => row.postId,
+        ),
+    });
+    exports.register({
+      name: 'remote-post-replies',
+      description: 'Your replies to fediverse posts: the text sent, the post it answered, and when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => remotePostsRepository.exportReplies(userId, after, limit),
+          (row) => row.id,
+        ),
+    });
     const remoteActors = new RemoteActorsService({
       transactions,
       repository: remoteActorsRepository,

@@ -88,6 +88,15 @@ describe('federation: likes and replies of remote posts', () => {
     return key?.ownerId?.href ?? null;
   }
 
+  /** The rows of a section of the user's data export. */
+  async function exported(user: TestUser, name: string): Promise<Record<string, unknown>[]> {
+    const section = fed.t.services.platform.exports.sections().find((candidate) => candidate.name === name);
+    assert.ok(section, name);
+    const rows: Record<string, unknown>[] = [];
+    for await (const row of section.rows(user.id)) rows.push(row);
+    return rows;
+  }
+
   const carolActor = () => `${publicUrl}/ap/users/${carol.id}`;
   const like = (method: 'PUT' | 'DELETE', id = postId, token = carol.token) =>
     fed.t.request({ method, url: `/api/users/me/remote-posts/${id}/like`, token });
@@ -108,6 +117,10 @@ describe('federation: likes and replies of remote posts', () => {
     assert.equal(delivery.activity.actor, carolActor());
     assert.equal(await signerOf(delivery), carolActor(), "signed with carol's key");
     assert.equal((await listed(carol)).find((post) => post.id === postId)?.attributes.likedByMe, true);
+    assert.deepEqual(
+      (await exported(carol, 'remote-post-likes')).map((row) => row.postUri),
+      [postUri],
+    );
   });
 
   it('sends Undo(Like) of that Like when the like is taken back, once', async () => {
@@ -173,6 +186,11 @@ describe('federation: likes and replies of remote posts', () => {
     assert.deepEqual(
       post?.attributes.myReplies.map(({ id, text }) => ({ id, text })),
       [{ id: reply.id, text: reply.attributes.text }],
+    );
+    assert.deepEqual(
+      (await exported(carol, 'remote-post-replies')).map(({ inReplyTo, text }) => ({ inReplyTo, text })),
+      [{ inReplyTo: postUri, text: reply.attributes.text }],
+      'in her data export',
     );
   });
 

@@ -2,7 +2,7 @@
  * All SQL of remote posts (federation_remote_posts, and local users' likes and replies of them);
  * users and follows are read through their owners' read models.
  */
-import { and, asc, eq, exists, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { defineKeyset } from '../../../platform/db/keyset.ts';
 import { keyset } from '../../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../../platform/db/page-request.ts';
@@ -186,6 +186,47 @@ export class RemotePostsRepository extends Repository {
       .where(inArray(federationRemotePosts.id, doomed))
       .returning({ id: federationRemotePosts.id });
     return deleted.length;
+  }
+
+  /** The user's likes of remote posts for their data export, by post id (keyset batches). */
+  exportLikes(userId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        postId: federationRemotePostLikes.postId,
+        postUri: federationRemotePosts.uri,
+        createdAt: federationRemotePostLikes.createdAt,
+      })
+      .from(federationRemotePostLikes)
+      .innerJoin(federationRemotePosts, eq(federationRemotePosts.id, federationRemotePostLikes.postId))
+      .where(
+        and(
+          eq(federationRemotePostLikes.userId, userId),
+          after === null ? undefined : gt(federationRemotePostLikes.postId, after),
+        ),
+      )
+      .orderBy(asc(federationRemotePostLikes.postId))
+      .limit(limit);
+  }
+
+  /** The user's replies to remote posts for their data export, by id (keyset batches). */
+  exportReplies(userId: string, after: string | null, limit: number) {
+    return this.db
+      .select({
+        id: federationRemotePostReplies.id,
+        inReplyTo: federationRemotePosts.uri,
+        text: federationRemotePostReplies.text,
+        createdAt: federationRemotePostReplies.createdAt,
+      })
+      .from(federationRemotePostReplies)
+      .innerJoin(federationRemotePosts, eq(federationRemotePosts.id, federationRemotePostReplies.postId))
+      .where(
+        and(
+          eq(federationRemotePostReplies.userId, userId),
+          after === null ? undefined : gt(federationRemotePostReplies.id, after),
+        ),
+      )
+      .orderBy(asc(federationRemotePostReplies.id))
+      .limit(limit);
   }
 
   /** The user's likes and replies, and, for a remote actor's shadow, its posts (others' likes and replies of them too). */
