@@ -12,8 +12,9 @@ import { avatarUrlOf, profileOf } from './actor-profile.ts';
 /** The actor at `uri` through the context's document loader (private addresses only when allowed). */
 export async function fetchActorProfile(ctx: Context<null>, uri: URL) {
   const object = await ctx.lookupObject(uri);
-  const profile = isActor(object) ? profileOf(object) : null;
-  return profile === null || !isActor(object) ? null : { ...profile, avatarUrl: await avatarUrlOf(object) };
+  if (!isActor(object)) return null;
+  const profile = profileOf(object);
+  return profile === null ? null : { ...profile, avatarUrl: await avatarUrlOf(object) };
 }
 
 /** The activity's actor, known or fetched; null when it cannot be had (the activity is then ignored). */
