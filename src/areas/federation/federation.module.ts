@@ -34,10 +34,10 @@ const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'follows', 'reactions'],
+  needs: ['accounts', 'filters', 'follows', 'reactions'],
   create(
     { config, transactions, clock, jobs, logger, events, exports, stats },
-    { accounts, follows, reactions },
+    { accounts, filters, follows, reactions },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
@@ -88,6 +88,7 @@ export const federationArea = defineArea({
       transactions,
       repository: remotePostsRepository,
       remoteActors,
+      filters: filters.filters,
       clock,
       publicUrl: config.publicUrl,
       activities: config.federation.enabled

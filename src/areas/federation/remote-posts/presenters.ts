@@ -9,6 +9,7 @@ import {
   Timestamp,
 } from '../../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../../platform/http/time.ts';
+import { FilteredMeta, type FilterResult, filteredMeta } from '../../filters/public.ts';
 import type { ListedRemotePost } from './remote-posts.repository.ts';
 import { replyPath } from './remote-posts.service.ts';
 import type { RemotePostReplyRow } from './tables.ts';
@@ -34,7 +35,7 @@ const AttachmentSchema = Type.Object({
   height: Nullable(Type.Integer()),
 });
 
-export const RemotePostSchema = ResourceSchema(
+const RemotePostResourceSchema = ResourceSchema(
   'remote-posts',
   Type.Object({
     uri: httpUrl('the ActivityPub id of the note'),
@@ -60,8 +61,17 @@ export const RemotePostSchema = ResourceSchema(
   'RemotePost',
 );
 
-export function presentRemotePost(row: ListedRemotePost, myReplies: RemotePostReplyRow[]) {
-  return resource(
+/** `meta.filtered` when a warn filter of the viewer matched the post (docs/api.md, Keyword filters). */
+export const RemotePostSchema = Type.Object(
+  { ...RemotePostResourceSchema.properties, meta: FilteredMeta },
+  { title: 'RemotePost' },
+);
+
+export function presentRemotePost(
+  row: ListedRemotePost & { filtered?: FilterResult[] },
+  myReplies: RemotePostReplyRow[],
+) {
+  const presented = resource(
     'remote-posts',
     row.id,
     {
@@ -83,6 +93,7 @@ export function presentRemotePost(row: ListedRemotePost, myReplies: RemotePostRe
     },
     { author: relation('users', row.authorId) },
   );
+  return { ...presented, ...filteredMeta(row.filtered ?? []) };
 }
 
 export function presentRemotePostReply(reply: RemotePostReplyRow, publicUrl: string) {

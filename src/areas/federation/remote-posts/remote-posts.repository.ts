@@ -8,6 +8,7 @@ import { keyset } from '../../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../../platform/db/page-request.ts';
 import { Repository } from '../../../platform/db/repository.ts';
 import { shownTo, userRows, visibleUser } from '../../accounts/read-model.ts';
+import { filterText, notHiddenByFilters } from '../../filters/read-model.ts';
 import { followRows } from '../../follows/read-model.ts';
 import { federationRemoteActors } from '../tables.ts';
 import {
@@ -25,6 +26,12 @@ export interface ListedRemotePost extends RemotePostRow {
   authorAvatarUrl: string | null;
   likedByMe: boolean;
 }
+
+/** What keyword filters read of a remote post: its text, then its content warning. */
+export const remotePostFilterText = () =>
+  sql`concat_ws(' ', ${federationRemotePosts.content}, ${federationRemotePosts.summary})`;
+export const remotePostFilterTextOf = (row: Pick<RemotePostRow, 'content' | 'summary'>): string =>
+  [row.content, row.summary].filter((part) => part !== null).join(' ');
 
 /** The following list of remote posts, newest first. */
 export const remotePostsKeyset = defineKeyset<ListedRemotePost>({
@@ -101,9 +108,10 @@ export class RemotePostsRepository extends Repository {
 
   /**
    * The remote posts of the accounts the viewer follows, newest first: authors visible, not blocked
-   * either way nor muted by the viewer at `at`.
+   * either way nor muted by the viewer at `at`, and no post a `hide` filter of the viewer matches
+   * (`hiddenBy`: FiltersService.hiddenFor's patterns).
    */
-  async following(viewerId: string, page: PageRequest, at: Date): Promise<ListedRemotePost[]> {
+  async following(viewerId: string, page: PageRequest, at: Date, hiddenBy: string[]): Promise<ListedRemotePost[]> {
     const { where, orderBy } = keyset(remotePostsKeyset, page);
     const likedByMe = exists(
       this.db
@@ -134,7 +142,13 @@ export class RemotePostsRepository extends Repository {
       .innerJoin(userRows, eq(userRows.id, federationRemotePosts.authorId))
       .leftJoin(federationRemoteActors, eq(federationRemoteActors.userId, federationRemotePosts.authorId))
       .where(
-        and(followed, visibleUser(), shownTo(viewerId, federationRemotePosts.authorId, { kind: 'content', at }), where),
+        and(
+          followed,
+          visibleUser(),
+          shownTo(viewerId, federationRemotePosts.authorId, { kind: 'content', at }),
+          notHiddenByFilters(sql`${sql.param(hiddenBy)}`, filterText(remotePostFilterText())),
+          where,
+        ),
       )
       .orderBy(...orderBy)
       .limit(page.limit + 1);

@@ -11,9 +11,15 @@ import type { Transactions } from '../../../platform/db/transactions.ts';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
 import { newId } from '../../../platform/ids/ids.ts';
 import { visibleText } from '../../../platform/text/visible-text.ts';
+import type { FilterResult, FiltersService } from '../../filters/public.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import type { RemoteActorRow } from '../tables.ts';
-import type { ListedRemotePost, RemotePostFields, RemotePostsRepository } from './remote-posts.repository.ts';
+import {
+  type ListedRemotePost,
+  type RemotePostFields,
+  type RemotePostsRepository,
+  remotePostFilterTextOf,
+} from './remote-posts.repository.ts';
 import type { RemotePostReplyRow, RemotePostRow } from './tables.ts';
 
 /** How long a remote post is kept after it was published (the job remote-posts prunes older ones). */
@@ -48,6 +54,7 @@ export interface RemotePostsServiceDeps {
   transactions: Transactions;
   repository: RemotePostsRepository;
   remoteActors: RemoteActorsService;
+  filters: FiltersService;
   clock: Clock;
   publicUrl: string;
   /** The senders of activities; null while FEDERATION is off (likes and replies are then refused). */
@@ -56,7 +63,8 @@ export interface RemotePostsServiceDeps {
 
 /** A page of the following list, with the viewer's replies to its posts. */
 export interface RemotePostsPage {
-  rows: ListedRemotePost[];
+  /** Each with `filtered`: the viewer's `warn` filters its text matched (context `feeds`). */
+  rows: Array<ListedRemotePost & { filtered: FilterResult[] }>;
   replies: Map<string, RemotePostReplyRow[]>;
 }
 
@@ -92,9 +100,12 @@ export class RemotePostsService {
     return this.#deps.repository.delete(uri, authorId);
   }
 
-  /** The following list: the remote posts of the accounts the viewer follows, newest first. */
+  /** The following list: the remote posts of the accounts the viewer follows, newest first, as keyword filters leave it (context `feeds`). */
   async following(viewerId: string, page: PageRequest): Promise<RemotePostsPage> {
-    const rows = await this.#deps.repository.following(viewerId, page, this.#deps.clock.now());
+    const { filters } = this.#deps;
+    const hiddenBy = await filters.hiddenFor(viewerId, 'feeds');
+    const listed = await this.#deps.repository.following(viewerId, page, this.#deps.clock.now(), hiddenBy);
+    const rows = await filters.warn(viewerId, 'feeds', listed, remotePostFilterTextOf);
     const replies = new Map<string, RemotePostReplyRow[]>();
     for (const reply of await this.#deps.repository.repliesOf(
       viewerId,

@@ -31,6 +31,7 @@ interface ListedPost {
     attachments: { url: string; mediaType: string | null; altText: string | null; width: number | null }[];
   };
   relationships: { author: { data: { id: string } } };
+  meta?: { filtered: { title: string; matches: string[] }[] };
 }
 
 describe('federation: remote posts of followed actors', () => {
@@ -293,6 +294,33 @@ describe('federation: remote posts of followed actors', () => {
     assert.ok(!(await urisOf(carol)).includes(uri));
     await fed.t.request({ method: 'DELETE', url: `/api/users/me/mutes/${anaId}`, token: carol.token });
     assert.ok((await urisOf(carol)).includes(uri));
+  });
+
+  it("applies the user's keyword filters of context feeds: hide leaves a post out, warn marks it", async () => {
+    const hidden = await postOf(fed.ana);
+    const warned = await postOf(fed.bea);
+    const filter = async (action: 'hide' | 'warn', keyword: string) => {
+      const response = await fed.t.request({
+        method: 'POST',
+        url: '/api/users/me/filters',
+        token: carol.token,
+        body: { title: keyword, context: ['feeds'], action, keywords: [{ keyword }] },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json.data.id as string;
+    };
+    const filters = [await filter('hide', 'tagus'), await filter('warn', 'market')];
+    const list = await listOf(carol);
+    assert.ok(!list.some((post) => post.attributes.uri === hidden), 'hidden by its text');
+    const marked = list.find((post) => post.attributes.uri === warned);
+    assert.deepEqual(
+      marked?.meta?.filtered.map(({ title, matches }) => ({ title, matches })),
+      [{ title: 'market', matches: ['market'] }],
+    );
+    for (const id of filters) {
+      await fed.t.request({ method: 'DELETE', url: `/api/users/me/filters/${id}`, token: carol.token });
+    }
+    assert.ok((await urisOf(carol)).includes(hidden));
   });
 
   it('refuses the list without a credential', async () => {
