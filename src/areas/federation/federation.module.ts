@@ -1,8 +1,10 @@
 /**
  * federation: ActivityPub through Fedify (docs/api.md, Federation; docs/operations.md, Federation).
- * Off by default: with FEDERATION off the area keeps only its erasure and export duties, serves no
- * path, registers no job and never loads Fedify. On, the Fastify bridge (platform/http/fetch-bridge.ts)
- * hands Fedify the federated paths, and the job federation-queue drains Fedify's message queue.
+ * Off by default: with FEDERATION off the area keeps only its erasure and export duties and the remote
+ * posts already kept (their list, answered, and their pruning, the job remote-posts), serves no
+ * federated path, registers no federation-queue job and never loads Fedify. On, the Fastify bridge
+ * (platform/http/fetch-bridge.ts) hands Fedify the federated paths, and the job federation-queue
+ * drains Fedify's message queue.
  */
 
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';

@@ -1,7 +1,7 @@
 /**
  * Delete at the inboxes (docs/api.md, Federation). An actor's Delete of itself erases its shadow user
- * (remote-actors.service.ts: every area drops what it did here and repairs its counters). Nothing of
- * other servers' objects (notes, images) is kept yet, so a Delete of one changes nothing.
+ * (remote-actors.service.ts: every area drops what it did here and repairs its counters). The Delete
+ * of a note kept as a remote post removes it (remote-post-deletes.ts); of anything else, nothing.
  *
  * Mastodon signs an account's Delete with the key of the account it just deleted, whose document now
  * answers 410 Gone: the signature cannot be checked. That 410, from the actor's own URL, is the proof
