@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { adminToken } from '../../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../../test/helpers/factories.ts';
 import {
   deliver,
@@ -321,6 +322,31 @@ describe('federation: remote posts of followed actors', () => {
       await fed.t.request({ method: 'DELETE', url: `/api/users/me/filters/${id}`, token: carol.token });
     }
     assert.ok((await urisOf(carol)).includes(hidden));
+  });
+
+  it('removes a kept post that an Update makes no longer public', async () => {
+    const statusId = nextStatusId();
+    const published = minutesAgo(4);
+    const uri = await postOf(fed.ana, { statusId, published });
+    await sendChanged(fed.ana, 'mastodon-update-post', { statusId, published, updated: minutesAgo(1) }, (activity) => {
+      activity.to = activity.object.to = [`${fed.ana.id}/followers`];
+      activity.cc = activity.object.cc = [];
+    });
+    assert.ok(!(await urisOf(carol)).includes(uri));
+  });
+
+  it('leaves out the posts of a banned author, and lists them again once the ban is lifted', async () => {
+    const uri = await postOf(fed.ana);
+    const anaId = (await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id))?.userId ?? '';
+    const hex = anaId.replaceAll('-', '');
+    const admin = (url: string, body?: unknown) =>
+      fed.t.request({ method: 'PUT', url, token: adminToken, ...(body === undefined ? {} : { body }) });
+    const ban = await admin(`/admin/users/${hex}/ban`, { reason: 'spam from afar' });
+    assert.equal(ban.statusCode, 200, ban.body);
+    assert.ok(!(await urisOf(carol)).includes(uri));
+    const unban = await admin(`/admin/users/${hex}/unban`);
+    assert.equal(unban.statusCode, 200, unban.body);
+    assert.ok((await urisOf(carol)).includes(uri));
   });
 
   it('refuses the list without a credential', async () => {
