@@ -30,6 +30,9 @@ export interface ReceivedActivity {
   inbox: string;
   signature: string | null;
   activity: Record<string, unknown>;
+  /** The request as it arrived (headers, body bytes as text), to check its signature with. */
+  headers: Record<string, string>;
+  body: string;
 }
 
 export interface FediverseServer {
@@ -80,10 +83,13 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
         received.push({
           inbox: path,
           signature: request.headers.signature?.toString() ?? request.headers['signature-input']?.toString() ?? null,
-          activity: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          activity: JSON.parse(body),
+          headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)])),
+          body,
         });
         response.writeHead(202).end();
       });

@@ -236,6 +236,25 @@ describe('account erasure after the grace period', () => {
       sql`INSERT INTO push_deliveries (subscription_id, push_key, delivered_at)
           VALUES (${subscriptionId}, ${randomUUID()}, ${t.clock.now().toISOString()})`,
     );
+    // Her like and reply of a remote post (as federation's remote posts write them).
+    const remotePostId = randomUUID();
+    const now = t.clock.now().toISOString();
+    await queryRows(
+      db,
+      sql`INSERT INTO federation_remote_posts (id, uri, author_id, url, published_at, received_at)
+          VALUES (${remotePostId}, ${`https://remote.example/notes/${marker}`}, ${bob.id},
+                  ${`https://remote.example/notes/${marker}`}, ${now}, ${now})`,
+    );
+    await queryRows(
+      db,
+      sql`INSERT INTO federation_remote_post_likes (post_id, user_id, activity_uri, created_at)
+          VALUES (${remotePostId}, ${ada.id}, ${`https://travel.example/ap/users/${ada.id}#likes/${marker}`}, ${now})`,
+    );
+    await queryRows(
+      db,
+      sql`INSERT INTO federation_remote_post_replies (id, post_id, user_id, text, created_at)
+          VALUES (${randomUUID()}, ${remotePostId}, ${ada.id}, ${`Lovely, says ${ada.user.nickname}`}, ${now})`,
+    );
     // Two-factor on, and a sign-in completed with it: a secret, recovery codes, a spent ticket, devices.
     const device = await enableTwoFactor(t, ada.token);
     const challenged = await t.request({

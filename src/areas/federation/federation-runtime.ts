@@ -16,6 +16,8 @@ import type { InboundDeps } from './inbound/inbound-deps.ts';
 import type { fetchActorProfile } from './inbound/remote-party.ts';
 import type { OutboundFollowActivities } from './outbound-follow-activities.ts';
 import type { RemoteActorsService } from './remote-actors.service.ts';
+import type { remotePostActivitiesOf } from './remote-posts/remote-post-activities.ts';
+import type { RemotePostActivities } from './remote-posts/remote-posts.service.ts';
 import type { RemoteActorRow } from './tables.ts';
 
 export interface FederationRuntimeDeps {
@@ -40,6 +42,7 @@ export class FederationRuntime {
   #federation: Promise<Federation<null>> | null = null;
   #fetchActorProfile: typeof fetchActorProfile | null = null;
   #outboundFollowActivities: OutboundFollowActivities | null = null;
+  #remotePostActivitiesOf: typeof remotePostActivitiesOf | null = null;
 
   constructor(deps: FederationRuntimeDeps) {
     this.#deps = deps;
@@ -83,6 +86,14 @@ export class FederationRuntime {
     return { ctx: federation.createContext(new URL(this.#deps.publicUrl), null), activities };
   }
 
+  /** What local users send about remote posts (likes, replies), through the federation's queue. */
+  async remotePostActivities(): Promise<RemotePostActivities> {
+    const federation = await this.federation();
+    const activitiesOf = this.#remotePostActivitiesOf;
+    if (activitiesOf === null) throw new Error('the federation was built without its senders');
+    return activitiesOf(federation.createContext(new URL(this.#deps.publicUrl), null));
+  }
+
   /** The job federation-queue: every due message through Fedify's handler. */
   async drainQueue(stopped: () => boolean): Promise<DrainReport> {
     await this.federation();
@@ -97,6 +108,7 @@ export class FederationRuntime {
     const setup = await import('./federation-setup.ts');
     this.#fetchActorProfile = setup.fetchActorProfile;
     this.#outboundFollowActivities = setup.outboundFollowActivities;
+    this.#remotePostActivitiesOf = setup.remotePostActivitiesOf;
     const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats, inbound } = this.#deps;
     const federation = setup.buildFederation({
       publicUrl,

@@ -35,6 +35,7 @@ import { onLike, onUndoLike } from './inbound/like-handlers.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
 export { outboundFollowActivities } from './outbound-follow-activities.ts';
+export { remotePostActivitiesOf } from './remote-posts/remote-post-activities.ts';
 
 export interface FederationSetupDeps {
   publicUrl: string;

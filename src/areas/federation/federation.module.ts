@@ -1,8 +1,10 @@
 /**
  * federation: ActivityPub through Fedify (docs/api.md, Federation; docs/operations.md, Federation).
- * Off by default: with FEDERATION off the area keeps only its erasure and export duties, serves no
- * path, registers no job and never loads Fedify. On, the Fastify bridge (platform/http/fetch-bridge.ts)
- * hands Fedify the federated paths, and the job federation-queue drains Fedify's message queue.
+ * Off by default: with FEDERATION off the area keeps only its erasure and export duties and the remote
+ * posts already kept (their list, answered, and their pruning, the job remote-posts), serves no
+ * federated path, registers no federation-queue job and never loads Fedify. On, the Fastify bridge
+ * (platform/http/fetch-bridge.ts) hands Fedify the federated paths, and the job federation-queue
+ * drains Fedify's message queue.
  */
 
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
@@ -30,16 +32,19 @@ import { RemoteActorsRepository } from './remote-actors.repository.ts';
 import { RemoteActorsService } from './remote-actors.service.ts';
 import { RemoteCommentsRepository } from './remote-comments.repository.ts';
 import { RemoteCommentsService } from './remote-comments.service.ts';
+import { RemotePostsRepository } from './remote-posts/remote-posts.repository.ts';
+import { remotePostsRoutes } from './remote-posts/remote-posts.routes.ts';
+import { RemotePostsService } from './remote-posts/remote-posts.service.ts';
 
 /** The largest activity the inboxes take (Mastodon's own limit is about 1 MB too). */
 const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'follows', 'reactions', 'comments', 'reports'],
+  needs: ['accounts', 'comments', 'filters', 'follows', 'reactions', 'reports'],
   create(
     { config, transactions, clock, jobs, logger, events, exports, stats },
-    { accounts, follows, reactions, comments, reports },
+    { accounts, comments, filters, follows, reactions, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
@@ -68,7 +73,52 @@ export const federationArea = defineArea({
           (row) => row.remoteUserId,
         ),
     });
-    if (!config.federation.enabled) return { federation: null, outboundFollows: null };
+    const remotePostsRepository = new RemotePostsRepository(transactions);
+    events.subscribe('user.erasing', 'inTransaction', 'federation.eraseRemotePosts', ({ userId }) =>
+      remotePostsRepository.eraseUser(userId),
+    );
+    exports.register({
+      name: 'remote-post-likes',
+      description: 'The fediverse posts you liked (their URIs), and when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => remotePostsRepository.exportLikes(userId, after, limit),
+          (row) => row.postId,
+        ),
+    });
+    exports.register({
+      name: 'remote-post-replies',
+      description: 'Your replies to fediverse posts: the text sent, the post it answered, and when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => remotePostsRepository.exportReplies(userId, after, limit),
+          (row) => row.id,
+        ),
+    });
+    const remoteActors = new RemoteActorsService({
+      transactions,
+      repository: remoteActorsRepository,
+      accounts,
+      clock,
+    });
+    // Set below when FEDERATION is on: likes and replies are sent through the runtime.
+    let runtime: FederationRuntime | null = null;
+    const remotePosts = new RemotePostsService({
+      transactions,
+      repository: remotePostsRepository,
+      remoteActors,
+      filters: filters.filters,
+      clock,
+      publicUrl: config.publicUrl,
+      activities: config.federation.enabled
+        ? () => {
+            if (runtime === null) throw new Error('federation is not built');
+            return runtime.remotePostActivities();
+          }
+        : null,
+    });
+    jobs.register('remote-posts', { schedule: everyMinutes(60), run: () => remotePosts.prune() });
+    if (!config.federation.enabled) return { federation: null, outboundFollows: null, remotePosts };
 
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));
     const kvRepository = new KvStoreRepository(transactions);
@@ -84,12 +134,6 @@ export const federationArea = defineArea({
       clock,
       logger,
       wake: (delayMs) => wake.request(delayMs),
-    });
-    const remoteActors = new RemoteActorsService({
-      transactions,
-      repository: remoteActorsRepository,
-      accounts,
-      clock,
     });
     const outboundFollows = new OutboundFollowsService({
       publicUrl: config.publicUrl,
@@ -129,8 +173,10 @@ export const federationArea = defineArea({
         }),
         reports: reports.reports,
         outboundFollows,
+        remotePosts,
       },
     });
+    runtime = federation;
     let stopped = false;
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
@@ -142,11 +188,12 @@ export const federationArea = defineArea({
         stopped = true;
       },
     });
-    return { federation, outboundFollows };
+    return { federation, outboundFollows, remotePosts };
   },
   routes: async (app, services, { config }) => {
     // Declared whether federation is on or not (off, they answer 409 federationOff).
     registerRoutes(app, 'follows', outboundFollowsRoutes(services));
+    registerRoutes(app, 'federation', remotePostsRoutes(services.remotePosts, config.publicUrl));
     const { federation } = services;
     if (federation === null) return;
     await registerFetchBridge(app, {

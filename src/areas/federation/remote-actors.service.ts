@@ -25,6 +25,8 @@ export interface RemoteActorProfile {
   summary: string | null;
   inbox: string;
   sharedInbox: string | null;
+  /** The actor's avatar (`icon`): an http(s) URL, or null. */
+  avatarUrl?: string | null;
 }
 
 export interface RemoteActorsServiceDeps {
@@ -61,6 +63,7 @@ export class RemoteActorsService {
         inbox: profile.inbox,
         sharedInbox: profile.sharedInbox,
         summary: profile.summary,
+        avatarUrl: profile.avatarUrl ?? null,
         fetchedAt: this.#deps.clock.now(),
       };
       const known = await this.#deps.repository.find(profile.uri);

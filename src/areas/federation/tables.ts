@@ -45,6 +45,8 @@ export const federationRemoteActors = pgTable('federation_remote_actors', {
   sharedInbox: text('shared_inbox'),
   /** The actor's summary as plain text. */
   summary: text('summary'),
+  /** The actor's avatar (`icon`), an http(s) URL (migration 1895; never fetched here). */
+  avatarUrl: text('avatar_url'),
   fetchedAt: timestamptz('fetched_at').notNull(),
 });
 export type RemoteActorRow = typeof federationRemoteActors.$inferSelect;

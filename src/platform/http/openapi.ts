@@ -46,6 +46,10 @@ export const openApiTags = [
     name: 'tracking',
     description: "Clicks on offers, the partners' conversions and the commissions creators earn from them",
   },
+  {
+    name: 'federation',
+    description: 'The posts of the fediverse accounts I follow, and my likes and replies of them',
+  },
   { name: 'newsletter', description: 'The double opt-in newsletter: subscription, confirmation, unsubscription' },
   {
     name: 'admin',

@@ -27,6 +27,7 @@ export const jobNames = [
   'media-variants',
   'mail-outbox',
   'federation-queue',
+  'remote-posts',
   'trips',
 ] as const;
 export type JobName = (typeof jobNames)[number];

@@ -3,6 +3,7 @@ import type { Actor } from '@fedify/fedify/vocab';
 import { nicknameMaxLength } from '../../accounts/public.ts';
 import { plainTextOf } from '../plain-text.ts';
 import type { RemoteActorProfile } from '../remote-actors.service.ts';
+import { httpUrlOf, refuseToFetch } from '../remote-urls.ts';
 
 /** The longest summary kept (Mastodon allows 500 characters). */
 export const summaryMaxLength = 1000;
@@ -21,4 +22,11 @@ export function profileOf(actor: Actor): RemoteActorProfile | null {
     inbox: actor.inboxId.href,
     sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
   };
+}
+
+/** The actor's avatar as an http(s) URL, only when its document embeds it (the image is never fetched). */
+export async function avatarUrlOf(actor: Actor): Promise<string | null> {
+  const icon = await actor.getIcon({ documentLoader: refuseToFetch, suppressError: true }).catch(() => null);
+  const url = icon?.url instanceof URL ? icon.url : (icon?.url?.href ?? null);
+  return httpUrlOf(url);
 }

@@ -4,7 +4,7 @@
  * comment of its author's shadow (remote-comments.service.ts: the comments area's own method, with
  * its rules and effects); its Update edits that comment. Only a public or unlisted Note is taken: a
  * comment is public here, and a followers-only or direct reply must not become one. Any other Note
- * goes to `onOtherCreate` / `onOtherUpdate`.
+ * is a remote post's (remote-post-handlers.ts: kept when a local user follows its author).
  */
 import type { Context, InboxContext } from '@fedify/fedify';
 import { type Create, Note, PUBLIC_COLLECTION, type Update } from '@fedify/fedify/vocab';
@@ -14,6 +14,7 @@ import type { RemoteCommentsService, ReplyTarget } from '../remote-comments.serv
 import type { RemoteActorRow } from '../tables.ts';
 import { commentTextOf } from './remote-comments-note.ts';
 import { remoteActorOf } from './remote-party.ts';
+import { onRemoteNote, onRemoteNoteUpdate, type RemotePostHandlerDeps } from './remote-post-handlers.ts';
 
 export interface RemoteCommentHandlerDeps {
   remoteActors: RemoteActorsService;
@@ -38,12 +39,16 @@ function ownNote(actorId: URL | null, note: Note): actorId is URL {
 /** Addressed to everyone (public, or unlisted: as:Public in `to` or `cc`). */
 const isPublic = (note: Note) => [...note.toIds, ...note.ccIds].some((id) => id.href === PUBLIC_COLLECTION.href);
 
-export async function onCreate(deps: RemoteCommentHandlerDeps, ctx: InboxContext<null>, create: Create) {
+export async function onCreate(
+  deps: RemoteCommentHandlerDeps & RemotePostHandlerDeps,
+  ctx: InboxContext<null>,
+  create: Create,
+) {
   const note = await create.getObject(ctx);
   if (!(note instanceof Note)) return;
   const target = await replyTargetOf(deps, ctx, note);
   if (target === null) {
-    await onOtherCreate(deps, ctx, create, note);
+    await onRemoteNote(deps, ctx, create, note);
     return;
   }
   if (!ownNote(create.actorId, note) || note.id === null || !isPublic(note)) return;
@@ -53,19 +58,15 @@ export async function onCreate(deps: RemoteCommentHandlerDeps, ctx: InboxContext
   await deps.remoteComments.receive(actor.userId, note.id.href, target, body);
 }
 
-/** remote posts: fed-posts */
-export async function onOtherCreate(
-  _deps: RemoteCommentHandlerDeps,
-  _ctx: InboxContext<null>,
-  _create: Create,
-  _note: Note,
-): Promise<void> {}
-
-export async function onUpdate(deps: RemoteCommentHandlerDeps, ctx: InboxContext<null>, update: Update) {
+export async function onUpdate(
+  deps: RemoteCommentHandlerDeps & RemotePostHandlerDeps,
+  ctx: InboxContext<null>,
+  update: Update,
+) {
   const note = await update.getObject(ctx);
   if (!(note instanceof Note) || note.id === null) return;
   if ((await deps.remoteComments.commentIdOf(note.id.href)) === null) {
-    await onOtherUpdate(deps, ctx, update, note);
+    await onRemoteNoteUpdate(deps, ctx, update, note);
     return;
   }
   const actorId = update.actorId;
@@ -75,11 +76,3 @@ export async function onUpdate(deps: RemoteCommentHandlerDeps, ctx: InboxContext
   if (actor === null || body === null) return;
   await deps.remoteComments.edit(actor.userId, note.id.href, body);
 }
-
-/** remote posts: fed-posts */
-export async function onOtherUpdate(
-  _deps: RemoteCommentHandlerDeps,
-  _ctx: InboxContext<null>,
-  _update: Update,
-  _note: Note,
-): Promise<void> {}

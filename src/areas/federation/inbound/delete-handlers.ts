@@ -1,7 +1,8 @@
 /**
  * Delete at the inboxes (docs/api.md, Federation). An actor's Delete of itself erases its shadow user
  * (remote-actors.service.ts: every area drops what it did here and repairs its counters). A Delete of
- * a Note that became a comment here deletes the comment (remote-comments-delete.ts).
+ * a Note that became a comment here deletes the comment (remote-comments-delete.ts); of a note kept as a
+ * remote post removes it (remote-post-deletes.ts); of anything else, nothing.
  *
  * Mastodon signs an account's Delete with the key of the account it just deleted, whose document now
  * answers 410 Gone: the signature cannot be checked. That 410, from the actor's own URL, is the proof
@@ -13,8 +14,9 @@ import { type Activity, Delete } from '@fedify/fedify/vocab';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import type { RemoteCommentHandlerDeps } from './create-handlers.ts';
 import { deleteRemoteComment } from './remote-comments-delete.ts';
+import { deleteRemotePost, type RemotePostDeleteDeps } from './remote-post-deletes.ts';
 
-export interface DeleteHandlerDeps {
+export interface DeleteHandlerDeps extends RemotePostDeleteDeps {
   remoteActors: RemoteActorsService;
 }
 
@@ -32,7 +34,10 @@ export async function onDelete(
 ): Promise<void> {
   const actorId = selfDeletedActor(ctx, activity);
   if (actorId !== null) await deps.remoteActors.erase(actorId.href);
-  else await deleteRemoteComment(deps, ctx, activity);
+  else {
+    await deleteRemoteComment(deps, ctx, activity);
+    await deleteRemotePost(deps, ctx, activity);
+  }
 }
 
 export async function onUnverifiedDelete(

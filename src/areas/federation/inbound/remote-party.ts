@@ -7,12 +7,14 @@ import { isActor } from '@fedify/fedify/vocab';
 import { userIdOfIdentifier } from '../actor-paths.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import type { RemoteActorRow } from '../tables.ts';
-import { profileOf } from './actor-profile.ts';
+import { avatarUrlOf, profileOf } from './actor-profile.ts';
 
 /** The actor at `uri` through the context's document loader (private addresses only when allowed). */
 export async function fetchActorProfile(ctx: Context<null>, uri: URL) {
   const object = await ctx.lookupObject(uri);
-  return isActor(object) ? profileOf(object) : null;
+  if (!isActor(object)) return null;
+  const profile = profileOf(object);
+  return profile === null ? null : { ...profile, avatarUrl: await avatarUrlOf(object) };
 }
 
 /** The activity's actor, known or fetched; null when it cannot be had (the activity is then ignored). */
