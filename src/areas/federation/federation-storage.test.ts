@@ -62,6 +62,8 @@ describe('federation storage', () => {
       clock: app.clock,
       logger: pino({ level: 'silent' }),
       wake: (delayMs) => wakes.push(delayMs),
+      rejects: async () => false,
+      health: app.services.areas.federation.deliveryHealth,
     });
   const notStopped = () => false;
 

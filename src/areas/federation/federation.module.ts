@@ -7,6 +7,7 @@
 
 import { keysetBatches } from '../../platform/exports/keyset-batches.ts';
 import { registerFetchBridge } from '../../platform/http/fetch-bridge.ts';
+import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
@@ -15,6 +16,12 @@ import { ActorKeysService } from './actor-keys.service.ts';
 import { federatedPaths } from './actor-paths.ts';
 import { DatabaseKvStore } from './database-kv-store.ts';
 import { DatabaseMessageQueue } from './database-message-queue.ts';
+import { DeliveryHealthRepository } from './delivery-health.repository.ts';
+import { DeliveryHealthService } from './delivery-health.service.ts';
+import { domainBlocksAdminRoutes } from './domain-blocks.admin-routes.ts';
+import { inboxRefusal } from './domain-blocks.inbox-gate.ts';
+import { DomainBlocksRepository } from './domain-blocks.repository.ts';
+import { DomainBlocksService } from './domain-blocks.service.ts';
 import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
 import { federationRateLimits } from './inbox-rate-limits.ts';
@@ -30,10 +37,10 @@ const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'follows', 'reactions'],
+  needs: ['accounts', 'follows', 'media', 'reactions'],
   create(
-    { config, transactions, clock, jobs, logger, events, exports, stats },
-    { accounts, follows, reactions },
+    { config, transactions, clock, jobs, logger, events, exports, stats, audit },
+    { accounts, follows, media, reactions },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
@@ -50,7 +57,19 @@ export const federationArea = defineArea({
           (row) => row.algorithm,
         ),
     });
-    if (!config.federation.enabled) return { federation: null };
+    // Moderation (domain blocks) and delivery health are kept with federation off too: operators may
+    // block domains before turning it on.
+    const domainBlocks = new DomainBlocksService({
+      transactions,
+      repository: new DomainBlocksRepository(transactions),
+      accounts,
+      follows: follows.follows,
+      audit,
+      clock,
+    });
+    const deliveryHealth = new DeliveryHealthService({ repository: new DeliveryHealthRepository(transactions), clock });
+    const rejects = (host: string) => domainBlocks.rejects(host);
+    if (!config.federation.enabled) return { federation: null, domainBlocks, deliveryHealth };
 
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));
     const kvRepository = new KvStoreRepository(transactions);
@@ -66,12 +85,15 @@ export const federationArea = defineArea({
       clock,
       logger,
       wake: (delayMs) => wake.request(delayMs),
+      rejects,
+      health: deliveryHealth,
     });
     const remoteActors = new RemoteActorsService({
       transactions,
       repository: remoteActorsRepository,
       accounts,
       clock,
+      rejects,
     });
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
@@ -83,7 +105,14 @@ export const federationArea = defineArea({
       stats,
       logger,
       remoteActors,
-      inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
+      inbound: {
+        remoteActors,
+        follows: follows.follows,
+        users: accounts.users,
+        reactions: reactions.reactions,
+        media: media.media,
+        domainSeverityOf: (host) => domainBlocks.severityOf(host),
+      },
     });
     let stopped = false;
     jobs.register('federation-queue', {
@@ -96,9 +125,10 @@ export const federationArea = defineArea({
         stopped = true;
       },
     });
-    return { federation };
+    return { federation, domainBlocks, deliveryHealth };
   },
-  routes: async (app, { federation }, { config }) => {
+  routes: async (app, { federation, domainBlocks, deliveryHealth }, { config }) => {
+    registerRoutes(app, 'admin', domainBlocksAdminRoutes(domainBlocks, deliveryHealth));
     if (federation === null) return;
     await registerFetchBridge(app, {
       exactPaths: federatedPaths.exact,
@@ -106,7 +136,9 @@ export const federationArea = defineArea({
       publicUrl: config.publicUrl,
       bodyLimit: inboxBodyLimit,
       rateLimit: federationRateLimits,
-      handle: (request) => federation.fetch(request),
+      // A rejected domain is refused before Fedify checks the signature (domain-blocks.inbox-gate.ts).
+      handle: async (request) =>
+        (await inboxRefusal({ rejects: (host) => domainBlocks.rejects(host) }, request)) ?? federation.fetch(request),
     });
   },
   stop: async ({ federation }) => {

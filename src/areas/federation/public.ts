@@ -1,9 +1,15 @@
 /** The face of federation (docs/api.md, Federation): its runtime, null while FEDERATION is off. */
+import type { DeliveryHealthService } from './delivery-health.service.ts';
+import type { DomainBlocksService } from './domain-blocks.service.ts';
 import type { FederationRuntime } from './federation-runtime.ts';
 
 export interface FederationServices {
   /** Null when FEDERATION is off: nothing is served and nothing sent. */
   federation: FederationRuntime | null;
+  /** Operators' domain blocks (reject, silence), kept with FEDERATION off too. */
+  domainBlocks: DomainBlocksService;
+  /** The outgoing deliveries' health per domain. */
+  deliveryHealth: DeliveryHealthService;
 }
 
 declare module '../../platform/modules/area-module.ts' {
@@ -12,4 +18,6 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
+export type { DeliveryHealthService } from './delivery-health.service.ts';
+export type { DomainBlocksService } from './domain-blocks.service.ts';
 export type { FederationRuntime } from './federation-runtime.ts';

@@ -32,7 +32,17 @@ export interface RemoteActorsServiceDeps {
   repository: RemoteActorsRepository;
   accounts: Pick<AccountsServices, 'accounts' | 'deletion'>;
   clock: Clock;
+  /** Whether a host is on a domain operators reject: its actors are never fetched nor kept. */
+  rejects(host: string): Promise<boolean>;
 }
+
+const hostOf = (uri: string) => {
+  try {
+    return new URL(uri).host;
+  } catch {
+    return null;
+  }
+};
 
 export class RemoteActorsService {
   readonly #deps: RemoteActorsServiceDeps;
@@ -43,9 +53,12 @@ export class RemoteActorsService {
 
   /**
    * The actor's row, fetched when unknown or older than a day; a failed refetch keeps the copy in
-   * hand. Null when the actor is unknown and cannot be fetched (or is not an actor).
+   * hand. Null when the actor is unknown and cannot be fetched (or is not an actor), or on a rejected
+   * domain (domain-blocks.service.ts).
    */
   async resolve(uri: string, fetch: () => Promise<RemoteActorProfile | null>): Promise<RemoteActorRow | null> {
+    const host = hostOf(uri);
+    if (host === null || (await this.#deps.rejects(host))) return null;
     const known = await this.#deps.repository.find(uri);
     if (known !== null && this.#deps.clock.now().getTime() - known.fetchedAt.getTime() < refreshAfterMs) return known;
     const profile = await fetch();

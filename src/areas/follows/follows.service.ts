@@ -74,6 +74,11 @@ export class FollowsService {
     await this.#deps.repository.delete(followerId, targetId);
   }
 
+  /** Every follow of the user, both ways (a remote actor whose domain an operator rejects); how many went. */
+  removeAllOf(userId: string): Promise<number> {
+    return this.#deps.repository.deleteAllOf(userId);
+  }
+
   async relationship(viewerId: string, userId: string, parameter = 'userId'): Promise<Relationship> {
     await this.#requireUser(userId, parameter, viewerId);
     const [following, followedBy] = await Promise.all([
