@@ -11,6 +11,7 @@ import { type DomainHealthRow, federationDomainHealth as h } from './tables.ts';
 /** The domains, by name. */
 export const domainHealthKeyset = defineKeyset<DomainHealthRow>({
   name: 'federation-domains',
+  order: 'asc',
   shape: ['string'],
   columns: [h.domain],
   keyOf: (row) => [row.domain],

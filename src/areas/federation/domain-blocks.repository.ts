@@ -9,6 +9,7 @@ import { federationDomainBlocks as b, type DomainBlockRow } from './tables.ts';
 /** The blocks, by domain. */
 export const adminDomainBlocksKeyset = defineKeyset<DomainBlockRow>({
   name: 'admin-domain-blocks',
+  order: 'asc',
   shape: ['string'],
   columns: [b.domain],
   keyOf: (row) => [row.domain],
