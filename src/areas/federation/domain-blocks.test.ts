@@ -47,7 +47,7 @@ describe('federation: domain blocks', () => {
   });
 
   const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-    t.request({ method, url, token: adminToken, ...(body === undefined ? {} : { payload: body }) });
+    t.request({ method, url, token: adminToken, body });
 
   const block = async (domain: string, severity: 'reject' | 'silence', status = 201) => {
     const response = await admin('POST', '/admin/federation/domain-blocks', { domain, severity });

@@ -30,7 +30,7 @@ export interface RemoteActorProfile {
 export interface RemoteActorsServiceDeps {
   transactions: Transactions;
   repository: RemoteActorsRepository;
-  accounts: Pick<AccountsServices, 'accounts' | 'deletion'>;
+  accounts: Pick<AccountsServices, 'accounts' | 'deletion' | 'users'>;
   clock: Clock;
   /** Whether a host is on a domain operators reject: its actors are never fetched nor kept. */
   rejects(host: string): Promise<boolean>;
@@ -64,6 +64,15 @@ export class RemoteActorsService {
     const profile = await fetch();
     if (profile === null || profile.uri !== uri) return known;
     return this.save(profile);
+  }
+
+  /**
+   * The actor of an incoming activity: as `resolve`, but null when its shadow is banned or being
+   * deleted, so a banned remote actor's activities are refused as a banned local user's writes are.
+   */
+  async resolveActing(uri: string, fetch: () => Promise<RemoteActorProfile | null>): Promise<RemoteActorRow | null> {
+    const row = await this.resolve(uri, fetch);
+    return row !== null && (await this.#deps.accounts.users.findVisible(row.userId)) !== null ? row : null;
   }
 
   /** Keeps a fetched actor: its shadow user made the first time, renamed afterwards. */
