@@ -4,10 +4,10 @@ import { CollectionSchema, DocumentSchema, ResourceSchema, resource, Timestamp }
 import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
-import { domainMaxLength } from '../../platform/text/domain-names.ts';
 import { domainBlocksKeyset } from './domain-blocks.repository.ts';
 import type { AccountsServices } from './public.ts';
 import { relationRateLimits } from './relations.routes.ts';
+import { DomainInput } from './requests.ts';
 import type { UserDomainBlockRow } from './tables.ts';
 
 export const UserDomainBlockSchema = ResourceSchema(
@@ -23,13 +23,7 @@ export const UserDomainBlockSchema = ResourceSchema(
 const presentDomainBlock = (row: UserDomainBlockRow) =>
   resource('domainBlocks', row.domain, { domain: row.domain, createdAt: formatTimestamp(row.createdAt) });
 
-const params = {
-  domain: Type.String({
-    minLength: 1,
-    maxLength: domainMaxLength + 20,
-    description: 'A domain (`mastodon.example`; case, a port or a URL around it are ignored)',
-  }),
-};
+const params = { domain: DomainInput('A domain (`mastodon.example`; case, a port or a URL around it are ignored)') };
 
 export function domainBlocksRoutes({ domainBlocks }: Pick<AccountsServices, 'domainBlocks'>): AnyRoute[] {
   return [

@@ -24,14 +24,14 @@ export interface DomainBlocksServiceDeps {
   clock: Clock;
 }
 
-/** The domain a path parameter names, normalized (domain-names.ts), or 422. */
-export function domainParameter(input: string): string {
+/** The domain a request names, normalized (domain-names.ts), or 422 pointing at `source`. */
+export function requireDomain(input: string, source: { parameter: string } | { pointer: string }): string {
   const domain = normalizeDomain(input);
-  if (domain === null) {
-    throw new AppError('validationFailed', { source: { parameter: 'domain' }, detail: 'not a domain name' });
-  }
+  if (domain === null) throw new AppError('validationFailed', { source, detail: 'not a domain name' });
   return domain;
 }
+
+const domainParameter = (input: string) => requireDomain(input, { parameter: 'domain' });
 
 export class DomainBlocksService {
   readonly #deps: DomainBlocksServiceDeps;

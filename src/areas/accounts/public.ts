@@ -47,7 +47,7 @@ declare module '../../platform/modules/area-module.ts' {
 }
 
 export type { RemoteUserOnDomain } from './domain-blocks.repository.ts';
-export type { DomainBlocksService } from './domain-blocks.service.ts';
+export { type DomainBlocksService, requireDomain } from './domain-blocks.service.ts';
 // What other areas use of accounts, beside its services.
 export type { ModerationService } from './moderation.service.ts';
 export { adminUsersKeyset, maxBanReasonLength } from './moderation.service.ts';
@@ -61,7 +61,7 @@ export {
 } from './presenters.ts';
 export type { ReauthenticationProof, ReauthenticationService } from './reauthentication.service.ts';
 export type { HiddenMutes, RelationsService } from './relations.service.ts';
-export { LoginBody, loginNameOf } from './requests.ts';
+export { DomainInput, LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { sessionsRevokedChannel } from './session-cache.ts';
 export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions } from './sessions.service.ts';

@@ -1,7 +1,6 @@
 /**
  * Operators' moderation of federation: GET/POST /admin/federation/domain-blocks, DELETE
- * /admin/federation/domain-blocks/{domain} (audited in the service), and the deliveries' health per
- * domain, GET /admin/federation/domains.
+ * /admin/federation/domain-blocks/{domain} (audited in the service).
  */
 import { Type } from 'typebox';
 import { alsoAnswer } from '../../platform/http/answers.ts';
@@ -16,16 +15,13 @@ import {
 } from '../../platform/http/jsonapi.ts';
 import { listDocument } from '../../platform/http/page-document.ts';
 import { type AnyRoute, route } from '../../platform/http/route.ts';
-import { formatNullableTimestamp, formatTimestamp } from '../../platform/http/time.ts';
-import { domainMaxLength } from '../../platform/text/domain-names.ts';
-import { domainHealthKeyset } from './delivery-health.repository.ts';
-import type { DeliveryHealthService } from './delivery-health.service.ts';
+import { formatTimestamp } from '../../platform/http/time.ts';
+import { DomainInput } from '../accounts/public.ts';
 import { adminDomainBlocksKeyset } from './domain-blocks.repository.ts';
 import { type DomainBlocksService, domainBlockReasonMaxLength } from './domain-blocks.service.ts';
-import type { DomainBlockRow, DomainHealthRow } from './tables.ts';
+import type { DomainBlockRow } from './tables.ts';
 
 const severities = ['reject', 'silence'] as const;
-const domainStates = ['ok', 'failing', 'backedOff', 'unavailable'] as const;
 
 export const DomainBlockSchema = ResourceSchema(
   'federationDomainBlocks',
@@ -39,25 +35,6 @@ export const DomainBlockSchema = ResourceSchema(
   }),
   undefined,
   'FederationDomainBlock',
-);
-
-export const DomainHealthSchema = ResourceSchema(
-  'federationDomains',
-  Type.Object({
-    domain: Type.String(),
-    state: StringEnum(domainStates, {
-      description:
-        'ok; failing (consecutive failures); backedOff (deliveries held until retryAt); unavailable (failing for 7 days: held deliveries dropped, one probe at each retryAt)',
-    }),
-    consecutiveFailures: Type.Integer(),
-    failingSince: Nullable(Timestamp),
-    retryAt: Nullable(Timestamp),
-    lastSuccessAt: Nullable(Timestamp),
-    lastFailureAt: Nullable(Timestamp),
-    lastError: Nullable(Type.String()),
-  }),
-  undefined,
-  'FederationDomain',
 );
 
 const presentBlock = (row: DomainBlockRow) =>
@@ -74,11 +51,7 @@ const Reason = Type.Optional(Nullable(Type.String({ maxLength: domainBlockReason
 
 const BlockBody = Type.Object(
   {
-    domain: Type.String({
-      minLength: 1,
-      maxLength: domainMaxLength + 20,
-      description: 'A domain (`mastodon.example`; case, a port or a URL around it are ignored)',
-    }),
+    domain: DomainInput('A domain (`mastodon.example`; case, a port or a URL around it are ignored)'),
     severity: StringEnum(severities, {
       description:
         'reject: nothing in or out, its actors suspended; silence: its actors reach only their local followers',
@@ -89,18 +62,7 @@ const BlockBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function domainBlocksAdminRoutes(domainBlocks: DomainBlocksService, health: DeliveryHealthService): AnyRoute[] {
-  const presentHealth = (row: DomainHealthRow) =>
-    resource('federationDomains', row.domain, {
-      domain: row.domain,
-      state: health.stateOf(row),
-      consecutiveFailures: row.consecutiveFailures,
-      failingSince: formatNullableTimestamp(row.failingSince),
-      retryAt: formatNullableTimestamp(row.retryAt),
-      lastSuccessAt: formatNullableTimestamp(row.lastSuccessAt),
-      lastFailureAt: formatNullableTimestamp(row.lastFailureAt),
-      lastError: row.lastError,
-    });
+export function domainBlocksAdminRoutes(domainBlocks: DomainBlocksService): AnyRoute[] {
   return [
     route({
       method: 'GET',
@@ -134,22 +96,10 @@ export function domainBlocksAdminRoutes(domainBlocks: DomainBlocksService, healt
       path: '/admin/federation/domain-blocks/{domain}',
       auth: 'admin',
       summary: 'Lift a domain block (audited); the bans a rejection made are lifted, follows do not come back',
-      params: {
-        domain: Type.String({ minLength: 1, maxLength: domainMaxLength + 20, description: 'The blocked domain' }),
-      },
+      params: { domain: DomainInput('The blocked domain') },
       errors: ['notFound'],
       success: { status: 204 },
       handler: ({ params }) => domainBlocks.remove(params.domain),
-    }),
-    route({
-      method: 'GET',
-      path: '/admin/federation/domains',
-      auth: 'admin',
-      summary: 'Outgoing deliveries per domain: consecutive failures, back-off, last success and failure',
-      page: { keyset: domainHealthKeyset },
-      success: { status: 200, schema: CollectionSchema(DomainHealthSchema) },
-      handler: async ({ page, links }) =>
-        listDocument(await health.list(page), { page, links }, domainHealthKeyset, presentHealth),
     }),
   ];
 }

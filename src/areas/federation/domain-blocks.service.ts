@@ -17,8 +17,8 @@ import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
-import { coveringDomains, domainOfHost, normalizeDomain } from '../../platform/text/domain-names.ts';
-import type { AccountsServices } from '../accounts/public.ts';
+import { coveringDomains, domainOfHost } from '../../platform/text/domain-names.ts';
+import { type AccountsServices, requireDomain } from '../accounts/public.ts';
 import type { FollowsService } from '../follows/public.ts';
 import type { DomainBlocksRepository } from './domain-blocks.repository.ts';
 import type { DomainBlockRow, DomainBlockSeverity } from './tables.ts';
@@ -63,10 +63,7 @@ export class DomainBlocksService {
 
   /** Blocks a domain, or changes its block; `created` false when it was blocked already. */
   async put(input: DomainBlockInput): Promise<{ block: DomainBlockRow; created: boolean }> {
-    const domain = normalizeDomain(input.domain);
-    if (domain === null) {
-      throw new AppError('validationFailed', { source: { pointer: '/domain' }, detail: 'not a domain name' });
-    }
+    const domain = requireDomain(input.domain, { pointer: '/domain' });
     const now = this.#deps.clock.now();
     const { block, before } = await this.#deps.transactions.run(async () => {
       const before = await this.#deps.repository.find(domain);
@@ -95,10 +92,7 @@ export class DomainBlocksService {
 
   /** Lifts a block (404 when there is none); what a rejection removed does not come back but its bans. */
   async remove(input: string): Promise<void> {
-    const domain = normalizeDomain(input);
-    if (domain === null) {
-      throw new AppError('validationFailed', { source: { parameter: 'domain' }, detail: 'not a domain name' });
-    }
+    const domain = requireDomain(input, { parameter: 'domain' });
     const removed = await this.#deps.transactions.run(async () => {
       const before = await this.#deps.repository.find(domain);
       if (before === null || !(await this.#deps.repository.delete(domain))) return null;

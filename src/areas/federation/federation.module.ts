@@ -16,6 +16,7 @@ import { ActorKeysService } from './actor-keys.service.ts';
 import { federatedPaths } from './actor-paths.ts';
 import { DatabaseKvStore } from './database-kv-store.ts';
 import { DatabaseMessageQueue } from './database-message-queue.ts';
+import { deliveryHealthAdminRoutes } from './delivery-health.admin-routes.ts';
 import { DeliveryHealthRepository } from './delivery-health.repository.ts';
 import { DeliveryHealthService } from './delivery-health.service.ts';
 import { domainBlocksAdminRoutes } from './domain-blocks.admin-routes.ts';
@@ -128,7 +129,10 @@ export const federationArea = defineArea({
     return { federation, domainBlocks, deliveryHealth };
   },
   routes: async (app, { federation, domainBlocks, deliveryHealth }, { config }) => {
-    registerRoutes(app, 'admin', domainBlocksAdminRoutes(domainBlocks, deliveryHealth));
+    registerRoutes(app, 'admin', [
+      ...domainBlocksAdminRoutes(domainBlocks),
+      ...deliveryHealthAdminRoutes(deliveryHealth),
+    ]);
     if (federation === null) return;
     await registerFetchBridge(app, {
       exactPaths: federatedPaths.exact,
