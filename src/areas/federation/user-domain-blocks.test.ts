@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { adminToken, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import {
@@ -16,6 +17,7 @@ import {
   startFederatedTest,
 } from '../../../test/helpers/fediverse-inbox.ts';
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 
 describe('federation: a user blocks a domain; an operator bans a remote actor', () => {
   let fed: FederatedTest;
@@ -161,6 +163,11 @@ describe('federation: a user blocks a domain; an operator bans a remote actor', 
     assert.deepEqual(await commentAuthors(carol), [], 'the comment is hidden from everyone');
     assert.deepEqual(await followerNames(), [], 'a banned follower is not listed');
     assert.deepEqual(await likers(carol), [], 'her like is hidden');
+    const [mailed] = await queryRows<{ n: number }>(
+      t.services.platform.transactions.db,
+      sql`SELECT count(*)::int AS n FROM mail_outbox WHERE recipient LIKE '%remote.invalid'`,
+    );
+    assert.equal(mailed?.n, 0, 'no decision mail is filed for a remote account');
 
     // Her activities are refused: a Like of another post counts nothing, a Follow gets no answer.
     const other = await createMediaRow(t, carol.id);
