@@ -31,8 +31,9 @@ export async function inboxRefusal(deps: InboxGateDeps, request: Request): Promi
       'signature-input': request.headers.get('signature-input') ?? undefined,
     },
   });
-  for (const host of [keyHost, await actorHostOf(request)]) {
-    if (host !== null && (await deps.rejects(host))) {
+  const hosts = new Set([keyHost, await actorHostOf(request)].filter((host) => host !== null));
+  for (const host of hosts) {
+    if (await deps.rejects(host)) {
       return new Response(JSON.stringify({ error: 'This server does not accept activities from your domain.' }), {
         status: 403,
         headers: { 'content-type': 'application/json' },
