@@ -1,7 +1,8 @@
 /**
  * federation: ActivityPub through Fedify (docs/api.md, Federation; docs/operations.md, Federation).
- * Off by default: with FEDERATION off the area keeps only its erasure and export duties, serves no
- * path, registers no job and never loads Fedify. On, the Fastify bridge (platform/http/fetch-bridge.ts)
+ * Off by default: with FEDERATION off the area keeps only its erasure and export duties and the
+ * operators' domain blocks and delivery health (their admin routes), serves no federated path,
+ * registers no job and never loads Fedify. On, the Fastify bridge (platform/http/fetch-bridge.ts)
  * hands Fedify the federated paths, and the job federation-queue drains Fedify's message queue.
  */
 
