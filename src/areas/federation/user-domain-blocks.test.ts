@@ -107,6 +107,13 @@ describe('federation: a user blocks a domain; an operator bans a remote actor', 
     );
     assert.deepEqual(await commentAuthors(carol), [fed.handleOf(fed.ana)], 'and shown to others');
     assert.deepEqual(await likers(alice), [], 'her like is not listed to alice');
+    // The same rule for the readers that filter in memory, and for one pair (writes).
+    const { users } = t.services.areas.accounts;
+    assert.ok((await users.hiddenFrom(alice.id, 'none')).has(anaShadow));
+    assert.equal((await users.hiddenFrom(carol.id, 'none')).has(anaShadow), false);
+    assert.equal(await users.blockedEitherWay(alice.id, anaShadow), true);
+    assert.equal(await users.blockedEitherWay(anaShadow, alice.id), true);
+    assert.equal(await users.blockedEitherWay(carol.id, anaShadow), false);
     assert.deepEqual(await likers(carol), [fed.handleOf(fed.ana)]);
 
     // bea was never seen here: the rule covers the domain's actors met later too.
