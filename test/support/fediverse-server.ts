@@ -71,7 +71,12 @@ async function publicKeyPem(key: CryptoKey): Promise<string> {
   return `-----BEGIN PUBLIC KEY-----\n${spki.match(/.{1,64}/g)?.join('\n')}\n-----END PUBLIC KEY-----\n`;
 }
 
-export async function startFediverseServer(): Promise<FediverseServer> {
+/**
+ * `host`: the loopback address to listen on (default 127.0.0.1); another one of 127.0.0.0/8
+ * (`127.0.0.2`) makes a server of another domain, for tests of domain blocks.
+ */
+export async function startFediverseServer(options: { host?: string } = {}): Promise<FediverseServer> {
+  const host = options.host ?? '127.0.0.1';
   const actors = new Map<string, RemoteActor>();
   const gone = new Set<string>();
   const received: ReceivedActivity[] = [];
@@ -114,8 +119,8 @@ export async function startFediverseServer(): Promise<FediverseServer> {
     }
     response.writeHead(200, { 'content-type': 'application/activity+json' }).end(JSON.stringify(actor.document));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
   /** WebFinger's answer for `acct:name@host` of a known actor (gone or unknown: null, a 404). */
   const webFingerOf = (resource: string | null) => {
     const match = /^acct:([^@]+)@(.+)$/.exec(resource ?? '');

@@ -19,6 +19,9 @@ import { deletionRoutes } from './deletion.routes.ts';
 import { DeletionService } from './deletion.service.ts';
 import { usersCreateCommand } from './users-create.command.ts';
 import './events.ts';
+import { DomainBlocksRepository } from './domain-blocks.repository.ts';
+import { domainBlocksRoutes } from './domain-blocks.routes.ts';
+import { DomainBlocksService } from './domain-blocks.service.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { mailFlowsRoutes } from './mail-flows.routes.ts';
 import { MailFlowsService } from './mail-flows.service.ts';
@@ -146,6 +149,23 @@ export const accountsArea = defineArea({
           (row) => row.mutedId,
         ),
     });
+    const domainBlocksRepository = new DomainBlocksRepository(transactions);
+    const domainBlocks = new DomainBlocksService({
+      transactions,
+      events,
+      repository: domainBlocksRepository,
+      accounts: repository,
+      clock,
+    });
+    exports.register({
+      name: 'domain-blocks',
+      description: 'The remote domains you block, and since when.',
+      rows: (userId) =>
+        keysetBatches(
+          (after, limit) => domainBlocksRepository.exportRows(userId, after, limit),
+          (row) => row.domain,
+        ),
+    });
     // Blocks and mutes both ways (the user row's cascade would too; said here, as every area does).
     events.subscribe('user.erasing', 'inTransaction', 'accounts.eraseRelations', ({ userId }) =>
       relationsRepository.eraseUser(userId),
@@ -239,6 +259,7 @@ export const accountsArea = defineArea({
       }),
       users: new UsersService({ repository, relations, clock }),
       relations,
+      domainBlocks,
       moderation,
       deletion,
     };
@@ -250,6 +271,7 @@ export const accountsArea = defineArea({
       ...deletionRoutes(services),
       ...twoFactorRoutes(services),
       ...relationsRoutes(services),
+      ...domainBlocksRoutes(services),
     ]);
   },
   // Mail requests are worked after their answer; a graceful stop waits for them to file their mail.

@@ -1,6 +1,7 @@
 /** The face of accounts: its services, and what other areas may import of it (docs/development.md, How areas talk). */
 import type { AccountsService } from './accounts.service.ts';
 import type { DeletionService } from './deletion.service.ts';
+import type { DomainBlocksService } from './domain-blocks.service.ts';
 import type { MailFlowsService } from './mail-flows.service.ts';
 import type { ModerationService } from './moderation.service.ts';
 import type { PasswordService } from './password.service.ts';
@@ -29,6 +30,8 @@ export interface AccountsServices {
   users: UsersService;
   /** Blocks and mutes between users, and the viewer's hidden users (read-model.ts `shownTo` in memory). */
   relations: RelationsService;
+  /** A user's own blocks of remote domains, part of the same rule as blocks. */
+  domainBlocks: DomainBlocksService;
   /** Operators' side: verified badge, bans (and their end), erasure. */
   moderation: ModerationService;
   /** "Confirm it is you" before a change to how the account signs in (a recent sign-in or the password). */
@@ -43,6 +46,8 @@ declare module '../../platform/modules/area-module.ts' {
   }
 }
 
+export type { RemoteUserOnDomain } from './domain-blocks.repository.ts';
+export { type DomainBlocksService, requireDomain } from './domain-blocks.service.ts';
 // What other areas use of accounts, beside its services.
 export type { ModerationService } from './moderation.service.ts';
 export { adminUsersKeyset, maxBanReasonLength } from './moderation.service.ts';
@@ -56,7 +61,7 @@ export {
 } from './presenters.ts';
 export type { ReauthenticationProof, ReauthenticationService } from './reauthentication.service.ts';
 export type { HiddenMutes, RelationsService } from './relations.service.ts';
-export { LoginBody, loginNameOf } from './requests.ts';
+export { DomainInput, LoginBody, loginNameOf } from './requests.ts';
 export { resolveUser } from './resolve-user.ts';
 export { sessionsRevokedChannel } from './session-cache.ts';
 export { type ClientInfo, clientInfo, type SessionsService, type SignInOptions } from './sessions.service.ts';

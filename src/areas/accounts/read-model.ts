@@ -4,8 +4,9 @@
  * to a user goes through UsersService.
  */
 import { type AnyColumn, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { defaultSettings } from './settings.service.ts';
-import { type UserRow, type UserSettings, userBlocks, userMutes, users } from './tables.ts';
+import { type UserRow, type UserSettings, userBlocks, userDomainBlocks, userMutes, users } from './tables.ts';
 
 /** The users rows, to join and select from (never to write). */
 export const userRows = users;
@@ -80,7 +81,8 @@ export type ViewerRef = string | Placeholder;
 
 /**
  * What of the relations between the viewer and a user a reader applies (docs/api.md, "Who sees whom"):
- * - `blocks`: a block either way (profiles, lists of users, writes, search): always applies;
+ * - `blocks`: a block either way, or the viewer's block of the user's domain (profiles, lists of users,
+ *   writes, search): always applies;
  * - `content`: blocks, and the viewer's mutes in force (media and comments in lists and feeds);
  * - `notifications`: blocks, and the viewer's mutes in force that stop notifications.
  * `at` is the request's time: a mute whose `expiresAt` is not after it no longer applies.
@@ -88,10 +90,31 @@ export type ViewerRef = string | Placeholder;
 export type ShownScope = { kind: 'blocks' } | { kind: 'content' | 'notifications'; at: Date | Placeholder };
 export const blocksOnly: ShownScope = { kind: 'blocks' };
 
-/** A block either way between the viewer and the user in `userId`. */
-const blockedEitherWay = (viewer: ViewerRef, userId: AnyColumn | SQL): SQL =>
+/** The domain of a remote user's handle (`ana@Host.Example:8443` -> `host.example`), as domain-names.ts reads it. */
+export const remoteDomainOf = (handle: AnyColumn | SQL): SQL =>
+  sql`lower(regexp_replace(split_part(${handle}::text, '@', 2), ':[0-9]+$', ''))`;
+
+/** Whether the domain in `domain` is `blocked` or one of its subdomains (domain-names.ts `coveringDomains`). */
+export const domainCoveredBy = (domain: SQL, blocked: AnyColumn | SQL): SQL =>
+  sql`(${domain} = ${blocked} OR ${domain} LIKE '%.' || ${blocked})`;
+
+/** The user a domain block is checked on (an alias: the reader's query may hold `users` itself). */
+const blockedUser = alias(users, 'domain_blocked_user');
+
+/**
+ * The viewer's block of the domain of the (remote) user in `userId` (a user's own domain blocks,
+ * docs/api.md, Blocks and mutes): one way, like a block made by the viewer. A local user has no domain.
+ */
+const domainBlockedBy = (viewer: ViewerRef, userId: AnyColumn | SQL): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${userDomainBlocks} JOIN ${users} AS ${blockedUser} ON ${blockedUser.id} = ${userId}
+    WHERE ${userDomainBlocks.userId} = ${viewer} AND ${blockedUser.remoteHandle} IS NOT NULL
+      AND ${domainCoveredBy(remoteDomainOf(blockedUser.remoteHandle), userDomainBlocks.domain)})`;
+
+/** A block either way between the viewer and the user in `userId`, or the viewer's block of the user's domain. */
+export const blockedEitherWay = (viewer: ViewerRef, userId: AnyColumn | SQL): SQL =>
   sql`(EXISTS (SELECT 1 FROM ${userBlocks} WHERE ${userBlocks.blockerId} = ${viewer} AND ${userBlocks.blockedId} = ${userId})
-    OR EXISTS (SELECT 1 FROM ${userBlocks} WHERE ${userBlocks.blockerId} = ${userId} AND ${userBlocks.blockedId} = ${viewer}))`;
+    OR EXISTS (SELECT 1 FROM ${userBlocks} WHERE ${userBlocks.blockerId} = ${userId} AND ${userBlocks.blockedId} = ${viewer})
+    OR ${domainBlockedBy(viewer, userId)})`;
 
 /** The viewer's mute of the user in `userId`, in force at `at` (and stopping notifications, if asked). */
 const mutedBy = (viewer: ViewerRef, userId: AnyColumn | SQL, at: Date | Placeholder, notifications: boolean): SQL =>

@@ -5,8 +5,15 @@ import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { type PublicUserRow, publicUserColumns, visibleUser } from './read-model.ts';
-import { type UserBlockRow, type UserMuteRow, userBlocks, userMutes, users } from './tables.ts';
+import {
+  blockedEitherWay,
+  domainCoveredBy,
+  type PublicUserRow,
+  publicUserColumns,
+  remoteDomainOf,
+  visibleUser,
+} from './read-model.ts';
+import { type UserBlockRow, type UserMuteRow, userBlocks, userDomainBlocks, userMutes, users } from './tables.ts';
 
 /** A blocked user in my list, and since when. */
 export interface BlockedUser {
@@ -71,19 +78,13 @@ export class RelationsRepository extends Repository {
     return row ?? null;
   }
 
-  /** Whether either of the two blocks the other. */
+  /** Whether either of the two blocks the other, or the other's domain (read-model.ts `shownTo`, for one pair). */
   async blockedEitherWay(a: string, b: string): Promise<boolean> {
-    const [row] = await this.db
-      .select({ blockerId: userBlocks.blockerId })
-      .from(userBlocks)
-      .where(
-        or(
-          and(eq(userBlocks.blockerId, a), eq(userBlocks.blockedId, b)),
-          and(eq(userBlocks.blockerId, b), eq(userBlocks.blockedId, a)),
-        ),
-      )
-      .limit(1);
-    return row !== undefined;
+    const [row] = await queryRows<{ blocked: boolean }>(
+      this.db,
+      sql`SELECT ${blockedEitherWay(a, sql`${b}::uuid`)} OR ${blockedEitherWay(b, sql`${a}::uuid`)} AS blocked`,
+    );
+    return row?.blocked === true;
   }
 
   /** Inserts or replaces the mute's terms (a mute again renews it); the row as it is now. */
@@ -162,6 +163,9 @@ export class RelationsRepository extends Repository {
       this.db,
       sql`SELECT ${userBlocks.blockedId} AS id FROM ${userBlocks} WHERE ${userBlocks.blockerId} = ${viewerId}
           UNION SELECT ${userBlocks.blockerId} FROM ${userBlocks} WHERE ${userBlocks.blockedId} = ${viewerId}
+          UNION SELECT ${users.id} FROM ${userDomainBlocks} JOIN ${users} ON ${users.remoteHandle} IS NOT NULL
+            AND ${domainCoveredBy(remoteDomainOf(users.remoteHandle), userDomainBlocks.domain)}
+            WHERE ${userDomainBlocks.userId} = ${viewerId}
           ${
             mutes === 'none'
               ? sql``
@@ -193,8 +197,9 @@ export class RelationsRepository extends Repository {
       .limit(limit);
   }
 
-  /** An erased account (`user.erasing`): its blocks and mutes, both ways. */
+  /** An erased account (`user.erasing`): its blocks and mutes, both ways, and its domain blocks. */
   async eraseUser(userId: string): Promise<void> {
+    await this.db.delete(userDomainBlocks).where(eq(userDomainBlocks.userId, userId));
     await this.db.delete(userBlocks).where(or(eq(userBlocks.blockerId, userId), eq(userBlocks.blockedId, userId)));
     await this.db.delete(userMutes).where(or(eq(userMutes.muterId, userId), eq(userMutes.mutedId, userId)));
   }

@@ -4,6 +4,7 @@
  */
 import { Type } from 'typebox';
 import { AppError } from '../../platform/http/error-catalogue.ts';
+import { domainMaxLength } from '../../platform/text/domain-names.ts';
 
 export const Password = Type.String({
   minLength: 1,
@@ -29,3 +30,7 @@ export function loginNameOf(body: { email?: string; login?: string }): string {
   }
   return name;
 }
+
+/** A domain in a path (`{domain}`) or a body: normalized by `requireDomain` (domain-blocks.service.ts). */
+export const DomainInput = (description: string) =>
+  Type.String({ minLength: 1, maxLength: domainMaxLength + 20, description });

@@ -167,3 +167,15 @@ export const userMutes = pgTable(
   (table) => [primaryKey({ columns: [table.muterId, table.mutedId] })],
 );
 export type UserMuteRow = typeof userMutes.$inferSelect;
+
+/** A user's block of a remote domain and its subdomains (migration 1900): its actors are to them as blocked users. */
+export const userDomainBlocks = pgTable(
+  'user_domain_blocks',
+  {
+    userId: uuid('user_id').notNull(),
+    domain: text('domain').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.domain] })],
+);
+export type UserDomainBlockRow = typeof userDomainBlocks.$inferSelect;

@@ -56,7 +56,8 @@ export class AppealMails {
     stored: string | null,
   ): Promise<{ to: string; name: string | null; locale: Locale } | null> {
     const user = await this.#deps.users.find(userId);
-    if (user === null || user.anonymizedAt !== null) return null;
+    // A remote actor's shadow (federation) has no address: its server is not told by mail.
+    if (user === null || user.anonymizedAt !== null || user.remoteHandle !== null) return null;
     return {
       to: user.email,
       name: user.nickname ?? user.username ?? null,

@@ -5,7 +5,15 @@
  * the handler Fedify gave `listen`. Several instances share the table; a message is leased to one at
  * a time. Fedify retries failed deliveries itself (nativeRetrial false) by enqueuing them again with a
  * delay; a handler that throws (a bug, the database gone) is retried here with backoff, then dropped.
+ *
+ * Outgoing deliveries (Fedify's outbox messages) pass two checks before Fedify sends them: one to a
+ * domain an operator rejects is dropped (domain-blocks.service.ts), and one to a domain backed off for
+ * failing is held until its back-off ends, or dropped once it has failed for days
+ * (delivery-health.service.ts). What Fedify reports of the delivery (its onOutboxError, through
+ * `noteDeliveryError`) counts toward the domain's health.
  */
+
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   MessageQueue,
   MessageQueueDepth,
@@ -14,6 +22,8 @@ import type {
 } from '@fedify/fedify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
+import { domainOfHost } from '../../platform/text/domain-names.ts';
+import type { DeliveryHealthService } from './delivery-health.service.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import type { QueueRepository } from './queue.repository.ts';
 
@@ -26,6 +36,32 @@ export interface DatabaseMessageQueueDeps {
   logger: FastifyBaseLogger;
   /** Asks for a run of the job federation-queue in `delayMs` (0: now). */
   wake(delayMs: number): void;
+  /** Whether a host is on a domain operators reject (nothing is delivered there). */
+  rejects(host: string): Promise<boolean>;
+  health: DeliveryHealthService;
+}
+
+/** The failure Fedify reported for the delivery in hand, if any (set by `noteDeliveryError`). */
+interface DeliveryInHand {
+  failure: string | null;
+}
+
+/** A delivery's error the server answered (a 4xx: it is up) is not the domain's failure. */
+function domainFailureOf(error: unknown): string | null {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status < 500) return null;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The inbox host of one of Fedify's outgoing deliveries, or null for any other message. */
+function deliveryHostOf(message: unknown): string | null {
+  const { type, inbox } = (message ?? {}) as { type?: unknown; inbox?: unknown };
+  if (type !== 'outbox' || typeof inbox !== 'string') return null;
+  try {
+    return new URL(inbox).host;
+  } catch {
+    return null;
+  }
 }
 
 /** A message is held by the instance that claimed it this long; a crashed instance's message runs again after. */
@@ -39,11 +75,17 @@ export interface DrainReport {
   handled: number;
   failed: number;
   dropped: number;
+  /** Deliveries to a rejected domain, dropped unsent. */
+  rejected: number;
+  /** Deliveries to a backed-off domain: held, or dropped once it has failed for days. */
+  held: number;
+  givenUp: number;
 }
 
 export class DatabaseMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
   readonly #deps: DatabaseMessageQueueDeps;
+  readonly #delivery = new AsyncLocalStorage<DeliveryInHand>();
   #handler: Handler | null = null;
 
   constructor(deps: DatabaseMessageQueueDeps) {
@@ -70,6 +112,44 @@ export class DatabaseMessageQueue implements MessageQueue {
     wake(delayMs);
   }
 
+  /** Fedify's onOutboxError: the delivery in hand failed (the domain's failure unless the server answered). */
+  noteDeliveryError(error: unknown): void {
+    const delivery = this.#delivery.getStore();
+    if (delivery !== undefined) delivery.failure = domainFailureOf(error);
+  }
+
+  /**
+   * One outgoing delivery to `host`: dropped (rejected domain, given up), held (backed off), or sent
+   * with its outcome counted. False when the message was dealt with here (deleted or held).
+   */
+  async #deliver(host: string, seq: number, send: () => Promise<void> | void, report: DrainReport) {
+    const { repository, health, logger } = this.#deps;
+    const domain = domainOfHost(host);
+    if (await this.#deps.rejects(host)) {
+      await repository.delete(seq);
+      report.rejected += 1;
+      logger.info({ event: 'federation.deliveryRejected', domain }, 'delivery to a rejected domain dropped');
+      return false;
+    }
+    const decision = await health.decide(domain);
+    if (decision.type === 'drop') {
+      await repository.delete(seq);
+      report.givenUp += 1;
+      logger.warn({ event: 'federation.deliveryGivenUp', domain }, 'delivery to an unavailable domain dropped');
+      return false;
+    }
+    if (decision.type === 'hold') {
+      await repository.hold(seq, decision.until);
+      report.held += 1;
+      return false;
+    }
+    const delivery: DeliveryInHand = { failure: null };
+    await this.#delivery.run(delivery, send);
+    if (delivery.failure === null) await health.recordSuccess(domain);
+    else await health.recordFailure(domain, delivery.failure);
+    return true;
+  }
+
   /** Fedify's worker: this instance drains with `handler` until the signal aborts. */
   listen(handler: Handler, options?: MessageQueueListenOptions): Promise<void> {
     this.#handler = handler;
@@ -92,7 +172,7 @@ export class DatabaseMessageQueue implements MessageQueue {
 
   /** Handles every due message, one at a time, until none is due, the budget is spent or `stopped()`. */
   async drain(stopped: () => boolean): Promise<DrainReport> {
-    const report: DrainReport = { handled: 0, failed: 0, dropped: 0 };
+    const report: DrainReport = { handled: 0, failed: 0, dropped: 0, rejected: 0, held: 0, givenUp: 0 };
     const handler = this.#handler;
     if (handler === null) return report;
     const { repository, secrets, clock, logger } = this.#deps;
@@ -102,7 +182,10 @@ export class DatabaseMessageQueue implements MessageQueue {
       const claimed = await repository.claimNext(now, new Date(now.getTime() + leaseMs));
       if (claimed === null) break;
       try {
-        await handler(JSON.parse(secrets.unseal('queued-messages', claimed.sealedMessage)));
+        const message: unknown = JSON.parse(secrets.unseal('queued-messages', claimed.sealedMessage));
+        const host = deliveryHostOf(message);
+        if (host === null) await handler(message);
+        else if (!(await this.#deliver(host, claimed.seq, () => handler(message), report))) continue;
         await repository.delete(claimed.seq);
         report.handled += 1;
       } catch (error) {

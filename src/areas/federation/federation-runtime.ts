@@ -120,6 +120,7 @@ export class FederationRuntime {
       actorKeys,
       stats,
       inbound,
+      onOutboxError: (error) => queue.noteDeliveryError(error),
     });
     // Resolves when the service stops; the queue's messages are handed over by the job's drain.
     void federation.startQueue(null, { signal: this.#stopping.signal });

@@ -49,6 +49,8 @@ export interface FederationSetupDeps {
   stats: Stats;
   /** What the inbox handlers act through (inbound/). */
   inbound: InboundDeps;
+  /** A delivery failed (delivery-health.service.ts counts it per domain). */
+  onOutboxError(error: Error): void;
 }
 
 /** A local user as an actor: visible (neither banned nor being deleted) and named. */
@@ -72,6 +74,9 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
     manuallyStartQueue: true,
     origin: publicUrl,
     allowPrivateAddress: deps.allowPrivateAddress,
+    // Failing domains are backed off by the queue (delivery-health.service.ts), shown to operators.
+    circuitBreaker: false,
+    onOutboxError: (error) => deps.onOutboxError(error),
     userAgent: { software: `travel-media-service/${deps.softwareVersion}`, url: new URL(publicUrl) },
   });
 

@@ -62,8 +62,12 @@ describe('federation storage', () => {
       clock: app.clock,
       logger: pino({ level: 'silent' }),
       wake: (delayMs) => wakes.push(delayMs),
+      rejects: async () => false,
+      health: app.services.areas.federation.deliveryHealth,
     });
   const notStopped = () => false;
+  /** The drain report's counts of outgoing deliveries (none among these messages). */
+  const noDeliveries = { rejected: 0, held: 0, givenUp: 0 };
 
   it('keeps values under keys of several parts, shared by the instances, until they expire', async () => {
     const kv = kvOf(t);
@@ -138,14 +142,14 @@ describe('federation storage', () => {
     for (const row of stored) assert.doesNotMatch(row.sealed, /SECRET-JWK|outbox/);
     assert.deepEqual(await queue.getDepth(), { queued: 2, ready: 1, delayed: 1 });
 
-    assert.deepEqual(await queue.drain(notStopped), { handled: 1, failed: 0, dropped: 0 });
+    assert.deepEqual(await queue.drain(notStopped), { handled: 1, failed: 0, dropped: 0, ...noDeliveries });
     assert.deepEqual(handled, [{ type: 'outbox', activity: 'first', keys: [{ privateKey: 'SECRET-JWK' }] }]);
     t.clock.advance(30_000);
     await queue.drain(notStopped);
     assert.deepEqual(handled.at(-1), { type: 'outbox', activity: 'later' });
     assert.deepEqual(await queue.getDepth(), { queued: 0, ready: 0, delayed: 0 });
     listening.abort();
-    assert.deepEqual(await queue.drain(notStopped), { handled: 0, failed: 0, dropped: 0 });
+    assert.deepEqual(await queue.drain(notStopped), { handled: 0, failed: 0, dropped: 0, ...noDeliveries });
   });
 
   it('runs the messages of one ordering key in order, a failed one retried with backoff before the next', async () => {
@@ -167,7 +171,7 @@ describe('federation storage', () => {
     await queue.enqueue({ name: 'create' }, { orderingKey: 'note-1' });
     await queue.enqueue({ name: 'delete' }, { orderingKey: 'note-1' });
     await queue.enqueue({ name: 'unrelated' });
-    assert.deepEqual(await queue.drain(notStopped), { handled: 1, failed: 1, dropped: 0 });
+    assert.deepEqual(await queue.drain(notStopped), { handled: 1, failed: 1, dropped: 0, ...noDeliveries });
     assert.deepEqual(handled, ['unrelated'], 'the Delete waits for its Create');
     t.clock.advance(15_000);
     await queue.drain(notStopped);

@@ -1,8 +1,9 @@
 /**
  * federation: ActivityPub through Fedify (docs/api.md, Federation; docs/operations.md, Federation).
- * Off by default: with FEDERATION off the area keeps only its erasure and export duties and the remote
- * posts already kept (their list, answered, and their pruning, the job remote-posts), serves no
- * federated path, registers no federation-queue job and never loads Fedify. On, the Fastify bridge
+ * Off by default: with FEDERATION off the area keeps only its erasure and export duties, the remote
+ * posts already kept (their list, answered, and their pruning, the job remote-posts), and the
+ * operators' domain blocks and delivery health (their admin routes); it serves no federated path,
+ * registers no federation-queue job and never loads Fedify. On, the Fastify bridge
  * (platform/http/fetch-bridge.ts) hands Fedify the federated paths, and the job federation-queue
  * drains Fedify's message queue.
  */
@@ -18,6 +19,13 @@ import { ActorKeysService } from './actor-keys.service.ts';
 import { federatedPaths } from './actor-paths.ts';
 import { DatabaseKvStore } from './database-kv-store.ts';
 import { DatabaseMessageQueue } from './database-message-queue.ts';
+import { deliveryHealthAdminRoutes } from './delivery-health.admin-routes.ts';
+import { DeliveryHealthRepository } from './delivery-health.repository.ts';
+import { DeliveryHealthService } from './delivery-health.service.ts';
+import { domainBlocksAdminRoutes } from './domain-blocks.admin-routes.ts';
+import { inboxRefusal } from './domain-blocks.inbox-gate.ts';
+import { DomainBlocksRepository } from './domain-blocks.repository.ts';
+import { DomainBlocksService } from './domain-blocks.service.ts';
 import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
 import { federationRateLimits } from './inbox-rate-limits.ts';
@@ -41,10 +49,10 @@ const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'comments', 'filters', 'follows', 'reactions', 'reports'],
+  needs: ['accounts', 'comments', 'filters', 'follows', 'media', 'reactions', 'reports'],
   create(
-    { config, transactions, clock, jobs, logger, events, exports, stats },
-    { accounts, comments, filters, follows, reactions, reports },
+    { config, transactions, clock, jobs, logger, events, exports, stats, audit },
+    { accounts, comments, filters, follows, media, reactions, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
@@ -63,6 +71,18 @@ export const federationArea = defineArea({
           (row) => row.algorithm,
         ),
     });
+    // Moderation (domain blocks) and delivery health are kept with federation off too: operators may
+    // block domains before turning it on.
+    const domainBlocks = new DomainBlocksService({
+      transactions,
+      repository: new DomainBlocksRepository(transactions),
+      accounts,
+      follows: follows.follows,
+      audit,
+      clock,
+    });
+    const deliveryHealth = new DeliveryHealthService({ repository: new DeliveryHealthRepository(transactions), clock });
+    const rejects = (host: string) => domainBlocks.rejects(host);
     exports.register({
       name: 'remote-follows',
       description:
@@ -100,6 +120,7 @@ export const federationArea = defineArea({
       repository: remoteActorsRepository,
       accounts,
       clock,
+      rejects,
     });
     // Set below when FEDERATION is on: likes and replies are sent through the runtime.
     let runtime: FederationRuntime | null = null;
@@ -118,7 +139,8 @@ export const federationArea = defineArea({
         : null,
     });
     jobs.register('remote-posts', { schedule: everyMinutes(60), run: () => remotePosts.prune() });
-    if (!config.federation.enabled) return { federation: null, outboundFollows: null, remotePosts };
+    if (!config.federation.enabled)
+      return { federation: null, outboundFollows: null, remotePosts, domainBlocks, deliveryHealth };
 
     const secrets = new FederationSecrets(lazyServerSecret(config.dataDir, 'federation', config.federation.secret));
     const kvRepository = new KvStoreRepository(transactions);
@@ -134,6 +156,8 @@ export const federationArea = defineArea({
       clock,
       logger,
       wake: (delayMs) => wake.request(delayMs),
+      rejects,
+      health: deliveryHealth,
     });
     const outboundFollows = new OutboundFollowsService({
       publicUrl: config.publicUrl,
@@ -174,6 +198,8 @@ export const federationArea = defineArea({
         reports: reports.reports,
         outboundFollows,
         remotePosts,
+        media: media.media,
+        domainSeverityOf: (host) => domainBlocks.severityOf(host),
       },
     });
     runtime = federation;
@@ -188,13 +214,17 @@ export const federationArea = defineArea({
         stopped = true;
       },
     });
-    return { federation, outboundFollows, remotePosts };
+    return { federation, outboundFollows, remotePosts, domainBlocks, deliveryHealth };
   },
   routes: async (app, services, { config }) => {
+    const { federation, domainBlocks, deliveryHealth } = services;
     // Declared whether federation is on or not (off, they answer 409 federationOff).
     registerRoutes(app, 'follows', outboundFollowsRoutes(services));
     registerRoutes(app, 'federation', remotePostsRoutes(services.remotePosts, config.publicUrl));
-    const { federation } = services;
+    registerRoutes(app, 'admin', [
+      ...domainBlocksAdminRoutes(domainBlocks),
+      ...deliveryHealthAdminRoutes(deliveryHealth),
+    ]);
     if (federation === null) return;
     await registerFetchBridge(app, {
       exactPaths: federatedPaths.exact,
@@ -202,7 +232,9 @@ export const federationArea = defineArea({
       publicUrl: config.publicUrl,
       bodyLimit: inboxBodyLimit,
       rateLimit: federationRateLimits,
-      handle: (request) => federation.fetch(request),
+      // A rejected domain is refused before Fedify checks the signature (domain-blocks.inbox-gate.ts).
+      handle: async (request) =>
+        (await inboxRefusal({ rejects: (host) => domainBlocks.rejects(host) }, request)) ?? federation.fetch(request),
     });
   },
   stop: async ({ federation }) => {

@@ -51,7 +51,15 @@ describe('federation inbox bridge', () => {
     assert.equal(stats.json.data.attributes.backlogs['federation.queueWaiting'], 1, 'shown to operators');
     const run = await t.services.platform.jobs.run('federation-queue');
     assert.equal(run.ran, true);
-    assert.deepEqual(run.ran && run.report, { handled: 1, failed: 0, dropped: 0, expiredEntries: 0 });
+    assert.deepEqual(run.ran && run.report, {
+      handled: 1,
+      failed: 0,
+      dropped: 0,
+      rejected: 0,
+      held: 0,
+      givenUp: 0,
+      expiredEntries: 0,
+    });
     assert.equal(await queued(t), 0);
   });
 

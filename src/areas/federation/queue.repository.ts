@@ -61,6 +61,14 @@ export class QueueRepository extends Repository {
     await this.db.update(q).set({ claimedUntil: null, runAfter }).where(eq(q.seq, seq));
   }
 
+  /** A message held back unsent (its domain backed off): released until `runAfter`, its claim not counted. */
+  async hold(seq: number, runAfter: Date): Promise<void> {
+    await this.db
+      .update(q)
+      .set({ claimedUntil: null, runAfter, attempts: sql`greatest(${q.attempts} - 1, 0)` })
+      .where(eq(q.seq, seq));
+  }
+
   /** Messages waiting (not claimed): due now, and later. */
   async depth(now: Date): Promise<{ ready: number; delayed: number }> {
     const [row] = await this.db

@@ -32,9 +32,19 @@ export interface RemoteActorProfile {
 export interface RemoteActorsServiceDeps {
   transactions: Transactions;
   repository: RemoteActorsRepository;
-  accounts: Pick<AccountsServices, 'accounts' | 'deletion'>;
+  accounts: Pick<AccountsServices, 'accounts' | 'deletion' | 'users'>;
   clock: Clock;
+  /** Whether a host is on a domain operators reject: its actors are never fetched nor kept. */
+  rejects(host: string): Promise<boolean>;
 }
+
+const hostOf = (uri: string) => {
+  try {
+    return new URL(uri).host;
+  } catch {
+    return null;
+  }
+};
 
 export class RemoteActorsService {
   readonly #deps: RemoteActorsServiceDeps;
@@ -45,14 +55,26 @@ export class RemoteActorsService {
 
   /**
    * The actor's row, fetched when unknown or older than a day; a failed refetch keeps the copy in
-   * hand. Null when the actor is unknown and cannot be fetched (or is not an actor).
+   * hand. Null when the actor is unknown and cannot be fetched (or is not an actor), or on a rejected
+   * domain (domain-blocks.service.ts).
    */
   async resolve(uri: string, fetch: () => Promise<RemoteActorProfile | null>): Promise<RemoteActorRow | null> {
+    const host = hostOf(uri);
+    if (host === null || (await this.#deps.rejects(host))) return null;
     const known = await this.#deps.repository.find(uri);
     if (known !== null && this.#deps.clock.now().getTime() - known.fetchedAt.getTime() < refreshAfterMs) return known;
     const profile = await fetch();
     if (profile === null || profile.uri !== uri) return known;
     return this.save(profile);
+  }
+
+  /**
+   * The actor of an incoming activity: as `resolve`, but null when its shadow is banned or being
+   * deleted, so a banned remote actor's activities are refused as a banned local user's writes are.
+   */
+  async resolveActing(uri: string, fetch: () => Promise<RemoteActorProfile | null>): Promise<RemoteActorRow | null> {
+    const row = await this.resolve(uri, fetch);
+    return row !== null && (await this.#deps.accounts.users.findVisible(row.userId)) !== null ? row : null;
   }
 
   /** Keeps a fetched actor: its shadow user made the first time, renamed afterwards. */

@@ -77,3 +77,28 @@ export const federationOutboundFollows = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.remoteUserId] })],
 );
 export type OutboundFollowRow = typeof federationOutboundFollows.$inferSelect;
+export type DomainBlockSeverity = 'reject' | 'silence';
+
+/** An operator's block of a domain and its subdomains (migration 1900). */
+export const federationDomainBlocks = pgTable('federation_domain_blocks', {
+  domain: text('domain').primaryKey(),
+  severity: text('severity').$type<DomainBlockSeverity>().notNull(),
+  publicReason: text('public_reason'),
+  privateReason: text('private_reason'),
+  createdAt: timestamptz('created_at').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
+});
+export type DomainBlockRow = typeof federationDomainBlocks.$inferSelect;
+
+/** The outgoing deliveries' health per domain (migration 1900; delivery-health.service.ts). */
+export const federationDomainHealth = pgTable('federation_domain_health', {
+  domain: text('domain').primaryKey(),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  failingSince: timestamptz('failing_since'),
+  backoffs: integer('backoffs').notNull().default(0),
+  retryAt: timestamptz('retry_at'),
+  lastSuccessAt: timestamptz('last_success_at'),
+  lastFailureAt: timestamptz('last_failure_at'),
+  lastError: text('last_error'),
+});
+export type DomainHealthRow = typeof federationDomainHealth.$inferSelect;

@@ -83,6 +83,15 @@ export class FollowsRepository extends Repository {
    * An erased account (`user.erasing`): its follows both ways and their reward marks. The counts of
    * the people it followed or who followed it are counted from these rows, so nothing else moves.
    */
+  /** Every follow of the user, both ways (its rewards' ledger kept); how many rows went. */
+  async deleteAllOf(userId: string): Promise<number> {
+    const deleted = await this.db
+      .delete(follows)
+      .where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)))
+      .returning({ followerId: follows.followerId });
+    return deleted.length;
+  }
+
   async eraseUser(userId: string): Promise<void> {
     await this.db.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
     await this.db

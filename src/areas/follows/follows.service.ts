@@ -119,6 +119,11 @@ export class FollowsService {
     await this.#deps.repository.delete(followerId, remoteUserId);
   }
 
+  /** Every follow of the user, both ways (a remote actor whose domain an operator rejects); how many went. */
+  removeAllOf(userId: string): Promise<number> {
+    return this.#deps.repository.deleteAllOf(userId);
+  }
+
   async relationship(viewerId: string, userId: string, parameter = 'userId'): Promise<Relationship> {
     const user = await this.#requireUser(userId, parameter, viewerId);
     const remoteFollowing = user.remoteHandle === null ? null : this.#deps.remoteFollowing.current;

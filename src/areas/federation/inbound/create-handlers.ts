@@ -8,6 +8,7 @@
  */
 import type { Context, InboxContext } from '@fedify/fedify';
 import { type Create, Note, PUBLIC_COLLECTION, type Update } from '@fedify/fedify/vocab';
+import type { MediaService } from '../../media/public.ts';
 import { mediaIdOfPostUri } from '../actor-paths.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import type { RemoteCommentsService, ReplyTarget } from '../remote-comments.service.ts';
@@ -15,10 +16,12 @@ import type { RemoteActorRow } from '../tables.ts';
 import { commentTextOf } from './remote-comments-note.ts';
 import { remoteActorOf } from './remote-party.ts';
 import { onRemoteNote, onRemoteNoteUpdate, type RemotePostHandlerDeps } from './remote-post-handlers.ts';
+import { reachesLocalUser, type SilencedActorsDeps } from './silenced-actors.ts';
 
-export interface RemoteCommentHandlerDeps {
+export interface RemoteCommentHandlerDeps extends SilencedActorsDeps {
   remoteActors: RemoteActorsService;
   remoteComments: RemoteCommentsService;
+  media: MediaService;
 }
 
 /** Where the Note replies to here: a local post, or a comment written from another server; else null. */
@@ -55,6 +58,9 @@ export async function onCreate(
   const actor = await remoteActorOf(ctx, deps.remoteActors, create.actorId);
   const body = actor === null ? null : commentTextOf(note, ctx.origin);
   if (actor === null || body === null) return;
+  // A silenced domain's actor replies only to the posts of local users who follow it.
+  const post = await deps.media.findVisibleMedia(target.mediaId, actor.userId);
+  if (post === null || !(await reachesLocalUser(deps, actor, post.ownerId))) return;
   await deps.remoteComments.receive(actor.userId, note.id.href, target, body);
 }
 

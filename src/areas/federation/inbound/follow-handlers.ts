@@ -2,7 +2,8 @@
  * Follow and Undo(Follow) at the inboxes (docs/api.md, Federation): the remote actor's shadow user
  * follows the local user through the follows area's own method (counters, `follow.created`, the
  * notification with the actor's handle), and the actor gets an Accept through the queue; a local
- * user who blocks the actor answers Reject and nothing is stored. Undo(Follow) unfollows.
+ * user who blocks the actor (or its domain), or whom a silenced domain's actor may not reach
+ * (silenced-actors.ts), answers Reject and nothing is stored. Undo(Follow) unfollows.
  */
 import type { InboxContext } from '@fedify/fedify';
 import { Accept, type Follow, Reject, type Undo } from '@fedify/fedify/vocab';
@@ -11,8 +12,9 @@ import type { UsersService } from '../../accounts/public.ts';
 import type { FollowsService } from '../../follows/public.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import { localUserOf, recipientOf, remoteActorOf } from './remote-party.ts';
+import { reachesLocalUser, type SilencedActorsDeps } from './silenced-actors.ts';
 
-export interface FollowHandlerDeps {
+export interface FollowHandlerDeps extends SilencedActorsDeps {
   remoteActors: RemoteActorsService;
   follows: FollowsService;
   users: UsersService;
@@ -32,7 +34,10 @@ export async function onFollow(deps: FollowHandlerDeps, ctx: InboxContext<null>,
     actor: ctx.getActorUri(localUserId),
     object: follow,
   };
-  if (await deps.users.blockedEitherWay(localUserId, actor.userId)) {
+  if (
+    (await deps.users.blockedEitherWay(localUserId, actor.userId)) ||
+    !(await reachesLocalUser(deps, actor, localUserId))
+  ) {
     await ctx.sendActivity(sender, recipientOf(actor), new Reject(answer));
     return;
   }

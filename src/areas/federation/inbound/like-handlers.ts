@@ -7,14 +7,17 @@
 import type { InboxContext } from '@fedify/fedify';
 import type { Like, Undo } from '@fedify/fedify/vocab';
 import { AppError } from '../../../platform/http/error-catalogue.ts';
+import type { MediaService } from '../../media/public.ts';
 import type { ReactionsService } from '../../reactions/public.ts';
 import { mediaIdOfPostUri } from '../actor-paths.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import { remoteActorOf } from './remote-party.ts';
+import { reachesLocalUser, type SilencedActorsDeps } from './silenced-actors.ts';
 
-export interface LikeHandlerDeps {
+export interface LikeHandlerDeps extends SilencedActorsDeps {
   remoteActors: RemoteActorsService;
   reactions: ReactionsService;
+  media: MediaService;
 }
 
 /** The reactions area's answer for a post that is not there for the actor, or a like that is not. */
@@ -27,6 +30,9 @@ export async function onLike(deps: LikeHandlerDeps, ctx: InboxContext<null>, lik
   if (mediaId === null) return;
   const actor = await remoteActorOf(ctx, deps.remoteActors, like.actorId);
   if (actor === null) return;
+  // A silenced domain's actor likes only the posts of local users who follow it.
+  const media = await deps.media.findVisibleMedia(mediaId, actor.userId);
+  if (media === null || !(await reachesLocalUser(deps, actor, media.ownerId))) return;
   await deps.reactions.react(actor.userId, mediaId, 'like').catch(ignoredNotFound);
 }
 

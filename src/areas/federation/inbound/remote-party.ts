@@ -17,14 +17,17 @@ export async function fetchActorProfile(ctx: Context<null>, uri: URL) {
   return profile === null ? null : { ...profile, avatarUrl: await avatarUrlOf(object) };
 }
 
-/** The activity's actor, known or fetched; null when it cannot be had (the activity is then ignored). */
+/**
+ * The activity's actor, known or fetched; null when it cannot be had, is on a rejected domain or is
+ * banned (the activity is then ignored).
+ */
 export function remoteActorOf(
   ctx: Context<null>,
   remoteActors: RemoteActorsService,
   actorId: URL | null,
 ): Promise<RemoteActorRow | null> {
   if (actorId === null || actorId.origin === ctx.origin) return Promise.resolve(null);
-  return remoteActors.resolve(actorId.href, () => fetchActorProfile(ctx, actorId));
+  return remoteActors.resolveActing(actorId.href, () => fetchActorProfile(ctx, actorId));
 }
 
 /** The local user an actor URL of this server names, or null. */
