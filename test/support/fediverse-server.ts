@@ -7,7 +7,7 @@
  *   const remote = await startFediverseServer();
  *   const ana = await remote.addActor('mastodon-actor', 'ana');
  *   const request = await remote.signedPost(ana, 'https://travel.example/ap/inbox', body);
- *   remote.received           // activities POSTed to its inboxes, parsed
+ *   remote.received           // activities POSTed to its inboxes, parsed (and as they arrived)
  *   remote.fetched            // the paths others GET (actors, keys)
  *   await remote.close()
  */
@@ -28,6 +28,9 @@ export interface ReceivedActivity {
   inbox: string;
   signature: string | null;
   activity: Record<string, unknown>;
+  /** The request as it arrived (its headers, its body's text), to check its signature. */
+  headers: Record<string, string>;
+  body: string;
 }
 
 export interface FediverseServer {
@@ -66,10 +69,15 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = String(value);
         received.push({
           inbox: path,
           signature: request.headers.signature?.toString() ?? request.headers['signature-input']?.toString() ?? null,
-          activity: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          activity: JSON.parse(body),
+          headers,
+          body,
         });
         response.writeHead(202).end();
       });

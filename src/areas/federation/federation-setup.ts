@@ -5,19 +5,23 @@
  * NodeInfo figures, and the inboxes.
  */
 import { createFederation, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Delete, Endpoints, Follow, Image, Like, Person, Undo } from '@fedify/fedify/vocab';
+import { Delete, Endpoints, Follow, Image, Like, Note, Person, Undo } from '@fedify/fedify/vocab';
 import { toHex } from '../../platform/ids/ids.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
-import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+import { actorPath, inboxPath, nodeInfoPath, notePath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
 import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
 import { onFollow, onUndoFollow } from './inbound/follow-handlers.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
+import { setFollowersCollection } from './outbound/followers-collection.ts';
+import type { OutboundDeps } from './outbound/outbound-deps.ts';
+import { noteOf } from './outbound/post-note.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
+export { sendActorDelete, sendPostActivity } from './outbound/post-activities.ts';
 
 export interface FederationSetupDeps {
   publicUrl: string;
@@ -31,6 +35,8 @@ export interface FederationSetupDeps {
   stats: Stats;
   /** What the inbox handlers act through (inbound/). */
   inbound: InboundDeps;
+  /** What the posts and followers served act through (outbound/). */
+  outbound: OutboundDeps;
 }
 
 /** A local user as an actor: visible (neither banned nor being deleted) and named. */
@@ -68,6 +74,7 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
         name: displayNameOf(user),
         url: new URL(`/@${encodeURIComponent(user.username)}`, publicUrl),
         inbox: ctx.getInboxUri(identifier),
+        followers: ctx.getFollowersUri(identifier),
         endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
         publicKey: keys[0]?.cryptographicKey ?? null,
         assertionMethods: keys.map((key) => key.multikey),
@@ -98,6 +105,13 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
       if (object instanceof Follow) await onUndoFollow(inbound, ctx, undo, object);
       else if (object instanceof Like) await onUndoLike(inbound, ctx, undo, object);
     });
+
+  const { outbound } = deps;
+  federation.setObjectDispatcher(Note, notePath, async (ctx, { id }) => {
+    const post = await outbound.posts.publicPost(id);
+    return post === null ? null : noteOf(ctx, post);
+  });
+  setFollowersCollection(federation, outbound);
 
   federation.setNodeInfoDispatcher(nodeInfoPath, async () => {
     const { counts } = await deps.stats.snapshot();

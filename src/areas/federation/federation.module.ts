@@ -19,6 +19,10 @@ import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
 import { federationRateLimits } from './inbox-rate-limits.ts';
 import { KvStoreRepository } from './kv-store.repository.ts';
+import { FederatedPosts } from './outbound/federated-posts.ts';
+import { OutboundPostsRepository } from './outbound/outbound-posts.repository.ts';
+import { subscribeOutbound } from './outbound/outbound-subscriptions.ts';
+import { PostSync } from './outbound/post-sync.ts';
 import type { FederationServices } from './public.ts';
 import { QueueRepository } from './queue.repository.ts';
 import { QueueWake } from './queue-wake.ts';
@@ -30,16 +34,18 @@ const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'follows', 'reactions'],
+  needs: ['accounts', 'follows', 'reactions', 'media', 'geography'],
   create(
     { config, transactions, clock, jobs, logger, events, exports, stats },
-    { accounts, follows, reactions },
+    { accounts, follows, reactions, media, geography },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
+    const outboundPostsRepository = new OutboundPostsRepository(transactions);
     events.subscribe('user.erasing', 'inTransaction', 'federation.erase', async ({ userId }) => {
       await actorKeysRepository.eraseUser(userId);
       await remoteActorsRepository.eraseUser(userId);
+      await outboundPostsRepository.eraseUser(userId);
     });
     exports.register({
       name: 'federation-keys',
@@ -73,24 +79,44 @@ export const federationArea = defineArea({
       accounts,
       clock,
     });
+    const posts = new FederatedPosts({
+      publicUrl: config.publicUrl,
+      media: media.media,
+      posts: media.posts,
+      users: accounts.users,
+      geography: geography.geography,
+    });
+    const postSync = new PostSync({
+      transactions,
+      clock,
+      logger,
+      repository: outboundPostsRepository,
+      posts,
+      users: accounts.users,
+      wake: (delayMs) => wake.request(delayMs),
+    });
+    const actorKeys = new ActorKeysService({ repository: actorKeysRepository, secrets, clock });
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.federation.allowPrivateAddress,
       kv: new DatabaseKvStore({ transactions, repository: kvRepository, clock }),
       queue,
       users: accounts.users,
-      actorKeys: new ActorKeysService({ repository: actorKeysRepository, secrets, clock }),
+      actorKeys,
       stats,
       logger,
       remoteActors,
       inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
+      outbound: { posts, actorKeys, users: accounts.users, follows: follows.follows, outboundPosts: outboundPostsRepository },
     });
+    subscribeOutbound(events, postSync, federation);
     let stopped = false;
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
       run: async () => {
+        const posts = await postSync.runDue((activity) => federation.sendPostActivity(activity, clock.now()), () => stopped);
         const report = await federation.drainQueue(() => stopped);
-        return { ...report, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
+        return { ...report, posts, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
       },
       stop: () => {
         stopped = true;

@@ -1,0 +1,9 @@
+/** What federation-setup.ts's outbound parts (the Note, the followers collection, the sending) act through. */
+import type { ActorKeysService } from '../actor-keys.service.ts';
+import type { FederatedPosts } from './federated-posts.ts';
+import type { FollowersCollectionDeps } from './followers-collection.ts';
+
+export interface OutboundDeps extends FollowersCollectionDeps {
+  posts: FederatedPosts;
+  actorKeys: ActorKeysService;
+}
