@@ -71,7 +71,8 @@ export async function startFediverseServer(): Promise<FediverseServer> {
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = String(value);
+        for (const [name, value] of Object.entries(request.headers))
+          if (value !== undefined) headers[name] = String(value);
         received.push({
           inbox: path,
           signature: request.headers.signature?.toString() ?? request.headers['signature-input']?.toString() ?? null,

@@ -107,16 +107,27 @@ export const federationArea = defineArea({
       logger,
       remoteActors,
       inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
-      outbound: { posts, actorKeys, users: accounts.users, follows: follows.follows, outboundPosts: outboundPostsRepository },
+      outbound: {
+        posts,
+        actorKeys,
+        users: accounts.users,
+        follows: follows.follows,
+        outboundPosts: outboundPostsRepository,
+      },
     });
     subscribeOutbound(events, postSync, federation);
     let stopped = false;
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
       run: async () => {
-        const posts = await postSync.runDue((activity) => federation.sendPostActivity(activity, clock.now()), () => stopped);
+        const posts = await postSync.runDue(
+          (activity) => federation.sendPostActivity(activity, clock.now()),
+          () => stopped,
+        );
         const report = await federation.drainQueue(() => stopped);
-        return { ...report, posts, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
+        // The posts' figures only when a post was due (most runs deliver only).
+        const sentPosts = Object.values(posts).some((count) => count > 0) ? { posts } : {};
+        return { ...report, ...sentPosts, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
       },
       stop: () => {
         stopped = true;

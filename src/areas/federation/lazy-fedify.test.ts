@@ -45,7 +45,8 @@ describe('Fedify is imported lazily', () => {
     for (const { path, text } of files) {
       if (path === 'areas/federation/federation-setup.ts' || fedifySide(path)) continue;
       assert.doesNotMatch(text, /^import (?!type )[^;]*from '[^']*inbound\//m, path);
-      for (const module of fedifyModules) assert.doesNotMatch(text, new RegExp(`^import (?!type )[^;]*from '[^']*outbound/${module}'`, 'm'), path);
+      for (const module of fedifyModules)
+        assert.doesNotMatch(text, new RegExp(`^import (?!type )[^;]*from '[^']*outbound/${module}'`, 'm'), path);
     }
   });
 

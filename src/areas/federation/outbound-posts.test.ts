@@ -94,7 +94,10 @@ describe('federation: posts sent to remote followers', () => {
    * The key whose signature the request carries, checked by Fedify over the bytes received; the key is
    * fetched from this service, or read from `kept` (the actor's document as the remote server keeps it).
    */
-  async function signer(received: ReceivedActivity, kept?: { url: string; document: unknown }): Promise<string | undefined> {
+  async function signer(
+    received: ReceivedActivity,
+    kept?: { url: string; document: unknown },
+  ): Promise<string | undefined> {
     const request = new Request(`${remote.origin}${received.inbox}`, {
       method: 'POST',
       headers: received.headers,
@@ -155,11 +158,39 @@ describe('federation: posts sent to remote followers', () => {
     );
     assert.equal(object.sensitive, false);
     assert.deepEqual(
-      (object.attachment as Json[]).map((image) => [image.type, image.url, image.mediaType, image.width, image.height, image.name]),
+      (object.attachment as Json[]).map((image) => [
+        image.type,
+        image.url,
+        image.mediaType,
+        image.width,
+        image.height,
+        image.name,
+      ]),
       [
-        ['Image', `${publicUrl}/media/${toHex(photoIds[0]!)}.webp?size=large`, 'image/webp', 1200, 900, 'Photo 1, "quoted"'],
-        ['Image', `${publicUrl}/media/${toHex(photoIds[1]!)}.webp?size=large`, 'image/webp', 900, 1200, 'Photo 2, "quoted"'],
-        ['Image', `${publicUrl}/media/${toHex(photoIds[2]!)}.webp?size=large`, 'image/webp', 2048, 1536, 'Photo 3, "quoted"'],
+        [
+          'Image',
+          `${publicUrl}/media/${toHex(photoIds[0]!)}.webp?size=large`,
+          'image/webp',
+          1200,
+          900,
+          'Photo 1, "quoted"',
+        ],
+        [
+          'Image',
+          `${publicUrl}/media/${toHex(photoIds[1]!)}.webp?size=large`,
+          'image/webp',
+          900,
+          1200,
+          'Photo 2, "quoted"',
+        ],
+        [
+          'Image',
+          `${publicUrl}/media/${toHex(photoIds[2]!)}.webp?size=large`,
+          'image/webp',
+          2048,
+          1536,
+          'Photo 3, "quoted"',
+        ],
       ],
     );
     assert.deepEqual(
@@ -174,12 +205,10 @@ describe('federation: posts sent to remote followers', () => {
     const city = await t.services.areas.geography.geography.cityById(lead.cityId);
     assert.ok(city);
     const place = object.location as Json;
-    assert.deepEqual([place.type, place.name, place.latitude, place.longitude], [
-      'Place',
-      city.name,
-      city.latitude,
-      city.longitude,
-    ]);
+    assert.deepEqual(
+      [place.type, place.name, place.latitude, place.longitude],
+      ['Place', city.name, city.latitude, city.longitude],
+    );
   });
 
   it('serves the Note at its URI while the post is public, and sends a browser to the post page', async () => {
@@ -214,7 +243,11 @@ describe('federation: posts sent to remote followers', () => {
     const page = await t.request({ method: 'GET', url: `${first.pathname}${first.search}`, headers: activityJson });
     assert.equal(page.statusCode, 200, page.body);
     assert.deepEqual([JSON.parse(page.body).orderedItems].flat(), [ana.id]);
-    const unknown = await t.request({ method: 'GET', url: `/ap/users/${crypto.randomUUID()}/followers`, headers: activityJson });
+    const unknown = await t.request({
+      method: 'GET',
+      url: `/ap/users/${crypto.randomUUID()}/followers`,
+      headers: activityJson,
+    });
     assert.equal(unknown.statusCode, 404);
   });
 
@@ -265,12 +298,11 @@ describe('federation: posts sent to remote followers', () => {
     await drainFederationQueue(t);
     const [deleted, ...others] = sentSince(from);
     assert.deepEqual(others, []);
-    assert.equal(deleted?.activity.type, 'Delete');
-    assert.equal(await signer(deleted!), `${aliceActor()}#main-key`);
-    assert.deepEqual(
-      [(deleted?.activity.object as Json).type, (deleted?.activity.object as Json).id],
-      ['Tombstone', noteUri(postId)],
-    );
+    assert.ok(deleted);
+    assert.equal(deleted.activity.type, 'Delete');
+    assert.equal(await signer(deleted), `${aliceActor()}#main-key`);
+    const tombstone = deleted.activity.object as Json;
+    assert.deepEqual([tombstone.type, tombstone.id], ['Tombstone', noteUri(postId)]);
     assert.equal((await note(postId)).statusCode, 404);
   });
 
@@ -325,7 +357,9 @@ describe('federation: posts sent to remote followers', () => {
     const token = /tmd_[A-Za-z0-9_-]+/.exec(t.mail.last(alice.email)?.text ?? '')?.[0];
     const kept = {
       url: aliceActor(),
-      document: JSON.parse((await t.request({ method: 'GET', url: `/ap/users/${alice.id}`, headers: activityJson })).body),
+      document: JSON.parse(
+        (await t.request({ method: 'GET', url: `/ap/users/${alice.id}`, headers: activityJson })).body,
+      ),
     };
     const confirmed = await t.request({ method: 'POST', url: '/api/account/deletion/confirm', body: { token } });
     assert.equal(confirmed.statusCode, 200, confirmed.body);

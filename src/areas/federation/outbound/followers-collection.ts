@@ -39,5 +39,7 @@ export function setFollowersCollection(federation: Federation<null>, deps: Follo
       return userId === null ? null : (await deps.follows.counts(userId)).followers;
     })
     // No page for an unknown or hidden user: Fedify then asks the dispatcher, whose null is a 404.
-    .setFirstCursor(async (_ctx, identifier) => ((await visibleUserId(identifier)) === null ? null : remoteFollowersCursor));
+    .setFirstCursor(async (_ctx, identifier) =>
+      (await visibleUserId(identifier)) === null ? null : remoteFollowersCursor,
+    );
 }

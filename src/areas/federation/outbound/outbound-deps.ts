@@ -1,4 +1,4 @@
-/** What federation-setup.ts's outbound parts (the Note, the followers collection, the sending) act through. */
+/** What the federation's outbound parts (the Note, the followers collection, the sending) act through. */
 import type { ActorKeysService } from '../actor-keys.service.ts';
 import type { FederatedPosts } from './federated-posts.ts';
 import type { FollowersCollectionDeps } from './followers-collection.ts';

@@ -21,7 +21,13 @@ export function subscribeOutbound(events: EventBus, postSync: PostSync, federati
   events.subscribe('media.hiddenByModerator', 'inTransaction', 'federation.postHidden', ({ media }) =>
     postSync.mediaChanged(media, true),
   );
-  events.subscribe('user.erasing', 'inTransaction', 'federation.deleteActor', ({ userId }) => federation.deleteActor(userId), {
-    first: true,
-  });
+  events.subscribe(
+    'user.erasing',
+    'inTransaction',
+    'federation.deleteActor',
+    ({ userId }) => federation.deleteActor(userId),
+    {
+      first: true,
+    },
+  );
 }

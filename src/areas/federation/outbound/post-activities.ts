@@ -6,8 +6,8 @@
  */
 import type { Context, SenderKeyPair } from '@fedify/fedify';
 import { Create, Delete, PUBLIC_COLLECTION, Update } from '@fedify/fedify/vocab';
-import type { RemoteActorRow } from '../tables.ts';
 import { recipientOf } from '../inbound/remote-party.ts';
+import type { RemoteActorRow } from '../tables.ts';
 import { instantOf, noteOf, tombstoneOf } from './post-note.ts';
 import type { PostActivity } from './post-sync.ts';
 

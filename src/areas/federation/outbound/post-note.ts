@@ -5,7 +5,7 @@
  * the city's can.
  */
 import type { Context } from '@fedify/fedify';
-import { Hashtag, Image, Note, PUBLIC_COLLECTION, Place, Tombstone } from '@fedify/fedify/vocab';
+import { Hashtag, Image, Note, Place, PUBLIC_COLLECTION, Tombstone } from '@fedify/fedify/vocab';
 import { Temporal as TemporalPolyfill } from '@js-temporal/polyfill';
 import type { FederatedPost } from './federated-posts.ts';
 
