@@ -251,7 +251,7 @@ describe('federation: posts sent to remote followers', () => {
     assert.equal(unknown.statusCode, 404);
   });
 
-  it('sends Update after an edit of the caption and an alt text, and nothing for an edit that changes nothing', async () => {
+  it('sends one Update after edits of the caption, an alt text and the content warning, none for an edit that changes nothing', async () => {
     const from = remote.received.length;
     const edited = await t.request({
       method: 'PATCH',
@@ -260,6 +260,13 @@ describe('federation: posts sent to remote followers', () => {
       body: { caption: 'Sunset, edited #harbour', photos: [{ mediaId: photoIds[1], description: 'The lighthouse' }] },
     });
     assert.equal(edited.statusCode, 200, edited.body);
+    const warned = await t.request({
+      method: 'PUT',
+      url: `/api/users/me/media/${postId}/content-warning`,
+      token: alice.token,
+      body: { sensitive: true, contentWarning: 'Crowds at sunset' },
+    });
+    assert.equal(warned.statusCode, 200, warned.body);
     await settleAndSend();
     const [update, ...others] = sentSince(from);
     assert.deepEqual(others, []);
@@ -268,6 +275,7 @@ describe('federation: posts sent to remote followers', () => {
     const object = update?.activity.object as Json;
     assert.equal(object.id, noteUri(postId));
     assert.match(object.content as string, /^<p>Sunset, edited <a href/);
+    assert.deepEqual([object.sensitive, object.summary], [true, 'Crowds at sunset']);
     assert.deepEqual(
       (object.attachment as Json[]).map((image) => image.name),
       ['Photo 1, "quoted"', 'The lighthouse', 'Photo 3, "quoted"'],
