@@ -5,6 +5,7 @@ import { isLowercaseUuid } from '../../platform/ids/ids.ts';
 export const actorPath = '/ap/users/{identifier}';
 export const inboxPath = '/ap/users/{identifier}/inbox';
 export const followersPath = '/ap/users/{identifier}/followers';
+export const outboxPath = '/ap/users/{identifier}/outbox';
 /** A local post's `Note` (Fedify's object dispatcher; `postPath` below is its URL path). */
 export const notePath = '/ap/posts/{id}';
 export const sharedInboxPath = '/ap/inbox';

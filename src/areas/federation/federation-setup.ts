@@ -18,6 +18,7 @@ import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
 import { setFollowersCollection } from './outbound/followers-collection.ts';
 import type { OutboundDeps } from './outbound/outbound-deps.ts';
+import { setOutboxCollection } from './outbound/outbox-collection.ts';
 import { noteOf } from './outbound/post-note.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
@@ -75,6 +76,7 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
         url: new URL(`/@${encodeURIComponent(user.username)}`, publicUrl),
         inbox: ctx.getInboxUri(identifier),
         followers: ctx.getFollowersUri(identifier),
+        outbox: ctx.getOutboxUri(identifier),
         endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
         publicKey: keys[0]?.cryptographicKey ?? null,
         assertionMethods: keys.map((key) => key.multikey),
@@ -112,6 +114,7 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
     return post === null ? null : noteOf(ctx, post);
   });
   setFollowersCollection(federation, outbound);
+  setOutboxCollection(federation, outbound);
 
   federation.setNodeInfoDispatcher(nodeInfoPath, async () => {
     const { counts } = await deps.stats.snapshot();

@@ -112,6 +112,7 @@ export const federationArea = defineArea({
         actorKeys,
         users: accounts.users,
         follows: follows.follows,
+        media: media.media,
         outboundPosts: outboundPostsRepository,
       },
     });

@@ -21,7 +21,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The modules of outbound/ that import Fedify's values (the rest of outbound/ is plain data and SQL). */
-const fedifyModules = ['post-note.ts', 'post-activities.ts', 'followers-collection.ts'];
+const fedifyModules = ['post-note.ts', 'post-activities.ts', 'followers-collection.ts', 'outbox-collection.ts'];
 
 /** Files that may import Fedify's values: the inbox handlers, and outbound's modules of activities. */
 const fedifySide = (path: string) =>

@@ -229,6 +229,28 @@ describe('federation: posts sent to remote followers', () => {
 
     const actor = await t.request({ method: 'GET', url: `/ap/users/${alice.id}`, headers: activityJson });
     assert.equal(JSON.parse(actor.body).followers, `${aliceActor()}/followers`);
+    assert.equal(JSON.parse(actor.body).outbox, `${aliceActor()}/outbox`);
+  });
+
+  it("lists alice's public posts in her outbox, each as the Create of its Note", async () => {
+    const outbox = await t.request({ method: 'GET', url: `/ap/users/${alice.id}/outbox`, headers: activityJson });
+    assert.equal(outbox.statusCode, 200, outbox.body);
+    const first = new URL(JSON.parse(outbox.body).first as string);
+    const page = await t.request({ method: 'GET', url: `${first.pathname}${first.search}`, headers: activityJson });
+    assert.equal(page.statusCode, 200, page.body);
+    served.push(page.body);
+    const items = [JSON.parse(page.body).orderedItems].flat() as Json[];
+    assert.deepEqual(
+      items.map((item) => [item.type, item.id, (item.object as Json).id, (item.object as Json).attachment.length]),
+      [['Create', `${noteUri(postId)}#create`, noteUri(postId), 3]],
+      'the post once: its other photos are not posts',
+    );
+    const unknown = await t.request({
+      method: 'GET',
+      url: `/ap/users/${alice.id}/outbox?cursor=nonsense`,
+      headers: activityJson,
+    });
+    assert.equal(unknown.statusCode, 404);
   });
 
   it("answers alice's followers collection: a count for anyone, the remote followers' actors", async () => {

@@ -2,8 +2,9 @@
 import type { ActorKeysService } from '../actor-keys.service.ts';
 import type { FederatedPosts } from './federated-posts.ts';
 import type { FollowersCollectionDeps } from './followers-collection.ts';
+import type { OutboxCollectionDeps } from './outbox-collection.ts';
 
-export interface OutboundDeps extends FollowersCollectionDeps {
+export interface OutboundDeps extends FollowersCollectionDeps, OutboxCollectionDeps {
   posts: FederatedPosts;
   actorKeys: ActorKeysService;
 }

@@ -8,8 +8,23 @@ import type { Context, SenderKeyPair } from '@fedify/fedify';
 import { Create, Delete, PUBLIC_COLLECTION, Update } from '@fedify/fedify/vocab';
 import { recipientOf } from '../inbound/remote-party.ts';
 import type { RemoteActorRow } from '../tables.ts';
+import type { FederatedPost } from './federated-posts.ts';
 import { instantOf, noteOf, tombstoneOf } from './post-note.ts';
 import type { PostActivity } from './post-sync.ts';
+
+/** The post's Create, as sent and as the outbox lists it (one per post: its id is the Note's, `#create`). */
+export function createOf(ctx: Context<null>, post: FederatedPost): Create {
+  const note = noteOf(ctx, post);
+  const actor = ctx.getActorUri(post.ownerId);
+  return new Create({
+    id: new URL('#create', note.id ?? actor),
+    actor,
+    to: PUBLIC_COLLECTION,
+    cc: ctx.getFollowersUri(post.ownerId),
+    object: note,
+    published: instantOf(post.published),
+  });
+}
 
 /** The post's activity to the owner's followers; false when there was nobody to send it to. */
 export async function sendPostActivity(
@@ -30,12 +45,12 @@ export async function sendPostActivity(
     const tombstone = tombstoneOf(ctx, activity.mediaId, now);
     sent = new Delete({ ...addressed, id: new URL(`#delete/${stamp}`, tombstone.id ?? actor), object: tombstone });
   } else {
-    const note = noteOf(ctx, activity.post);
-    const id = new URL(`#${activity.kind}/${stamp}`, note.id ?? actor);
-    sent =
-      activity.kind === 'create'
-        ? new Create({ ...addressed, id, object: note, published: instantOf(activity.post.published) })
-        : new Update({ ...addressed, id, object: note, updated: instantOf(activity.post.updated) });
+    if (activity.kind === 'create') sent = createOf(ctx, activity.post);
+    else {
+      const note = noteOf(ctx, activity.post);
+      const id = new URL(`#update/${stamp}`, note.id ?? actor);
+      sent = new Update({ ...addressed, id, object: note, updated: instantOf(activity.post.updated) });
+    }
   }
   await ctx.sendActivity({ identifier: ownerId }, 'followers', sent, {
     preferSharedInbox: true,

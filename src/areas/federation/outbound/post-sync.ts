@@ -80,11 +80,13 @@ export class PostSync {
   async runDue(send: SendPostActivity, stopped: () => boolean): Promise<PostSyncReport> {
     const report: PostSyncReport = { created: 0, updated: 0, deleted: 0, failed: 0 };
     const { repository, clock, transactions, logger } = this.#deps;
-    const failed = new Set<string>();
+    // Each post once a run: one another instance holds (skipped), or whose sending failed, stays due.
+    const seen = new Set<string>();
     while (!stopped()) {
-      const due = (await repository.due(clock.now(), batchSize)).filter((row) => !failed.has(row.mediaId));
+      const due = (await repository.due(clock.now(), batchSize + seen.size)).filter((row) => !seen.has(row.mediaId));
       if (due.length === 0) break;
       for (const row of due) {
+        seen.add(row.mediaId);
         try {
           const outcome = await transactions.run(async () => {
             if ((await repository.claim(row.mediaId, clock.now())) === null) return null;
@@ -94,7 +96,6 @@ export class PostSync {
           });
           if (outcome != null) report[outcome] += 1;
         } catch (error) {
-          failed.add(row.mediaId);
           report.failed += 1;
           logger.warn({ event: 'federation.postSyncFailed', err: error, mediaId: row.mediaId }, 'post not sent');
           await repository.postpone(row.mediaId, new Date(clock.now().getTime() + retryMs));
@@ -106,7 +107,8 @@ export class PostSync {
 
   async #sync(mediaId: string, send: SendPostActivity): Promise<'created' | 'updated' | 'deleted' | null> {
     const { repository, posts, clock } = this.#deps;
-    const [post, sent] = await Promise.all([posts.publicPost(mediaId), repository.sent(mediaId)]);
+    const post = await posts.publicPost(mediaId);
+    const sent = await repository.sent(mediaId);
     if (post !== null) {
       const digest = postDigest(post);
       if (sent?.digest === digest) return null;
