@@ -145,6 +145,7 @@ describe('federation: posts sent to remote followers', () => {
     assert.equal(activity.type, 'Create');
     assert.equal(activity.actor, aliceActor());
     const object = activity.object as Json;
+    const lead = await readMediaRow(t, postId);
     assert.equal(object.type, 'Note');
     assert.equal(object.id, noteUri(postId));
     assert.equal(object.attributedTo, aliceActor());
@@ -157,6 +158,8 @@ describe('federation: posts sent to remote followers', () => {
         '<p>A new paragraph <a href="https://travel.example/tags/vieuxport" class="mention hashtag" rel="tag">#<span>VieuxPort</span></a></p>',
     );
     assert.equal(object.sensitive, false);
+    assert.equal(new Date(object.published).getTime(), lead.createdAt.getTime());
+    assert.equal(object.updated, undefined, 'not shown as edited');
     assert.deepEqual(
       (object.attachment as Json[]).map((image) => [
         image.type,
@@ -200,7 +203,6 @@ describe('federation: posts sent to remote followers', () => {
         ['Hashtag', '#vieuxport', `${publicUrl}/tags/vieuxport`],
       ],
     );
-    const lead = await readMediaRow(t, postId);
     assert.ok(lead.cityId, 'the photo was placed in a city');
     const city = await t.services.areas.geography.geography.cityById(lead.cityId);
     assert.ok(city);
@@ -298,6 +300,7 @@ describe('federation: posts sent to remote followers', () => {
     assert.equal(object.id, noteUri(postId));
     assert.match(object.content as string, /^<p>Sunset, edited <a href/);
     assert.deepEqual([object.sensitive, object.summary], [true, 'Crowds at sunset']);
+    assert.equal(typeof object.updated, 'string', 'an Update says when the post was edited');
     assert.deepEqual(
       (object.attachment as Json[]).map((image) => image.name),
       ['Photo 1, "quoted"', 'The lighthouse', 'Photo 3, "quoted"'],

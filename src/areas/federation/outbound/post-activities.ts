@@ -47,7 +47,7 @@ export async function sendPostActivity(
   } else {
     if (activity.kind === 'create') sent = createOf(ctx, activity.post);
     else {
-      const note = noteOf(ctx, activity.post);
+      const note = noteOf(ctx, activity.post, { edited: true });
       const id = new URL(`#update/${stamp}`, note.id ?? actor);
       sent = new Update({ ...addressed, id, object: note, updated: instantOf(activity.post.updated) });
     }

@@ -16,7 +16,12 @@ import type { FederatedPost } from './federated-posts.ts';
 export const instantOf = (date: Date): Temporal.Instant =>
   TemporalPolyfill.Instant.fromEpochMilliseconds(date.getTime()) as unknown as Temporal.Instant;
 
-export function noteOf(ctx: Context<null>, post: FederatedPost): Note {
+/**
+ * `edited`: the Note of an Update, which carries `updated` (the photos' latest change). Elsewhere it is
+ * left out: Mastodon shows a post whose `updated` differs from `published` as edited, and a post of
+ * several photos changes after it is made (its photos are gathered), before it is ever sent.
+ */
+export function noteOf(ctx: Context<null>, post: FederatedPost, { edited = false } = {}): Note {
   return new Note({
     id: ctx.getObjectUri(Note, { id: post.id }),
     attribution: ctx.getActorUri(post.ownerId),
@@ -27,7 +32,7 @@ export function noteOf(ctx: Context<null>, post: FederatedPost): Note {
     summary: post.summary,
     sensitive: post.sensitive,
     published: instantOf(post.published),
-    updated: instantOf(post.updated),
+    updated: edited ? instantOf(post.updated) : null,
     attachments: post.photos.map(
       (photo) =>
         new Image({
