@@ -109,7 +109,6 @@ export const federationArea = defineArea({
       inbound: { remoteActors, follows: follows.follows, users: accounts.users, reactions: reactions.reactions },
       outbound: {
         posts,
-        actorKeys,
         users: accounts.users,
         follows: follows.follows,
         media: media.media,

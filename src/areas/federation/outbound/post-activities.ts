@@ -26,7 +26,22 @@ export function createOf(ctx: Context<null>, post: FederatedPost): Create {
   });
 }
 
-/** The post's activity to the owner's followers; false when there was nobody to send it to. */
+/** The activity of one change of a post, signed by `ownerId`; Update and Delete ids are unique (`now` and a UUID). */
+function activityOf(ctx: Context<null>, activity: PostActivity, ownerId: string, now: Date): Create | Update | Delete {
+  if (activity.kind === 'create') return createOf(ctx, activity.post);
+  const actor = ctx.getActorUri(ownerId);
+  const addressed = { actor, to: PUBLIC_COLLECTION, cc: ctx.getFollowersUri(ownerId) };
+  const stamp = `${now.getTime().toString(36)}-${crypto.randomUUID()}`;
+  if (activity.kind === 'delete') {
+    const tombstone = tombstoneOf(ctx, activity.mediaId, now);
+    return new Delete({ ...addressed, id: new URL(`#delete/${stamp}`, tombstone.id ?? actor), object: tombstone });
+  }
+  const note = noteOf(ctx, activity.post, { edited: true });
+  const id = new URL(`#update/${stamp}`, note.id ?? actor);
+  return new Update({ ...addressed, id, object: note, updated: instantOf(activity.post.updated) });
+}
+
+/** The post's activity to the owner's followers' shared inboxes; false when there was nobody to send it to. */
 export async function sendPostActivity(
   ctx: Context<null>,
   activity: PostActivity,
@@ -37,24 +52,10 @@ export async function sendPostActivity(
   if (!(await hasRemoteFollower(ownerId))) return false;
   // An owner who is no longer visible (banned, leaving) has no actor and no keys: nothing is sent.
   if ((await ctx.getActorKeyPairs(ownerId)).length === 0) return false;
-  const actor = ctx.getActorUri(ownerId);
-  const addressed = { actor, to: PUBLIC_COLLECTION, cc: ctx.getFollowersUri(ownerId) };
-  const stamp = `${now.getTime().toString(36)}-${crypto.randomUUID()}`;
-  let sent: Create | Update | Delete;
-  if (activity.kind === 'delete') {
-    const tombstone = tombstoneOf(ctx, activity.mediaId, now);
-    sent = new Delete({ ...addressed, id: new URL(`#delete/${stamp}`, tombstone.id ?? actor), object: tombstone });
-  } else {
-    if (activity.kind === 'create') sent = createOf(ctx, activity.post);
-    else {
-      const note = noteOf(ctx, activity.post, { edited: true });
-      const id = new URL(`#update/${stamp}`, note.id ?? actor);
-      sent = new Update({ ...addressed, id, object: note, updated: instantOf(activity.post.updated) });
-    }
-  }
+  const sent = activityOf(ctx, activity, ownerId, now);
   await ctx.sendActivity({ identifier: ownerId }, 'followers', sent, {
     preferSharedInbox: true,
-    orderingKey: (sent.objectId ?? actor).href,
+    orderingKey: (sent.objectId ?? ctx.getActorUri(ownerId)).href,
   });
   return true;
 }
@@ -70,6 +71,7 @@ export async function sendActorDelete(
   followers: RemoteActorRow[],
 ): Promise<void> {
   const actor = ctx.getActorUri(userId);
+  // The key ids Fedify gives the key pairs of the actor's dispatcher (the RSA key first: #main-key).
   const senders: SenderKeyPair[] = keys.map((pair, index) => ({
     keyId: new URL(index === 0 ? '#main-key' : `#key-${index + 1}`, actor),
     privateKey: pair.privateKey,
