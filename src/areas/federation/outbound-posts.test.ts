@@ -3,8 +3,10 @@
  * at its shared inbox, a signed Create of her post of three photos (every photo in order, the caption
  * as HTML, hashtags, the city, never the EXIF position), Update after an edit, Delete after a
  * moderator hides it and after a deletion, and the Delete of her actor when her account is erased.
- * The Note is served at /ap/posts/{id} (a browser goes to the post's page) while the post is public.
- * Nothing is sent for a post that is not public, nor by a user without a remote follower.
+ * The Note is served at /ap/posts/{id} (a browser goes to the post's page) while the post is public,
+ * and listed in her outbox; her followers collection counts everyone and lists the remote followers.
+ * Nothing is sent for a post that is not public, nor by a user without a remote follower. Fedify's
+ * verifyRequest checks each signature over the bytes the remote server received.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -69,8 +71,12 @@ describe('federation: posts sent to remote followers', () => {
     await drainFederationQueue(t);
   }
 
-  async function uploadPhoto(user: TestUser, size = { width: 1200, height: 900 }): Promise<string> {
-    const response = await upload(t, '/api/users/me/media', user.token, await makeJpeg({ ...size, gps }));
+  async function uploadPhoto(
+    user: TestUser,
+    size = { width: 1200, height: 900 },
+    fields: Record<string, string> = {},
+  ): Promise<string> {
+    const response = await upload(t, '/api/users/me/media', user.token, await makeJpeg({ ...size, gps }), fields);
     assert.equal(response.statusCode, 201, response.body);
     return response.json.data.id;
   }
@@ -339,14 +345,18 @@ describe('federation: posts sent to remote followers', () => {
     assert.equal((await note(postId)).statusCode, 404);
   });
 
-  it('sends Create, then Delete when the author deletes the post', async () => {
+  it('sends Create (no place for a position kept private), then Delete when the author deletes the post', async () => {
     const from = remote.received.length;
-    const single = await uploadPhoto(alice);
+    const single = await uploadPhoto(alice, undefined, { locationPublic: 'false', description: 'Quiet #harbour' });
     await settleAndSend();
     assert.deepEqual(
       sentSince(from).map((received) => [received.activity.type, (received.activity.object as Json).id]),
       [['Create', noteUri(single)]],
     );
+    const created = sentSince(from)[0]?.activity.object as Json;
+    assert.ok((await readMediaRow(t, single)).cityId, 'placed in a city, kept private');
+    assert.equal(created.location, undefined);
+    assert.equal((created.attachment as Json[]).length, 1);
     const removed = await t.request({ method: 'DELETE', url: `/api/users/me/posts/${single}`, token: alice.token });
     assert.equal(removed.statusCode, 204, removed.body);
     await t.services.platform.jobs.run('federation-queue');
