@@ -370,6 +370,28 @@ describe('federation: posts sent to remote followers', () => {
     );
   });
 
+  it('sends Delete at once when a sent post is unpublished', async () => {
+    const from = remote.received.length;
+    const photo = await uploadPhoto(alice);
+    await settleAndSend();
+    const unpublished = await t.request({
+      method: 'PUT',
+      url: `/admin/media/${toHex(photo)}/published`,
+      token: adminToken,
+      body: { published: false },
+    });
+    assert.equal(unpublished.statusCode, 200, unpublished.body);
+    await t.services.platform.jobs.run('federation-queue');
+    await drainFederationQueue(t);
+    assert.deepEqual(
+      sentSince(from).map((received) => [received.activity.type, (received.activity.object as Json).id]),
+      [
+        ['Create', noteUri(photo)],
+        ['Delete', noteUri(photo)],
+      ],
+    );
+  });
+
   it('sends nothing for a post unpublished before it settled, nor for a user without a remote follower', async () => {
     const from = remote.received.length;
     const unpublished = await uploadPhoto(alice);
