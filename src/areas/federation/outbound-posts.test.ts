@@ -64,12 +64,21 @@ describe('federation: posts sent to remote followers', () => {
   const sentSince = (from: number) =>
     remote.received.slice(from).filter((received) => received.activity.type !== 'Accept');
 
-  /** The post's changes settle, then the job federation-queue sends them and delivers. */
-  async function settleAndSend(): Promise<void> {
-    t.clock.advance(settleMs + 1000);
+  /** The job federation-queue sends what is due (a post that left the public is, at once) and delivers. */
+  async function sendDue(): Promise<void> {
     await t.services.platform.jobs.run('federation-queue');
     await drainFederationQueue(t);
   }
+
+  /** The post's changes settle, then are sent. */
+  async function settleAndSend(): Promise<void> {
+    t.clock.advance(settleMs + 1000);
+    await sendDue();
+  }
+
+  /** Each activity received since `from`: its type and its object's id. */
+  const kindsSince = (from: number) =>
+    sentSince(from).map((received) => [received.activity.type, (received.activity.object as Json).id]);
 
   async function uploadPhoto(
     user: TestUser,
@@ -136,8 +145,7 @@ describe('federation: posts sent to remote followers', () => {
     postId = made.json.data.id;
     assert.equal(postId, photoIds[0]);
     const from = remote.received.length;
-    await t.services.platform.jobs.run('federation-queue');
-    await drainFederationQueue(t);
+    await sendDue();
     assert.deepEqual(sentSince(from), [], 'nothing before the post has settled');
 
     await settleAndSend();
@@ -333,8 +341,7 @@ describe('federation: posts sent to remote followers', () => {
       body: { flag: 2 },
     });
     assert.equal(hidden.statusCode, 200, hidden.body);
-    await t.services.platform.jobs.run('federation-queue');
-    await drainFederationQueue(t);
+    await sendDue();
     const [deleted, ...others] = sentSince(from);
     assert.deepEqual(others, []);
     assert.ok(deleted);
@@ -349,25 +356,18 @@ describe('federation: posts sent to remote followers', () => {
     const from = remote.received.length;
     const single = await uploadPhoto(alice, undefined, { locationPublic: 'false', description: 'Quiet #harbour' });
     await settleAndSend();
-    assert.deepEqual(
-      sentSince(from).map((received) => [received.activity.type, (received.activity.object as Json).id]),
-      [['Create', noteUri(single)]],
-    );
+    assert.deepEqual(kindsSince(from), [['Create', noteUri(single)]]);
     const created = sentSince(from)[0]?.activity.object as Json;
     assert.ok((await readMediaRow(t, single)).cityId, 'placed in a city, kept private');
     assert.equal(created.location, undefined);
     assert.equal((created.attachment as Json[]).length, 1);
     const removed = await t.request({ method: 'DELETE', url: `/api/users/me/posts/${single}`, token: alice.token });
     assert.equal(removed.statusCode, 204, removed.body);
-    await t.services.platform.jobs.run('federation-queue');
-    await drainFederationQueue(t);
-    assert.deepEqual(
-      sentSince(from).map((received) => [received.activity.type, (received.activity.object as Json).id]),
-      [
-        ['Create', noteUri(single)],
-        ['Delete', noteUri(single)],
-      ],
-    );
+    await sendDue();
+    assert.deepEqual(kindsSince(from), [
+      ['Create', noteUri(single)],
+      ['Delete', noteUri(single)],
+    ]);
   });
 
   it('sends Delete at once when a sent post is unpublished', async () => {
@@ -381,15 +381,11 @@ describe('federation: posts sent to remote followers', () => {
       body: { published: false },
     });
     assert.equal(unpublished.statusCode, 200, unpublished.body);
-    await t.services.platform.jobs.run('federation-queue');
-    await drainFederationQueue(t);
-    assert.deepEqual(
-      sentSince(from).map((received) => [received.activity.type, (received.activity.object as Json).id]),
-      [
-        ['Create', noteUri(photo)],
-        ['Delete', noteUri(photo)],
-      ],
-    );
+    await sendDue();
+    assert.deepEqual(kindsSince(from), [
+      ['Create', noteUri(photo)],
+      ['Delete', noteUri(photo)],
+    ]);
   });
 
   it('sends nothing for a post unpublished before it settled, nor for a user without a remote follower', async () => {
@@ -432,8 +428,7 @@ describe('federation: posts sent to remote followers', () => {
     const erased = await t.request({ method: 'POST', url: '/admin/jobs/flush/account-erasure', token: adminToken });
     assert.equal(erased.statusCode, 200, erased.body);
     assert.equal(erased.json.data.attributes.report.erased, 1);
-    await t.services.platform.jobs.run('federation-queue');
-    await drainFederationQueue(t);
+    await sendDue();
     const [deleted, ...others] = sentSince(from);
     assert.deepEqual(others, [], 'no Delete of each post: the actor takes them along');
     assert.equal(deleted?.activity.type, 'Delete');
