@@ -115,7 +115,7 @@ export const federationArea = defineArea({
         outboundPosts: outboundPostsRepository,
       },
     });
-    subscribeOutbound(events, postSync, federation);
+    subscribeOutbound({ events, transactions, logger, postSync, federation });
     let stopped = false;
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
