@@ -89,11 +89,14 @@ export async function startFediverseServer(options: { host?: string } = {}): Pro
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(request.headers))
+          if (value !== undefined) headers[name] = String(value);
         received.push({
           inbox: path,
           signature: request.headers.signature?.toString() ?? request.headers['signature-input']?.toString() ?? null,
           activity: JSON.parse(body),
-          headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)])),
+          headers,
           body,
         });
         response.writeHead(202).end();

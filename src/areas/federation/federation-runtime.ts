@@ -9,11 +9,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Stats } from '../../platform/stats/stats.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
-import { userIdOfActorPath } from './actor-paths.ts';
+import { mediaIdOfPostPath, userIdOfActorPath } from './actor-paths.ts';
 import type { DatabaseKvStore } from './database-kv-store.ts';
 import type { DatabaseMessageQueue, DrainReport } from './database-message-queue.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import type { fetchActorProfile } from './inbound/remote-party.ts';
+import type { OutboundDeps } from './outbound/outbound-deps.ts';
+import type { sendActorDelete, sendPostActivity } from './outbound/post-activities.ts';
+import type { PostActivity } from './outbound/post-sync.ts';
 import type { OutboundFollowActivities } from './outbound-follow-activities.ts';
 import type { RemoteActorsService } from './remote-actors.service.ts';
 import type { remotePostActivitiesOf } from './remote-posts/remote-post-activities.ts';
@@ -31,6 +34,12 @@ export interface FederationRuntimeDeps {
   logger: FastifyBaseLogger;
   remoteActors: RemoteActorsService;
   inbound: InboundDeps;
+  outbound: OutboundDeps;
+}
+
+interface OutboundSenders {
+  sendPostActivity: typeof sendPostActivity;
+  sendActorDelete: typeof sendActorDelete;
 }
 
 const softwareVersion = () =>
@@ -43,6 +52,7 @@ export class FederationRuntime {
   #fetchActorProfile: typeof fetchActorProfile | null = null;
   #outboundFollowActivities: OutboundFollowActivities | null = null;
   #remotePostActivitiesOf: typeof remotePostActivitiesOf | null = null;
+  #senders: OutboundSenders | null = null;
 
   constructor(deps: FederationRuntimeDeps) {
     this.#deps = deps;
@@ -94,6 +104,31 @@ export class FederationRuntime {
     return activitiesOf(federation.createContext(new URL(this.#deps.publicUrl), null));
   }
 
+  /** A post's Create, Update or Delete to its owner's remote followers (outbound/post-sync.ts decides which). */
+  async sendPostActivity(activity: PostActivity, now: Date): Promise<boolean> {
+    const { ctx, senders } = await this.#sending();
+    const { outboundPosts } = this.#deps.outbound;
+    return senders.sendPostActivity(ctx, activity, now, (userId) => outboundPosts.hasRemoteFollower(userId));
+  }
+
+  /**
+   * An erased account's Delete of its actor to its remote followers, queued in the erasure's
+   * transaction, before its keys and follows go. Nothing without a remote follower.
+   */
+  async deleteActor(userId: string): Promise<void> {
+    const followers = await this.#deps.outbound.outboundPosts.remoteFollowersOf(userId);
+    if (followers.length === 0) return;
+    const { ctx, senders } = await this.#sending();
+    await senders.sendActorDelete(ctx, userId, await this.#deps.actorKeys.keyPairsOf(userId), followers);
+  }
+
+  async #sending() {
+    const federation = await this.federation();
+    const senders = this.#senders;
+    if (senders === null) throw new Error('federation built without its senders');
+    return { ctx: federation.createContext(new URL(this.#deps.publicUrl), null), senders };
+  }
+
   /** The job federation-queue: every due message through Fedify's handler. */
   async drainQueue(stopped: () => boolean): Promise<DrainReport> {
     await this.federation();
@@ -109,7 +144,8 @@ export class FederationRuntime {
     this.#fetchActorProfile = setup.fetchActorProfile;
     this.#outboundFollowActivities = setup.outboundFollowActivities;
     this.#remotePostActivitiesOf = setup.remotePostActivitiesOf;
-    const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats, inbound } = this.#deps;
+    this.#senders = { sendPostActivity: setup.sendPostActivity, sendActorDelete: setup.sendActorDelete };
+    const { publicUrl, allowPrivateAddress, kv, queue, users, actorKeys, stats, inbound, outbound } = this.#deps;
     const federation = setup.buildFederation({
       publicUrl,
       allowPrivateAddress,
@@ -121,6 +157,7 @@ export class FederationRuntime {
       stats,
       inbound,
       onOutboxError: (error) => queue.noteDeliveryError(error),
+      outbound,
     });
     // Resolves when the service stops; the queue's messages are handed over by the job's drain.
     void federation.startQueue(null, { signal: this.#stopping.signal });
@@ -128,9 +165,12 @@ export class FederationRuntime {
     return federation;
   }
 
-  /** A browser (HTML) asking for an actor's URL gets the profile page. */
+  /** A browser (HTML) asking for an actor's URL gets the profile page, for a post's the post's page. */
   async #profilePage(request: Request): Promise<Response> {
-    const userId = userIdOfActorPath(new URL(request.url).pathname);
+    const { pathname } = new URL(request.url);
+    const mediaId = mediaIdOfPostPath(pathname);
+    if (mediaId !== null) return this.#postPage(mediaId);
+    const userId = userIdOfActorPath(pathname);
     const user = userId === null ? null : await this.#deps.users.findVisible(userId);
     if (user?.username == null) return new Response('Not Acceptable', { status: 406, headers: { Vary: 'Accept' } });
     return new Response(null, {
@@ -140,5 +180,11 @@ export class FederationRuntime {
         Vary: 'Accept',
       },
     });
+  }
+
+  async #postPage(mediaId: string): Promise<Response> {
+    const post = await this.#deps.outbound.posts.publicPost(mediaId);
+    if (post === null) return new Response('Not Found', { status: 404, headers: { Vary: 'Accept' } });
+    return new Response(null, { status: 302, headers: { Location: post.url, Vary: 'Accept' } });
   }
 }

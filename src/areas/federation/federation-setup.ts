@@ -14,6 +14,7 @@ import {
   Follow,
   Image,
   Like,
+  Note,
   Person,
   Reject,
   Undo,
@@ -24,7 +25,7 @@ import type { Stats } from '../../platform/stats/stats.ts';
 import { displayNameOf, type UsersService } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
-import { actorPath, inboxPath, nodeInfoPath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
+import { actorPath, inboxPath, nodeInfoPath, notePath, sharedInboxPath, userIdOfIdentifier } from './actor-paths.ts';
 import { onAccept, onReject } from './inbound/accept-handlers.ts';
 import { onCreate, onUpdate } from './inbound/create-handlers.ts';
 import { onDelete, onUnverifiedDelete } from './inbound/delete-handlers.ts';
@@ -32,8 +33,13 @@ import { onFlag } from './inbound/flag-handlers.ts';
 import { onFollow, onUndoFollow } from './inbound/follow-handlers.ts';
 import type { InboundDeps } from './inbound/inbound-deps.ts';
 import { onLike, onUndoLike } from './inbound/like-handlers.ts';
+import { setFollowersCollection } from './outbound/followers-collection.ts';
+import type { OutboundDeps } from './outbound/outbound-deps.ts';
+import { setOutboxCollection } from './outbound/outbox-collection.ts';
+import { noteOf } from './outbound/post-note.ts';
 
 export { fetchActorProfile } from './inbound/remote-party.ts';
+export { sendActorDelete, sendPostActivity } from './outbound/post-activities.ts';
 export { outboundFollowActivities } from './outbound-follow-activities.ts';
 export { remotePostActivitiesOf } from './remote-posts/remote-post-activities.ts';
 
@@ -51,6 +57,8 @@ export interface FederationSetupDeps {
   inbound: InboundDeps;
   /** A delivery failed (delivery-health.service.ts counts it per domain). */
   onOutboxError(error: Error): void;
+  /** What the posts and followers served act through (outbound/). */
+  outbound: OutboundDeps;
 }
 
 /** A local user as an actor: visible (neither banned nor being deleted) and named. */
@@ -91,6 +99,8 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
         name: displayNameOf(user),
         url: new URL(`/@${encodeURIComponent(user.username)}`, publicUrl),
         inbox: ctx.getInboxUri(identifier),
+        followers: ctx.getFollowersUri(identifier),
+        outbox: ctx.getOutboxUri(identifier),
         endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
         publicKey: keys[0]?.cryptographicKey ?? null,
         assertionMethods: keys.map((key) => key.multikey),
@@ -126,6 +136,14 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
       if (object instanceof Follow) await onUndoFollow(inbound, ctx, undo, object);
       else if (object instanceof Like) await onUndoLike(inbound, ctx, undo, object);
     });
+
+  const { outbound } = deps;
+  federation.setObjectDispatcher(Note, notePath, async (ctx, { id }) => {
+    const post = await outbound.posts.publicPost(id);
+    return post === null ? null : noteOf(ctx, post);
+  });
+  setFollowersCollection(federation, outbound);
+  setOutboxCollection(federation, outbound);
 
   federation.setNodeInfoDispatcher(nodeInfoPath, async () => {
     const { counts } = await deps.stats.snapshot();

@@ -30,6 +30,10 @@ import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
 import { federationRateLimits } from './inbox-rate-limits.ts';
 import { KvStoreRepository } from './kv-store.repository.ts';
+import { FederatedPosts } from './outbound/federated-posts.ts';
+import { OutboundPostsRepository } from './outbound/outbound-posts.repository.ts';
+import { subscribeOutbound } from './outbound/outbound-subscriptions.ts';
+import { PostSync } from './outbound/post-sync.ts';
 import { OutboundFollowsRepository } from './outbound-follows.repository.ts';
 import { outboundFollowsRoutes } from './outbound-follows.routes.ts';
 import { OutboundFollowsService } from './outbound-follows.service.ts';
@@ -49,18 +53,20 @@ const inboxBodyLimit = 1024 * 1024;
 
 export const federationArea = defineArea({
   name: 'federation',
-  needs: ['accounts', 'comments', 'filters', 'follows', 'media', 'reactions', 'reports'],
+  needs: ['accounts', 'comments', 'filters', 'follows', 'geography', 'media', 'reactions', 'reports'],
   create(
     { config, transactions, clock, jobs, logger, events, exports, stats, audit },
-    { accounts, comments, filters, follows, media, reactions, reports },
+    { accounts, comments, filters, follows, geography, media, reactions, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
     const remoteActorsRepository = new RemoteActorsRepository(transactions);
     const outboundFollowsRepository = new OutboundFollowsRepository(transactions);
+    const outboundPostsRepository = new OutboundPostsRepository(transactions);
     events.subscribe('user.erasing', 'inTransaction', 'federation.erase', async ({ userId }) => {
       await actorKeysRepository.eraseUser(userId);
       await remoteActorsRepository.eraseUser(userId);
       await outboundFollowsRepository.eraseUser(userId);
+      await outboundPostsRepository.eraseUser(userId);
     });
     exports.register({
       name: 'federation-keys',
@@ -174,13 +180,30 @@ export const federationArea = defineArea({
     events.subscribe('user.blocked', 'inTransaction', 'federation.withdrawBlockedFollows', ({ blockerId, blockedId }) =>
       outboundFollows.blocked(blockerId, blockedId),
     );
+    const posts = new FederatedPosts({
+      publicUrl: config.publicUrl,
+      media: media.media,
+      posts: media.posts,
+      users: accounts.users,
+      geography: geography.geography,
+    });
+    const postSync = new PostSync({
+      transactions,
+      clock,
+      logger,
+      repository: outboundPostsRepository,
+      posts,
+      users: accounts.users,
+      wake: (delayMs) => wake.request(delayMs),
+    });
+    const actorKeys = new ActorKeysService({ repository: actorKeysRepository, secrets, clock });
     const federation = new FederationRuntime({
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.federation.allowPrivateAddress,
       kv: new DatabaseKvStore({ transactions, repository: kvRepository, clock }),
       queue,
       users: accounts.users,
-      actorKeys: new ActorKeysService({ repository: actorKeysRepository, secrets, clock }),
+      actorKeys,
       stats,
       logger,
       remoteActors,
@@ -201,14 +224,28 @@ export const federationArea = defineArea({
         media: media.media,
         domainSeverityOf: (host) => domainBlocks.severityOf(host),
       },
+      outbound: {
+        posts,
+        users: accounts.users,
+        follows: follows.follows,
+        media: media.media,
+        outboundPosts: outboundPostsRepository,
+      },
     });
+    subscribeOutbound({ events, transactions, logger, postSync, federation });
     runtime = federation;
     let stopped = false;
     jobs.register('federation-queue', {
       schedule: everyMinutes(1),
       run: async () => {
+        const posts = await postSync.runDue(
+          (activity) => federation.sendPostActivity(activity, clock.now()),
+          () => stopped,
+        );
         const report = await federation.drainQueue(() => stopped);
-        return { ...report, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
+        // The posts' figures only when a post was due (most runs deliver only).
+        const sentPosts = Object.values(posts).some((count) => count > 0) ? { posts } : {};
+        return { ...report, ...sentPosts, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
       },
       stop: () => {
         stopped = true;

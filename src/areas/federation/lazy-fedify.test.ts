@@ -1,6 +1,7 @@
 /**
  * Start-up cost: Fedify is loaded only when federation starts working (the first federated request or
- * queue run with FEDERATION=on). Only federation-setup.ts imports it as values, and that module is
+ * queue run with FEDERATION=on). Only federation-setup.ts and its handlers (inbound/, outbound/) import it
+ * as values, and that module is
  * only ever imported dynamically, so a service with FEDERATION off (and one on, until it is used)
  * never loads it.
  */
@@ -25,29 +26,34 @@ const lazyModules = [
   'areas/federation/remote-posts/remote-post-activities.ts',
 ];
 
+/** The modules of outbound/ that import Fedify's values (the rest of outbound/ is plain data and SQL). */
+const fedifyModules = ['post-note.ts', 'post-activities.ts', 'followers-collection.ts', 'outbox-collection.ts'];
+
+/** Files that may import Fedify's values: the inbox handlers, and outbound's modules of activities. */
+const fedifySide = (path: string) =>
+  path.startsWith('areas/federation/inbound/') ||
+  lazyModules.includes(path) ||
+  fedifyModules.some((module) => path === `areas/federation/outbound/${module}`);
+
 const files = sourceFiles(srcRoot).map((path) => ({ path: relative(srcRoot, path), text: readFileSync(path, 'utf8') }));
 
 describe('Fedify is imported lazily', () => {
-  it('is imported as values by federation-setup.ts and its inbox handlers (inbound/) alone', () => {
+  it('is imported as values by federation-setup.ts, its inbox handlers (inbound/) and outbound/ alone', () => {
     const importing = files
       .filter(({ text }) => /^import (?!type )[^;]*from '@fedify\//m.test(text))
       .map(({ path }) => path);
     assert.ok(importing.includes('areas/federation/federation-setup.ts'));
     for (const path of importing) {
-      assert.ok(
-        path === 'areas/federation/federation-setup.ts' ||
-          path.startsWith('areas/federation/inbound/') ||
-          lazyModules.includes(path),
-        path,
-      );
+      assert.ok(path === 'areas/federation/federation-setup.ts' || fedifySide(path), path);
     }
   });
 
-  it('reaches the inbox handlers (inbound/) as values only from federation-setup.ts', () => {
+  it('reaches the inbox handlers (inbound/) and the activities sent (outbound/) as values only from federation-setup.ts', () => {
     for (const { path, text } of files) {
-      if (path === 'areas/federation/federation-setup.ts' || path.startsWith('areas/federation/inbound/')) continue;
-      if (lazyModules.includes(path)) continue;
+      if (path === 'areas/federation/federation-setup.ts' || fedifySide(path)) continue;
       assert.doesNotMatch(text, /^import (?!type )[^;]*from '[^']*inbound\//m, path);
+      for (const module of fedifyModules)
+        assert.doesNotMatch(text, new RegExp(`^import (?!type )[^;]*from '[^']*outbound/${module}'`, 'm'), path);
     }
   });
 

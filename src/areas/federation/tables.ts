@@ -102,3 +102,19 @@ export const federationDomainHealth = pgTable('federation_domain_health', {
   lastError: text('last_error'),
 });
 export type DomainHealthRow = typeof federationDomainHealth.$inferSelect;
+/** Posts waiting for their public face to settle before it is sent (migration 1880, outbound/). */
+export const federationPostSync = pgTable('federation_post_sync', {
+  mediaId: uuid('media_id').primaryKey(),
+  ownerId: uuid('owner_id').notNull(),
+  dueAt: timestamptz('due_at').notNull(),
+});
+export type PostSyncRow = typeof federationPostSync.$inferSelect;
+
+/** Posts whose Note was sent to the owner's remote followers, with the digest of what was sent (migration 1880). */
+export const federationSentPosts = pgTable('federation_sent_posts', {
+  mediaId: uuid('media_id').primaryKey(),
+  ownerId: uuid('owner_id').notNull(),
+  digest: text('digest').notNull(),
+  sentAt: timestamptz('sent_at').notNull(),
+});
+export type SentPostRow = typeof federationSentPosts.$inferSelect;

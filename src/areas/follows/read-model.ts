@@ -1,5 +1,9 @@
 /**
- * What other areas may read of follows in their own joins (never write): federation's remote posts
- * keep the notes of remote actors a local user follows, and list them to their followers.
+ * What other areas may read of follows in their own joins (never write): federation delivers a local
+ * user's posts to the inboxes of their remote followers, and keeps (and lists) the notes of the remote
+ * actors local users follow.
  */
-export { follows as followRows } from './tables.ts';
+import { follows } from './tables.ts';
+
+export const followRows = follows;
+export type { FollowRow } from './tables.ts';

@@ -99,4 +99,26 @@ describe('domain events', () => {
     assert.throws(() => bus.subscribe('probe.happened', 'afterCommit', 'probe.a', () => {}), /twice/);
     assert.deepEqual(bus.subscribers(), [{ event: 'probe.happened', phase: 'inTransaction', subscriber: 'probe.a' }]);
   });
+
+  it('runs a subscriber asked to be first before those subscribed earlier', async () => {
+    const bus = newBus();
+    const order: string[] = [];
+    bus.subscribe('probe.happened', 'inTransaction', 'probe.early', () => {
+      order.push('early');
+    });
+    bus.subscribe('probe.happened', 'inTransaction', 'probe.late', () => {
+      order.push('late');
+    });
+    bus.subscribe(
+      'probe.happened',
+      'inTransaction',
+      'probe.first',
+      () => {
+        order.push('first');
+      },
+      { first: true },
+    );
+    await bus.publish('probe.happened', { n: 1 });
+    assert.deepEqual(order, ['first', 'early', 'late']);
+  });
 });

@@ -40,12 +40,25 @@ export class EventBus {
     this.#onAfterCommitError = onAfterCommitError;
   }
 
-  subscribe<N extends DomainEventName>(event: N, phase: Phase, name: string, handler: Subscriber<N>): void {
+  /**
+   * `first` puts the subscriber before those already there: for one that must read what the others
+   * delete (federation sends an erased account's `Delete` to its remote followers before follows
+   * erases them).
+   */
+  subscribe<N extends DomainEventName>(
+    event: N,
+    phase: Phase,
+    name: string,
+    handler: Subscriber<N>,
+    options: { first?: boolean } = {},
+  ): void {
     const list = this.#subscriptions.get(event) ?? [];
     if (list.some((subscription) => subscription.name === name)) {
       throw new Error(`${name} subscribes to ${String(event)} twice`);
     }
-    list.push({ name, phase, handler: handler as Subscriber<DomainEventName> });
+    const subscription = { name, phase, handler: handler as Subscriber<DomainEventName> };
+    if (options.first === true) list.unshift(subscription);
+    else list.push(subscription);
     this.#subscriptions.set(event, list);
   }
 
