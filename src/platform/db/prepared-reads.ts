@@ -25,6 +25,7 @@ import type { Keyset } from './keyset.ts';
 import { keysetTemplate, positionValues } from './keyset-sql.ts';
 import { literal } from './literals.ts';
 import { defaultPageLimit, type PageRequest, pageDirections } from './page-request.ts';
+import { compileRowMapping } from './row-mapping.ts';
 
 interface Prepared<Row> {
   execute(values: Record<string, unknown>): Promise<Row[]>;
@@ -49,7 +50,7 @@ export class PreparedRead<Row> {
     if (this.source.active) return this.build(db).prepare(this.name).execute(values);
     let statement = this.#statements.get(db);
     if (statement === undefined) {
-      statement = this.build(db).prepare(this.name);
+      statement = compileRowMapping(this.build(db).prepare(this.name));
       this.#statements.set(db, statement);
     }
     return statement.execute(values);

@@ -62,6 +62,12 @@ function checkAccept(header: string | undefined): void {
   }
 }
 
+/** The path of a request's URL, without its query string (no array made, as split would). */
+const pathOf = (url: string) => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
+
 export const isApiPath = (path: string) => path.startsWith('/api/') || path.startsWith('/admin/');
 
 /** The media type a JSON body goes out with on this path (the OpenAPI document says the same). */
@@ -73,18 +79,24 @@ export function registerContentTypes(app: App) {
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(jsonApiMediaType, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-  app.addHook('onRequest', async (request) => {
-    if (!isApiPath(request.url)) return;
-    checkContentType(request.headers['content-type']);
-    checkAccept(request.headers.accept);
+  // Callback hooks (a throw is Fastify's error path, as a rejection would be): see app.ts.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (isApiPath(request.url)) {
+      checkContentType(request.headers['content-type']);
+      checkAccept(request.headers.accept);
+    }
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // Browsers must never guess another type than the one declared (an upload served as HTML, say).
     reply.header('X-Content-Type-Options', 'nosniff');
     const type = reply.getHeader('content-type');
-    const path = request.url.split('?')[0] ?? '';
-    if (typeof type !== 'string' || path.startsWith('/media/')) return payload;
+    const path = pathOf(request.url);
+    if (typeof type !== 'string' || path.startsWith('/media/')) {
+      done(null, payload);
+      return;
+    }
     if (
       (type.startsWith('application/json') || type.startsWith(jsonApiMediaType)) &&
       jsonBodyMediaType(path) === jsonApiMediaType
@@ -100,6 +112,6 @@ export function registerContentTypes(app: App) {
     ) {
       reply.header('Vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -37,10 +37,12 @@ export const nulCharacter = (source: { pointer?: string; parameter?: string }) =
   new AppError('badRequest', { source, detail: 'text may not contain the NUL character (U+0000)' });
 
 export function registerNulGuard(app: App) {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook (see app.ts): a throw is Fastify's error path.
+  app.addHook('preValidation', (request, _reply, done) => {
     const inQuery = findNul(request.query);
     if (inQuery !== null) throw nulCharacter({ parameter: inQuery.split('/')[1] ?? '' });
     const inBody = findNul(request.body);
     if (inBody !== null) throw nulCharacter({ pointer: inBody === '' ? '/' : inBody });
+    done();
   });
 }

@@ -36,7 +36,8 @@ function mergeVary(current: unknown, added: string): string {
 }
 
 export function registerSecurityHeaders(app: App) {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook (see app.ts).
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('Referrer-Policy', referrerPolicy);
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
@@ -55,6 +56,6 @@ export function registerSecurityHeaders(app: App) {
         if (vary !== undefined) reply.header('Vary', mergeVary(reply.getHeader('vary'), vary));
       }
     }
-    return payload;
+    done(null, payload);
   });
 }

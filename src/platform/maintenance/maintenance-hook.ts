@@ -6,20 +6,26 @@
  */
 import { AppError } from '../http/error-catalogue.ts';
 import type { App } from '../http/types.ts';
-import type { MaintenanceMode } from './maintenance-mode.ts';
+import type { MaintenanceMode, MaintenanceSettings } from './maintenance-mode.ts';
 import { closedDuringMaintenance } from './maintenance-paths.ts';
 
 export function registerMaintenance(app: App, maintenance: MaintenanceMode) {
   maintenance.watch();
   app.addHook('onClose', async () => maintenance.unwatch());
-  app.addHook('onRequest', async (request) => {
-    if (!closedDuringMaintenance(request.url.split('?')[0] ?? '')) return;
-    const state = await maintenance.current();
-    if (!state.enabled) return;
-    throw new AppError('maintenance', {
+  const refuse = (state: MaintenanceSettings) =>
+    new AppError('maintenance', {
       headers: { 'Retry-After': String(state.retryAfterSeconds) },
       ...(state.message !== null ? { detail: state.message } : {}),
       meta: { retryAfterSeconds: state.retryAfterSeconds },
     });
+  // A callback hook (see app.ts): once the state has been read, no promise is made for a request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!closedDuringMaintenance(request.url.split('?')[0] ?? '')) return done();
+    const known = maintenance.known();
+    if (known !== null) return done(known.enabled ? refuse(known) : undefined);
+    maintenance.current().then(
+      (state) => done(state.enabled ? refuse(state) : undefined),
+      (error: Error) => done(error),
+    );
   });
 }

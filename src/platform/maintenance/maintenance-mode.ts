@@ -58,6 +58,11 @@ export class MaintenanceMode {
     return this.#refreshOnce();
   }
 
+  /** The state as last read, or null before the first read (then `current` waits for it). */
+  known(): MaintenanceSettings | null {
+    return this.#known;
+  }
+
   /** Re-reads the state every refreshMs until `unwatch` (the server's lifetime). */
   watch(): void {
     if (this.#timer !== null) return;

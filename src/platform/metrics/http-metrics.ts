@@ -11,15 +11,27 @@ import type { Metrics } from './metrics.ts';
 export const unmatchedRoute = 'unmatched';
 
 export function registerHttpMetrics(app: App, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // Each route's label written once, not by a regular expression at every answer.
+  const labels = new Map<string, string>();
+  const labelOf = (pattern: string) => {
+    let label = labels.get(pattern);
+    if (label === undefined) {
+      label = toSpecPath(pattern);
+      labels.set(pattern, label);
+    }
+    return label;
+  };
+  // A callback hook (see app.ts).
+  app.addHook('onResponse', (request, reply, done) => {
     const pattern = request.routeOptions.url;
     metrics.httpRequests.observe(
       {
         method: request.method,
-        route: pattern === undefined ? unmatchedRoute : toSpecPath(pattern),
+        route: pattern === undefined ? unmatchedRoute : labelOf(pattern),
         status: String(reply.statusCode),
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
