@@ -275,7 +275,7 @@ describe('federation: domain blocks', () => {
     assert.deepEqual(quiet.json.data, []);
 
     // Once bob follows cai, cai reaches him.
-    await t.services.areas.follows.follows.follow(bob.id, caiShadow);
+    await t.services.areas.follows.follows.followAccepted(bob.id, caiShadow);
     await send(other, cai, 'pixelfed-like', { object: `${publicUrl}/ap/posts/${photo.id}`, likeNumber: '2' });
     assert.equal((await readMediaRow(t, photo.id)).likesCount, 1);
   });

@@ -32,7 +32,7 @@ describe('federation: likes and replies of remote posts', () => {
     const shadow = await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id);
     assert.ok(shadow);
     anaId = shadow.userId;
-    await fed.t.services.areas.follows.follows.follow(carol.id, anaId);
+    await fed.t.services.areas.follows.follows.followAccepted(carol.id, anaId);
     postUri = await postOf(fed.ana, '113254300000000001');
     postId = (await listed(carol)).find((post) => post.attributes.uri === postUri)?.id ?? '';
     assert.ok(postId);

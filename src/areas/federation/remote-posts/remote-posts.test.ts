@@ -50,11 +50,11 @@ describe('federation: remote posts of followed actors', () => {
   });
   after(() => fed.close());
 
-  /** The local user follows the remote actor's shadow, as fed-follow's remote follow ends up doing. */
+  /** The local user follows the remote actor's shadow, as an accepted remote follow stores it. */
   async function follow(user: TestUser, actor: RemoteActor): Promise<string> {
     const shadow = await fed.t.services.areas.federation.federation?.remoteActor(actor.id);
     assert.ok(shadow, 'the actor is fetched');
-    await fed.t.services.areas.follows.follows.follow(user.id, shadow.userId);
+    await fed.t.services.areas.follows.follows.followAccepted(user.id, shadow.userId);
     return shadow.userId;
   }
 
