@@ -83,6 +83,51 @@ describe('federation: domain blocks', () => {
     return response.json.data.map((user: { attributes: { username: string } }) => user.attributes.username).sort();
   }
 
+  /** The authors of a post's comments, by username (a remote author by its handle). */
+  async function commentAuthors(mediaId: string): Promise<string[]> {
+    const response = await t.request({ method: 'GET', url: `/api/media/${mediaId}/comments` });
+    assert.equal(response.statusCode, 200, response.body);
+    const usernames = new Map<string, string>(
+      (response.json.included ?? []).map((user: { id: string; attributes: { username: string } }) => [
+        user.id,
+        user.attributes.username,
+      ]),
+    );
+    return response.json.data.map(
+      (comment: { relationships: { author: { data: { id: string } | null } } }) =>
+        usernames.get(comment.relationships.author.data?.id ?? '') ?? null,
+    );
+  }
+
+  /**
+   * `user` follows the actor as users do (a Follow through the API, delivered to the actor's server),
+   * and the actor's server accepts it: a follow of a remote account counts only once accepted.
+   */
+  async function followAccepted(user: TestUser, server: FediverseServer, actor: RemoteActor): Promise<void> {
+    const from = server.received.length;
+    const asked = await t.request({
+      method: 'POST',
+      url: `/api/users/me/following/${await shadowOf(actor)}`,
+      token: user.token,
+    });
+    assert.equal(asked.statusCode, 202, asked.body);
+    await drainFederationQueue(t);
+    const follow = server.received.slice(from).find((received) => received.activity.type === 'Follow');
+    assert.ok(follow, `${actor.username}'s server received the Follow`);
+    const accepted = await deliver(
+      t,
+      await server.answerFollow(actor, follow, 'Accept', `${publicUrl}/ap/users/${user.id}/inbox`),
+    );
+    assert.equal(accepted.statusCode, 202, accepted.body);
+    await drainFederationQueue(t);
+    const relationship = await t.request({
+      method: 'GET',
+      url: `/api/users/${await shadowOf(actor)}/relationship`,
+      token: user.token,
+    });
+    assert.equal(relationship.json.data.attributes.following, true, relationship.body);
+  }
+
   const shadowOf = async (actor: RemoteActor) => {
     const row = await t.services.areas.federation.federation?.remoteActor(actor.id);
     assert.ok(row, `${actor.username} is known`);
@@ -253,7 +298,6 @@ describe('federation: domain blocks', () => {
     const bob = await createUser(t, { username: 'bob' });
     const photo = await createMediaRow(t, bob.id);
     await block('127.0.0.2', 'silence');
-    const caiShadow = await shadowOf(cai);
 
     // cai follows alice already: that follow stays; a new follow of bob, who does not follow cai, is refused.
     followNumber += 1;
@@ -275,8 +319,40 @@ describe('federation: domain blocks', () => {
     assert.deepEqual(quiet.json.data, []);
 
     // Once bob follows cai, cai reaches him.
-    await t.services.areas.follows.follows.follow(bob.id, caiShadow);
+    await followAccepted(bob, other, cai);
     await send(other, cai, 'pixelfed-like', { object: `${publicUrl}/ap/posts/${photo.id}`, likeNumber: '2' });
     assert.equal((await readMediaRow(t, photo.id)).likesCount, 1);
+  });
+
+  it("silence: its actor's reply comments only on the post of a local user who follows it", async () => {
+    // A server of its own, silenced here alone, so this case stands apart from the ones above.
+    const third = await startFediverseServer({ host: '127.0.0.3' });
+    try {
+      const dee = await third.addActor('mastodon-actor', 'dee');
+      const dan = await createUser(t, { username: 'dan' });
+      const erin = await createUser(t, { username: 'erin' });
+      const dansPhoto = await createMediaRow(t, dan.id);
+      const erinsPhoto = await createMediaRow(t, erin.id);
+      await block('127.0.0.3', 'silence');
+      await followAccepted(erin, third, dee);
+
+      const reply = (owner: TestUser, mediaId: string, statusId: string) =>
+        send(third, dee, 'mastodon-reply-note', {
+          statusId,
+          inReplyTo: `${publicUrl}/ap/posts/${mediaId}`,
+          ownerActor: `${publicUrl}/ap/users/${owner.id}`,
+          ownerProfile: `${publicUrl}/@${owner.username}`,
+          ownerName: owner.username,
+        });
+      assert.equal((await reply(dan, dansPhoto.id, '113254400000000001')).statusCode, 202);
+      assert.equal((await reply(erin, erinsPhoto.id, '113254400000000002')).statusCode, 202);
+
+      assert.deepEqual(await commentAuthors(dansPhoto.id), [], 'dan does not follow dee: no comment');
+      assert.equal((await readMediaRow(t, dansPhoto.id)).commentsCount, 0);
+      assert.deepEqual(await commentAuthors(erinsPhoto.id), [`dee@${new URL(third.origin).host}`]);
+      assert.equal((await readMediaRow(t, erinsPhoto.id)).commentsCount, 1);
+    } finally {
+      await third.close();
+    }
   });
 });
