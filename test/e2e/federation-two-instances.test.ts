@@ -222,14 +222,8 @@ describe('federation between two instances of the service', () => {
 
   /** Bob's post as alice's list of remote posts on A shows it, or undefined. */
   async function keptOnA(postId: string) {
-    const response = await a.t.request({
-      method: 'GET',
-      url: '/api/users/me/following/remote-posts',
-      token: alice.token,
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    servedToAlice.push(response.body);
-    const posts = response.json.data as { id: string; attributes: Record<string, any> }[];
+    const posts = await listOf(a, alice, '/api/users/me/following/remote-posts');
+    servedToAlice.push(JSON.stringify(posts));
     return posts.find((post) => post.attributes.uri === `${b.url}/ap/posts/${postId}`);
   }
 
