@@ -14,6 +14,7 @@ import {
   deliver,
   drainFederationQueue,
   type FederatedTest,
+  followAccepted,
   federatedPublicUrl as publicUrl,
   queued,
   startFederatedTest,
@@ -97,35 +98,6 @@ describe('federation: domain blocks', () => {
       (comment: { relationships: { author: { data: { id: string } | null } } }) =>
         usernames.get(comment.relationships.author.data?.id ?? '') ?? null,
     );
-  }
-
-  /**
-   * `user` follows the actor as users do (a Follow through the API, delivered to the actor's server),
-   * and the actor's server accepts it: a follow of a remote account counts only once accepted.
-   */
-  async function followAccepted(user: TestUser, server: FediverseServer, actor: RemoteActor): Promise<void> {
-    const from = server.received.length;
-    const asked = await t.request({
-      method: 'POST',
-      url: `/api/users/me/following/${await shadowOf(actor)}`,
-      token: user.token,
-    });
-    assert.equal(asked.statusCode, 202, asked.body);
-    await drainFederationQueue(t);
-    const follow = server.received.slice(from).find((received) => received.activity.type === 'Follow');
-    assert.ok(follow, `${actor.username}'s server received the Follow`);
-    const accepted = await deliver(
-      t,
-      await server.answerFollow(actor, follow, 'Accept', `${publicUrl}/ap/users/${user.id}/inbox`),
-    );
-    assert.equal(accepted.statusCode, 202, accepted.body);
-    await drainFederationQueue(t);
-    const relationship = await t.request({
-      method: 'GET',
-      url: `/api/users/${await shadowOf(actor)}/relationship`,
-      token: user.token,
-    });
-    assert.equal(relationship.json.data.attributes.following, true, relationship.body);
   }
 
   const shadowOf = async (actor: RemoteActor) => {
@@ -319,7 +291,7 @@ describe('federation: domain blocks', () => {
     assert.deepEqual(quiet.json.data, []);
 
     // Once bob follows cai, cai reaches him.
-    await followAccepted(bob, other, cai);
+    await followAccepted(t, bob, other, cai);
     await send(other, cai, 'pixelfed-like', { object: `${publicUrl}/ap/posts/${photo.id}`, likeNumber: '2' });
     assert.equal((await readMediaRow(t, photo.id)).likesCount, 1);
   });
@@ -334,7 +306,7 @@ describe('federation: domain blocks', () => {
       const dansPhoto = await createMediaRow(t, dan.id);
       const erinsPhoto = await createMediaRow(t, erin.id);
       await block('127.0.0.3', 'silence');
-      await followAccepted(erin, third, dee);
+      await followAccepted(t, erin, third, dee);
 
       const reply = (owner: TestUser, mediaId: string, statusId: string) =>
         send(third, dee, 'mastodon-reply-note', {
