@@ -30,6 +30,34 @@ export async function drainFederationQueue(t: TestApp): Promise<void> {
   }
 }
 
+/**
+ * `user` follows the remote actor as users do: `POST /api/users/me/following/{id}` (a Follow, delivered
+ * to the actor's server by the queue), then the server's signed Accept at the user's inbox. A follow of
+ * a remote account is only a request until then. Answers the actor's shadow's id.
+ */
+export async function followAccepted(
+  t: TestApp,
+  user: { id: string; token: string },
+  server: FediverseServer,
+  actor: RemoteActor,
+): Promise<string> {
+  const shadow = await t.services.areas.federation.federation?.remoteActor(actor.id);
+  if (!shadow) throw new Error(`${actor.username} is not known`);
+  const from = server.received.length;
+  const asked = await t.request({ method: 'POST', url: `/api/users/me/following/${shadow.userId}`, token: user.token });
+  if (asked.statusCode !== 202) throw new Error(`follow: ${asked.statusCode} ${asked.body}`);
+  await drainFederationQueue(t);
+  const follow = server.received.slice(from).find((received) => received.activity.type === 'Follow');
+  if (!follow) throw new Error(`${actor.username}'s server received no Follow`);
+  const inbox = `${t.deps.config.publicUrl}/ap/users/${user.id}/inbox`;
+  const accepted = await deliver(t, await server.answerFollow(actor, follow, 'Accept', inbox));
+  if (accepted.statusCode !== 202) throw new Error(`Accept: ${accepted.statusCode} ${accepted.body}`);
+  await drainFederationQueue(t);
+  const { following } = await t.services.areas.follows.follows.relationship(user.id, shadow.userId);
+  if (following === null) throw new Error(`${actor.username}'s Accept made no follow`);
+  return shadow.userId;
+}
+
 /** The app's PUBLIC_URL in federation tests. */
 export const federatedPublicUrl = 'https://travel.example';
 

@@ -14,6 +14,7 @@ import {
   deliver,
   drainFederationQueue,
   type FederatedTest,
+  followAccepted,
   federatedPublicUrl as publicUrl,
   queued,
   startFederatedTest,
@@ -81,6 +82,22 @@ describe('federation: domain blocks', () => {
     const response = await t.request({ method: 'GET', url: `/api/media/${mediaId}/likes` });
     assert.equal(response.statusCode, 200, response.body);
     return response.json.data.map((user: { attributes: { username: string } }) => user.attributes.username).sort();
+  }
+
+  /** The authors of a post's comments, by username (a remote author by its handle). */
+  async function commentAuthors(mediaId: string): Promise<string[]> {
+    const response = await t.request({ method: 'GET', url: `/api/media/${mediaId}/comments` });
+    assert.equal(response.statusCode, 200, response.body);
+    const usernames = new Map<string, string>(
+      (response.json.included ?? []).map((user: { id: string; attributes: { username: string } }) => [
+        user.id,
+        user.attributes.username,
+      ]),
+    );
+    return response.json.data.map(
+      (comment: { relationships: { author: { data: { id: string } | null } } }) =>
+        usernames.get(comment.relationships.author.data?.id ?? '') ?? null,
+    );
   }
 
   const shadowOf = async (actor: RemoteActor) => {
@@ -253,7 +270,6 @@ describe('federation: domain blocks', () => {
     const bob = await createUser(t, { username: 'bob' });
     const photo = await createMediaRow(t, bob.id);
     await block('127.0.0.2', 'silence');
-    const caiShadow = await shadowOf(cai);
 
     // cai follows alice already: that follow stays; a new follow of bob, who does not follow cai, is refused.
     followNumber += 1;
@@ -275,8 +291,40 @@ describe('federation: domain blocks', () => {
     assert.deepEqual(quiet.json.data, []);
 
     // Once bob follows cai, cai reaches him.
-    await t.services.areas.follows.follows.followAccepted(bob.id, caiShadow);
+    await followAccepted(t, bob, other, cai);
     await send(other, cai, 'pixelfed-like', { object: `${publicUrl}/ap/posts/${photo.id}`, likeNumber: '2' });
     assert.equal((await readMediaRow(t, photo.id)).likesCount, 1);
+  });
+
+  it("silence: its actor's reply comments only on the post of a local user who follows it", async () => {
+    // A server of its own, silenced here alone, so this case stands apart from the ones above.
+    const third = await startFediverseServer({ host: '127.0.0.3' });
+    try {
+      const dee = await third.addActor('mastodon-actor', 'dee');
+      const dan = await createUser(t, { username: 'dan' });
+      const erin = await createUser(t, { username: 'erin' });
+      const dansPhoto = await createMediaRow(t, dan.id);
+      const erinsPhoto = await createMediaRow(t, erin.id);
+      await block('127.0.0.3', 'silence');
+      await followAccepted(t, erin, third, dee);
+
+      const reply = (owner: TestUser, mediaId: string, statusId: string) =>
+        send(third, dee, 'mastodon-reply-note', {
+          statusId,
+          inReplyTo: `${publicUrl}/ap/posts/${mediaId}`,
+          ownerActor: `${publicUrl}/ap/users/${owner.id}`,
+          ownerProfile: `${publicUrl}/@${owner.username}`,
+          ownerName: owner.username,
+        });
+      assert.equal((await reply(dan, dansPhoto.id, '113254400000000001')).statusCode, 202);
+      assert.equal((await reply(erin, erinsPhoto.id, '113254400000000002')).statusCode, 202);
+
+      assert.deepEqual(await commentAuthors(dansPhoto.id), [], 'dan does not follow dee: no comment');
+      assert.equal((await readMediaRow(t, dansPhoto.id)).commentsCount, 0);
+      assert.deepEqual(await commentAuthors(erinsPhoto.id), [`dee@${new URL(third.origin).host}`]);
+      assert.equal((await readMediaRow(t, erinsPhoto.id)).commentsCount, 1);
+    } finally {
+      await third.close();
+    }
   });
 });
