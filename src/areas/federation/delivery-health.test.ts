@@ -30,6 +30,8 @@ describe('federation: delivery health', () => {
   let port: number;
   let server: Server | null = null;
   const received: string[] = [];
+  /** What the inbox at 127.0.0.3 answers once it listens. */
+  let status = 202;
 
   before(async () => {
     fed = await startFederatedTest();
@@ -106,7 +108,7 @@ describe('federation: delivery health', () => {
       request.resume();
       request.on('end', () => {
         received.push(request.url ?? '');
-        response.writeHead(202).end();
+        response.writeHead(status).end();
       });
     });
     await new Promise<void>((resolve) => server?.listen(port, '127.0.0.3', resolve));
@@ -120,6 +122,20 @@ describe('federation: delivery health', () => {
     assert.notEqual(shown.lastFailureAt, null, 'the last failure stays shown');
     assert.deepEqual(received, ['/users/dan/inbox', '/users/dan/inbox'], 'both held deliveries arrived');
     assert.equal(await queued(t), 0);
+  });
+
+  it('does not ask again an inbox that refuses the activity itself (403), as Mastodon does not', async () => {
+    status = 403;
+    received.length = 0;
+    await sendNote('refused');
+    await runQueue();
+    const attempts = received.length;
+    assert.ok(attempts > 0, 'the delivery was attempted');
+    t.clock.advance(minutes(30));
+    await runQueue();
+    assert.equal(received.length, attempts, 'not retried');
+    assert.equal(await queued(t), 0, 'nothing left waiting');
+    status = 202;
   });
 
   it('drops the deliveries held for a domain that has failed for 7 days', async () => {

@@ -85,6 +85,10 @@ export function buildFederation(deps: FederationSetupDeps): Federation<null> {
     // Failing domains are backed off by the queue (delivery-health.service.ts), shown to operators.
     circuitBreaker: false,
     onOutboxError: (error) => deps.onOutboxError(error),
+    // An inbox that refuses a delivery for what it is (a domain block's 403, a malformed or oversized
+    // activity) refuses it again: not retried, as Mastodon does not. 401 (a key being refreshed), 408
+    // and 429 stay retried, with 5xx and network failures.
+    permanentFailureStatusCodes: [400, 403, 404, 405, 406, 410, 413, 414, 415, 422],
     userAgent: { software: `travel-media-service/${deps.softwareVersion}`, url: new URL(publicUrl) },
   });
 
