@@ -39,7 +39,7 @@ describe('federation: remote HTML made plain text', () => {
     assert.equal(plainTextOf('<p>before</p><style>an unclosed style', 100, true), 'before');
     const note = noteOf(
       '<p><span class="h-card"><a href="https://travel.example/@bob" class="u-url mention">@<span>bob</span></a></span> ' +
-        "<a href='https://mastodon.example/@ana'>@ana</a> see <a href=\"https://x.example/page\">the page</a></p>",
+        '<a href=\'https://mastodon.example/@ana\'>@ana</a> see <a href="https://x.example/page">the page</a></p>',
     );
     assert.equal(commentTextOf(note, origin), '@bob @ana@mastodon.example see the page');
   });

@@ -38,10 +38,13 @@ function mentionOf(anchor: string, rawHref: string, inner: string, origin: strin
 
 /** The comment's body the Note makes (at most commentMaxLength characters), or null when nothing shows. */
 export function commentTextOf(note: Note, origin: string): string | null {
-  const content = (note.content?.toString() ?? '').replace(anchorPattern, (anchor, attributes: string, inner: string) => {
-    const href = hrefPattern.exec(attributes);
-    return href === null ? anchor : mentionOf(anchor, href[1] ?? href[2] ?? '', inner, origin);
-  });
+  const content = (note.content?.toString() ?? '').replace(
+    anchorPattern,
+    (anchor, attributes: string, inner: string) => {
+      const href = hrefPattern.exec(attributes);
+      return href === null ? anchor : mentionOf(anchor, href[1] ?? href[2] ?? '', inner, origin);
+    },
+  );
   const text = plainTextOf(content, commentMaxLength, true);
   const warning = plainTextOf(note.summary?.toString(), commentMaxLength);
   if (warning === null || text === null) return text;
