@@ -74,3 +74,24 @@ export async function startFederatedTest(): Promise<FederatedTest> {
     },
   };
 }
+
+/**
+ * The local user follows the remote actor as the API asks it (a Follow sent, the request pending),
+ * and the actor's server accepts it (its signed Accept delivered): a follow in force. The shadow's id.
+ */
+export async function followAccepted(fed: FederatedTest, userId: string, actor: RemoteActor): Promise<string> {
+  const shadow = await fed.t.services.areas.federation.federation?.remoteActor(actor.id);
+  if (!shadow) throw new Error(`${actor.id} was not fetched`);
+  const before = fed.remote.received.length;
+  await fed.t.services.areas.follows.follows.follow(userId, shadow.userId);
+  await drainFederationQueue(fed.t);
+  const localActor = `${federatedPublicUrl}/ap/users/${userId}`;
+  const follow = fed.remote.received
+    .slice(before)
+    .find((r) => r.activity.type === 'Follow' && r.activity.actor === localActor);
+  if (!follow) throw new Error(`no Follow of ${actor.id} arrived`);
+  const accept = await deliver(fed.t, await fed.remote.answerFollow(actor, follow, 'Accept', `${localActor}/inbox`));
+  if (accept.statusCode !== 202) throw new Error(`the Accept was answered ${accept.statusCode}: ${accept.body}`);
+  await drainFederationQueue(fed.t);
+  return shadow.userId;
+}

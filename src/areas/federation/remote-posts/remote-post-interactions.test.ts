@@ -14,6 +14,7 @@ import { createUser, type TestUser } from '../../../../test/helpers/factories.ts
 import {
   drainFederationQueue,
   type FederatedTest,
+  followAccepted,
   federatedPublicUrl as publicUrl,
   startFederatedTest,
 } from '../../../../test/helpers/fediverse-inbox.ts';
@@ -29,10 +30,7 @@ describe('federation: likes and replies of remote posts', () => {
   before(async () => {
     fed = await startFederatedTest();
     carol = await createUser(fed.t, { username: 'carol' });
-    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id);
-    assert.ok(shadow);
-    anaId = shadow.userId;
-    await fed.t.services.areas.follows.follows.follow(carol.id, anaId);
+    anaId = await followAccepted(fed, carol.id, fed.ana);
     postUri = await postOf(fed.ana, '113254300000000001');
     postId = (await listed(carol)).find((post) => post.attributes.uri === postUri)?.id ?? '';
     assert.ok(postId);

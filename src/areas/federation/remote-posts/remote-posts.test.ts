@@ -13,6 +13,7 @@ import {
   deliver,
   drainFederationQueue,
   type FederatedTest,
+  followAccepted,
   federatedPublicUrl as publicUrl,
   startFederatedTest,
 } from '../../../../test/helpers/fediverse-inbox.ts';
@@ -50,13 +51,8 @@ describe('federation: remote posts of followed actors', () => {
   });
   after(() => fed.close());
 
-  /** The local user follows the remote actor's shadow, as fed-follow's remote follow ends up doing. */
-  async function follow(user: TestUser, actor: RemoteActor): Promise<string> {
-    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(actor.id);
-    assert.ok(shadow, 'the actor is fetched');
-    await fed.t.services.areas.follows.follows.follow(user.id, shadow.userId);
-    return shadow.userId;
-  }
+  /** The local user follows the remote actor, and its server accepts. */
+  const follow = (user: TestUser, actor: RemoteActor): Promise<string> => followAccepted(fed, user.id, actor);
 
   const minutesAgo = (minutes: number) => new Date(fed.t.clock.now().getTime() - minutes * 60_000).toISOString();
   const nextStatusId = () => {
