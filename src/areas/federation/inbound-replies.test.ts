@@ -303,4 +303,23 @@ describe('federation: replies from remote actors', () => {
     assert.equal(page.statusCode, 200);
     assert.doesNotMatch(page.body, /<script>alert|onerror|<i>really/);
   });
+
+  it("ignores a silenced domain's reply to the post of a user who does not follow the actor", async () => {
+    const photo = await createMediaRow(fed.t, carol.id);
+    const admin = (method: 'POST' | 'DELETE', url: string, body?: object) =>
+      fed.t.request({ method, url, token: adminToken, ...(body ? { body } : {}) });
+    const silenced = await admin('POST', '/admin/federation/domain-blocks', {
+      domain: '127.0.0.1',
+      severity: 'silence',
+    });
+    assert.equal(silenced.statusCode, 201, silenced.body);
+    try {
+      await send(fed.ana, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+      assert.deepEqual(await comments(photo.id), []);
+    } finally {
+      assert.equal((await admin('DELETE', '/admin/federation/domain-blocks/127.0.0.1')).statusCode, 204);
+    }
+    await send(fed.ana, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    assert.equal((await comments(photo.id)).length, 1, 'the silence lifted, the reply is a comment');
+  });
 });
