@@ -76,22 +76,28 @@ export async function startFederatedTest(): Promise<FederatedTest> {
 }
 
 /**
- * The local user follows the remote actor as the API asks it (a Follow sent, the request pending),
- * and the actor's server accepts it (its signed Accept delivered): a follow in force. The shadow's id.
+ * The local user follows the remote actor (of `remote`) as the API asks it (a Follow sent, the request
+ * pending), and the actor's server accepts it (its signed Accept delivered): a follow in force. The
+ * shadow's id.
  */
-export async function followAccepted(fed: FederatedTest, userId: string, actor: RemoteActor): Promise<string> {
-  const shadow = await fed.t.services.areas.federation.federation?.remoteActor(actor.id);
+export async function followAccepted(
+  t: TestApp,
+  remote: FediverseServer,
+  userId: string,
+  actor: RemoteActor,
+): Promise<string> {
+  const shadow = await t.services.areas.federation.federation?.remoteActor(actor.id);
   if (!shadow) throw new Error(`${actor.id} was not fetched`);
-  const before = fed.remote.received.length;
-  await fed.t.services.areas.follows.follows.follow(userId, shadow.userId);
-  await drainFederationQueue(fed.t);
+  const before = remote.received.length;
+  await t.services.areas.follows.follows.follow(userId, shadow.userId);
+  await drainFederationQueue(t);
   const localActor = `${federatedPublicUrl}/ap/users/${userId}`;
-  const follow = fed.remote.received
+  const follow = remote.received
     .slice(before)
     .find((r) => r.activity.type === 'Follow' && r.activity.actor === localActor);
   if (!follow) throw new Error(`no Follow of ${actor.id} arrived`);
-  const accept = await deliver(fed.t, await fed.remote.answerFollow(actor, follow, 'Accept', `${localActor}/inbox`));
+  const accept = await deliver(t, await remote.answerFollow(actor, follow, 'Accept', `${localActor}/inbox`));
   if (accept.statusCode !== 202) throw new Error(`the Accept was answered ${accept.statusCode}: ${accept.body}`);
-  await drainFederationQueue(fed.t);
+  await drainFederationQueue(t);
   return shadow.userId;
 }

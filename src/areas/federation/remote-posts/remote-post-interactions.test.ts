@@ -30,7 +30,7 @@ describe('federation: likes and replies of remote posts', () => {
   before(async () => {
     fed = await startFederatedTest();
     carol = await createUser(fed.t, { username: 'carol' });
-    anaId = await followAccepted(fed, carol.id, fed.ana);
+    anaId = await followAccepted(fed.t, fed.remote, carol.id, fed.ana);
     postUri = await postOf(fed.ana, '113254300000000001');
     postId = (await listed(carol)).find((post) => post.attributes.uri === postUri)?.id ?? '';
     assert.ok(postId);

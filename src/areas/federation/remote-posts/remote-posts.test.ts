@@ -52,7 +52,8 @@ describe('federation: remote posts of followed actors', () => {
   after(() => fed.close());
 
   /** The local user follows the remote actor, and its server accepts. */
-  const follow = (user: TestUser, actor: RemoteActor): Promise<string> => followAccepted(fed, user.id, actor);
+  const follow = (user: TestUser, actor: RemoteActor): Promise<string> =>
+    followAccepted(fed.t, fed.remote, user.id, actor);
 
   const minutesAgo = (minutes: number) => new Date(fed.t.clock.now().getTime() - minutes * 60_000).toISOString();
   const nextStatusId = () => {
