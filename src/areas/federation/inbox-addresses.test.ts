@@ -6,15 +6,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { Create, Note } from '@fedify/fedify/vocab';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { queued } from '../../../test/helpers/fediverse-inbox.ts';
+import { federatedPublicUrl as publicUrl, queued, queueNoteTo } from '../../../test/helpers/fediverse-inbox.ts';
 import { freePort } from '../../../test/helpers/processes.ts';
 import type { AddressLookup } from '../../adapters/push/public-address.ts';
 import { isPublicInbox } from './inbox-addresses.ts';
-
-const publicUrl = 'https://travel.example';
 
 describe('federation: no delivery to a private address', () => {
   let t: TestApp;
@@ -42,22 +39,12 @@ describe('federation: no delivery to a private address', () => {
   });
 
   it('drops, unsent, a delivery to an inbox a remote actor put on a loopback address', async () => {
-    const federation = await t.services.areas.federation.federation?.federation();
-    assert.ok(federation);
-    const ctx = federation.createContext(new URL(publicUrl), null);
-    const id = new URL(`${publicUrl}/ap/posts/${crypto.randomUUID()}`);
-    await ctx.sendActivity(
-      { identifier: alice.id },
-      {
-        id: new URL('https://social.example/users/mallory'),
-        inboxId: new URL(`http://127.0.0.1:${port}/internal/admin`),
-        endpoints: null,
-      },
-      new Create({
-        id: new URL(`${id.href}#create`),
-        actor: ctx.getActorUri(alice.id),
-        object: new Note({ id, attribution: ctx.getActorUri(alice.id), content: 'hello' }),
-      }),
+    await queueNoteTo(
+      t,
+      alice.id,
+      'https://social.example/users/mallory',
+      `http://127.0.0.1:${port}/internal/admin`,
+      'hello',
     );
     const outcome = await t.services.platform.jobs.run('federation-queue');
     assert.deepEqual(received, [], 'nothing reached the private address');
