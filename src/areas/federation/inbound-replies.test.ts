@@ -237,7 +237,8 @@ describe('federation: replies from remote actors', () => {
   it('changes nothing for an actor an operator banned, whose earlier replies leave the thread', async () => {
     const cem = await fed.remote.addActor('mastodon-actor', 'cem');
     const photo = await createMediaRow(fed.t, carol.id);
-    await send(cem, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    const first = replyTo(postUri(photo.id), nextStatus());
+    await send(cem, 'mastodon-reply-note', first);
     assert.equal((await comments(photo.id)).length, 1);
     const shadow = await fed.t.services.areas.federation.federation?.remoteActor(cem.id);
     assert.ok(shadow);
@@ -249,8 +250,15 @@ describe('federation: replies from remote actors', () => {
     });
     assert.equal(ban.statusCode, 200, ban.body);
     await send(cem, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    // Nor does its Update edit the reply it made before (seen again once the ban is lifted).
+    await send(cem, 'mastodon-update-note', first);
     assert.deepEqual(await comments(photo.id), []);
     assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 0);
+    const unban = await fed.t.request({ method: 'PUT', url: `/admin/users/${shadow.userId}/unban`, token: adminToken });
+    assert.equal(unban.statusCode, 200, unban.body);
+    const [kept, ...more] = await comments(photo.id);
+    assert.equal(more.length, 0);
+    assert.equal(kept?.attributes.editedAt, null, 'not edited while banned');
   });
 
   it("meets the owner's keyword filters and mutes as a local comment does", async () => {

@@ -12,7 +12,6 @@ import type { MediaService } from '../../media/public.ts';
 import { mediaIdOfPostUri } from '../actor-paths.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import type { RemoteCommentsService, ReplyTarget } from '../remote-comments.service.ts';
-import type { RemoteActorRow } from '../tables.ts';
 import { commentTextOf } from './remote-comments-note.ts';
 import { isPublicNote } from './remote-note.ts';
 import { remoteActorOf } from './remote-party.ts';
@@ -75,7 +74,8 @@ export async function onUpdate(
   }
   const actorId = update.actorId;
   if (!ownNote(actorId, note)) return;
-  const actor: RemoteActorRow | null = await deps.remoteActors.find(actorId.href);
+  // As for a Create: a banned actor's (or a rejected domain's) Update changes nothing.
+  const actor = await remoteActorOf(ctx, deps.remoteActors, actorId);
   const body = actor === null ? null : commentTextOf(note, ctx.origin);
   if (actor === null || body === null) return;
   await deps.remoteComments.edit(actor.userId, note.id.href, body);
