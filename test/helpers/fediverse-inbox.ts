@@ -1,4 +1,5 @@
 /** Delivering a remote server's signed activity to the app's inboxes, and draining what it queued. */
+import { Create, Note } from '@fedify/fedify/vocab';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/platform/db/rows.ts';
 import { type FediverseServer, type RemoteActor, startFediverseServer } from '../support/fediverse-server.ts';
@@ -101,4 +102,24 @@ export async function startFederatedTest(): Promise<FederatedTest> {
       await t.close();
     },
   };
+}
+
+/**
+ * A Create(Note) from the local user to a remote actor (`actorId`, its inbox `inbox`), queued through
+ * Fedify as the app queues its deliveries (the job federation-queue sends it).
+ */
+export async function queueNoteTo(t: TestApp, userId: string, actorId: string, inbox: string, text: string) {
+  const federation = await t.services.areas.federation.federation?.federation();
+  if (!federation) throw new Error('federation is off');
+  const ctx = federation.createContext(new URL(federatedPublicUrl), null);
+  const id = new URL(`${federatedPublicUrl}/ap/posts/${crypto.randomUUID()}`);
+  await ctx.sendActivity(
+    { identifier: userId },
+    { id: new URL(actorId), inboxId: new URL(inbox), endpoints: null },
+    new Create({
+      id: new URL(`${id.href}#create`),
+      actor: ctx.getActorUri(userId),
+      object: new Note({ id, attribution: ctx.getActorUri(userId), content: text }),
+    }),
+  );
 }

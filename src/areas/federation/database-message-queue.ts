@@ -6,8 +6,9 @@
  * a time. Fedify retries failed deliveries itself (nativeRetrial false) by enqueuing them again with a
  * delay; a handler that throws (a bug, the database gone) is retried here with backoff, then dropped.
  *
- * Outgoing deliveries (Fedify's outbox messages) pass two checks before Fedify sends them: one to a
- * domain an operator rejects is dropped (domain-blocks.service.ts), and one to a domain backed off for
+ * Outgoing deliveries (Fedify's outbox messages) pass three checks before Fedify sends them: one to a
+ * domain an operator rejects is dropped (domain-blocks.service.ts), as is one to an inbox on a private
+ * address without FEDERATION_ALLOW_PRIVATE_ADDRESS (inbox-addresses.ts), and one to a domain backed off for
  * failing is held until its back-off ends, or dropped once it has failed for days
  * (delivery-health.service.ts). What Fedify reports of the delivery (its onOutboxError, through
  * `noteDeliveryError`) counts toward the domain's health.
@@ -38,6 +39,8 @@ export interface DatabaseMessageQueueDeps {
   wake(delayMs: number): void;
   /** Whether a host is on a domain operators reject (nothing is delivered there). */
   rejects(host: string): Promise<boolean>;
+  /** Whether an inbox may be delivered to (off FEDERATION_ALLOW_PRIVATE_ADDRESS: a public address only). */
+  deliverable(inbox: URL): Promise<boolean>;
   health: DeliveryHealthService;
 }
 
@@ -53,12 +56,12 @@ function domainFailureOf(error: unknown): string | null {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The inbox host of one of Fedify's outgoing deliveries, or null for any other message. */
-function deliveryHostOf(message: unknown): string | null {
+/** The inbox of one of Fedify's outgoing deliveries, or null for any other message. */
+function deliveryInboxOf(message: unknown): URL | null {
   const { type, inbox } = (message ?? {}) as { type?: unknown; inbox?: unknown };
   if (type !== 'outbox' || typeof inbox !== 'string') return null;
   try {
-    return new URL(inbox).host;
+    return new URL(inbox);
   } catch {
     return null;
   }
@@ -75,7 +78,7 @@ export interface DrainReport {
   handled: number;
   failed: number;
   dropped: number;
-  /** Deliveries to a rejected domain, dropped unsent. */
+  /** Deliveries to a rejected domain, or to a private address it may not reach, dropped unsent. */
   rejected: number;
   /** Deliveries to a backed-off domain: held, or dropped once it has failed for days. */
   held: number;
@@ -119,16 +122,23 @@ export class DatabaseMessageQueue implements MessageQueue {
   }
 
   /**
-   * One outgoing delivery to `host`: dropped (rejected domain, given up), held (backed off), or sent
-   * with its outcome counted. False when the message was dealt with here (deleted or held).
+   * One outgoing delivery to `inbox`: dropped (rejected domain, private address, given up), held
+   * (backed off), or sent with its outcome counted. False when the message was dealt with here
+   * (deleted or held).
    */
-  async #deliver(host: string, seq: number, send: () => Promise<void> | void, report: DrainReport) {
+  async #deliver(inbox: URL, seq: number, send: () => Promise<void> | void, report: DrainReport) {
     const { repository, health, logger } = this.#deps;
-    const domain = domainOfHost(host);
-    if (await this.#deps.rejects(host)) {
+    const domain = domainOfHost(inbox.host);
+    if (await this.#deps.rejects(inbox.host)) {
       await repository.delete(seq);
       report.rejected += 1;
       logger.info({ event: 'federation.deliveryRejected', domain }, 'delivery to a rejected domain dropped');
+      return false;
+    }
+    if (!(await this.#deps.deliverable(inbox))) {
+      await repository.delete(seq);
+      report.rejected += 1;
+      logger.warn({ event: 'federation.deliveryRefused', domain }, 'delivery to a private address dropped');
       return false;
     }
     const decision = await health.decide(domain);
@@ -183,9 +193,9 @@ export class DatabaseMessageQueue implements MessageQueue {
       if (claimed === null) break;
       try {
         const message: unknown = JSON.parse(secrets.unseal('queued-messages', claimed.sealedMessage));
-        const host = deliveryHostOf(message);
-        if (host === null) await handler(message);
-        else if (!(await this.#deliver(host, claimed.seq, () => handler(message), report))) continue;
+        const inbox = deliveryInboxOf(message);
+        if (inbox === null) await handler(message);
+        else if (!(await this.#deliver(inbox, claimed.seq, () => handler(message), report))) continue;
         await repository.delete(claimed.seq);
         report.handled += 1;
       } catch (error) {

@@ -9,15 +9,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { Create, Note } from '@fedify/fedify/vocab';
 import { adminToken, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import {
-  type FederatedTest,
-  federatedPublicUrl as publicUrl,
-  queued,
-  startFederatedTest,
-} from '../../../test/helpers/fediverse-inbox.ts';
+import { type FederatedTest, queued, queueNoteTo, startFederatedTest } from '../../../test/helpers/fediverse-inbox.ts';
 import { freePort } from '../../../test/helpers/processes.ts';
 import { failingForMs, failuresToBackOff, firstBackOffMs, giveUpAfterMs } from './delivery-health.service.ts';
 
@@ -47,21 +41,7 @@ describe('federation: delivery health', () => {
   const inbox = () => `http://127.0.0.3:${port}/users/dan/inbox`;
 
   /** A Create(Note) from alice to dan at 127.0.0.3, through Fedify's queue. */
-  async function sendNote(text: string) {
-    const federation = await t.services.areas.federation.federation?.federation();
-    assert.ok(federation);
-    const ctx = federation.createContext(new URL(publicUrl), null);
-    const id = new URL(`${publicUrl}/ap/posts/${crypto.randomUUID()}`);
-    await ctx.sendActivity(
-      { identifier: alice.id },
-      { id: new URL(`http://127.0.0.3:${port}/users/dan`), inboxId: new URL(inbox()), endpoints: null },
-      new Create({
-        id: new URL(`${id.href}#create`),
-        actor: ctx.getActorUri(alice.id),
-        object: new Note({ id, attribution: ctx.getActorUri(alice.id), content: text }),
-      }),
-    );
-  }
+  const sendNote = (text: string) => queueNoteTo(t, alice.id, `http://127.0.0.3:${port}/users/dan`, inbox(), text);
 
   const runQueue = () => t.services.platform.jobs.run('federation-queue');
 

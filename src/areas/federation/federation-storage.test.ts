@@ -63,6 +63,7 @@ describe('federation storage', () => {
       logger: pino({ level: 'silent' }),
       wake: (delayMs) => wakes.push(delayMs),
       rejects: async () => false,
+      deliverable: async () => true,
       health: app.services.areas.federation.deliveryHealth,
     });
   const notStopped = () => false;

@@ -28,6 +28,7 @@ import { DomainBlocksRepository } from './domain-blocks.repository.ts';
 import { DomainBlocksService } from './domain-blocks.service.ts';
 import { FederationRuntime } from './federation-runtime.ts';
 import { FederationSecrets } from './federation-secrets.ts';
+import { isPublicInbox } from './inbox-addresses.ts';
 import { federationRateLimits } from './inbox-rate-limits.ts';
 import { KvStoreRepository } from './kv-store.repository.ts';
 import { FederatedPosts } from './outbound/federated-posts.ts';
@@ -163,6 +164,8 @@ export const federationArea = defineArea({
       logger,
       wake: (delayMs) => wake.request(delayMs),
       rejects,
+      // Fedify posts to the inbox an actor names as given: only here is a private one refused.
+      deliverable: config.federation.allowPrivateAddress ? async () => true : (inbox) => isPublicInbox(inbox),
       health: deliveryHealth,
     });
     const outboundFollows = new OutboundFollowsService({

@@ -9,12 +9,15 @@ import { after, before, describe, it } from 'node:test';
 import { adminToken } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import {
+  deliver,
+  drainFederationQueue,
   type FederatedTest,
   federatedPublicUrl as publicUrl,
   startFederatedTest,
 } from '../../../test/helpers/fediverse-inbox.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 import type { RemoteActor } from '../../../test/support/fediverse-server.ts';
+import { maxFlagObjects } from './inbound/flag-handlers.ts';
 
 interface AdminReport {
   id: string;
@@ -129,6 +132,24 @@ describe('federation: reports (Flag) from remote servers', () => {
     assert.equal(report?.attributes.kind, 'comment');
     const ana = await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id);
     assert.equal(report?.attributes.targetUserId, ana?.userId);
+  });
+
+  it(`reads only the first ${maxFlagObjects} objects of a Flag`, async () => {
+    const photo = await createMediaRow(fed.t, dana.id);
+    const activity = JSON.parse(
+      fed.remote.fixture('mastodon-flag', {
+        username: instance.username,
+        flagId: 'many-objects',
+        reportedActor: `${publicUrl}/ap/users/${dana.id}`,
+        reportedPost: `${publicUrl}/ap/posts/${photo.id}`,
+      }),
+    );
+    const statuses = Array.from({ length: maxFlagObjects }, (_, n) => `${fed.remote.origin}/users/ana/statuses/${n}`);
+    activity.object = [...statuses, `${publicUrl}/ap/posts/${photo.id}`];
+    const request = await fed.remote.signedPost(instance, `${publicUrl}/ap/inbox`, JSON.stringify(activity));
+    assert.equal((await deliver(fed.t, request)).statusCode, 202);
+    await drainFederationQueue(fed.t);
+    assert.deepEqual(await reportsOf(photo.id), [], 'the post named after the limit is not read');
   });
 
   it('files nothing for a post the reporter may not see', async () => {

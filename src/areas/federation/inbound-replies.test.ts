@@ -237,7 +237,8 @@ describe('federation: replies from remote actors', () => {
   it('changes nothing for an actor an operator banned, whose earlier replies leave the thread', async () => {
     const cem = await fed.remote.addActor('mastodon-actor', 'cem');
     const photo = await createMediaRow(fed.t, carol.id);
-    await send(cem, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    const first = replyTo(postUri(photo.id), nextStatus());
+    await send(cem, 'mastodon-reply-note', first);
     assert.equal((await comments(photo.id)).length, 1);
     const shadow = await fed.t.services.areas.federation.federation?.remoteActor(cem.id);
     assert.ok(shadow);
@@ -249,8 +250,15 @@ describe('federation: replies from remote actors', () => {
     });
     assert.equal(ban.statusCode, 200, ban.body);
     await send(cem, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    // Nor does its Update edit the reply it made before (seen again once the ban is lifted).
+    await send(cem, 'mastodon-update-note', first);
     assert.deepEqual(await comments(photo.id), []);
     assert.equal((await readMediaRow(fed.t, photo.id)).commentsCount, 0);
+    const unban = await fed.t.request({ method: 'PUT', url: `/admin/users/${shadow.userId}/unban`, token: adminToken });
+    assert.equal(unban.statusCode, 200, unban.body);
+    const [kept, ...more] = await comments(photo.id);
+    assert.equal(more.length, 0);
+    assert.equal(kept?.attributes.editedAt, null, 'not edited while banned');
   });
 
   it("meets the owner's keyword filters and mutes as a local comment does", async () => {
@@ -302,5 +310,24 @@ describe('federation: replies from remote actors', () => {
     const page = await fed.t.request({ method: 'GET', url: `/posts/${photo.id}` });
     assert.equal(page.statusCode, 200);
     assert.doesNotMatch(page.body, /<script>alert|onerror|<i>really/);
+  });
+
+  it("ignores a silenced domain's reply to the post of a user who does not follow the actor", async () => {
+    const photo = await createMediaRow(fed.t, carol.id);
+    const admin = (method: 'POST' | 'DELETE', url: string, body?: object) =>
+      fed.t.request({ method, url, token: adminToken, ...(body ? { body } : {}) });
+    const silenced = await admin('POST', '/admin/federation/domain-blocks', {
+      domain: '127.0.0.1',
+      severity: 'silence',
+    });
+    assert.equal(silenced.statusCode, 201, silenced.body);
+    try {
+      await send(fed.ana, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+      assert.deepEqual(await comments(photo.id), []);
+    } finally {
+      assert.equal((await admin('DELETE', '/admin/federation/domain-blocks/127.0.0.1')).statusCode, 204);
+    }
+    await send(fed.ana, 'mastodon-reply-note', replyTo(postUri(photo.id), nextStatus()));
+    assert.equal((await comments(photo.id)).length, 1, 'the silence lifted, the reply is a comment');
   });
 });

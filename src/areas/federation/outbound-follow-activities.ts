@@ -62,10 +62,18 @@ function actorUrlOf(descriptor: Descriptor | null): URL | null {
 }
 
 export const outboundFollowActivities = {
-  /** The remote actor a handle or URL names, fetched; null when there is none (or it cannot be had). */
-  async lookup(ctx: Context<null>, handle: RemoteHandle, allowPrivate: boolean): Promise<RemoteActorProfile | null> {
+  /**
+   * The remote actor a handle or URL names, fetched; null when there is none (or it cannot be had), or
+   * when WebFinger names an actor on a domain operators reject (never fetched).
+   */
+  async lookup(
+    ctx: Context<null>,
+    handle: RemoteHandle,
+    allowPrivate: boolean,
+    domains: { rejectsHost(host: string): Promise<boolean> },
+  ): Promise<RemoteActorProfile | null> {
     const url = handle.kind === 'url' ? handle.url : actorUrlOf(await webFinger(ctx, handle, allowPrivate));
-    if (url === null || url.origin === ctx.origin) return null;
+    if (url === null || url.origin === ctx.origin || (await domains.rejectsHost(url.host))) return null;
     return fetchActorProfile(ctx, url).catch(() => null);
   },
 

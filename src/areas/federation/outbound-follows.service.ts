@@ -59,15 +59,13 @@ export class OutboundFollowsService implements RemoteFollowing {
    */
   async followHandle(userId: string, handle: string): Promise<OutboundFollowListed> {
     const parsed = parseRemoteHandle(handle, this.#deps.publicUrl);
+    const { remoteActors } = this.#deps;
+    // A domain operators reject is not even asked (nor is its actor fetched, wherever WebFinger points).
+    if (await remoteActors.rejectsHost(parsed.kind === 'acct' ? parsed.host : parsed.url.host)) throw noAccount();
     const { ctx, activities } = await this.#deps.sender();
-    const profile = await activities.lookup(ctx, parsed, this.#deps.allowPrivateAddress);
-    if (profile === null) {
-      throw new AppError('notFound', {
-        source: { pointer: '/handle' },
-        detail: 'no such account: its server does not know it, or could not be reached',
-      });
-    }
-    const actor = await this.#deps.remoteActors.save(profile);
+    const profile = await activities.lookup(ctx, parsed, this.#deps.allowPrivateAddress, remoteActors);
+    const actor = profile === null ? null : await remoteActors.resolve(profile.uri, async () => profile);
+    if (actor === null) throw noAccount();
     await this.#deps.follows.follow(userId, actor.userId);
     return this.#listed(userId, actor.userId);
   }
@@ -169,3 +167,9 @@ export class OutboundFollowsService implements RemoteFollowing {
     return row;
   }
 }
+
+const noAccount = () =>
+  new AppError('notFound', {
+    source: { pointer: '/handle' },
+    detail: 'no such account: its server does not know it, could not be reached, or is blocked here',
+  });

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import {
   deliver,
@@ -258,6 +258,26 @@ describe('federation: local users follow remote accounts', () => {
       payload: { handle: fed.handleOf(ana) },
     });
     assert.equal(unsigned.statusCode, 401);
+  });
+
+  it('neither asks nor follows an account of a domain the operators reject (404), by handle or URL', async () => {
+    const rui = await remote.addActor('mastodon-actor', 'rejected-rui');
+    const admin = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+      t.request({ method, url, token: adminToken, ...(payload ? { payload } : {}) });
+    const blocked = await admin('POST', '/admin/federation/domain-blocks', { domain: '127.0.0.1', severity: 'reject' });
+    assert.equal(blocked.statusCode, 201, blocked.body);
+    try {
+      const fetchedBefore = remote.fetched.length;
+      for (const handle of [fed.handleOf(rui), rui.id]) {
+        const response = await followRemote(handle);
+        assert.equal(response.statusCode, 404, `${handle}: ${response.body}`);
+      }
+      assert.deepEqual(remote.fetched.slice(fetchedBefore), [], 'neither WebFinger nor the actor was asked');
+      assert.ok(!(await remoteFollows()).some((row) => row.attributes.username === fed.handleOf(rui)));
+    } finally {
+      assert.equal((await admin('DELETE', '/admin/federation/domain-blocks/127.0.0.1')).statusCode, 204);
+    }
+    assert.equal((await followRemote(fed.handleOf(rui))).statusCode, 202, 'followed once the block is lifted');
   });
 });
 

@@ -68,6 +68,11 @@ export class RemoteActorsService {
     return this.save(profile);
   }
 
+  /** Whether a host is on a domain operators reject: none of its actors is fetched nor kept. */
+  rejectsHost(host: string): Promise<boolean> {
+    return this.#deps.rejects(host);
+  }
+
   /**
    * The actor of an incoming activity: as `resolve`, but null when its shadow is banned or being
    * deleted, so a banned remote actor's activities are refused as a banned local user's writes are.

@@ -7,13 +7,13 @@
  * is a remote post's (remote-post-handlers.ts: kept when a local user follows its author).
  */
 import type { Context, InboxContext } from '@fedify/fedify';
-import { type Create, Note, PUBLIC_COLLECTION, type Update } from '@fedify/fedify/vocab';
+import { type Create, Note, type Update } from '@fedify/fedify/vocab';
 import type { MediaService } from '../../media/public.ts';
 import { mediaIdOfPostUri } from '../actor-paths.ts';
 import type { RemoteActorsService } from '../remote-actors.service.ts';
 import type { RemoteCommentsService, ReplyTarget } from '../remote-comments.service.ts';
-import type { RemoteActorRow } from '../tables.ts';
 import { commentTextOf } from './remote-comments-note.ts';
+import { isPublicNote } from './remote-note.ts';
 import { remoteActorOf } from './remote-party.ts';
 import { onRemoteNote, onRemoteNoteUpdate, type RemotePostHandlerDeps } from './remote-post-handlers.ts';
 import { reachesLocalUser, type SilencedActorsDeps } from './silenced-actors.ts';
@@ -39,9 +39,6 @@ function ownNote(actorId: URL | null, note: Note): actorId is URL {
   return note.attributionIds.length === 0 || note.attributionIds.every((id) => id.href === actorId.href);
 }
 
-/** Addressed to everyone (public, or unlisted: as:Public in `to` or `cc`). */
-const isPublic = (note: Note) => [...note.toIds, ...note.ccIds].some((id) => id.href === PUBLIC_COLLECTION.href);
-
 export async function onCreate(
   deps: RemoteCommentHandlerDeps & RemotePostHandlerDeps,
   ctx: InboxContext<null>,
@@ -54,7 +51,7 @@ export async function onCreate(
     await onRemoteNote(deps, ctx, create, note);
     return;
   }
-  if (!ownNote(create.actorId, note) || note.id === null || !isPublic(note)) return;
+  if (!ownNote(create.actorId, note) || note.id === null || !isPublicNote(note)) return;
   const actor = await remoteActorOf(ctx, deps.remoteActors, create.actorId);
   const body = actor === null ? null : commentTextOf(note, ctx.origin);
   if (actor === null || body === null) return;
@@ -77,7 +74,8 @@ export async function onUpdate(
   }
   const actorId = update.actorId;
   if (!ownNote(actorId, note)) return;
-  const actor: RemoteActorRow | null = await deps.remoteActors.find(actorId.href);
+  // As for a Create: a banned actor's (or a rejected domain's) Update changes nothing.
+  const actor = await remoteActorOf(ctx, deps.remoteActors, actorId);
   const body = actor === null ? null : commentTextOf(note, ctx.origin);
   if (actor === null || body === null) return;
   await deps.remoteComments.edit(actor.userId, note.id.href, body);

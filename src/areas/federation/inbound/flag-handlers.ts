@@ -6,6 +6,7 @@
  * The posts and comments named are reported; the accounts named only when no post or comment is
  * (Mastodon names the account in every report; its posts tell the operator more). What the actor may
  * not see, and a report already open from the same reporter, is skipped, as the API would refuse it.
+ * Only the first `maxFlagObjects` objects are read.
  */
 import type { InboxContext } from '@fedify/fedify';
 import type { Flag } from '@fedify/fedify/vocab';
@@ -29,6 +30,12 @@ interface Target {
   id: string;
 }
 
+/**
+ * The most objects of a Flag read (Mastodon names the account and the few statuses chosen): each one
+ * may cost a lookup and a report, and a 1 MB Flag could name twenty thousand.
+ */
+export const maxFlagObjects = 50;
+
 /** The reports area's refusals of a report (nothing there for the reporter, their own, already open). */
 const skipped = new Set(['notFound', 'cannotReportSelf', 'alreadyReported']);
 
@@ -36,7 +43,7 @@ const skipped = new Set(['notFound', 'cannotReportSelf', 'alreadyReported']);
 async function targetsOf(deps: FlagHandlerDeps, ctx: InboxContext<null>, flag: Flag): Promise<Target[]> {
   const content: Target[] = [];
   const users: Target[] = [];
-  for (const uri of flag.objectIds) {
+  for (const uri of flag.objectIds.slice(0, maxFlagObjects)) {
     const mediaId = mediaIdOfPostUri(uri, ctx.origin);
     const userId = localUserOf(ctx, uri);
     const commentId = mediaId === null && userId === null ? await deps.remoteComments.commentIdOf(uri.href) : null;
