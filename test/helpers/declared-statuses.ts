@@ -60,8 +60,9 @@ export function watchStatuses(app: App): { undeclared(): string[] } {
   // onSend sees the payload, with the status and the Content-Type the platform's onSend hook settled.
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url;
-    // Once the headers are out (a stream failing midway), what Fastify sends after never reaches the client.
-    if (url === undefined || request.method === 'HEAD' || reply.raw.headersSent) return payload;
+    // Once the headers are out (a stream failing midway), or once the client has left (a page closed
+    // while its event stream opened), what Fastify sends never reaches the client.
+    if (url === undefined || request.method === 'HEAD' || reply.raw.headersSent || reply.raw.destroyed) return payload;
     const type = reply.getHeader('content-type');
     const observation: Observation = {
       method: request.method.toLowerCase(),
