@@ -106,9 +106,13 @@ const blockedUser = alias(users, 'domain_blocked_user');
  * docs/api.md, Blocks and mutes): one way, like a block made by the viewer. A local user has no domain.
  */
 const domainBlockedBy = (viewer: ViewerRef, userId: AnyColumn | SQL): SQL =>
-  sql`EXISTS (SELECT 1 FROM ${userDomainBlocks} JOIN ${users} AS ${blockedUser} ON ${blockedUser.id} = ${userId}
+  // The first test, about the viewer alone, is computed once per statement (an InitPlan): a viewer
+  // without domain blocks (nearly everyone) never reaches the per-row join, and the planner keeps the
+  // lists' ordered index scans (with the join alone it sorted all of a user's likes: 7x slower).
+  sql`(EXISTS (SELECT 1 FROM ${userDomainBlocks} WHERE ${userDomainBlocks.userId} = ${viewer})
+    AND EXISTS (SELECT 1 FROM ${userDomainBlocks} JOIN ${users} AS ${blockedUser} ON ${blockedUser.id} = ${userId}
     WHERE ${userDomainBlocks.userId} = ${viewer} AND ${blockedUser.remoteHandle} IS NOT NULL
-      AND ${domainCoveredBy(remoteDomainOf(blockedUser.remoteHandle), userDomainBlocks.domain)})`;
+      AND ${domainCoveredBy(remoteDomainOf(blockedUser.remoteHandle), userDomainBlocks.domain)}))`;
 
 /** A block either way between the viewer and the user in `userId`, or the viewer's block of the user's domain. */
 export const blockedEitherWay = (viewer: ViewerRef, userId: AnyColumn | SQL): SQL =>
