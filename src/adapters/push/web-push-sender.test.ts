@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type LocalPushService, pushServiceCa, startLocalPushService } from '../../../test/support/web-push-service.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { EndpointRefused, isPublicAddress, resolvePublicEndpoint } from './public-address.ts';
+import { EndpointRefused, isPublicAddress, resolvePublicEndpoint } from '../../platform/net/public-address.ts';
 import { generateVapidKeys, WebPushSender } from './web-push-sender.ts';
 
 describe('public addresses', () => {

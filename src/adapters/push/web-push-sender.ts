@@ -3,8 +3,13 @@ import type { LookupFunction } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import webPush from 'web-push';
 import { type Clock, systemClock } from '../../platform/clock.ts';
+import {
+  type AddressLookup,
+  EndpointRefused,
+  type ResolvedAddress,
+  resolvePublicEndpoint,
+} from '../../platform/net/public-address.ts';
 import { retryAfterMs } from './onesignal-response.ts';
-import { type AddressLookup, EndpointRefused, type ResolvedAddress, resolvePublicEndpoint } from './public-address.ts';
 import type { PushRetryOptions } from './push-retry-options.ts';
 
 export interface VapidKeys {

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { federatedPublicUrl as publicUrl, queued, queueNoteTo } from '../../../test/helpers/fediverse-inbox.ts';
 import { freePort } from '../../../test/helpers/processes.ts';
-import type { AddressLookup } from '../../adapters/push/public-address.ts';
+import type { AddressLookup } from '../../platform/net/public-address.ts';
 import { isPublicInbox } from './inbox-addresses.ts';
 
 describe('federation: no delivery to a private address', () => {

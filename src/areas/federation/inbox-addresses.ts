@@ -7,7 +7,7 @@
  * delivery, and drops one to an inbox whose host is, or resolves to, an address that is not public.
  */
 import { isIP } from 'node:net';
-import { type AddressLookup, endpointHost, isPublicAddress, systemLookup } from '../../adapters/push/public-address.ts';
+import { type AddressLookup, endpointHost, isPublicAddress, systemLookup } from '../../platform/net/public-address.ts';
 
 /**
  * False for an inbox that is not http(s), `localhost`, or whose host is or resolves to an address
