@@ -28,7 +28,7 @@ import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { machineLine, type Row } from './harness/report.ts';
 import { measureScenarios, stopAndPrintTable } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
-import { seedSizes, sizeLabel, sizesTable } from './harness/seed-sizes.ts';
+import { seedSizes, sizeLabel, sizesSection } from './harness/seed-sizes.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
 import { settle } from './harness/settle.ts';
@@ -191,5 +191,6 @@ async function printHotPlans(url: string, viewerId: string, deepCursor: string) 
 const started = performance.now();
 const rowsBySize: Row[][] = [];
 for (const [index, size] of sizes.entries()) rowsBySize.push(await measureAt(size, index === 0));
-console.log(`\n### both sizes\n\n${sizesTable(sizes, rowsBySize)}`);
+const bothSizes = sizesSection(sizes, rowsBySize);
+if (bothSizes !== '') console.log(bothSizes);
 console.log(`\nthe whole run took ${((performance.now() - started) / 60_000).toFixed(1)} min`);

@@ -23,6 +23,10 @@ export const sizeLabel = (size: number) => size.toLocaleString('en-US');
 
 const change = (from: number, to: number) => (from > 0 ? `${Math.round(((to - from) / from) * 100)} %` : '');
 
+/** The section setting the sizes side by side; nothing when one size was measured (BENCH_SIZES=<n>). */
+export const sizesSection = (sizes: number[], rowsBySize: Row[][]): string =>
+  sizes.length < 2 ? '' : `\n### both sizes\n\n${sizesTable(sizes, rowsBySize)}`;
+
 /**
  * Each scenario's row at every size, side by side (rows are matched by their place in the list: a
  * scenario's title may name something the seed chose, such as the busiest country). The drop is from
