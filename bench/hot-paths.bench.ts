@@ -182,8 +182,8 @@ async function printHotPlans(url: string, viewerId: string, deepCursor: string) 
         [],
       ),
     'my bookmarks': (tx) => new BookmarksRepository(tx).list(viewerId, { kind: 'all' }, first(bookmarksKeyset)),
-    'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset), null),
-    'my followers': (tx) => new FollowsRepository(tx).followers(viewerId, first(followersKeyset), null),
+    'whom I follow': (tx) => new FollowsRepository(tx).following(viewerId, first(followingKeyset), viewerId),
+    'my followers': (tx) => new FollowsRepository(tx).followers(viewerId, first(followersKeyset), viewerId),
   });
   printPlans(plans);
 }
