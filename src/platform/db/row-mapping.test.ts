@@ -56,7 +56,11 @@ describe('compiled row mapping', () => {
   it('maps nested selections of inner joins as Drizzle does', async () => {
     const nested = () =>
       database.db
-        .select({ probe: { id: probes.id, name: probes.name, at: probes.at }, tag: { tag: tags.tag }, count: probes.count })
+        .select({
+          probe: { id: probes.id, name: probes.name, at: probes.at },
+          tag: { tag: tags.tag },
+          count: probes.count,
+        })
         .from(probes)
         .innerJoin(tags, eq(tags.probeId, probes.id))
         .where(eq(probes.count, sql.placeholder('count')));

@@ -113,7 +113,9 @@ function mayNullify({ fields = [], joinsNotNullableMap }: MappedQuery): boolean 
   if (joinsNotNullableMap === undefined) return false;
   return fields.some(
     ({ path, field }) =>
-      path.length === 2 && is(field, Column) && joinsNotNullableMap[getTableName((field as Column).table as Table)] !== true,
+      path.length === 2 &&
+      is(field, Column) &&
+      joinsNotNullableMap[getTableName((field as Column).table as Table)] !== true,
   );
 }
 
