@@ -3,9 +3,8 @@ import { toHex } from '../../platform/ids/ids.ts';
 
 const servedExtensions = new Set(['jpg', 'png', 'webp', 'avif']);
 
-/** Paths of the served variants of a media (see GET /media/{hex}.{ext}). */
-export function mediaVariantUrls(row: { id: string; originalFormat: string }) {
-  const hex = toHex(row.id);
+/** Paths of the served variants of a media (see GET /media/{hex}.{ext}); `hex` when the caller has it already. */
+export function mediaVariantUrls(row: { id: string; originalFormat: string }, hex = toHex(row.id)) {
   // The route serves these formats; a GIF or HEIC original is offered as JPEG.
   const extension = imageFileExtensions[row.originalFormat as ImageFormat];
   const originalExt = extension !== undefined && servedExtensions.has(extension) ? extension : 'jpg';

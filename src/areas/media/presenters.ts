@@ -73,17 +73,18 @@ export function presentMedia(row: ListedMedia, viewerId: string | null) {
   const isOwner = viewerId !== null && viewerId === row.ownerId;
   const { latitude, longitude } = row;
   const showPosition = latitude !== null && longitude !== null && (row.locationPublic || isOwner);
+  const hex = toHex(row.id);
   return {
     type: 'media' as const,
     id: row.id,
     attributes: {
-      hex: toHex(row.id),
+      hex,
       kind: row.kind,
       description: row.description,
       hashtags: row.hashtags,
       width: row.width,
       height: row.height,
-      urls: mediaVariantUrls(row),
+      urls: mediaVariantUrls(row, hex),
       likesCount: row.likesCount,
       dislikesCount: row.dislikesCount,
       bookmarksCount: row.bookmarksCount,
@@ -106,17 +107,15 @@ export function presentMedia(row: ListedMedia, viewerId: string | null) {
 
 export function presentOwnMedia(row: ListedMedia) {
   const base = presentMedia(row, row.ownerId);
-  return {
-    ...base,
-    attributes: {
-      ...base.attributes,
-      published: row.published,
-      flag: row.flag,
-      locationPublic: row.locationPublic,
-      describeStatus: row.describeStatus,
-      contentWarningByModerator: row.contentWarningByModerator,
-    },
-  };
+  // The owner's fields after the others, added to the attributes just made rather than copying them.
+  const attributes = Object.assign(base.attributes, {
+    published: row.published,
+    flag: row.flag,
+    locationPublic: row.locationPublic,
+    describeStatus: row.describeStatus,
+    contentWarningByModerator: row.contentWarningByModerator,
+  });
+  return { ...base, attributes };
 }
 
 /** A media in a list the viewer's keyword filters apply to: `meta.filtered` when a warn filter matched it. */

@@ -42,7 +42,7 @@ function shownData(data: Record<string, unknown>): Record<string, unknown> {
 
 export function presentNotification(row: FeedItem & { filtered?: FilterResult[] }, locale: Locale) {
   const { title, body } = renderNotification(row.type, row.data, locale);
-  const presented = resource('notifications', row.id, {
+  const attributes = {
     type: row.type,
     title,
     body,
@@ -51,8 +51,12 @@ export function presentNotification(row: FeedItem & { filtered?: FilterResult[] 
     isRead: row.readAt !== null,
     readAt: formatNullableTimestamp(row.readAt),
     createdAt: formatTimestamp(row.createdAt),
-  });
-  return { ...presented, ...filteredMeta(row.filtered ?? []) };
+  };
+  // One object per item, `meta` only when a warn filter matched (a list presents twenty of these).
+  const filtered = row.filtered ?? [];
+  return filtered.length === 0
+    ? resource('notifications', row.id, attributes)
+    : { ...resource('notifications', row.id, attributes), ...filteredMeta(filtered) };
 }
 
 export const UnreadCountSchema = ResourceSchema('notificationUnreadCount', Type.Object({ count: Type.Integer() }));

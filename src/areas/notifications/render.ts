@@ -1,9 +1,14 @@
 /** Notification texts, rendered from the message catalogs at read (or push) time; never stored. */
 import { hasMessage, type Locale, translate } from '../../platform/i18n/i18n.ts';
-import type { NotificationKind } from './kinds.ts';
+import { type NotificationKind, notificationKinds } from './kinds.ts';
+
+const keysOf = (kind: string) => ({ title: `notifications.${kind}.title`, body: `notifications.${kind}.body` });
+/** Each kind's message keys, made once: a list renders two per item. */
+const messageKeys = new Map(notificationKinds.map((kind) => [kind, keysOf(kind)]));
 
 /** Badge and title labels are frozen in the default locale; show the reader's translation when one exists. */
 function localizedValues(data: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+  if (typeof data.badgeSlug !== 'string' && typeof data.titleSlug !== 'string') return data;
   const values = { ...data };
   if (typeof data.badgeSlug === 'string' && hasMessage(`gamification.badges.${data.badgeSlug}.label`, locale)) {
     values.label = translate(locale, `gamification.badges.${data.badgeSlug}.label`);
@@ -16,10 +21,8 @@ function localizedValues(data: Record<string, unknown>, locale: Locale): Record<
 
 export function renderNotification(type: NotificationKind, data: Record<string, unknown>, locale: Locale) {
   const values = localizedValues(data, locale);
-  return {
-    title: translate(locale, `notifications.${type}.title`, values),
-    body: translate(locale, `notifications.${type}.body`, values),
-  };
+  const keys = messageKeys.get(type) ?? keysOf(type);
+  return { title: translate(locale, keys.title, values), body: translate(locale, keys.body, values) };
 }
 
 export function renderDigest(count: number, locale: Locale) {

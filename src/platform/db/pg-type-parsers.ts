@@ -21,7 +21,7 @@ const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(tex
 const digitPlaces = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /** `YYYY-MM-DD HH:MM:SS[.f{1,6}]±HH[:MM]`, or null for any other form. */
-function parseIsoTimestamptz(text: string): Date | null {
+export function parseIsoTimestamptz(text: string): Date | null {
   if (text.length < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32) {
     return null;
   }
