@@ -10,7 +10,7 @@
  * Start-up) and every recording is a no-op.
  */
 import { createRequire } from 'node:module';
-import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
 
 /** prom-client (CommonJS), required when metrics are recorded: the platform is built synchronously. */
 const promClient = (): typeof import('prom-client') => createRequire(import.meta.url)('prom-client');
