@@ -4,7 +4,7 @@
  * once per `refreshCooldownMs` whatever the tokens, counted from the last attempt, failed or not: made-up
  * key ids cannot make us hammer the provider, even while it fails. Concurrent fetches share one request.
  */
-import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { createLocalJWKSet, JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../../platform/clock.ts';
 import { IdentityProviderUnavailable } from './identity-provider.ts';
 import { getJson } from './provider-http.ts';
@@ -66,6 +66,7 @@ export class JwksCache {
     this.#attemptedAt = this.#clock.now().getTime();
     const { status, body } = await getJson(this.#url, this.#timeoutMs);
     if (status !== 200) throw new IdentityProviderUnavailable(`JWKS ${this.#url} answered ${status}`);
+    const { createLocalJWKSet } = await import('jose');
     let keys: KeySet;
     try {
       keys = createLocalJWKSet(body as JSONWebKeySet);

@@ -6,7 +6,7 @@
  * and the nonce: a token that carries one needs it, and a nonce given must match.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { errors, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Clock } from '../../platform/clock.ts';
 import {
   emailOf,
@@ -54,6 +54,8 @@ export class OidcIdentityProvider implements IdentityProvider {
   async verify(credentials: ProviderCredentials): Promise<VerifiedIdentity> {
     const { idToken, nonce } = credentials;
     if (idToken === undefined) throw new IdentityTokenRejected('no idToken');
+    // jose loaded at the first sign-in with a provider, not at start-up.
+    const { errors, jwtVerify } = await import('jose');
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(idToken, this.#jwks.getKey, {

@@ -1,7 +1,7 @@
 import { request } from 'node:https';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import webPush from 'web-push';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 import {
   type AddressLookup,
@@ -11,6 +11,9 @@ import {
 } from '../../platform/net/public-address.ts';
 import { retryAfterMs } from './onesignal-response.ts';
 import type { PushRetryOptions } from './push-retry-options.ts';
+
+/** web-push (CommonJS), required at the first push or key pair rather than at start-up (most starts send none). */
+const webPush = (): typeof import('web-push') => createRequire(import.meta.url)('web-push');
 
 export interface VapidKeys {
   /** The application server key browsers subscribe with: an uncompressed P-256 point, base64url. */
@@ -87,7 +90,7 @@ export class WebPushSender {
       return { delivered: false, reason: `endpoint refused: ${error.message}`, retryable: false, gone: false };
     }
     // Encrypted once: every retry carries the same bytes (and the push service sees one message).
-    const details = webPush.generateRequestDetails(target, payload, {
+    const details = webPush().generateRequestDetails(target, payload, {
       vapidDetails: this.#options.vapid,
       TTL: options.ttlSeconds,
       urgency: options.urgency,
@@ -181,5 +184,5 @@ function interpret(status: number, text: string, retryAfter: string | null, cloc
 
 /** A new VAPID key pair (base64url), for `npm run cli -- push:vapid-keys`. */
 export function generateVapidKeys(): { publicKey: string; privateKey: string } {
-  return webPush.generateVAPIDKeys();
+  return webPush().generateVAPIDKeys();
 }

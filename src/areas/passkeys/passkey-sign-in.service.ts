@@ -6,11 +6,10 @@
  * cloned authenticator). The session is opened by accounts' SessionsService, which refuses a passkey
  * that did not verify its user (one factor).
  */
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  type PublicKeyCredentialRequestOptionsJSON,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  VerifiedAuthenticationResponse,
 } from '@simplewebauthn/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
@@ -19,6 +18,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { AccountsServices, ClientInfo } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import { type Challenges, challengeLifetimeMs, challengeOf } from './challenges.ts';
+import { loadWebAuthn } from './load-webauthn.ts';
 import type { PasskeysRepository } from './passkeys.repository.ts';
 import { userHandleOf } from './passkeys.service.ts';
 import type { IssuedOptions } from './presenters.ts';
@@ -54,6 +54,7 @@ export class PasskeySignInService {
   /** POST /api/auth/passkey/options: a sign-in challenge for navigator.credentials.get() (no account named). */
   async options(): Promise<IssuedOptions<PublicKeyCredentialRequestOptionsJSON>> {
     const issued = await this.#deps.challenges.issue('sign-in', null);
+    const { generateAuthenticationOptions } = await loadWebAuthn();
     const publicKey = await generateAuthenticationOptions({
       rpID: this.#deps.relyingParty.id,
       challenge: issued.bytes,
@@ -79,7 +80,8 @@ export class PasskeySignInService {
     if (handle !== undefined && handle !== Buffer.from(userHandleOf(user.id)).toString('base64url')) {
       throw rejected('credential', 'the user handle is not the passkey account’s');
     }
-    let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    const { verifyAuthenticationResponse } = await loadWebAuthn();
+    let verified: VerifiedAuthenticationResponse;
     try {
       verified = await verifyAuthenticationResponse({
         response: credential,

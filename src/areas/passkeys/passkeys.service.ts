@@ -3,11 +3,10 @@
  * you", then the authenticator's attestation), list, rename, delete; the owner is mailed when one is
  * added or removed, in the transaction of the change. WebAuthn checks: @simplewebauthn/server.
  */
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyRegistrationResponse,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
@@ -21,6 +20,7 @@ import type { MailOutbox } from '../../platform/mail-outbox/mail-outbox.ts';
 import type { AccountsServices, ClientInfo, ReauthenticationProof } from '../accounts/public.ts';
 import type { UserRow } from '../accounts/read-model.ts';
 import { type Challenges, challengeLifetimeMs, challengeOf } from './challenges.ts';
+import { loadWebAuthn } from './load-webauthn.ts';
 import { passkeyChangeMail } from './mails/passkey-change-mail.ts';
 import type { PasskeysRepository } from './passkeys.repository.ts';
 import type { IssuedOptions } from './presenters.ts';
@@ -74,6 +74,7 @@ export class PasskeysService {
     await this.#refuseOverLimit(user.id);
     const mine = await this.#deps.repository.credentialsOf(user.id);
     const issued = await this.#deps.challenges.issue('registration', user.id);
+    const { generateRegistrationOptions } = await loadWebAuthn();
     const publicKey = await generateRegistrationOptions({
       rpName: this.#deps.relyingParty.name,
       rpID: this.#deps.relyingParty.id,
@@ -102,7 +103,8 @@ export class PasskeysService {
     if (challenge === null || !(await this.#deps.challenges.take(challenge, 'registration', userId))) {
       throw refuse('challenge', 'no registration challenge of yours that is still valid: ask for new options');
     }
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+    const { verifyRegistrationResponse } = await loadWebAuthn();
+    let verified: VerifiedRegistrationResponse;
     try {
       verified = await verifyRegistrationResponse({
         response: input.credential,

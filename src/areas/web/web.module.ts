@@ -8,7 +8,7 @@ import { defineArea } from '../../platform/modules/area-module.ts';
 import { settingsOf } from '../accounts/public.ts';
 import { appealPageRoutes } from './appeals/appeal-page.routes.ts';
 import { assetsRoutes } from './assets/assets.routes.ts';
-import { bundleAssetsOnListen } from './assets/bundle-on-listen.ts';
+import { bundleAssetsAfterStart } from './assets/bundle-after-start.ts';
 import { embedRoutes } from './embed/embed.routes.ts';
 import { explorerRoutes } from './explorer/explorer.routes.ts';
 import { installLayout } from './layout/install-layout.ts';
@@ -110,10 +110,10 @@ export const webArea = defineArea({
       },
     };
   },
-  routes(app, services, { config }) {
+  routes(app, services, { config, jobs }) {
     const map = { tileUrl: config.mapTileUrl, tileAttribution: config.mapTileAttribution };
     installLayout(app, services.layout);
-    bundleAssetsOnListen(app);
+    bundleAssetsAfterStart(app, jobs);
     registerRoutes(app, 'web', [
       ...layoutRoutes(),
       ...pagesRoutes(services),

@@ -98,7 +98,14 @@ describe('job runner', () => {
         return { counted: 1 };
       },
     });
+    // What waits for the start (the pages' assets) is let go once the queue runs, not before.
+    let whenStarted = false;
+    void jobs.whenStarted().then(() => {
+      whenStarted = jobs.started;
+    });
     await jobs.start(fast);
+    await jobs.whenStarted();
+    assert.equal(whenStarted, true);
     try {
       const id = await jobs.queue!.send('stats', {});
       const done = await waitFor(

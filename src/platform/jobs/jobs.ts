@@ -113,6 +113,10 @@ export class JobRunner {
   #boss: PgBoss | null = null;
   #starting: Promise<void> | null = null;
   #started = false;
+  #resolveStarted!: () => void;
+  readonly #startedOnce = new Promise<void>((resolve) => {
+    this.#resolveStarted = resolve;
+  });
 
   constructor(database: Database, logger: FastifyBaseLogger, observe: JobRunObserver = () => {}) {
     this.#database = database;
@@ -237,12 +241,22 @@ export class JobRunner {
       );
     }
     this.#started = true;
+    this.#resolveStarted();
     this.#logger.info({ event: 'jobs.started', jobs: this.names() }, 'job queue started');
   }
 
   /** Whether the queue runs in this process: started, and not stopped since (GET /health/ready). */
   get started(): boolean {
     return this.#started;
+  }
+
+  /**
+   * Resolves once the queue has first started (never, in a process that does not start it): work a
+   * server does at start-up but no request waits for (the pages' assets) waits for it, so that it
+   * neither delays the first answers nor the readiness.
+   */
+  whenStarted(): Promise<void> {
+    return this.#startedOnce;
   }
 
   /** The pg-boss instance once started (tests read job states through it). */

@@ -11,6 +11,8 @@ import type { Metrics } from './metrics.ts';
 export const unmatchedRoute = 'unmatched';
 
 export function registerHttpMetrics(app: App, metrics: Metrics): void {
+  // No hook at all on an instance that does not serve its metrics: nothing would read them.
+  if (!metrics.recording) return;
   // Each route's label written once, not by a regular expression at every answer.
   const labels = new Map<string, string>();
   const labelOf = (pattern: string) => {

@@ -26,7 +26,8 @@ describe('metrics', () => {
   const mailer = new SwitchableMailer();
 
   before(async () => {
-    t = await createTestApp({ deps: { mailer } });
+    // Recorded only by an instance that serves them (METRICS_PORT); the test serves them on a port of its own.
+    t = await createTestApp({ deps: { mailer }, env: { METRICS_PORT: '9464' } });
     server = await startMetricsServer(
       t.services.platform.metrics,
       { host: '127.0.0.1', port: 0 },

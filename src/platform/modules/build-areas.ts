@@ -38,7 +38,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
   const events = new EventBus(transactions, (error, event, subscriber) =>
     logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),
   );
-  const metrics = new Metrics();
+  const metrics = new Metrics({ recording: deps.config.metrics !== null });
   const jobs = new JobRunner(deps.database, logger, (job, outcome, seconds) =>
     metrics.jobRuns.observe({ job, outcome }, seconds),
   );

@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import { basename, extname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 
 export interface ClientAsset {
   /** The served file name, `<name>.<hash>.<ext>`. */
@@ -72,6 +71,8 @@ function logicalName(entry: string): string {
 }
 
 async function bundle(): Promise<ClientAssets> {
+  // esbuild's module loaded here: a start that serves no page needs none of it.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: clientEntries.map((entry) => `${clientDir}${entry}`),
     bundle: true,
