@@ -55,9 +55,8 @@ describe('RequestDurations', () => {
     const { ours, theirs } = both();
     const values = async (registry: Registry) => {
       const [metric] = await registry.getMetricsAsJSON();
-      return [...(metric?.values ?? [])]
-        .map(({ labels, value, metricName }) => JSON.stringify({ labels, value, metricName }))
-        .sort();
+      const exposed = (metric?.values ?? []) as { labels: object; value: number; metricName?: string }[];
+      return exposed.map(({ labels, value, metricName }) => JSON.stringify({ labels, value, metricName })).sort();
     };
     assert.deepEqual(await values(ours), await values(theirs));
   });
