@@ -114,10 +114,11 @@ export async function buildApp(
     request.locale = negotiateLocale(request.headers['accept-language']);
     done();
   });
+  // Before any route is added (CORS adds its preflight's): each route gets its own timing hook.
+  registerHttpMetrics(app, services.platform.metrics);
   // Before anything that may refuse a request, so a refusal still reaches the allowed origin's script.
   await registerCors(app, config.corsOrigins);
   registerErrorHandling(app);
-  registerHttpMetrics(app, services.platform.metrics);
   registerMaintenance(app, services.platform.maintenance);
   registerContentTypes(app);
   registerFormBodies(app);

@@ -60,10 +60,15 @@ export class SessionCache {
     }
   }
 
-  /** The session of a token hash: from memory while fresh, else from `load` (cached if nothing was revoked meanwhile). */
-  async resolve(tokenHash: string, load: () => Promise<CachedSession | null>): Promise<CachedSession | null> {
-    const cached = this.#entries?.get(tokenHash);
-    if (cached !== undefined) return cached;
+  /**
+   * The session of a token hash: from memory while fresh, at once (no promise: the hit of every
+   * authenticated request), else from `load` (cached if nothing was revoked meanwhile).
+   */
+  resolve(tokenHash: string, load: () => Promise<CachedSession | null>): CachedSession | Promise<CachedSession | null> {
+    return this.#entries?.get(tokenHash) ?? this.#load(tokenHash, load);
+  }
+
+  async #load(tokenHash: string, load: () => Promise<CachedSession | null>): Promise<CachedSession | null> {
     const generation = this.#generation;
     const session = await load();
     if (session !== null && generation === this.#generation) this.#entries?.set(tokenHash, session);

@@ -13,14 +13,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
-import type { SessionResolver } from '../../platform/http/auth.ts';
+import type { ResolvedSession, SessionResolver } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { hashToken, newSecretToken } from '../../platform/secrets/opaque-tokens.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { type ClientInfo, clientInfo } from './client-info.ts';
-import type { SessionCache } from './session-cache.ts';
+import type { CachedSession, SessionCache } from './session-cache.ts';
 import type { SignInNotices } from './sign-in-notices.ts';
 import type { SecondFactor, SessionRow, SignInMethod, UserRow } from './tables.ts';
 import type { TwoFactorRepository } from './two-factor.repository.ts';
@@ -162,19 +162,31 @@ export class SessionsService implements SessionResolver {
     });
   }
 
-  async resolve(token: string, request: FastifyRequest) {
-    const now = this.#deps.clock.now();
+  /**
+   * The live session of a token. A session cached and seen within the minute is answered at once
+   * (no promise: what most authenticated requests cost here); else a promise, which reads the row or
+   * writes the last-seen time.
+   */
+  resolve(token: string, request: FastifyRequest): ResolvedSession | null | Promise<ResolvedSession | null> {
     const tokenHash = hashToken(token);
-    const session = await this.#deps.cache.resolve(tokenHash, () =>
-      this.#deps.repository.findLiveSession(tokenHash, now),
-    );
+    const now = this.#deps.clock.now();
+    const session = this.#deps.cache.resolve(tokenHash, () => this.#deps.repository.findLiveSession(tokenHash, now));
+    return session instanceof Promise
+      ? session.then((loaded) => this.#live(loaded, now, request))
+      : this.#live(session, now, request);
+  }
+
+  #live(session: CachedSession | null, now: Date, request: FastifyRequest) {
     if (session === null || session.expiresAt <= now) return null;
-    if (now.getTime() - session.lastSeenAt.getTime() > touchIntervalMs) {
-      const client = clientInfo(request);
-      session.lastSeenAt = now;
-      session.expiresAt = this.#expiry(now);
-      await this.#deps.repository.touchSession(session.sessionId, now, session.expiresAt, client.ip, client.userAgent);
-    }
+    if (now.getTime() - session.lastSeenAt.getTime() > touchIntervalMs) return this.#touched(session, now, request);
+    return { viewer: { userId: session.userId, sessionId: session.sessionId }, banned: session.banned };
+  }
+
+  async #touched(session: CachedSession, now: Date, request: FastifyRequest): Promise<ResolvedSession> {
+    const client = clientInfo(request);
+    session.lastSeenAt = now;
+    session.expiresAt = this.#expiry(now);
+    await this.#deps.repository.touchSession(session.sessionId, now, session.expiresAt, client.ip, client.userAgent);
     return { viewer: { userId: session.userId, sessionId: session.sessionId }, banned: session.banned };
   }
 

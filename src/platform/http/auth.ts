@@ -15,9 +15,17 @@ import { readCookie } from './cookies.ts';
 import { AppError } from './error-catalogue.ts';
 import type { App, RouteAuth, Viewer } from './types.ts';
 
+export interface ResolvedSession {
+  viewer: Viewer;
+  banned: boolean;
+}
+
 export interface SessionResolver {
-  /** The live session of a bearer token, or null when unknown, revoked or expired. */
-  resolve(token: string, request: FastifyRequest): Promise<{ viewer: Viewer; banned: boolean } | null>;
+  /**
+   * The live session of a bearer token, or null when unknown, revoked or expired: at once when it
+   * is known without waiting (a cached session), else a promise.
+   */
+  resolve(token: string, request: FastifyRequest): ResolvedSession | null | Promise<ResolvedSession | null>;
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -58,9 +66,23 @@ export function registerAuth(
 ): { pageViewer: PageViewerHook } {
   app.decorateRequest('viewer', null);
 
+  /** What a resolved session makes of the request: its viewer, or the refusal of a `user` route. */
+  const settle = (
+    request: FastifyRequest,
+    session: ResolvedSession | null,
+    required: boolean,
+  ): AppError | undefined => {
+    if (session === null)
+      return required ? unauthenticated('api', 'the token is unknown, revoked or expired') : undefined;
+    if (session.banned) return required ? new AppError('accountBanned') : undefined;
+    request.viewer = session.viewer;
+    return undefined;
+  };
+
+  // A callback hook (see app.ts): a cached session answers at once, with no promise made.
   const userHook =
     (required: boolean, webCookie = false): onRequestHookHandler =>
-    async (request) => {
+    (request, _reply, done) => {
       // Only safe methods of pages: a page shows who is signed in, it never writes with the cookie.
       const token =
         bearerToken(request) ??
@@ -68,16 +90,15 @@ export function registerAuth(
           ? readCookie(request, webSessionCookie)
           : null);
       if (token === null) {
-        if (required) throw unauthenticated('api');
+        done(required ? unauthenticated('api') : undefined);
         return;
       }
-      const session = await options.sessions.resolve(token, request);
-      if (session === null) {
-        if (required) throw unauthenticated('api', 'the token is unknown, revoked or expired');
-        return;
+      const session = options.sessions.resolve(token, request);
+      if (session instanceof Promise) {
+        session.then((resolved) => done(settle(request, resolved, required)), done);
+      } else {
+        done(settle(request, session, required));
       }
-      if (session.banned && required) throw new AppError('accountBanned');
-      if (!session.banned) request.viewer = session.viewer;
     };
 
   const adminHook: onRequestHookHandler = async (request) => {
@@ -121,8 +142,10 @@ export function registerAuth(
 
   const pageViewer = userHook(false, true);
   return {
-    pageViewer: async (request, reply) => {
-      if (readsWebCookie(request.url)) await pageViewer.call(app, request, reply, () => {});
-    },
+    pageViewer: (request, reply) =>
+      new Promise((resolve, reject) => {
+        if (!readsWebCookie(request.url)) return resolve();
+        pageViewer.call(app, request, reply, (error) => (error ? reject(error) : resolve()));
+      }),
   };
 }

@@ -48,8 +48,12 @@ function checkContentType(header: string | undefined): void {
   }
 }
 
+/** Whether a header names the JSON:API media type at all (media types are case-insensitive). */
+const namesJsonApi = (header: string) => /application\/vnd\.api\+json/i.test(header);
+
 function checkAccept(header: string | undefined): void {
-  if (header === undefined) return;
+  // Nothing to check when the JSON:API type is not asked for, or asked for bare (what clients send).
+  if (header === undefined || header === jsonApiMediaType || !namesJsonApi(header)) return;
   const jsonApi = header
     .split(',')
     .map(parseMediaRange)

@@ -14,6 +14,8 @@ export const maxJsonDepth = 64;
  * explicit stack, so a deeply nested body cannot exhaust the call stack; too deep is an error.
  */
 function findNul(root: unknown): string | null {
+  // Most requests have no body and an empty query: nothing to walk, nothing to allocate.
+  if (root === undefined || root === null || isEmptyObject(root)) return null;
   const stack: Array<{ value: unknown; pointer: string; depth: number }> = [{ value: root, pointer: '', depth: 0 }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { value, pointer, depth } = item;
@@ -31,6 +33,12 @@ function findNul(root: unknown): string | null {
     }
   }
   return null;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object') return false;
+  for (const _key in value) return false;
+  return true;
 }
 
 export const nulCharacter = (source: { pointer?: string; parameter?: string }) =>

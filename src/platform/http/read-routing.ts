@@ -17,7 +17,7 @@
  * compared); an instance that may have missed messages (its broadcast reconnected) sends every client
  * with a token to the primary for one window.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Broadcast } from '../../adapters/broadcast/broadcast.ts';
 import type { Clock } from '../clock.ts';
@@ -37,7 +37,7 @@ export interface ReplicaRouting {
 /** Which session a request is sent with, as a digest; null without a token. */
 function writerKey(request: FastifyRequest): string | null {
   const token = bearerToken(request) ?? readCookie(request, webSessionCookie);
-  return token === null ? null : createHash('sha256').update(token).digest('base64url');
+  return token === null ? null : hash('sha256', token, 'base64url');
 }
 
 /** The sessions that wrote within the window, on every instance (see above). */

@@ -1,5 +1,8 @@
 /**
- * Counters shared by every instance: INCR, then set the window's expiry only on its first hit.
+ * Counters shared by every instance: INCR, then set the window's expiry only on its first hit, in one
+ * script (EVALSHA): one command a request, where MULTI, INCR, PEXPIRE, PTTL and EXEC were five for the
+ * client to build and parse (with rate limits on, that made a ping half again as costly: docs/
+ * benchmarks.md, The per-request work, again).
  *
  * While Redis cannot answer (stopped, restarting, unreachable), each instance counts in memory
  * instead (a MemoryRateLimitStore of its own): the limits still hold, per instance, so N instances
@@ -15,8 +18,16 @@ import { systemClock } from '../clock.ts';
 import { MemoryRateLimitStore } from './memory-rate-limit-store.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 
+/** A hit: the count, the expiry set if the key has none yet (the window's first hit), and the time left. */
+const hitScript = `
+local count = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1], 'NX')
+return { count, redis.call('PTTL', KEYS[1]) }`;
+
+type ScriptedRedis = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
 export class RedisRateLimitStore implements RateLimitStore {
-  readonly #redis: Redis;
+  readonly #redis: ScriptedRedis;
   readonly #fallback = new MemoryRateLimitStore(systemClock);
   #degraded = false;
   /** Settles when the first connection is ready or has failed: counts made at start-up wait for it. */
@@ -34,7 +45,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 500,
       connectTimeout: 2000,
-    });
+    }) as ScriptedRedis;
+    this.#redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: hitScript });
     this.#redis.on('error', () => {}); // reported through the counts that fall back (below)
     this.#firstConnection = new Promise<void>((resolve) => {
       this.#redis.once('ready', resolve);
@@ -45,15 +57,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   hit(key: string, windowMs: number) {
     return this.#counted(
       async () => {
-        const redisKey = `${this.prefix}${key}`;
-        const results = await this.#redis
-          .multi()
-          .incr(redisKey)
-          .pexpire(redisKey, windowMs, 'NX')
-          .pttl(redisKey)
-          .exec();
-        const count = Number(results?.[0]?.[1] ?? 1);
-        const ttl = Number(results?.[2]?.[1] ?? windowMs);
+        const [count, ttl] = await this.#redis.rateLimitHit(`${this.prefix}${key}`, windowMs);
         return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
       },
       () => this.#fallback.hit(key, windowMs),

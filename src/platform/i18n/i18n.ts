@@ -131,9 +131,30 @@ export function translate(locale: Locale, key: string, values?: Record<string, u
   return message.compiled?.(values) ?? String(message.format.format(values as Record<string, string>));
 }
 
+/**
+ * The locale of each Accept-Language header seen lately: a client sends the same header with every
+ * request, and parsing a browser's (`fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7`) makes a dozen strings and
+ * arrays. Short headers only, emptied when full, so odd headers cannot fill the memory.
+ */
+const negotiated = new Map<string, Locale>();
+const maxNegotiated = 500;
+const maxRememberedHeader = 200;
+
 /** Picks the best supported locale for an Accept-Language header (q-values, then language-only match). */
 export function negotiateLocale(header: string | undefined): Locale {
   if (!header) return defaultLocale;
+  let locale = negotiated.get(header);
+  if (locale === undefined) {
+    locale = localeOfHeader(header);
+    if (header.length <= maxRememberedHeader) {
+      if (negotiated.size >= maxNegotiated) negotiated.clear();
+      negotiated.set(header, locale);
+    }
+  }
+  return locale;
+}
+
+function localeOfHeader(header: string): Locale {
   const ranges = header
     .split(',')
     .map((part, index) => {
