@@ -107,9 +107,10 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
       );
       // A typo has no strong match: the fuzzy statement answers.
       const typo = await tiersRead('/api/users/search?q=alvares');
-      assert.deepEqual(typo.res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username), [
-        'jose_alvarez',
-      ]);
+      assert.deepEqual(
+        typo.res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username),
+        ['jose_alvarez'],
+      );
       assert.equal(typo.fuzzy, true);
     } finally {
       watch.restore();
@@ -142,15 +143,15 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
         assert.doesNotMatch(plan, /Seq Scan/, `${q} (${tier}):\n${plan}`);
         assert.match(plan, /BitmapOr/, `${q} (${tier}):\n${plan}`);
         assert.doesNotMatch(plan, /search_documents_pkey/, `${q} (${tier}): not every user document:\n${plan}`);
-        assert.match(plan, /Index Cond: \(id = search_documents\.source_id\)/, `${q} (${tier}): users joined by key:\n${plan}`);
+        assert.match(
+          plan,
+          /Index Cond: \(id = search_documents\.source_id\)/,
+          `${q} (${tier}): users joined by key:\n${plan}`,
+        );
       }
     }
   });
 });
 
 const literal = (value: unknown) =>
-  value === null
-    ? 'NULL'
-    : typeof value === 'number'
-      ? String(value)
-      : `'${String(value).replaceAll("'", "''")}'`;
+  value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
