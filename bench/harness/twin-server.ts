@@ -2,7 +2,8 @@
  * The floor twin of the service, in a process of its own: a bare node:http server with its own `pg`
  * pool of the service's size, which for each request runs the very statements the service sent for
  * that path (captured by twin.ts: same text and values, in the same order on one connection, so the
- * same transaction shape; every statement prepared, planned once per connection) and answers the very
+ * same transaction shape; a statement the service prepared is prepared, one it sent unnamed is sent unnamed,
+ * so planned for its values at each execution as the service's was) and answers the very
  * bytes the service answered, with its status, content type and length. What a scenario costs with no
  * framework, mapping, rendering or serialization: the database's work and the bytes on the wire.
  *
@@ -18,7 +19,8 @@ const [capturesFile, databaseUrl, poolSize] = process.argv.slice(2);
 if (!capturesFile || !databaseUrl) throw new Error('usage: twin-server.ts <captures.json> <database url> [pool size]');
 
 interface Answer {
-  statements: { name: string | undefined; text: string; values: (string | null)[] }[];
+  /** name: prepared under it; values: sent with the extended protocol (none: a simple query). */
+  statements: { name: string | undefined; text: string; values: (string | null)[] | undefined }[];
   status: number;
   headers: Record<string, string | number>;
   body: Buffer;
@@ -30,11 +32,12 @@ const answers = new Map<string, Answer>();
 for (const capture of JSON.parse(readFileSync(capturesFile, 'utf8')) as Capture[]) {
   const body = Buffer.from(capture.body, 'base64');
   answers.set(capture.path, {
-    // A simple query (BEGIN, COMMIT) stays simple; every other statement is prepared.
+    // Each statement as the service sent it: a simple query (BEGIN, COMMIT) stays simple, a named one is
+    // prepared (planned once per connection), an unnamed one is sent unnamed with its values.
     statements: capture.statements.map((statement) => ({
-      name: statement.simple ? undefined : nameOf(statement.text),
+      name: statement.named ? nameOf(statement.text) : undefined,
       text: statement.text,
-      values: statement.values,
+      values: statement.simple ? undefined : statement.values,
     })),
     status: capture.status,
     headers: { 'content-type': capture.contentType, 'content-length': body.length },
@@ -49,7 +52,7 @@ async function run(answer: Answer): Promise<void> {
   const client = await pool.connect();
   try {
     for (const { name, text, values } of answer.statements) {
-      await (name === undefined ? client.query(text) : client.query({ name, text, values }));
+      await (values === undefined ? client.query(text) : client.query({ name, text, values }));
     }
   } finally {
     client.release();

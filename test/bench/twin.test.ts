@@ -59,18 +59,22 @@ describe('the floor twin of the benchmarks', { skip: serverUrl === undefined && 
     }
   });
 
-  it('runs the captured statements for each request and answers the captured bytes', async () => {
+  it('runs the captured statements for each request, each sent as the service sent it, and answers the captured bytes', async () => {
     const body = JSON.stringify({ data: { id: 'é', type: 'twin' } });
+    const statements = [
+      { text: 'BEGIN', values: [], named: false, simple: true },
+      { text: 'INSERT INTO visits VALUES ($1, $2)', values: ['7', 'twin'], named: true, simple: false },
+      { text: 'SELECT count(*) FROM visits WHERE label = $1', values: ['twin'], named: false, simple: false },
+      { text: 'COMMIT', values: [], named: false, simple: true },
+    ];
+    // The twin connects through the relay too, so what it sends is recorded as the service's was.
+    const relayed = Object.assign(new URL(database.url), { host: `127.0.0.1:${recorder.port}` }).toString();
     const twin = await startTwin(
-      database.url,
+      relayed,
       [
         {
           path: '/api/visits?page=1',
-          statements: [
-            { text: 'BEGIN', values: [], named: false, simple: true },
-            { text: 'INSERT INTO visits VALUES ($1, $2)', values: ['7', 'twin'], named: true, simple: false },
-            { text: 'COMMIT', values: [], named: false, simple: true },
-          ],
+          statements,
           status: 200,
           contentType: 'application/vnd.api+json; charset=utf-8',
           body: Buffer.from(body).toString('base64'),
@@ -81,11 +85,13 @@ describe('the floor twin of the benchmarks', { skip: serverUrl === undefined && 
     const client = await relayedClient();
     try {
       for (let i = 0; i < 3; i += 1) {
+        recorder.start();
         const response = await fetch(`${twin.url}/api/visits?page=1`);
         assert.equal(response.status, 200);
         assert.equal(response.headers.get('content-type'), 'application/vnd.api+json; charset=utf-8');
         assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(body)));
         assert.equal(await response.text(), body);
+        assert.deepEqual(recorder.stop(), statements, 'the same statements, named and unnamed as captured');
       }
       assert.equal((await fetch(`${twin.url}/api/visits`)).status, 404, 'a path not captured');
       const { rows } = await client.query("SELECT count(*)::int AS n FROM visits WHERE label = 'twin'");

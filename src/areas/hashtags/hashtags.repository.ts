@@ -12,8 +12,10 @@ import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
+import { runStatement } from '../../platform/db/statements.ts';
 import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import { type SuggestionRow, suggestionStatements, suggestionValues } from './suggestion-statements.ts';
 import {
   hashtagCountedMedia as counted,
   hashtagDailyUses as daily,
@@ -21,12 +23,7 @@ import {
   hashtagUses as totals,
 } from './tables.ts';
 
-/** An autocomplete suggestion: `prefix` 1 when the tag starts with the query, 0 when only similar. */
-export interface SuggestionRow {
-  prefix: number;
-  tag: string;
-  uses: number;
-}
+export type { SuggestionRow } from './suggestion-statements.ts';
 
 export interface TrendingRow {
   tag: string;
@@ -292,26 +289,8 @@ export class HashtagsRepository extends Repository {
   }
 
   #suggestions(query: string, page: PageRequest, similar: boolean): Promise<SuggestionRow[]> {
-    const { where, orderBy } = keyset(suggestionsKeyset, page);
-    const low = sql`lower(unaccent(${query}::text))`;
-    const high = sql`(${low} || chr(1114111))`;
-    const similarTags = similar
-      ? sql`UNION ALL
-            SELECT 0, ${totals.tag} COLLATE "C", ${totals.uses} FROM ${totals}
-            WHERE ${totals.folded} % ${low} AND NOT (${totals.folded} >= ${low} AND ${totals.folded} < ${high})`
-      : sql``;
-    return queryRows<SuggestionRow>(
-      this.db,
-      // The folded query is a stable expression of a parameter: the planner uses it as an index bound.
-      sql`SELECT prefix, tag, uses FROM (
-            SELECT 1 AS prefix, ${totals.tag} COLLATE "C" AS tag, ${totals.uses} AS uses FROM ${totals}
-            WHERE ${totals.folded} >= ${low} AND ${totals.folded} < ${high}
-            ${similarTags}
-          ) s
-          WHERE ${where ?? sql`true`}
-          ORDER BY ${sql.join(orderBy, sql`, `)}
-          LIMIT ${page.limit + 1}`,
-    );
+    const statements = suggestionStatements[page.direction];
+    return runStatement(this.db, similar ? statements.similar : statements.prefixes, suggestionValues(query, page));
   }
 
   /**
