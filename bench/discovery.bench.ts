@@ -47,6 +47,8 @@ const searchedName = 'kalomi';
 async function seed(size: number) {
   const started = performance.now();
   let busiestCountry = 'IN';
+  // The media are marked rendered (variants_rendered_at): they have no files, and the media-variants
+  // job would otherwise look for them every minute during the scenarios.
   const scratch = await createScratchDatabase(async (conn) => {
     await conn.exec(`${benchUsersSql(users)}
       CREATE TEMPORARY TABLE bench_cities AS
@@ -58,13 +60,14 @@ async function seed(size: number) {
         SELECT i AS n, 'tag' || i || (ARRAY['sun','sea','food','hike','city','snow'])[1 + i % 6] AS tag
         FROM generate_series(0, 299) AS i;
       INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
-                         describe_status, hashtags, latitude, longitude, country_code, likes_count, created_at, updated_at)
+                         describe_status, hashtags, latitude, longitude, country_code, likes_count, created_at, updated_at,
+                         variants_rendered_at)
       SELECT md5('bench-media-' || i)::uuid, md5('bench-user-' || (i % ${users}))::uuid, 'post', 'originals/bench/' || i,
              'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
              ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300)],
              c.latitude + (((i::bigint * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i::bigint * 104729) % 2001) - 1000) / 10000.0,
              c.country_code, (i::bigint * 31) % 101,
-             timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01'
+             timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01', timestamptz '2026-11-01'
       FROM generate_series(0, ${size - 1}) AS i
       JOIN bench_cities c ON c.n = i % (SELECT count(*) FROM bench_cities);
       INSERT INTO media_reactions (id, user_id, media_id, type, created_at)

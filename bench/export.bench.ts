@@ -38,11 +38,11 @@ const scratch = await createScratchDatabase(async (conn) => {
       INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
       VALUES (gen_random_uuid(), md5('bench-export-${name}')::uuid, '${hashToken(tokenOf(name))}', now(), now(), now() + interval '1 day');
       INSERT INTO media (id, owner_id, kind, describe_status, description, original_key, original_format, byte_size,
-                         width, height, content_hash, created_at, updated_at)
+                         width, height, content_hash, created_at, updated_at, variants_rendered_at)
       SELECT md5('bench-export-${name}-' || n)::uuid, md5('bench-export-${name}')::uuid, 'post', 'skipped',
              'A photo of the bench #' || n, 'originals/' || substr(md5('bench-export-${name}-' || n), 1, 2) || '/' ||
              md5('bench-export-${name}-' || n) || '.jpg', 'jpeg', ${fileBytes}, 64, 48, md5('x' || n),
-             now() - n * interval '1 minute', now()
+             now() - n * interval '1 minute', now(), now()
       FROM generate_series(1, ${media}) AS n;`);
   }
 });

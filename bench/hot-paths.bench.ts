@@ -59,11 +59,13 @@ async function seed(size: number) {
       FROM generate_series(1, ${count}) AS i`;
     await conn.exec(notificationRows(viewer, size + 100));
     await conn.exec(notificationRows(others, Math.floor(size / 5)));
+    // Marked rendered: the seeded media have no files, and the media-variants job would otherwise look
+    // for them every minute during the scenarios (work the twin does not do).
     const mediaRows = (owner: string, count: number) => `
       INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
-                         describe_status, created_at, updated_at)
+                         describe_status, created_at, updated_at, variants_rendered_at)
       SELECT gen_random_uuid(), ${owner}, 'post', 'originals/bench/' || i, 'jpeg', 2000000, 4000, 3000, md5(i::text),
-             'skipped', timestamptz '2026-01-01' + i * interval '1 minute', timestamptz '2026-01-01'
+             'skipped', timestamptz '2026-01-01' + i * interval '1 minute', timestamptz '2026-01-01', timestamptz '2026-01-01'
       FROM generate_series(1, ${count}) AS i`;
     await conn.exec(mediaRows(viewer, 1000));
     await conn.exec(mediaRows(others, size));
