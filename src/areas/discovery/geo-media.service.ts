@@ -35,8 +35,11 @@ export interface ViewerProfile {
   hiddenFrom(viewerId: string | null): Promise<ReadonlySet<string>>;
 }
 
-/** A listed media with the viewer's warnings. */
-export type Warned<T> = T & { filtered: FilterResult[] };
+/**
+ * A listed media with the viewer's warnings; without `filtered` for an anonymous viewer, whom no
+ * keyword filter applies to (no warn pass, no copy of the rows).
+ */
+export type Warned<T> = T & { filtered?: FilterResult[] };
 
 export const nearbyDistance = { defaultMetres: 5_000, maxMetres: 100_000 } as const;
 export const recommendedDistance = { defaultMetres: 25_000, maxMetres: 100_000 } as const;
@@ -136,6 +139,7 @@ export class GeoMediaService {
   }
 
   #warned<T extends ListedMedia>(viewerId: string | null, rows: T[]): Promise<Warned<T>[]> {
+    if (viewerId === null) return Promise.resolve(rows);
     return this.#deps.filters.warn(viewerId, 'feeds', rows, mediaFilterTextOf);
   }
 

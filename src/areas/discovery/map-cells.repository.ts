@@ -30,7 +30,6 @@ export interface MapCell {
   latitude: number;
   longitude: number;
   representativeId: string;
-  representativeLikes: number;
   representativeLatitude: number | null;
   representativeLongitude: number | null;
 }
@@ -42,7 +41,6 @@ const cellColumns = {
   latitude: sql<number>`${mapCells.latitudeSum} / ${mapCells.mediaCount}`,
   longitude: sql<number>`${mapCells.longitudeSum} / ${mapCells.mediaCount}`,
   representativeId: mapCells.representativeId,
-  representativeLikes: mapCells.representativeLikes,
 };
 
 /** What a rebuild counted, and what it found the writes had not told the cells. */
@@ -108,7 +106,6 @@ export class MapCellsRepository extends Repository {
             latitude: sql<number>`avg(${media.latitude})`,
             longitude: sql<number>`avg(${media.longitude})`,
             representativeId: sql<string>`(array_agg(${media.id} ${byLikes}))[1]`,
-            representativeLikes: sql<number>`max(${media.likesCount})`,
             representativeLatitude: sql<number>`(array_agg(${media.latitude} ${byLikes}))[1]`,
             representativeLongitude: sql<number>`(array_agg(${media.longitude} ${byLikes}))[1]`,
           })

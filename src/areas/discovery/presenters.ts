@@ -54,17 +54,17 @@ export const MapClusterSchema = ResourceSchema(
 );
 
 /** `filtered` only on a media a warn filter of the viewer matched (docs/api.md, Keyword filters). */
-const warnings = (filtered: FilterResult[]) => (filtered.length > 0 ? { filtered } : {});
+const withWarnings = <M extends object>(meta: M, filtered: FilterResult[] | undefined) =>
+  filtered === undefined || filtered.length === 0 ? meta : { ...meta, filtered };
 
-export const presentNearbyMedia = (row: DistancedMedia & { filtered: FilterResult[] }) => ({
-  ...presentMedia(row, null),
-  meta: { distance: Math.round(row.distance), ...warnings(row.filtered) },
-});
+// The meta is added to the resource just made (the serializer writes the schema's order, whatever the object's).
+export const presentNearbyMedia = (row: DistancedMedia & { filtered?: FilterResult[] }) =>
+  Object.assign(presentMedia(row, null), {
+    meta: withWarnings({ distance: Math.round(row.distance) }, row.filtered),
+  });
 
-export const presentTrendingMedia = (row: LikedMedia & { filtered: FilterResult[] }) => ({
-  ...presentMedia(row, null),
-  meta: { windowLikes: row.windowLikes, ...warnings(row.filtered) },
-});
+export const presentTrendingMedia = (row: LikedMedia & { filtered?: FilterResult[] }) =>
+  Object.assign(presentMedia(row, null), { meta: withWarnings({ windowLikes: row.windowLikes }, row.filtered) });
 
 export function presentMapCluster(zoom: number, cell: MapCell) {
   const representative =

@@ -78,8 +78,9 @@ export class TrendingRankings {
       );
       for (const entry of chunk) {
         const row = rows.get(entry.id);
+        // The row was read for this page alone: its likes in the window are added to it, not to a copy.
         if (row !== undefined && !hidden.has(row.ownerId) && shown.length < wanted)
-          shown.push({ ...row, windowLikes: entry.windowLikes });
+          shown.push(Object.assign(row, { windowLikes: entry.windowLikes }));
       }
     }
     return shown;
