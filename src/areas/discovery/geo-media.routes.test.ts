@@ -362,3 +362,27 @@ describe('GET /api/media/trending', () => {
     assert.deepEqual(ids(fresh), [newcomer, italian]);
   });
 });
+
+describe('an anonymous viewer (no keyword-filter pass) and a signed-in one with no filter', () => {
+  it('are answered the same bytes on every page of nearby, recommended and trending', async () => {
+    const plain = await createUser(t);
+    const around = `lat=${paris.latitude}&lng=${paris.longitude}`;
+    for (const url of [
+      `/api/media/nearby?${around}&distance=10000&limit=2`,
+      `/api/media/recommended/nearby?${around}&personalize=0&limit=2`,
+      '/api/media/trending?country=FR&personalize=0&windowDays=30&limit=2',
+      '/api/media/trending?country=IT&personalize=0',
+    ]) {
+      let pages = 0;
+      for (let next: string | null = url; next !== null; pages++) {
+        const anonymous = await t.request({ method: 'GET', url: next });
+        const signedIn = await t.request({ method: 'GET', url: next, token: plain.token });
+        assert.equal(anonymous.statusCode, 200, anonymous.body);
+        assert.ok(anonymous.json.data.length > 0, next);
+        assert.equal(anonymous.body, signedIn.body, next);
+        next = anonymous.json.links.next?.replace('http://127.0.0.1:3000', '') ?? null;
+      }
+      assert.ok(pages >= 1, url);
+    }
+  });
+});
