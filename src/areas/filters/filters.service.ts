@@ -150,6 +150,23 @@ export class FiltersService {
   }
 
   /**
+   * As `warn`, for a list whose presenter reads `filtered ?? []` (notifications): when the viewer has no
+   * `warn` filter in force in this context (most viewers), the items themselves, neither copied nor
+   * their texts made.
+   */
+  async warnIfAny<T>(
+    viewerId: string | null,
+    context: FilterContext,
+    items: T[],
+    textOf: (item: T) => string,
+  ): Promise<Array<T & { filtered?: FilterResult[] }>> {
+    // An item is taken as having no `filtered` of its own (none of the listed rows has).
+    if ((await this.of(viewerId)).warnings(context).length === 0)
+      return items as Array<T & { filtered?: FilterResult[] }>;
+    return this.warn(viewerId, context, items, textOf);
+  }
+
+  /**
    * The warnings of the viewer's `warn` filters on a page of items: for each text (in order), the filters
    * it matched with their matching keywords ([] when none). One statement, only when a filter is in force.
    */

@@ -28,7 +28,7 @@ export class NotificationsService {
   /**
    * A page of the feed and the number of rows matching the same filter (hidden ones counted: the counters
    * are kept per owner, whatever their filters); what the owner's filters hide is left out of the page,
-   * what they warn about carries `filtered`.
+   * what they warn about carries `filtered` (absent when the owner has no warn filter).
    */
   async list(
     ownerId: string,
@@ -39,7 +39,7 @@ export class NotificationsService {
     const hiddenBy = await filters.hiddenFor(ownerId, 'notifications');
     const { rows, total } = await this.#deps.repository.feedPage(ownerId, unreadOnly, page, hiddenBy);
     return {
-      rows: await filters.warn(ownerId, 'notifications', rows, (row) => notificationFilterTextOf(row.data)),
+      rows: await filters.warnIfAny(ownerId, 'notifications', rows, (row) => notificationFilterTextOf(row.data)),
       total,
     };
   }

@@ -11,6 +11,7 @@
  * catalog message to that.
  */
 import type { IntlMessageFormat } from 'intl-messageformat';
+import { integerFormat } from './integer-format.ts';
 
 type Values = Record<string, unknown>;
 /** Appends an element's text; undefined when the values need intl-messageformat. */
@@ -44,7 +45,7 @@ const has = (object: object, key: string) => Object.hasOwn(object, key);
 /** The compiled form of a message, or null when it uses an element compiled here does not handle. */
 export function compileMessage(format: IntlMessageFormat, formatters: MessageFormatters): CompiledMessage | null {
   const locale = format.resolvedOptions().locale;
-  const numbers = formatters.getNumberFormat(locale);
+  const formatNumber = integerFormat(formatters.getNumberFormat(locale));
 
   function compileAll(elements: Element[]): Piece | null {
     const pieces: Piece[] = [];
@@ -82,7 +83,7 @@ export function compileMessage(format: IntlMessageFormat, formatters: MessageFor
       case literal:
         return () => name;
       case pound:
-        return (_values, pluralValue) => (pluralValue === undefined ? '' : numbers.format(pluralValue));
+        return (_values, pluralValue) => (pluralValue === undefined ? '' : formatNumber(pluralValue));
       case argument:
         return (values) => {
           const value = values[name];
@@ -94,7 +95,7 @@ export function compileMessage(format: IntlMessageFormat, formatters: MessageFor
         if (element.style !== null && element.style !== undefined) return null;
         return (values) => {
           const value = values[name];
-          return typeof value === 'number' ? numbers.format(value) : undefined;
+          return typeof value === 'number' ? formatNumber(value) : undefined;
         };
       case select: {
         const written = element.options ?? {};
