@@ -1,5 +1,14 @@
+import { createRequire } from 'node:module';
 import type { SMTPTransportOptions } from 'nodemailer';
-import { parseConnectionUrl } from 'nodemailer/lib/shared';
+
+/**
+ * nodemailer's URL parser, loaded when an SMTP mailer is made: importing nodemailer/lib/shared at
+ * start cost every start about 0.1 s (its ES build imports node:http, which loads Node's fetch).
+ */
+const parseConnectionUrl = (url: string): SMTPTransportOptions =>
+  (
+    createRequire(import.meta.url)('nodemailer/lib/shared') as typeof import('nodemailer/lib/shared')
+  ).parseConnectionUrl(url);
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 

@@ -45,6 +45,11 @@ write('node_modules/dual-pkg/cjs/name.js', "exports.name = 'dual';");
 write('node_modules/broken-pkg/package.json', JSON.stringify({ type: 'module', exports: './index.js' }));
 write('node_modules/broken-pkg/index.js', "export * from './missing.js';");
 
+// The project's own TypeScript files (the cases live inside the project, as src/ does).
+write('ts/sum.ts', "import { base } from './base.ts';\nexport const sum: number = base + 1;");
+write('ts/base.ts', 'export const base: number = 41;');
+write('ts/broken.ts', "export * from './missing.ts';");
+
 async function evaluate(code: string): Promise<{ stdout: string; stderr: string; code: number }> {
   const script = join(root, `case-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(script, `await import(${JSON.stringify(hook)});\n${code}`);
@@ -83,6 +88,32 @@ describe('fast package resolution', () => {
         "console.log(a.kind, '|', b.kind, '|', createRequire(import.meta.url)('dual-pkg').kind);",
     );
     assert.equal(result.stdout, 'esm dual | esm dual | cjs dual', result.stderr);
+  });
+
+  it("resolves the project's own .ts imports to the same modules Node's resolution gives", async () => {
+    // A hook registered after it sees its answers: the relative .ts imports get the URL and format
+    // Node's own resolution gives the same file (asked by absolute URL), and so the same module.
+    const result = await evaluate(
+      "import { registerHooks } from 'node:module';\n" +
+        'const seen = [];\n' +
+        'registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context);' +
+        " if (specifier.endsWith('.ts')) seen.push(r.url.slice(r.url.lastIndexOf('/ts/')) + ' ' + r.format); return r; } });\n" +
+        "const viaHook = await import('./ts/sum.ts');\n" +
+        "const viaNode = await import(new URL('./ts/base.ts', import.meta.url).href);\n" +
+        "const again = await import('./ts/base.ts');\n" +
+        "console.log(viaHook.sum, viaNode === again, '|', seen.join(', '));",
+    );
+    assert.equal(
+      result.stdout,
+      '42 true | /ts/sum.ts module-typescript, /ts/base.ts module-typescript, /ts/base.ts module-typescript, /ts/base.ts module-typescript',
+      result.stderr,
+    );
+  });
+
+  it('leaves a missing .ts file to Node, which fails with its own error', async () => {
+    const result = await evaluate("await import('./ts/broken.ts');");
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /ERR_MODULE_NOT_FOUND/);
   });
 
   it('leaves a missing file to Node, which fails with its own error', async () => {

@@ -84,6 +84,23 @@ registerHooks({
         return { url, format, shortCircuit: true };
       }
     }
+    // The project's own TypeScript files, from one another: the file named, as Node would find it, but
+    // without Node's realpath of each import's path (about a tenth of the resolution's time at start).
+    if (
+      parent !== undefined &&
+      specifier.startsWith('.') &&
+      specifier.endsWith('.ts') &&
+      context.conditions.includes('import') &&
+      parent.startsWith(projectRoot) &&
+      !parent.includes('/node_modules/')
+    ) {
+      const url = new URL(specifier, parent).href;
+      if (url.startsWith(projectRoot) && !url.includes('/node_modules/') && existsSync(new URL(url))) {
+        const format =
+          formatOf(new URL('.', url).href, projectRoot) === 'module' ? 'module-typescript' : 'commonjs-typescript';
+        return { url, format, shortCircuit: true };
+      }
+    }
     return nextResolve(specifier, context);
   },
 });

@@ -3,9 +3,12 @@
  * routes the public port only, so the metrics are reachable where the operator opens this port (a
  * private network, the pod's port for Prometheus) and nowhere else. Nothing else is served here.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Metrics } from './metrics.ts';
+
+// Not an ES import of node:http, which loads Node's fetch (undici) at start (docs/development.md, Conventions).
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface MetricsServer {
   readonly port: number;
