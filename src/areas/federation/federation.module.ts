@@ -13,6 +13,7 @@ import { registerFetchBridge } from '../../platform/http/fetch-bridge.ts';
 import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { CheckedConnections } from '../../platform/net/checked-connections.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
 import { ActorKeysRepository } from './actor-keys.repository.ts';
 import { ActorKeysService } from './actor-keys.service.ts';
@@ -56,7 +57,7 @@ export const federationArea = defineArea({
   name: 'federation',
   needs: ['accounts', 'comments', 'filters', 'follows', 'geography', 'media', 'reactions', 'reports'],
   create(
-    { config, transactions, clock, jobs, logger, events, exports, stats, audit },
+    { config, transactions, clock, jobs, logger, events, exports, stats, audit, addressLookup },
     { accounts, comments, filters, follows, geography, media, reactions, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
@@ -165,7 +166,9 @@ export const federationArea = defineArea({
       wake: (delayMs) => wake.request(delayMs),
       rejects,
       // Fedify posts to the inbox an actor names as given: only here is a private one refused.
-      deliverable: config.federation.allowPrivateAddress ? async () => true : (inbox) => isPublicInbox(inbox),
+      deliverable: config.federation.allowPrivateAddress
+        ? async () => true
+        : (inbox) => isPublicInbox(inbox, addressLookup),
       health: deliveryHealth,
     });
     const outboundFollows = new OutboundFollowsService({
@@ -234,6 +237,10 @@ export const federationArea = defineArea({
         media: media.media,
         outboundPosts: outboundPostsRepository,
       },
+      connections: new CheckedConnections({
+        allowPrivate: config.federation.allowPrivateAddress,
+        ...(addressLookup ? { lookup: addressLookup } : {}),
+      }),
     });
     subscribeOutbound({ events, transactions, logger, postSync, federation });
     runtime = federation;
@@ -278,6 +285,6 @@ export const federationArea = defineArea({
     });
   },
   stop: async ({ federation }) => {
-    federation?.stop();
+    await federation?.stop();
   },
 });
