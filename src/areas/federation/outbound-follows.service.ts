@@ -153,7 +153,8 @@ export class OutboundFollowsService implements RemoteFollowing {
 
   /** The follow an answer names: by our Follow's id, else by the local user its Follow came from. */
   async #answered({ actorUri, followUri, localUserId }: FollowAnswer): Promise<OutboundFollowRow | null> {
-    const actor = await this.#deps.remoteActors.find(actorUri);
+    // A banned actor's (or a rejected domain's) answer changes nothing: the request stays pending.
+    const actor = await this.#deps.remoteActors.findActing(actorUri);
     if (actor === null) return null;
     const byId = followUri === null ? null : await this.#deps.repository.findByFollowUri(followUri);
     const row = byId ?? (localUserId === null ? null : await this.#deps.repository.find(localUserId, actor.userId));
