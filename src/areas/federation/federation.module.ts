@@ -23,6 +23,7 @@ import { DatabaseMessageQueue } from './database-message-queue.ts';
 import { deliveryHealthAdminRoutes } from './delivery-health.admin-routes.ts';
 import { DeliveryHealthRepository } from './delivery-health.repository.ts';
 import { DeliveryHealthService } from './delivery-health.service.ts';
+import { DomainBlockList } from './domain-block-list.ts';
 import { domainBlocksAdminRoutes } from './domain-blocks.admin-routes.ts';
 import { inboxRefusal } from './domain-blocks.inbox-gate.ts';
 import { DomainBlocksRepository } from './domain-blocks.repository.ts';
@@ -57,7 +58,7 @@ export const federationArea = defineArea({
   name: 'federation',
   needs: ['accounts', 'comments', 'filters', 'follows', 'geography', 'media', 'reactions', 'reports'],
   create(
-    { config, transactions, clock, jobs, logger, events, exports, stats, audit, addressLookup },
+    { config, transactions, clock, jobs, logger, events, exports, stats, audit, addressLookup, broadcast, caches },
     { accounts, comments, filters, follows, geography, media, reactions, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
@@ -81,13 +82,22 @@ export const federationArea = defineArea({
     });
     // Moderation (domain blocks) and delivery health are kept with federation off too: operators may
     // block domains before turning it on.
+    const domainBlocksRepository = new DomainBlocksRepository(transactions);
+    const domainBlockList = new DomainBlockList({
+      clock,
+      broadcast,
+      transactions,
+      load: () => domainBlocksRepository.severities(),
+    });
+    caches.register('federation.domainBlocks', domainBlockList);
     const domainBlocks = new DomainBlocksService({
       transactions,
-      repository: new DomainBlocksRepository(transactions),
+      repository: domainBlocksRepository,
       accounts,
       follows: follows.follows,
       audit,
       clock,
+      list: domainBlockList,
     });
     const deliveryHealth = new DeliveryHealthService({ repository: new DeliveryHealthRepository(transactions), clock });
     const rejects = (host: string) => domainBlocks.rejects(host);
