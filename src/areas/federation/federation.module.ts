@@ -262,10 +262,17 @@ export const federationArea = defineArea({
           (activity) => federation.sendPostActivity(activity, clock.now()),
           () => stopped,
         );
+        const follows = await outboundFollows.retryDue(() => stopped);
         const report = await federation.drainQueue(() => stopped);
         // The posts' figures only when a post was due (most runs deliver only).
         const sentPosts = Object.values(posts).some((count) => count > 0) ? { posts } : {};
-        return { ...report, ...sentPosts, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
+        const retriedFollows = follows.resent + follows.expired > 0 ? { follows } : {};
+        return {
+          ...report,
+          ...sentPosts,
+          ...retriedFollows,
+          expiredEntries: await kvRepository.deleteExpired(clock.now()),
+        };
       },
       stop: () => {
         stopped = true;
