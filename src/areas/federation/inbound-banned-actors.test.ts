@@ -14,6 +14,7 @@ import {
   drainFederationQueue,
   type FederatedTest,
   federatedPublicUrl as publicUrl,
+  requestRemoteFollow,
   startFederatedTest,
 } from '../../../test/helpers/fediverse-inbox.ts';
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
@@ -68,21 +69,8 @@ describe('federation: a banned actor changes nothing', () => {
       ownerProfile: `${publicUrl}/@carol`,
       ownerName: 'carol',
     });
-    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(fed.ana.id);
-    assert.ok(shadow);
-    anaShadow = shadow.userId;
     // carol asks to follow ana: pending until ana's server answers.
-    const from = fed.remote.received.length;
-    const asked = await fed.t.request({
-      method: 'POST',
-      url: `/api/users/me/following/${anaShadow}`,
-      token: carol.token,
-    });
-    assert.equal(asked.statusCode, 202, asked.body);
-    await drainFederationQueue(fed.t);
-    const follow = fed.remote.received.slice(from).find((received) => received.activity.type === 'Follow');
-    assert.ok(follow);
-    followOfAna = follow;
+    ({ shadowId: anaShadow, follow: followOfAna } = await requestRemoteFollow(fed.t, carol, fed.remote, fed.ana));
     assert.deepEqual(await followerNames(), [fed.handleOf(fed.ana)]);
     assert.equal((await readMediaRow(fed.t, photoId)).likesCount, 1);
     assert.deepEqual(await commentAuthors(), [fed.handleOf(fed.ana)]);

@@ -13,6 +13,7 @@ import {
   drainFederationQueue,
   type FederatedTest,
   federatedPublicUrl as publicUrl,
+  requestRemoteFollow,
   startFederatedTest,
 } from '../../../test/helpers/fediverse-inbox.ts';
 import type { ReceivedActivity, RemoteActor } from '../../../test/support/fediverse-server.ts';
@@ -28,11 +29,6 @@ describe('federation: a pending remote follow is retried, then expires', () => {
   });
   after(() => fed.close());
 
-  const shadowOf = async (actor: RemoteActor) => {
-    const shadow = await fed.t.services.areas.federation.federation?.remoteActor(actor.id);
-    assert.ok(shadow);
-    return shadow.userId;
-  };
   const received = (actor: RemoteActor, type: string): ReceivedActivity[] =>
     fed.remote.received.filter((r) => r.inbox === `/users/${actor.username}/inbox` && r.activity.type === type);
   const runJob = async () => {
@@ -44,19 +40,10 @@ describe('federation: a pending remote follow is retried, then expires', () => {
     assert.equal(response.statusCode, 200, response.body);
     return response.json.data.map((row: { id: string }) => row.id);
   };
-  const ask = async (shadowId: string) => {
-    const asked = await fed.t.request({
-      method: 'POST',
-      url: `/api/users/me/following/${shadowId}`,
-      token: carol.token,
-    });
-    assert.equal(asked.statusCode, 202, asked.body);
-    await drainFederationQueue(fed.t);
-  };
+  const ask = async (actor: RemoteActor) => (await requestRemoteFollow(fed.t, carol, fed.remote, actor)).shadowId;
 
   it('sends the same Follow again on the schedule, then expires the request with an Undo', async () => {
-    const ana = await shadowOf(fed.ana);
-    await ask(ana);
+    const ana = await ask(fed.ana);
     const [first] = received(fed.ana, 'Follow');
     assert.ok(first);
     // Nothing before a delay has passed.
@@ -87,12 +74,11 @@ describe('federation: a pending remote follow is retried, then expires', () => {
   });
 
   it('stops retrying once accepted, and restarts the schedule when asked again while pending', async () => {
-    const bea = await shadowOf(fed.bea);
-    await ask(bea);
+    const bea = await ask(fed.bea);
     fed.t.clock.advance(followRetryDelaysMs[0] + followRetryDelaysMs[1] - 60_000);
     await runJob();
     assert.equal(received(fed.bea, 'Follow').length, 2, 'the first retry');
-    await ask(bea);
+    await ask(fed.bea);
     assert.equal(received(fed.bea, 'Follow').length, 3, 'asked again: sent at once');
     fed.t.clock.advance(60_000);
     await runJob();
