@@ -4,9 +4,12 @@
  * (DNS rebinding) never gets a request to loopback. The server here listens on loopback.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { pushServiceCa } from '../../../test/support/web-push-service.ts';
 import { AddressRefused, CheckedConnections } from './checked-connections.ts';
 import type { AddressLookup } from './public-address.ts';
 
@@ -54,7 +57,7 @@ describe('checked connections', () => {
   it('never reaches loopback when the host answered a public address for the check (DNS rebinding)', async () => {
     const { lookup, asked } = rebinding();
     const connections = new CheckedConnections({ allowPrivate: false, lookup });
-    assert.deepEqual(await connections.addressOf('rebind.example'), publicAnswer[0], 'the check passed');
+    assert.deepEqual(await connections.addressesOf('rebind.example'), publicAnswer, 'the check passed');
     const failure = await connections.run(() => fetch(`http://rebind.example:${port}/b`)).catch((error) => error);
     assert.ok(causeOf(failure) instanceof AddressRefused, String(causeOf(failure)));
     assert.deepEqual(asked, ['rebind.example', 'rebind.example'], 'the connection resolved once, checking its answer');
@@ -72,5 +75,26 @@ describe('checked connections', () => {
     assert.equal(await (await fetch(`http://127.0.0.1:${port}/d`)).text(), 'reached', 'outside run: Node as usual');
     assert.deepEqual(received.splice(0), [`127.0.0.1:${port}/d`]);
     await connections.close();
+  });
+
+  it('keeps TLS checked against the host name it connects to by a pinned address', async () => {
+    // The local push service's certificate: self-signed for localhost, 127.0.0.1 and ::1.
+    const key = readFileSync(new URL('../../../test/support/fixtures/push-service.key.pem', import.meta.url));
+    const tlsServer = createTlsServer({ cert: pushServiceCa, key }, (request, response) => {
+      request.resume();
+      response.end('secure');
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    const tlsPort = (tlsServer.address() as AddressInfo).port;
+    const connections = new CheckedConnections({ allowPrivate: true, lookup: async () => loopback, ca: pushServiceCa });
+    try {
+      const body = await connections.run(async () => (await fetch(`https://localhost:${tlsPort}/`)).text());
+      assert.equal(body, 'secure', 'the certificate names localhost');
+      const failure = await connections.run(() => fetch(`https://inbox.example:${tlsPort}/`)).catch((error) => error);
+      assert.match(String(causeOf(failure)), /inbox\.example|altnames|certificate/i, 'not the name it was asked for');
+    } finally {
+      await connections.close();
+      await new Promise((resolve) => tlsServer.close(resolve));
+    }
   });
 });

@@ -5,15 +5,15 @@
  * actor documents, WebFinger). Code that cannot be handed a `fetch` or a dispatcher (Fedify calls the
  * global `fetch`) runs inside `connections.run(fn)`: every `fetch` made in it, however deep, is
  * dispatched by this instance's pool, whose connector resolves the host once, refuses the host when
- * any answer is not public (unless private addresses are allowed), and connects to the first answer
- * (TLS still verified against the host's name). `fetch` outside any `run` is untouched.
+ * any answer is not public (unless private addresses are allowed), and connects to those answers only
+ * (the socket's own lookup answers them; TLS still verified against the host's name). `fetch` outside any `run` is untouched.
  *
  * The pool is Node's own (the bundled undici's Agent, whose class Node exposes only through its global
  * dispatcher), so no second copy of undici is loaded; the global dispatcher is replaced once per process
  * by a router that hands a request made inside a `run` to that run's pool and any other to Node's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import { connect as connectTcp, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { type AddressLookup, isPublicAddress, type ResolvedAddress, systemLookup } from './public-address.ts';
 
@@ -68,6 +68,8 @@ export interface CheckedConnectionsOptions {
   allowPrivate: boolean;
   lookup?: AddressLookup;
   connectTimeoutMs?: number;
+  /** Extra trusted certificates (tests' local https servers). */
+  ca?: string | Buffer;
 }
 
 export class CheckedConnections {
@@ -84,18 +86,18 @@ export class CheckedConnections {
     return scopes.run(await this.#pool, fn);
   }
 
-  /** The address to connect to for a host: its first answer, once every answer passed the check. */
-  async addressOf(host: string): Promise<ResolvedAddress> {
+  /** The addresses a host may be connected to: every answer of one resolution, once all passed the check. */
+  async addressesOf(host: string): Promise<[ResolvedAddress, ...ResolvedAddress[]]> {
     const literal = isIP(host);
     const answers =
       literal !== 0
         ? [{ address: host, family: literal === 6 ? (6 as const) : (4 as const) }]
         : await (this.#options.lookup ?? systemLookup)(host);
-    const [first] = answers;
+    const [first, ...others] = answers;
     if (first === undefined) throw new AddressRefused(`${host} does not resolve`);
     if (!this.#options.allowPrivate && !answers.every(({ address }) => isPublicAddress(address)))
       throw new AddressRefused(`${host} resolves to an address that is not public`);
-    return first;
+    return [first, ...others];
   }
 
   async close(): Promise<void> {
@@ -107,18 +109,24 @@ export class CheckedConnections {
   readonly #connect: Connector = ({ hostname, protocol, port, servername }, callback) => {
     const host = hostname.replace(/^\[(.*)\]$/, '$1');
     const timeoutMs = this.#options.connectTimeoutMs ?? 10_000;
-    this.addressOf(host).then(
-      ({ address }) => {
+    this.addressesOf(host).then(
+      (addresses) => {
+        // The socket tries these addresses (each family in turn, as Node does) and no other: its
+        // lookup answers them instead of asking DNS again.
+        const pinned: LookupFunction = (_name, options, answer) => {
+          if (options.all) answer(null, addresses);
+          else answer(null, addresses[0].address, addresses[0].family);
+        };
         const tls = protocol === 'https:';
-        const portNumber = Number(port) || (tls ? 443 : 80);
+        const target = { host, port: Number(port) || (tls ? 443 : 80), lookup: pinned, autoSelectFamily: true };
         const socket = tls
           ? connectTls({
-              host: address,
-              port: portNumber,
+              ...target,
               servername: isIP(host) === 0 ? (servername ?? host) : undefined,
               ALPNProtocols: ['http/1.1'],
+              ...(this.#options.ca ? { ca: this.#options.ca } : {}),
             })
-          : connectTcp({ host: address, port: portNumber });
+          : connectTcp(target);
         socket.setNoDelay(true);
         socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`connecting to ${host} timed out`)));
         const failed = (error: Error) => callback(error, null);
