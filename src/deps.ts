@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Database } from './platform/db/database.ts';
 import type { RateLimitStore } from './platform/http/rate-limit.ts';
+import type { AddressLookup } from './platform/net/public-address.ts';
 
 export interface AppDeps {
   config: Config;
@@ -24,6 +25,8 @@ export interface AppDeps {
   webPush: WebPushSender | null;
   /** Messages to every instance (cache revocations): Redis, else PostgreSQL NOTIFY, else in-process. */
   broadcast: Broadcast;
+  /** DNS for connections that must reach public addresses only (federation's): the system's when absent. */
+  addressLookup?: AddressLookup;
 }
 
 /**

@@ -2,7 +2,12 @@
 import { Create, Note } from '@fedify/fedify/vocab';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/platform/db/rows.ts';
-import { type FediverseServer, type RemoteActor, startFediverseServer } from '../support/fediverse-server.ts';
+import {
+  type FediverseServer,
+  type ReceivedActivity,
+  type RemoteActor,
+  startFediverseServer,
+} from '../support/fediverse-server.ts';
 import { createTestApp, type TestApp, type TestResponse } from './app.ts';
 
 /** Sends a fetch Request through the app as it arrived (its headers and body bytes untouched). */
@@ -42,6 +47,26 @@ export async function followAccepted(
   server: FediverseServer,
   actor: RemoteActor,
 ): Promise<string> {
+  const { shadowId, follow } = await requestRemoteFollow(t, user, server, actor);
+  const inbox = `${t.deps.config.publicUrl}/ap/users/${user.id}/inbox`;
+  const accepted = await deliver(t, await server.answerFollow(actor, follow, 'Accept', inbox));
+  if (accepted.statusCode !== 202) throw new Error(`Accept: ${accepted.statusCode} ${accepted.body}`);
+  await drainFederationQueue(t);
+  const { following } = await t.services.areas.follows.follows.relationship(user.id, shadowId);
+  if (following === null) throw new Error(`${actor.username}'s Accept made no follow`);
+  return shadowId;
+}
+
+/**
+ * `user` asks to follow the remote actor (`POST /api/users/me/following/{id}`), and the queue delivers
+ * the Follow: answers the actor's shadow's id and the Follow its server received (still unanswered).
+ */
+export async function requestRemoteFollow(
+  t: TestApp,
+  user: { token: string },
+  server: FediverseServer,
+  actor: RemoteActor,
+): Promise<{ shadowId: string; follow: ReceivedActivity }> {
   const shadow = await t.services.areas.federation.federation?.remoteActor(actor.id);
   if (!shadow) throw new Error(`${actor.username} is not known`);
   const from = server.received.length;
@@ -50,13 +75,7 @@ export async function followAccepted(
   await drainFederationQueue(t);
   const follow = server.received.slice(from).find((received) => received.activity.type === 'Follow');
   if (!follow) throw new Error(`${actor.username}'s server received no Follow`);
-  const inbox = `${t.deps.config.publicUrl}/ap/users/${user.id}/inbox`;
-  const accepted = await deliver(t, await server.answerFollow(actor, follow, 'Accept', inbox));
-  if (accepted.statusCode !== 202) throw new Error(`Accept: ${accepted.statusCode} ${accepted.body}`);
-  await drainFederationQueue(t);
-  const { following } = await t.services.areas.follows.follows.relationship(user.id, shadow.userId);
-  if (following === null) throw new Error(`${actor.username}'s Accept made no follow`);
-  return shadow.userId;
+  return { shadowId: shadow.userId, follow };
 }
 
 /** The app's PUBLIC_URL in federation tests. */

@@ -6,45 +6,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/database.ts';
+import type { TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
-import { instanceBroadcast } from '../../../test/helpers/instance-broadcast.ts';
+import { openBroadcastingInstances } from '../../../test/helpers/instance-broadcast.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { LocalBroadcast } from '../../adapters/broadcast/index.ts';
-
-/** A broadcast that loses every message, as a subscriber that was disconnected would. */
-class LosingBroadcast extends LocalBroadcast {
-  override async publish(): Promise<void> {}
-}
 
 describe('session revocation across instances', () => {
   let one: TestApp;
   let two: TestApp;
   let lossy: TestApp;
-  let databases: Array<{ close(): Promise<void> }>;
+  let close: () => Promise<void>;
   before(async () => {
-    const shared = new LocalBroadcast();
-    const database = await openTestDatabase();
-    const secondDatabase = await openAnotherInstance(database);
-    const thirdDatabase = await openAnotherInstance(database);
-    databases = [thirdDatabase, secondDatabase, database];
-    one = await createTestApp({ database, deps: { broadcast: await instanceBroadcast(database, shared) } });
-    two = await createTestApp({
-      database: secondDatabase.database,
-      clock: one.clock,
-      deps: { broadcast: await instanceBroadcast(secondDatabase.database, shared) },
-    });
-    lossy = await createTestApp({
-      database: thirdDatabase.database,
-      clock: one.clock,
-      deps: { broadcast: new LosingBroadcast() },
-    });
+    ({ one, two, lossy, close } = await openBroadcastingInstances());
   });
-  after(async () => {
-    for (const t of [lossy, two, one]) await t.close();
-    for (const database of databases) await database.close();
-  });
+  after(() => close());
 
   const me = async (t: TestApp, token: string) =>
     (await t.request({ method: 'GET', url: '/api/auth/me', token })).statusCode;

@@ -44,16 +44,25 @@ export interface DatabaseMessageQueueDeps {
   health: DeliveryHealthService;
 }
 
-/** The failure Fedify reported for the delivery in hand, if any (set by `noteDeliveryError`). */
+/**
+ * What a delivery's outcome says of its domain (docs/operations.md, Delivery health): `up` for a
+ * delivery accepted (2xx); `down` with the error for no answer, a 5xx, 408 or 429 (the domain is not
+ * taking deliveries now: retried, and counted toward its back-off); `answered` for any other 4xx,
+ * whose server is there but refused this activity or this inbox (401, 403, 404, 410 Gone of a deleted
+ * account, 422...): neither a success (`lastSuccessAt` stays) nor a failure of the domain.
+ */
+type DomainSignal = { type: 'up' } | { type: 'down'; error: string } | { type: 'answered' };
+
+/** The outcome Fedify reported for the delivery in hand (set by `noteDeliveryError`). */
 interface DeliveryInHand {
-  failure: string | null;
+  signal: DomainSignal;
 }
 
-/** A delivery's error the server answered (a 4xx: it is up) is not the domain's failure. */
-function domainFailureOf(error: unknown): string | null {
+function domainSignalOf(error: unknown): DomainSignal {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status < 500) return null;
-  return error instanceof Error ? error.message : String(error);
+  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429)
+    return { type: 'answered' };
+  return { type: 'down', error: error instanceof Error ? error.message : String(error) };
 }
 
 /** The inbox of one of Fedify's outgoing deliveries, or null for any other message. */
@@ -118,7 +127,7 @@ export class DatabaseMessageQueue implements MessageQueue {
   /** Fedify's onOutboxError: the delivery in hand failed (the domain's failure unless the server answered). */
   noteDeliveryError(error: unknown): void {
     const delivery = this.#delivery.getStore();
-    if (delivery !== undefined) delivery.failure = domainFailureOf(error);
+    if (delivery !== undefined) delivery.signal = domainSignalOf(error);
   }
 
   /**
@@ -153,10 +162,11 @@ export class DatabaseMessageQueue implements MessageQueue {
       report.held += 1;
       return false;
     }
-    const delivery: DeliveryInHand = { failure: null };
+    const delivery: DeliveryInHand = { signal: { type: 'up' } };
     await this.#delivery.run(delivery, send);
-    if (delivery.failure === null) await health.recordSuccess(domain);
-    else await health.recordFailure(domain, delivery.failure);
+    const { signal } = delivery;
+    if (signal.type === 'up') await health.recordSuccess(domain);
+    else if (signal.type === 'down') await health.recordFailure(domain, signal.error);
     return true;
   }
 

@@ -1,8 +1,9 @@
 /**
  * Delivery health (docs/operations.md, Delivery health): the message queue's outgoing deliveries per
  * domain (the inbox's host without its port). A delivery that fails for want of the server (no
- * connection, a timeout, a 5xx) counts a consecutive failure; one the server answers (2xx, or a 4xx:
- * it is up) clears them. Once a domain has failed `failuresToBackOff` times in a row over at least
+ * connection, a timeout, a 5xx, 408 or 429) counts a consecutive failure; one it accepts (2xx) clears
+ * them and moves `lastSuccessAt`; one it refuses with another 4xx (401, 403, 404, 410 Gone...) changes
+ * neither: the server is there, but nothing shows it takes our deliveries. Once a domain has failed `failuresToBackOff` times in a row over at least
  * `failingForMs`, its deliveries are held until `retryAt`, a delay that doubles with each back-off
  * (`firstBackOffMs`, up to `longestBackOffMs`); the first delivery due after it is the probe, whose
  * success ends the back-off. A domain failing for `giveUpAfterMs` (7 days, as Mastodon marks a domain

@@ -105,8 +105,10 @@ describe('federation: delivery health', () => {
   });
 
   it('does not ask again an inbox that refuses the activity itself (403), as Mastodon does not', async () => {
+    const before = await domain();
     status = 403;
     received.length = 0;
+    t.clock.advance(minutes(1));
     await sendNote('refused');
     await runQueue();
     const attempts = received.length;
@@ -115,7 +117,44 @@ describe('federation: delivery health', () => {
     await runQueue();
     assert.equal(received.length, attempts, 'not retried');
     assert.equal(await queued(t), 0, 'nothing left waiting');
+    const after = await domain();
+    assert.equal(after.lastSuccessAt, before.lastSuccessAt, 'a refusal is no success');
+    assert.equal(after.consecutiveFailures, 0, 'nor a failure of the domain');
     status = 202;
+  });
+
+  it("counts neither way an inbox's other refusals (404, 410 Gone of a deleted account); 429 and 5xx are failures", async () => {
+    const before = await domain();
+    for (const refusal of [400, 401, 404, 410, 422]) {
+      status = refusal;
+      t.clock.advance(minutes(1));
+      await sendNote(`refused with ${refusal}`);
+      await runQueue();
+      const shown = await domain();
+      assert.equal(shown.lastSuccessAt, before.lastSuccessAt, `${refusal} is no success`);
+      assert.equal(shown.consecutiveFailures, 0, `${refusal} is no failure of the domain`);
+    }
+    // Fedify retries these (the retry of the 429 meets the 503 too): each attempt counts.
+    let failures = 0;
+    for (const failure of [429, 503]) {
+      status = failure;
+      t.clock.advance(minutes(1));
+      await sendNote(`failed with ${failure}`);
+      await runQueue();
+      const shown = await domain();
+      assert.ok(shown.consecutiveFailures > failures, `${failure} counts`);
+      failures = shown.consecutiveFailures;
+      assert.match(shown.lastError, new RegExp(String(failure)));
+    }
+    status = 202;
+    t.clock.advance(minutes(10));
+    for (let run = 0; run < 3 && (await queued(t)) > 0; run += 1) {
+      await runQueue();
+      t.clock.advance(minutes(10));
+    }
+    const cleared = await domain();
+    assert.equal(cleared.consecutiveFailures, 0, 'the retries accepted clear the domain');
+    assert.notEqual(cleared.lastSuccessAt, before.lastSuccessAt);
   });
 
   it('drops the deliveries held for a domain that has failed for 7 days', async () => {

@@ -1,5 +1,5 @@
 /** All SQL of the operators' domain blocks (federation_domain_blocks). */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { defineKeyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
@@ -21,14 +21,9 @@ export class DomainBlocksRepository extends Repository {
     return row ?? null;
   }
 
-  /** The blocks among `domains` (a domain and its parents). */
-  async covering(domains: readonly string[]): Promise<DomainBlockRow[]> {
-    return domains.length === 0
-      ? []
-      : this.db
-          .select()
-          .from(b)
-          .where(inArray(b.domain, [...domains]));
+  /** Every block in force, as the inboxes and the queue ask about them (domain-block-list.ts). */
+  async severities(): Promise<Array<Pick<DomainBlockRow, 'domain' | 'severity'>>> {
+    return this.db.select({ domain: b.domain, severity: b.severity }).from(b);
   }
 
   async upsert(row: DomainBlockRow): Promise<void> {

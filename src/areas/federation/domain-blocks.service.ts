@@ -20,6 +20,7 @@ import { AppError } from '../../platform/http/error-catalogue.ts';
 import { coveringDomains, domainOfHost } from '../../platform/text/domain-names.ts';
 import { type AccountsServices, requireDomain } from '../accounts/public.ts';
 import type { FollowsService } from '../follows/public.ts';
+import type { DomainBlockList } from './domain-block-list.ts';
 import type { DomainBlocksRepository } from './domain-blocks.repository.ts';
 import type { DomainBlockRow, DomainBlockSeverity } from './tables.ts';
 
@@ -37,6 +38,8 @@ export interface DomainBlocksServiceDeps {
   follows: FollowsService;
   audit: AuditLog;
   clock: Clock;
+  /** The blocks in force, held in memory and forgotten everywhere on a change. */
+  list: DomainBlockList;
 }
 
 /** The ban reason of an actor banned by its domain's rejection (lifted with the block). */
@@ -76,6 +79,7 @@ export class DomainBlocksService {
         updatedAt: now,
       };
       await this.#deps.repository.upsert(block);
+      await this.#deps.list.changed();
       await this.#deps.audit.record({
         actor: 'admin',
         action: before === null ? 'federation.domainBlock.create' : 'federation.domainBlock.update',
@@ -96,6 +100,7 @@ export class DomainBlocksService {
     const removed = await this.#deps.transactions.run(async () => {
       const before = await this.#deps.repository.find(domain);
       if (before === null || !(await this.#deps.repository.delete(domain))) return null;
+      await this.#deps.list.changed();
       await this.#deps.audit.record({
         actor: 'admin',
         action: 'federation.domainBlock.delete',
@@ -111,8 +116,10 @@ export class DomainBlocksService {
 
   /** The block in force for a host (`host[:port]`, its parents' blocks included), the most severe. */
   async severityOf(host: string): Promise<DomainBlockSeverity | null> {
-    const blocks = await this.#deps.repository.covering(coveringDomains(domainOfHost(host)));
-    if (blocks.some((block) => block.severity === 'reject')) return 'reject';
+    const severities = await this.#deps.list.severities();
+    if (severities.size === 0) return null;
+    const blocks = coveringDomains(domainOfHost(host)).flatMap((domain) => severities.get(domain) ?? []);
+    if (blocks.includes('reject')) return 'reject';
     return blocks.length > 0 ? 'silence' : null;
   }
 

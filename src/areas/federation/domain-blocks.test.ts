@@ -20,11 +20,13 @@ import {
   startFederatedTest,
 } from '../../../test/helpers/fediverse-inbox.ts';
 import { createMediaRow, readMediaRow } from '../../../test/helpers/media-factory.ts';
+import { watchStatements } from '../../../test/helpers/statement-counter.ts';
 import {
   type FediverseServer,
   type RemoteActor,
   startFediverseServer,
 } from '../../../test/support/fediverse-server.ts';
+import { heldForMs } from './domain-block-list.ts';
 
 describe('federation: domain blocks', () => {
   let fed: FederatedTest;
@@ -325,6 +327,21 @@ describe('federation: domain blocks', () => {
       assert.equal((await readMediaRow(t, erinsPhoto.id)).commentsCount, 1);
     } finally {
       await third.close();
+    }
+  });
+
+  it('reads the blocks once a minute, not once per activity or delivery', async () => {
+    t.clock.advance(heldForMs);
+    const statements = watchStatements(t.deps.database);
+    try {
+      for (const like of ['41', '42']) {
+        const photo = await createMediaRow(t, alice.id);
+        await send(other, cai, 'pixelfed-like', { object: `${publicUrl}/ap/posts/${photo.id}`, likeNumber: like });
+      }
+      const read = statements.sent.filter((statement) => statement.text.includes('federation_domain_blocks'));
+      assert.equal(read.length, 1, read.map((statement) => statement.text).join('\n'));
+    } finally {
+      statements.restore();
     }
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context, Federation } from '@fedify/fedify';
 import type { FastifyBaseLogger } from 'fastify';
+import type { CheckedConnections } from '../../platform/net/checked-connections.ts';
 import type { Stats } from '../../platform/stats/stats.ts';
 import type { UsersService } from '../accounts/public.ts';
 import type { ActorKeysService } from './actor-keys.service.ts';
@@ -35,6 +36,8 @@ export interface FederationRuntimeDeps {
   remoteActors: RemoteActorsService;
   inbound: InboundDeps;
   outbound: OutboundDeps;
+  /** Every fetch of Fedify's (deliveries, documents, WebFinger) connects through its checks. */
+  connections: CheckedConnections;
 }
 
 interface OutboundSenders {
@@ -68,11 +71,14 @@ export class FederationRuntime {
   async fetch(request: Request): Promise<Response | null> {
     const federation = await this.federation();
     const notFound = new Response(null, { status: 404 });
-    const response = await federation.fetch(request, {
-      contextData: null,
-      onNotFound: () => notFound,
-      onNotAcceptable: (asked) => this.#profilePage(asked),
-    });
+    // An inbox POST fetches its signer's key.
+    const response = await this.#deps.connections.run(() =>
+      federation.fetch(request, {
+        contextData: null,
+        onNotFound: () => notFound,
+        onNotAcceptable: (asked) => this.#profilePage(asked),
+      }),
+    );
     return response === notFound ? null : response;
   }
 
@@ -85,14 +91,22 @@ export class FederationRuntime {
     const fetchActorProfile = this.#fetchActorProfile;
     if (fetchActorProfile === null) return null;
     const ctx = federation.createContext(new URL(this.#deps.publicUrl), null);
-    return this.#deps.remoteActors.resolve(uri, () => fetchActorProfile(ctx, new URL(uri)));
+    return this.#deps.remoteActors.resolve(uri, () =>
+      this.#deps.connections.run(() => fetchActorProfile(ctx, new URL(uri))),
+    );
   }
 
   /** A context of this server to send from, with the remote follows' activities (outbound-follows.service.ts). */
   async outboundFollows(): Promise<{ ctx: Context<null>; activities: OutboundFollowActivities }> {
     const federation = await this.federation();
-    const activities = this.#outboundFollowActivities;
-    if (activities === null) throw new Error('federation built without its outbound follow activities');
+    const sent = this.#outboundFollowActivities;
+    if (sent === null) throw new Error('federation built without its outbound follow activities');
+    // The lookup fetches (WebFinger, the actor); the others only queue.
+    const activities = {
+      ...sent,
+      lookup: (...args: Parameters<OutboundFollowActivities['lookup']>) =>
+        this.#deps.connections.run(() => sent.lookup(...args)),
+    };
     return { ctx: federation.createContext(new URL(this.#deps.publicUrl), null), activities };
   }
 
@@ -132,11 +146,12 @@ export class FederationRuntime {
   /** The job federation-queue: every due message through Fedify's handler. */
   async drainQueue(stopped: () => boolean): Promise<DrainReport> {
     await this.federation();
-    return this.#deps.queue.drain(stopped);
+    return this.#deps.connections.run(() => this.#deps.queue.drain(stopped));
   }
 
-  stop(): void {
+  stop(): Promise<void> {
     this.#stopping.abort();
+    return this.#deps.connections.close();
   }
 
   async #build(): Promise<Federation<null>> {

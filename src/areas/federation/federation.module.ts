@@ -13,6 +13,7 @@ import { registerFetchBridge } from '../../platform/http/fetch-bridge.ts';
 import { registerRoutes } from '../../platform/http/route.ts';
 import { everyMinutes } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
+import { CheckedConnections } from '../../platform/net/checked-connections.ts';
 import { lazyServerSecret } from '../../platform/secrets/server-secret.ts';
 import { ActorKeysRepository } from './actor-keys.repository.ts';
 import { ActorKeysService } from './actor-keys.service.ts';
@@ -22,6 +23,7 @@ import { DatabaseMessageQueue } from './database-message-queue.ts';
 import { deliveryHealthAdminRoutes } from './delivery-health.admin-routes.ts';
 import { DeliveryHealthRepository } from './delivery-health.repository.ts';
 import { DeliveryHealthService } from './delivery-health.service.ts';
+import { DomainBlockList } from './domain-block-list.ts';
 import { domainBlocksAdminRoutes } from './domain-blocks.admin-routes.ts';
 import { inboxRefusal } from './domain-blocks.inbox-gate.ts';
 import { DomainBlocksRepository } from './domain-blocks.repository.ts';
@@ -56,7 +58,7 @@ export const federationArea = defineArea({
   name: 'federation',
   needs: ['accounts', 'comments', 'filters', 'follows', 'geography', 'media', 'reactions', 'reports'],
   create(
-    { config, transactions, clock, jobs, logger, events, exports, stats, audit },
+    { config, transactions, clock, jobs, logger, events, exports, stats, audit, addressLookup, broadcast, caches },
     { accounts, comments, filters, follows, geography, media, reactions, reports },
   ): FederationServices {
     const actorKeysRepository = new ActorKeysRepository(transactions);
@@ -80,13 +82,22 @@ export const federationArea = defineArea({
     });
     // Moderation (domain blocks) and delivery health are kept with federation off too: operators may
     // block domains before turning it on.
+    const domainBlocksRepository = new DomainBlocksRepository(transactions);
+    const domainBlockList = new DomainBlockList({
+      clock,
+      broadcast,
+      transactions,
+      load: () => domainBlocksRepository.severities(),
+    });
+    caches.register('federation.domainBlocks', domainBlockList);
     const domainBlocks = new DomainBlocksService({
       transactions,
-      repository: new DomainBlocksRepository(transactions),
+      repository: domainBlocksRepository,
       accounts,
       follows: follows.follows,
       audit,
       clock,
+      list: domainBlockList,
     });
     const deliveryHealth = new DeliveryHealthService({ repository: new DeliveryHealthRepository(transactions), clock });
     const rejects = (host: string) => domainBlocks.rejects(host);
@@ -165,7 +176,9 @@ export const federationArea = defineArea({
       wake: (delayMs) => wake.request(delayMs),
       rejects,
       // Fedify posts to the inbox an actor names as given: only here is a private one refused.
-      deliverable: config.federation.allowPrivateAddress ? async () => true : (inbox) => isPublicInbox(inbox),
+      deliverable: config.federation.allowPrivateAddress
+        ? async () => true
+        : (inbox) => isPublicInbox(inbox, addressLookup),
       health: deliveryHealth,
     });
     const outboundFollows = new OutboundFollowsService({
@@ -234,6 +247,10 @@ export const federationArea = defineArea({
         media: media.media,
         outboundPosts: outboundPostsRepository,
       },
+      connections: new CheckedConnections({
+        allowPrivate: config.federation.allowPrivateAddress,
+        ...(addressLookup ? { lookup: addressLookup } : {}),
+      }),
     });
     subscribeOutbound({ events, transactions, logger, postSync, federation });
     runtime = federation;
@@ -245,10 +262,17 @@ export const federationArea = defineArea({
           (activity) => federation.sendPostActivity(activity, clock.now()),
           () => stopped,
         );
+        const follows = await outboundFollows.retryDue(() => stopped);
         const report = await federation.drainQueue(() => stopped);
         // The posts' figures only when a post was due (most runs deliver only).
         const sentPosts = Object.values(posts).some((count) => count > 0) ? { posts } : {};
-        return { ...report, ...sentPosts, expiredEntries: await kvRepository.deleteExpired(clock.now()) };
+        const retriedFollows = follows.resent + follows.expired > 0 ? { follows } : {};
+        return {
+          ...report,
+          ...sentPosts,
+          ...retriedFollows,
+          expiredEntries: await kvRepository.deleteExpired(clock.now()),
+        };
       },
       stop: () => {
         stopped = true;
@@ -278,6 +302,6 @@ export const federationArea = defineArea({
     });
   },
   stop: async ({ federation }) => {
-    federation?.stop();
+    await federation?.stop();
   },
 });

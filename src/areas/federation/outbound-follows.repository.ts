@@ -1,5 +1,5 @@
 /** All SQL of local users' follows of remote accounts (federation_outbound_follows). */
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte } from 'drizzle-orm';
 import { defineKeyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
@@ -36,12 +36,18 @@ export class OutboundFollowsRepository extends Repository {
     return row ?? null;
   }
 
-  /** A new request, or a repeated one (pending again, under the Follow id it already had). */
-  async request(row: Omit<OutboundFollowRow, 'acceptedAt' | 'state'>): Promise<OutboundFollowRow> {
+  /** A new request, or a repeated one (pending again, under the Follow id it already had, its schedule restarted). */
+  async request(
+    row: Pick<OutboundFollowRow, 'userId' | 'remoteUserId' | 'followUri' | 'requestedAt' | 'nextAttemptAt'>,
+  ): Promise<OutboundFollowRow> {
     const [saved] = await this.db
       .insert(outbound)
-      .values({ ...row, state: 'pending', acceptedAt: null })
-      .onConflictDoNothing()
+      .values({ ...row, state: 'pending', acceptedAt: null, attempts: 1 })
+      .onConflictDoUpdate({
+        target: [outbound.userId, outbound.remoteUserId],
+        set: { attempts: 1, nextAttemptAt: row.nextAttemptAt },
+        setWhere: eq(outbound.state, 'pending'),
+      })
       .returning();
     return saved ?? ((await this.find(row.userId, row.remoteUserId)) as OutboundFollowRow);
   }
@@ -49,8 +55,47 @@ export class OutboundFollowsRepository extends Repository {
   async accept(userId: string, remoteUserId: string, at: Date): Promise<void> {
     await this.db
       .update(outbound)
-      .set({ state: 'accepted', acceptedAt: at })
+      .set({ state: 'accepted', acceptedAt: at, nextAttemptAt: null })
       .where(and(eq(outbound.userId, userId), eq(outbound.remoteUserId, remoteUserId)));
+  }
+
+  /** Pending requests due (to be sent again, or to expire), the longest waiting first. */
+  async due(now: Date, limit: number): Promise<OutboundFollowRow[]> {
+    return this.db
+      .select()
+      .from(outbound)
+      .where(and(eq(outbound.state, 'pending'), lte(outbound.nextAttemptAt, now)))
+      .orderBy(outbound.nextAttemptAt)
+      .limit(limit);
+  }
+
+  /**
+   * The due request taken for one more send (`attempts` and its next time), if it is still as read:
+   * another instance's run, an answer or a withdrawal meanwhile leave it to them (false).
+   */
+  async claimRetry(row: OutboundFollowRow, nextAttemptAt: Date): Promise<boolean> {
+    const claimed = await this.db
+      .update(outbound)
+      .set({ attempts: row.attempts + 1, nextAttemptAt })
+      .where(this.#asRead(row))
+      .returning({ userId: outbound.userId });
+    return claimed.length > 0;
+  }
+
+  /** The due request deleted as expired, if it is still as read (false otherwise). */
+  async expire(row: OutboundFollowRow): Promise<boolean> {
+    const deleted = await this.db.delete(outbound).where(this.#asRead(row)).returning({ userId: outbound.userId });
+    return deleted.length > 0;
+  }
+
+  #asRead(row: OutboundFollowRow) {
+    return and(
+      eq(outbound.userId, row.userId),
+      eq(outbound.remoteUserId, row.remoteUserId),
+      eq(outbound.state, 'pending'),
+      eq(outbound.attempts, row.attempts),
+      row.nextAttemptAt === null ? isNull(outbound.nextAttemptAt) : eq(outbound.nextAttemptAt, row.nextAttemptAt),
+    );
   }
 
   async delete(userId: string, remoteUserId: string): Promise<OutboundFollowRow | null> {

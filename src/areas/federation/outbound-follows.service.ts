@@ -16,6 +16,7 @@ import type { Transactions } from '../../platform/db/transactions.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import type { FollowsService, RemoteFollowing, RemoteFollowRequest } from '../follows/public.ts';
 import type { OutboundFollowActivities } from './outbound-follow-activities.ts';
+import { followRetryBatch, followSends, nextFollowAttempt } from './outbound-follow-retries.ts';
 import type { OutboundFollowListed, OutboundFollowsRepository } from './outbound-follows.repository.ts';
 import type { RemoteActorsService } from './remote-actors.service.ts';
 import { parseRemoteHandle } from './remote-handles.ts';
@@ -79,17 +80,49 @@ export class OutboundFollowsService implements RemoteFollowing {
       throw new AppError('notFound', { source: { parameter: 'targetUserId' }, detail: 'no such user' });
     const { ctx, activities } = await this.#deps.sender();
     const row = await this.#deps.transactions.run(async () => {
+      const now = this.#deps.clock.now();
       const saved = await this.#deps.repository.request({
         userId,
         remoteUserId,
         followUri: `${ctx.getActorUri(userId).href}#follows/${crypto.randomUUID()}`,
-        requestedAt: this.#deps.clock.now(),
+        requestedAt: now,
+        nextAttemptAt: nextFollowAttempt(now, 1),
       });
       // Queued in the request's transaction: the Follow leaves if and only if the request is kept.
       await activities.sendFollow(ctx, userId, actor, saved.followUri);
       return saved;
     });
     return { state: row.state, requestedAt: row.requestedAt };
+  }
+
+  /**
+   * The job federation-queue: each pending request due is sent again (the same Follow), or, after its
+   * last send (outbound-follow-retries.ts), expired with an Undo; a request to an actor banned here or
+   * on a rejected domain expires at once. Each in a transaction of its own with its activity queued.
+   */
+  async retryDue(stopped: () => boolean): Promise<{ resent: number; expired: number }> {
+    const { repository, remoteActors, transactions, clock } = this.#deps;
+    const outcome = { resent: 0, expired: 0 };
+    const due = await repository.due(clock.now(), followRetryBatch);
+    if (due.length === 0) return outcome;
+    const { ctx, activities } = await this.#deps.sender();
+    for (const row of due) {
+      if (stopped()) break;
+      const known = await remoteActors.ofUser(row.remoteUserId);
+      const actor = known === null ? null : await remoteActors.findActing(known.actorUri);
+      await transactions.run(async () => {
+        if (actor !== null && row.attempts < followSends) {
+          if (!(await repository.claimRetry(row, nextFollowAttempt(clock.now(), row.attempts + 1)))) return;
+          await activities.sendFollow(ctx, row.userId, actor, row.followUri);
+          outcome.resent += 1;
+        } else {
+          if (!(await repository.expire(row))) return;
+          if (known !== null) await activities.sendUndoFollow(ctx, row.userId, known, row.followUri);
+          outcome.expired += 1;
+        }
+      });
+    }
+    return outcome;
   }
 
   /** The request or follow withdrawn (follows' unfollow): Undo(Follow) queued when there was one. */
@@ -153,7 +186,8 @@ export class OutboundFollowsService implements RemoteFollowing {
 
   /** The follow an answer names: by our Follow's id, else by the local user its Follow came from. */
   async #answered({ actorUri, followUri, localUserId }: FollowAnswer): Promise<OutboundFollowRow | null> {
-    const actor = await this.#deps.remoteActors.find(actorUri);
+    // A banned actor's (or a rejected domain's) answer changes nothing: the request stays pending.
+    const actor = await this.#deps.remoteActors.findActing(actorUri);
     if (actor === null) return null;
     const byId = followUri === null ? null : await this.#deps.repository.findByFollowUri(followUri);
     const row = byId ?? (localUserId === null ? null : await this.#deps.repository.find(localUserId, actor.userId));

@@ -78,7 +78,21 @@ export class RemoteActorsService {
    * deleted, so a banned remote actor's activities are refused as a banned local user's writes are.
    */
   async resolveActing(uri: string, fetch: () => Promise<RemoteActorProfile | null>): Promise<RemoteActorRow | null> {
-    const row = await this.resolve(uri, fetch);
+    return this.#acting(await this.resolve(uri, fetch));
+  }
+
+  /**
+   * The known actor of an incoming activity that takes back or answers (Undo, Delete, Accept, Reject;
+   * never fetched): null when unknown, on a rejected domain, or when its shadow is banned or being
+   * deleted, so such an actor changes nothing here (a banned actor's Delete of itself leaves the ban).
+   */
+  async findActing(uri: string): Promise<RemoteActorRow | null> {
+    const host = hostOf(uri);
+    if (host === null || (await this.#deps.rejects(host))) return null;
+    return this.#acting(await this.#deps.repository.find(uri));
+  }
+
+  async #acting(row: RemoteActorRow | null): Promise<RemoteActorRow | null> {
     return row !== null && (await this.#deps.accounts.users.findVisible(row.userId)) !== null ? row : null;
   }
 

@@ -73,6 +73,10 @@ export const federationOutboundFollows = pgTable(
     state: text('state').$type<OutboundFollowState>().notNull(),
     requestedAt: timestamptz('requested_at').notNull(),
     acceptedAt: timestamptz('accepted_at'),
+    /** How many times the Follow was sent (migration 1960: retried with backoff while pending). */
+    attempts: integer('attempts').notNull().default(1),
+    /** When a pending request is due: sent again, or expired after the last send; null once accepted. */
+    nextAttemptAt: timestamptz('next_attempt_at'),
   },
   (table) => [primaryKey({ columns: [table.userId, table.remoteUserId] })],
 );

@@ -22,6 +22,7 @@ const usersTotal = async (t: TestApp) =>
 const allCaches = [
   'accounts.sessions',
   'discovery.trending',
+  'federation.domainBlocks',
   'filters.ofViewer',
   'hashtags.trending',
   'media.servable',
@@ -95,6 +96,8 @@ describe('POST /admin/cache/purge', () => {
       'accounts.sessions',
       'discovery',
       'discovery.trending',
+      'federation',
+      'federation.domainBlocks',
       'filters',
       'filters.ofViewer',
       'hashtags',

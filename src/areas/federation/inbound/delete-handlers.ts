@@ -8,6 +8,10 @@
  * answers 410 Gone: the signature cannot be checked. That 410, from the actor's own URL, is the proof
  * the actor is gone, so such a Delete is acted upon at once (202) although unverified; any other
  * unverified activity keeps Fedify's 401.
+ *
+ * A banned actor (or one of a rejected domain) changes nothing with a Delete, of itself or of what it
+ * wrote: answered 202 as every activity the inbox takes, and ignored, as its Follow, Like or Create
+ * are; its shadow and the ban stay for the operators (erasing it would also let it come back unbanned).
  */
 import type { Context, InboxContext, UnverifiedActivityReason } from '@fedify/fedify';
 import { type Activity, Delete } from '@fedify/fedify/vocab';
@@ -33,7 +37,7 @@ export async function onDelete(
   activity: Delete,
 ): Promise<void> {
   const actorId = selfDeletedActor(ctx, activity);
-  if (actorId !== null) await deps.remoteActors.erase(actorId.href);
+  if (actorId !== null) await eraseActing(deps, actorId);
   else {
     await deleteRemoteComment(deps, ctx, activity);
     await deleteRemotePost(deps, ctx, activity);
@@ -52,6 +56,11 @@ export async function onUnverifiedDelete(
   const keyDocument = new URL(reason.keyId);
   keyDocument.hash = '';
   if (actorId === null || keyDocument.href !== actorId.href) return undefined;
-  await deps.remoteActors.erase(actorId.href);
+  await eraseActing(deps, actorId);
   return new Response(null, { status: 202 });
+}
+
+/** The actor's Delete of itself: its shadow erased, unless banned (the ban stays) or on a rejected domain. */
+async function eraseActing(deps: DeleteHandlerDeps, actorId: URL): Promise<void> {
+  if ((await deps.remoteActors.findActing(actorId.href)) !== null) await deps.remoteActors.erase(actorId.href);
 }

@@ -3,7 +3,8 @@
  * follows the local user through the follows area's own method (counters, `follow.created`, the
  * notification with the actor's handle), and the actor gets an Accept through the queue; a local
  * user who blocks the actor (or its domain), or whom a silenced domain's actor may not reach
- * (silenced-actors.ts), answers Reject and nothing is stored. Undo(Follow) unfollows.
+ * (silenced-actors.ts), answers Reject and nothing is stored. Undo(Follow) unfollows, unless the
+ * actor is banned or its domain rejected (`findActing`: ignored).
  */
 import type { InboxContext } from '@fedify/fedify';
 import { Accept, type Follow, Reject, type Undo } from '@fedify/fedify/vocab';
@@ -53,7 +54,7 @@ export async function onFollow(deps: FollowHandlerDeps, ctx: InboxContext<null>,
 export async function onUndoFollow(deps: FollowHandlerDeps, ctx: InboxContext<null>, undo: Undo, follow: Follow) {
   const localUserId = localUserOf(ctx, follow.objectId);
   if (localUserId === null || follow.actorId?.href !== undo.actorId?.href || undo.actorId === null) return;
-  const actor = await deps.remoteActors.find(undo.actorId.href);
+  const actor = await deps.remoteActors.findActing(undo.actorId.href);
   if (actor === null) return;
   await deps.follows.unfollow(actor.userId, localUserId).catch((error: unknown) => {
     // The local user is gone or blocks the actor: there is no follow left to undo.

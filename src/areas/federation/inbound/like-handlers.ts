@@ -2,7 +2,8 @@
  * Like and Undo(Like) of a local post at the inboxes (docs/api.md, Federation): the remote actor's
  * shadow likes the media through the reactions area's own method (counters, `reaction.liked` and its
  * rewards), or unlikes it. A post the actor may not see (hidden, private, a block either way) is not
- * liked: the reactions area answers 404, and the activity is ignored.
+ * liked: the reactions area answers 404, and the activity is ignored. A banned actor's (or a rejected
+ * domain's) Undo(Like) is ignored too: the like stays, hidden with the actor.
  */
 import type { InboxContext } from '@fedify/fedify';
 import type { Like, Undo } from '@fedify/fedify/vocab';
@@ -39,7 +40,7 @@ export async function onLike(deps: LikeHandlerDeps, ctx: InboxContext<null>, lik
 export async function onUndoLike(deps: LikeHandlerDeps, ctx: InboxContext<null>, undo: Undo, like: Like) {
   const mediaId = like.objectId === null ? null : mediaIdOfPostUri(like.objectId, ctx.origin);
   if (mediaId === null || undo.actorId === null || like.actorId?.href !== undo.actorId.href) return;
-  const actor = await deps.remoteActors.find(undo.actorId.href);
+  const actor = await deps.remoteActors.findActing(undo.actorId.href);
   if (actor === null) return;
   await deps.reactions.unreact(actor.userId, mediaId).catch(ignoredNotFound);
 }
