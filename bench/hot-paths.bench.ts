@@ -28,6 +28,7 @@ import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { machineLine, type Row } from './harness/report.ts';
 import { measureScenarios, stopAndPrintTable } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
+import { indexForSearch } from './harness/search-documents.ts';
 import { seedSizes, sizeLabel, sizesSection } from './harness/seed-sizes.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
@@ -46,30 +47,31 @@ async function seed(size: number) {
   const started = performance.now();
   let deepCursor = '';
   const others = `md5('bench-user-' || (1 + i % ${users - 1}))::uuid`;
-  const scratch = await createScratchDatabase(async (conn) => {
-    await conn.exec(`${benchUsersSql(users)}
+  const scratch = await createScratchDatabase(
+    async (conn) => {
+      await conn.exec(`${benchUsersSql(users)}
       INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, expires_at)
       VALUES (gen_random_uuid(), ${viewer}, '${hashToken(token)}', now(), now(), now() + interval '30 days');`);
-    const notificationRows = (owner: string, count: number) => `
+      const notificationRows = (owner: string, count: number) => `
       INSERT INTO notifications (id, owner_id, type, data, dedup_open, read_at, pushed_at, created_at)
       SELECT gen_random_uuid(), ${owner}, 'user.level.up',
              jsonb_build_object('level', i % 90 + 1, 'previousLevel', i % 90, 'experience', 50 * (i % 90 + 1) * (i % 90 + 2)),
              false, CASE WHEN i % 4 = 0 THEN NULL ELSE timestamptz '2026-06-01' END, timestamptz '2026-06-01',
              timestamptz '2026-01-01' + i * interval '1 second'
       FROM generate_series(1, ${count}) AS i`;
-    await conn.exec(notificationRows(viewer, size + 100));
-    await conn.exec(notificationRows(others, Math.floor(size / 5)));
-    // Marked rendered: the seeded media have no files, and the media-variants job would otherwise look
-    // for them every minute during the scenarios (work the twin does not do).
-    const mediaRows = (owner: string, count: number) => `
+      await conn.exec(notificationRows(viewer, size + 100));
+      await conn.exec(notificationRows(others, Math.floor(size / 5)));
+      // Marked rendered: the seeded media have no files, and the media-variants job would otherwise look
+      // for them every minute during the scenarios (work the twin does not do).
+      const mediaRows = (owner: string, count: number) => `
       INSERT INTO media (id, owner_id, kind, original_key, original_format, byte_size, width, height, content_hash,
                          describe_status, created_at, updated_at, variants_rendered_at)
       SELECT gen_random_uuid(), ${owner}, 'post', 'originals/bench/' || i, 'jpeg', 2000000, 4000, 3000, md5(i::text),
              'skipped', timestamptz '2026-01-01' + i * interval '1 minute', timestamptz '2026-01-01', timestamptz '2026-01-01'
       FROM generate_series(1, ${count}) AS i`;
-    await conn.exec(mediaRows(viewer, 1000));
-    await conn.exec(mediaRows(others, size));
-    await conn.exec(`
+      await conn.exec(mediaRows(viewer, 1000));
+      await conn.exec(mediaRows(others, size));
+      await conn.exec(`
       INSERT INTO media_reactions (id, user_id, media_id, type, created_at)
       SELECT gen_random_uuid(), ${viewer}, id, 'like', created_at FROM media WHERE owner_id <> ${viewer} LIMIT 1000;
       INSERT INTO bookmarks (id, user_id, media_id, created_at, updated_at)
@@ -94,14 +96,16 @@ async function seed(size: number) {
              md5('bench-user-' || (1 + (i % ${users - 1} + 1 + i / ${users - 1}) % ${users - 1}))::uuid,
              timestamptz '2026-01-01' + i * interval '1 second'
       FROM generate_series(0, ${size - 1}) AS i;`);
-    // As autovacuum would leave it: statistics, and the visibility map that index-only scans need.
-    await conn.exec('VACUUM ANALYZE');
-    const [row] = await conn.query<{ created_at: Date | string; id: string }>(
-      `SELECT created_at, id FROM notifications WHERE owner_id = ${viewer}
+      // As autovacuum would leave it: statistics, and the visibility map that index-only scans need.
+      await conn.exec('VACUUM ANALYZE');
+      const [row] = await conn.query<{ created_at: Date | string; id: string }>(
+        `SELECT created_at, id FROM notifications WHERE owner_id = ${viewer}
        ORDER BY created_at DESC, id DESC OFFSET ${size - 1} LIMIT 1`,
-    );
-    deepCursor = encodeCursor(notificationsKeyset.name, [new Date(row!.created_at), row!.id]);
-  });
+      );
+      deepCursor = encodeCursor(notificationsKeyset.name, [new Date(row!.created_at), row!.id]);
+    },
+    { afterSeed: indexForSearch },
+  );
   console.log(`seeded ${sizeLabel(size)} rows a table in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return { scratch, deepCursor };
 }

@@ -17,6 +17,8 @@ export interface Row {
   result: LoadResult;
   /** The scenario's floor twin (twin.ts), measured alternated with it; PostgreSQL only. */
   twin?: LoadResult;
+  /** The service's job runs that overlapped the kept window of the service and of the twin (job-runs.ts). */
+  jobRuns?: { service: string[]; twin: string[] };
 }
 
 const cpuCell = ({ cpuPerRequest: cpu }: LoadResult) =>
@@ -67,4 +69,23 @@ export function loadTable(rows: Row[], ping: LoadResult): string {
  */
 export function fasterAnchor(before: Row, after: Row): Row {
   return after.result.rps > before.result.rps ? after : before;
+}
+
+/**
+ * Which of the service's job runs overlapped the windows a row was read from (its scheduled work runs
+ * whatever is measured, and the twin has none): a line per row that had any; empty when no row was
+ * measured against a twin.
+ */
+export function jobRunsLines(rows: Row[]): string {
+  const measured = rows.filter((row) => row.jobRuns !== undefined);
+  if (measured.length === 0) return '';
+  const lines = measured.flatMap(({ scenario, jobRuns }) => {
+    const { service, twin } = jobRuns!;
+    if (service.length === 0 && twin.length === 0) return [];
+    const during = (runs: string[]) => (runs.length === 0 ? 'none' : runs.join(', '));
+    return [`- ${scenario}: during the service's window ${during(service)}; during the twin's ${during(twin)}`];
+  });
+  return lines.length === 0
+    ? "the service's job runs: none overlapped a kept window"
+    : ["the service's job runs that overlapped a kept window (pg-boss's table):", ...lines].join('\n');
 }

@@ -6,7 +6,7 @@
  */
 import type { LoadSettings } from './load.ts';
 import { measureLoad } from './load.ts';
-import { fasterAnchor, loadTable, type Row } from './report.ts';
+import { fasterAnchor, jobRunsLines, loadTable, type Row } from './report.ts';
 import type { ServerProcess } from './server.ts';
 import { captureScenarios, measureAgainstTwin, servicePoolSize, startTwin } from './twin.ts';
 
@@ -42,8 +42,8 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
   try {
     const rows: Row[] = [];
     for (const { title, path, headers } of chosen) {
-      const { result, twin: floor } = await measureAgainstTwin(server.url, twin.url, path, settings, headers);
-      rows.push({ scenario: title, result, twin: floor });
+      const measured = await measureAgainstTwin(server.url, twin.url, path, settings, headers, databaseUrl);
+      rows.push({ scenario: title, result: measured.result, twin: measured.twin, jobRuns: measured.jobRuns });
     }
     return rows;
   } finally {
@@ -60,5 +60,7 @@ export async function stopAndPrintTable(server: ServerProcess, rows: Row[]): Pro
   const rssMb = server.rssMb();
   await server.stop();
   console.log(`\n${loadTable(rows, fasterAnchor(rows[0]!, rows[rows.length - 1]!).result)}`);
+  const jobRuns = jobRunsLines(rows);
+  if (jobRuns !== '') console.log(`\n${jobRuns}`);
   return rssMb;
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { RawConnection } from '../../src/platform/db/database.ts';
+import type { Database, RawConnection } from '../../src/platform/db/database.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite-database.ts';
 import { openPostgres } from '../../src/platform/db/postgres-database.ts';
@@ -27,7 +27,8 @@ const withDatabase = (url: string, database: string) =>
 
 export async function createScratchDatabase(
   seed: (conn: RawConnection) => Promise<void>,
-  options: { migrate?: boolean } = {},
+  /** afterSeed: run with the seeded database open, through the service's own code (search-documents.ts). */
+  options: { migrate?: boolean; afterSeed?: (database: Database) => Promise<void> } = {},
 ): Promise<ScratchDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-bench-'));
@@ -48,6 +49,7 @@ export async function createScratchDatabase(
     const database = await openPglite(join(dataDir, 'db'));
     await migrate(database);
     await database.withMigrationLock(seed);
+    await options.afterSeed?.(database);
     await database.close();
     return {
       engine: 'pglite',
@@ -60,6 +62,7 @@ export async function createScratchDatabase(
   const database = openPostgres(url, 2);
   await migrate(database);
   await database.withMigrationLock(seed);
+  await options.afterSeed?.(database);
   await database.close();
   // The seed's pages written out now, not by a checkpoint in the middle of the first scenario.
   await onServer(url, 'CHECKPOINT');

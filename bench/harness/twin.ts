@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkoutDir } from './cpu.ts';
+import { jobRunsDuring, type Window } from './job-runs.ts';
 import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 import { startServer } from './server.ts';
 import { type RecordedStatement, startWireRecorder } from './wire-recorder.ts';
@@ -121,19 +122,38 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
 /** The pool size the service runs with (its default unless the run sets DATABASE_POOL_SIZE). */
 export const servicePoolSize = (): number => Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
-const faster = (a: LoadResult, b: LoadResult) => (b.rps > a.rps ? b : a);
+/** A measurement and the time it spanned. */
+type Timed = { result: LoadResult; window: Window };
 
-/** The service and its twin on one path, alternated (service, twin, service, twin), best of two each. */
+async function timed(measure: () => Promise<LoadResult>): Promise<Timed> {
+  const from = new Date();
+  const result = await measure();
+  return { result, window: { from, to: new Date() } };
+}
+
+const faster = (a: Timed, b: Timed) => (b.result.rps > a.result.rps ? b : a);
+
+/**
+ * The service and its twin on one path, alternated (service, twin, service, twin), best of two each,
+ * with the service's job runs that overlapped the two windows kept (job-runs.ts).
+ */
 export async function measureAgainstTwin(
   serviceUrl: string,
   twinUrl: string,
   path: string,
   settings: LoadSettings,
   headers: Record<string, string> = {},
-): Promise<{ result: LoadResult; twin: LoadResult }> {
-  const service1 = await measureLoad(`${serviceUrl}${path}`, settings, { headers });
-  const twin1 = await measureLoad(`${twinUrl}${path}`, settings);
-  const service2 = await measureLoad(`${serviceUrl}${path}`, settings, { headers });
-  const twin2 = await measureLoad(`${twinUrl}${path}`, settings);
-  return { result: faster(service1, service2), twin: faster(twin1, twin2) };
+  databaseUrl: string | null = null,
+): Promise<{ result: LoadResult; twin: LoadResult; jobRuns: { service: string[]; twin: string[] } }> {
+  const service1 = await timed(() => measureLoad(`${serviceUrl}${path}`, settings, { headers }));
+  const twin1 = await timed(() => measureLoad(`${twinUrl}${path}`, settings));
+  const service2 = await timed(() => measureLoad(`${serviceUrl}${path}`, settings, { headers }));
+  const twin2 = await timed(() => measureLoad(`${twinUrl}${path}`, settings));
+  const [service, twin] = [faster(service1, service2), faster(twin1, twin2)];
+  const runsDuring = (window: Window) => (databaseUrl === null ? [] : jobRunsDuring(databaseUrl, window));
+  return {
+    result: service.result,
+    twin: twin.result,
+    jobRuns: { service: await runsDuring(service.window), twin: await runsDuring(twin.window) },
+  };
 }
