@@ -4,9 +4,14 @@
  * that answer), and the first 200 of /health/ready (the job queue runs, since 2026-11-29 started after the
  * first answer), on a fresh database (migrations and the job queue's schema are created) and on a warm
  * one (started again on the same data). Beside each time, the CPU the server had used by its first answer
- * (from /proc: on a machine busy with other work the clock time grows, the CPU time much less). Env: DATABASE_URL, STARTUP_BENCH_RUNS (2), STARTUP_BENCH_IDLE_SECONDS (10).
+ * (from /proc: on a machine busy with other work the clock time grows, the CPU time much less). On PGlite
+ * a fresh start copies the migrated template `npm ci` made (made here first if missing, outside the
+ * measure), and a fresh start without one (DATABASE_TEMPLATE_DIR empty: initdb and every migration) is
+ * measured too. Env: DATABASE_URL, STARTUP_BENCH_RUNS (2), STARTUP_BENCH_IDLE_SECONDS (10).
  */
 import { loadavg } from 'node:os';
+import { databaseTemplateDirOf } from '../src/config.ts';
+import { ensurePgliteTemplate } from '../src/platform/db/pglite-template.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { startServer } from './harness/server.ts';
 
@@ -38,29 +43,47 @@ async function measureStart(env: Record<string, string>) {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const rows: string[] = [];
-for (let run = 1; run <= runs; run++) {
-  // An empty database: the server migrates it itself (PGlite: an empty DATA_DIR, created at start).
+type Start = Awaited<ReturnType<typeof measureStart>>;
+const times = (start: Start) =>
+  `${seconds(start.firstAnswerMs)} (CPU ${seconds(start.cpuMs)}) | ${seconds(start.readyMs)} (CPU ${seconds(start.readyCpuMs)}) | ${Math.round(start.rss)} MB`;
+
+/** A fresh start on an empty database (PGlite: an empty DATA_DIR, created at start), then a warm one on it. */
+async function freshThenWarm(env: Record<string, string> = {}): Promise<[Start, Start]> {
   const scratch = await createScratchDatabase(async () => {}, { migrate: false });
   try {
-    const fresh = await measureStart(scratch.serverEnv);
-    const warm = await measureStart(scratch.serverEnv);
-    const times = (start: Awaited<ReturnType<typeof measureStart>>) =>
-      `${seconds(start.firstAnswerMs)} (CPU ${seconds(start.cpuMs)}) | ${seconds(start.readyMs)} (CPU ${seconds(start.readyCpuMs)})`;
-    rows.push(
-      `| ${run} | ${times(fresh)} | ${Math.round(fresh.rss)} MB | ${times(warm)} | ${Math.round(warm.rss)} MB |`,
-    );
+    const fresh = await measureStart({ ...scratch.serverEnv, ...env });
+    const warm = await measureStart({ ...scratch.serverEnv, ...env });
+    return [fresh, warm];
   } finally {
     await scratch.drop();
   }
+}
+
+const templateDir = engine === 'PGlite' ? databaseTemplateDirOf() : null;
+if (templateDir !== null) await ensurePgliteTemplate(templateDir);
+const rows: string[] = [];
+for (let run = 1; run <= runs; run++) {
+  const [fresh, warm] = await freshThenWarm();
+  const untemplated = templateDir === null ? null : (await freshThenWarm({ DATABASE_TEMPLATE_DIR: '' }))[0];
+  rows.push(`| ${run} | ${times(fresh)} | ${times(warm)} |${untemplated === null ? '' : ` ${times(untemplated)} |`}`);
 }
 const [load1, load5] = loadavg();
 console.log(
   `\n${engine}, ${new Date().toISOString().slice(0, 10)}, idle RSS ${idleSeconds} s after the first answer; ` +
     `load average ${load1!.toFixed(2)} (1 min), ${load5!.toFixed(2)} (5 min) at the end\n`,
 );
+const columns = (start: string) => [`${start}: first answer`, `${start}: ready`, `${start}: idle RSS`];
+const headings = [
+  'run',
+  ...columns('fresh'),
+  ...columns('warm'),
+  ...(templateDir === null ? [] : columns('fresh, no template')),
+];
+console.log(`| ${headings.join(' | ')} |`);
 console.log(
-  '| run | fresh: first answer | fresh: ready | fresh: idle RSS | warm: first answer | warm: ready | warm: idle RSS |',
+  `|---|${headings
+    .slice(1)
+    .map(() => '---:|')
+    .join('')}`,
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('configuration', () => {
@@ -16,6 +18,14 @@ describe('configuration', () => {
     assert.equal(config.push.provider, 'log');
     assert.equal(config.s3, null);
     assert.ok(config.dataDir.endsWith('/var'));
+  });
+
+  it("keeps the migrated embedded database template in the install's cache unless DATABASE_TEMPLATE_DIR says otherwise", () => {
+    const project = fileURLToPath(new URL('../', import.meta.url));
+    assert.equal(loadConfig({}).databaseTemplateDir, join(project, 'node_modules/.cache/travel-media-service'));
+    assert.equal(loadConfig({ DATABASE_TEMPLATE_DIR: '/srv/templates' }).databaseTemplateDir, '/srv/templates');
+    assert.equal(loadConfig({ DATABASE_TEMPLATE_DIR: 'templates' }).databaseTemplateDir, resolve('templates'));
+    assert.equal(loadConfig({ DATABASE_TEMPLATE_DIR: '' }).databaseTemplateDir, null);
   });
 
   it('uses a 5-minute push digest interval in production', () => {

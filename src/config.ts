@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isUncompressedP256Point, isVapidPrivateKey } from './adapters/push/web-push-keys.ts';
 
 export type AppEnv = 'development' | 'production' | 'test';
@@ -35,6 +36,12 @@ export interface Config {
   databaseReplicaUrl: string | null;
   /** The replica is left out while its measured lag exceeds this; also the read-your-writes window. */
   databaseReplicaMaxLagSeconds: number;
+  /**
+   * Where `npm ci` keeps the migrated embedded database that a new DATA_DIR/db is copied from
+   * (DATABASE_TEMPLATE_DIR; default node_modules/.cache/travel-media-service; empty: none, a new
+   * database is made and migrated in place). PGlite only.
+   */
+  databaseTemplateDir: string | null;
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -210,6 +217,14 @@ class EnvReader {
   }
 }
 
+/** Where the migrated embedded database made at install is kept (Config.databaseTemplateDir). */
+export function databaseTemplateDirOf(env: Env = process.env): string | null {
+  const chosen = env.DATABASE_TEMPLATE_DIR;
+  if (chosen === undefined)
+    return fileURLToPath(new URL('../node_modules/.cache/travel-media-service', import.meta.url));
+  return chosen === '' ? null : resolve(chosen);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
   const appEnv = read.oneOf('APP_ENV', ['development', 'production', 'test'] as const, 'development');
@@ -241,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
     databaseReplicaUrl: read.url('DATABASE_REPLICA_URL', ['postgres:', 'postgresql:']),
     databaseReplicaMaxLagSeconds: read.integer('DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 1, 300),
+    databaseTemplateDir: databaseTemplateDirOf(env),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: read.string('MAIL_FROM', 'Travel Media <no-reply@localhost>'),

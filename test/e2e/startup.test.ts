@@ -1,6 +1,8 @@
 /**
  * The service as an operator starts it: `node src/main.ts` with an empty DATA_DIR (and,
  * on PostgreSQL, an empty database of its own), the CLI run beside it, then a clean SIGTERM stop.
+ * On PGlite the new database is a copy of the migrated template, as after `npm ci` (a start without
+ * one migrates its own: src/platform/db/pglite-template.test.ts).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -11,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { createEmptyPostgresDatabase, testEngine } from '../helpers/database.ts';
+import { migratedTemplateFolder } from '../helpers/pglite-test-database.ts';
 import { freePort, waitForPing } from '../helpers/processes.ts';
 
 const run = promisify(execFile);
@@ -36,6 +39,7 @@ describe('start-up with an empty DATA_DIR', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       DATABASE_URL: database?.url ?? '',
+      DATABASE_TEMPLATE_DIR: database === null ? await migratedTemplateFolder() : '',
       SMTP_URL: '',
       REDIS_URL: '',
     };
@@ -60,6 +64,7 @@ describe('start-up with an empty DATA_DIR', () => {
     assert.equal(ping.status, 200);
     if (database === null) {
       assert.ok(existsSync(join(dataDir, 'db', 'PG_VERSION')), 'DATA_DIR/db holds a PostgreSQL data directory');
+      assert.match(logs.join(''), /"event":"db\.fromTemplate"/, 'copied from the migrated template');
     } else {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();

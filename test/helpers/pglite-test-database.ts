@@ -1,44 +1,31 @@
 /**
- * PGlite test databases: the migrations run once into a template data directory, and each test file
- * opens a copy of it from disk, as the server opens its DATA_DIR (about 1 s, where loading a dump
- * into PGlite's in-memory file system took 3). Everything lives in a folder of the user's own in the
- * temporary directory:
- * - `template-<PGlite version>-<migrations fingerprint>`, with a `complete` file once migrated and
- *   shut down cleanly (so a copy opens without recovery); its time is touched at each use;
+ * PGlite test databases: each test file opens a copy of a migrated template data directory from disk,
+ * as the server opens its DATA_DIR (about 1 s, where loading a dump into PGlite's in-memory file system
+ * took 3). The template is the one `npm ci` made (DATABASE_TEMPLATE_DIR) when it is for these
+ * migrations, else one made here once (src/platform/db/pglite-template.ts). What is made here lives in
+ * a folder of the user's own in the temporary directory:
+ * - `pglite-<PGlite version>-<migrations fingerprint>`, the template; its time is touched at each use;
  * - `building-<pid>-…` while a file builds the template, `copy-<pid>-…` for each open database,
  *   `removing-<pid>-…` while something is deleted; those of processes that have ended are removed
  *   at the next open (a file whose process died, by Ctrl-C or a crash, never closed its database).
  */
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { databaseTemplateDirOf } from '../../src/config.ts';
 import type { Database } from '../../src/platform/db/database.ts';
-import { migrate, migrationsFingerprint } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite-database.ts';
+import {
+  copyPgliteTemplate,
+  ensurePgliteTemplate,
+  findPgliteTemplate,
+  removeDirectory,
+} from '../../src/platform/db/pglite-template.ts';
 
 /** One folder per user: another user's leftovers in a shared /tmp are neither read nor deleted. */
 const root = join(tmpdir(), `tms-pglite-${process.getuid?.() ?? 'tests'}`);
-const completeMarker = 'complete';
 const dayMs = 86_400_000;
-
-/** The installed PGlite's version: a data directory written by one version may not open in another. */
-const pgliteVersion = (): string =>
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@electric-sql/pglite')), 'utf8')).version;
 
 const isRunning = (pid: number) => {
   try {
@@ -49,16 +36,7 @@ const isRunning = (pid: number) => {
   }
 };
 
-/** Deletes a directory without ever leaving it half there under its name: renamed first, then removed. */
-function remove(path: string): void {
-  const doomed = join(root, `removing-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  try {
-    renameSync(path, doomed);
-    rmSync(doomed, { recursive: true, force: true, maxRetries: 3 });
-  } catch {
-    // Gone already, or another process is removing it; what stays is removed at a later open.
-  }
-}
+const remove = (path: string) => removeDirectory(path, root);
 
 /** The pid a `building-`, `copy-` or `removing-` directory was named after, or null. */
 function ownerOf(name: string): number | null {
@@ -75,36 +53,16 @@ function removeLeftovers(current: string): void {
       if (!isRunning(owner)) remove(path);
       continue;
     }
-    if (path === current || !name.startsWith('template-')) continue;
+    if (path === current || !/^(pglite|template)-/.test(name)) continue; // template-: the layout before
     const stats = statSync(path, { throwIfNoEntry: false });
     if (stats && stats.mtimeMs < Date.now() - dayMs) remove(path);
   }
 }
 
-/** The migrated template, built by whichever file gets there first (two at once: both build, one keeps its own). */
+/** The install's template when it is for these migrations, else this folder's (made by the first file to need it). */
 async function templateDirectory(): Promise<string> {
-  const template = join(root, `template-${pgliteVersion()}-${migrationsFingerprint()}`);
-  const complete = () => existsSync(join(template, completeMarker));
-  if (complete()) return template;
-  // Without its marker a template is damaged (half removed by something else). Asked again once it is
-  // known to exist: another file may have renamed its finished template in since the first look.
-  if (existsSync(template) && !complete()) remove(template);
-  const building = mkdtempSync(join(root, `building-${process.pid}-`));
-  const database = await openPglite(building);
-  try {
-    await migrate(database);
-  } finally {
-    await database.close();
-  }
-  writeFileSync(join(building, completeMarker), '');
-  try {
-    renameSync(building, template);
-  } catch (error) {
-    // Another file finished first: its template is as good as ours.
-    if (!existsSync(join(template, completeMarker))) throw error;
-    remove(building);
-  }
-  return template;
+  const installed = databaseTemplateDirOf();
+  return (installed === null ? null : findPgliteTemplate(installed)) ?? ensurePgliteTemplate(root);
 }
 
 let folderChecked = false;
@@ -135,10 +93,10 @@ export async function openPgliteTestDatabase(): Promise<Database & { client: PGl
   ownFolder();
   const template = await templateDirectory();
   const now = new Date();
-  utimesSync(template, now, now); // in use, so not pruned as a day-old template
+  if (template.startsWith(root)) utimesSync(template, now, now); // in use, so not pruned as a day-old template
   removeLeftovers(template);
-  const dir = mkdtempSync(join(root, `copy-${process.pid}-`));
-  cpSync(template, dir, { recursive: true });
+  const dir = join(root, `copy-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  copyPgliteTemplate(template, dir);
   const database = await openPglite(dir);
   return {
     ...database,
@@ -149,11 +107,17 @@ export async function openPgliteTestDatabase(): Promise<Database & { client: PGl
   };
 }
 
+/** A folder holding a template for these migrations: what a server's DATABASE_TEMPLATE_DIR names. */
+export async function migratedTemplateFolder(): Promise<string> {
+  ownFolder();
+  return dirname(await templateDirectory());
+}
+
 /**
  * A migrated PGlite data directory at `destination` (a copy of the template), for a test that starts
  * the real server as a child process on it (DATA_DIR/db) without waiting for every migration.
  */
 export async function copyMigratedDataDirectory(destination: string): Promise<void> {
   ownFolder();
-  cpSync(await templateDirectory(), destination, { recursive: true });
+  copyPgliteTemplate(await templateDirectory(), destination);
 }

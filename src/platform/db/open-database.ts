@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Database } from './database.ts';
 import { openPglite } from './pglite-database.ts';
+import { copyPgliteTemplate, findPgliteTemplate, isEmptyDirectory } from './pglite-template.ts';
 import { openPostgres } from './postgres-database.ts';
 import type { ReplicaLogger } from './replica.ts';
 
 /**
- * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR/db. A read replica
+ * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR/db: a new one is a copy
+ * of the migrated template in DATABASE_TEMPLATE_DIR when there is one for these migrations
+ * (platform/db/pglite-template.ts), else PGlite makes it and the migrations run. A read replica
  * (DATABASE_REPLICA_URL) is opened beside PostgreSQL only; PGlite ignores it, with a warning.
  */
 export async function openDatabase(
@@ -18,6 +21,7 @@ export async function openDatabase(
     | 'dataDir'
     | 'databaseReplicaUrl'
     | 'databaseReplicaMaxLagSeconds'
+    | 'databaseTemplateDir'
   >,
   logger: ReplicaLogger,
 ): Promise<Database> {
@@ -35,5 +39,14 @@ export async function openDatabase(
       { event: 'db.replicaIgnored' },
       'DATABASE_REPLICA_URL is ignored: a read replica needs DATABASE_URL (PostgreSQL), not embedded PGlite',
     );
-  return openPglite(join(config.dataDir, 'db'));
+  const dir = join(config.dataDir, 'db');
+  const template =
+    config.databaseTemplateDir !== null && isEmptyDirectory(dir)
+      ? findPgliteTemplate(config.databaseTemplateDir)
+      : null;
+  if (template !== null) {
+    copyPgliteTemplate(template, dir);
+    logger.info({ event: 'db.fromTemplate', template }, 'new database copied from the migrated template');
+  }
+  return openPglite(dir);
 }
