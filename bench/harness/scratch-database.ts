@@ -8,9 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { databaseTemplateDirOf } from '../../src/config.ts';
 import type { Database, RawConnection } from '../../src/platform/db/database.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { openPglite } from '../../src/platform/db/pglite-database.ts';
+import { copyPgliteTemplate, ensurePgliteTemplate } from '../../src/platform/db/pglite-template.ts';
 import { openPostgres } from '../../src/platform/db/postgres-database.ts';
 
 export interface ScratchDatabase {
@@ -46,6 +48,9 @@ export async function createScratchDatabase(
     };
   }
   if (!serverUrl) {
+    // A copy of the install's migrated template (made first if missing), as a first start would open.
+    const templates = databaseTemplateDirOf();
+    if (templates !== null) copyPgliteTemplate(await ensurePgliteTemplate(templates), join(dataDir, 'db'));
     const database = await openPglite(join(dataDir, 'db'));
     await migrate(database);
     await database.withMigrationLock(seed);
