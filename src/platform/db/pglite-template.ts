@@ -56,8 +56,9 @@ export async function ensurePgliteTemplate(root: string): Promise<string> {
   if (found !== null) return found;
   const template = join(root, pgliteTemplateName());
   mkdirSync(root, { recursive: true });
-  // Without its marker a template is damaged (half removed by something else).
-  if (existsSync(template)) removeDirectory(template, root);
+  // Without its marker a template is damaged (half removed by something else). Its marker asked for
+  // again: another process may have renamed its finished template in since the first look.
+  if (existsSync(template) && !existsSync(join(template, completeMarker))) removeDirectory(template, root);
   const building = mkdtempSync(join(root, `building-${process.pid}-`));
   try {
     const database = await openPglite(building);
