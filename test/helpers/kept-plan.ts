@@ -58,3 +58,39 @@ export function readUnderLimit(plan: string[]): string {
   const limit = plan.findIndex((line) => /^\s*(->\s+)?Limit\s/.test(line));
   return limit < 0 ? '' : (plan[limit + 1] ?? '');
 }
+
+/**
+ * How many of `executions` (each one's values) ran the generic plan: `text` prepared on one session,
+ * executed with each in turn, then `pg_prepared_statements` asked. PostgreSQL keeps the generic plan
+ * after five executions when it judges it no costlier than one made for the values; a statement it
+ * plans again every time answers 0.
+ */
+export function genericPlanRuns(
+  transactions: Transactions,
+  text: string,
+  executions: ReadonlyArray<readonly unknown[]>,
+): Promise<number> {
+  return transactions.run(async () => {
+    const { db } = transactions;
+    await db.execute(sql.raw(`PREPARE counted_plan AS ${text}`));
+    try {
+      for (const values of executions) {
+        await db.execute(sql.raw(`EXECUTE counted_plan(${values.map(literalOf).join(', ')})`));
+      }
+      const [statement] = await queryRows<{ generic: number }>(
+        db,
+        sql`SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'counted_plan'`,
+      );
+      return statement?.generic ?? 0;
+    } finally {
+      await db.execute(sql.raw('DEALLOCATE counted_plan'));
+    }
+  });
+}
+
+/** `count` users with nothing but their names (a skewed seed's many light owners), as SQL inserts them. */
+export async function insertFillerUsers(transactions: Transactions, count: number): Promise<void> {
+  await transactions.db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
+    SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
+    FROM (SELECT md5(i::text) AS n FROM generate_series(1, ${count}) AS i) AS filler`);
+}

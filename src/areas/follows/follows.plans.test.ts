@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { keptPlan, literalOf } from '../../../test/helpers/kept-plan.ts';
+import { genericPlanRuns, insertFillerUsers, keptPlan } from '../../../test/helpers/kept-plan.ts';
 import { type SentStatement, watchStatements } from '../../../test/helpers/statement-counter.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
@@ -22,10 +22,8 @@ describe('plans kept for the follow lists', () => {
     t = await createTestApp();
     heavy = await createUser(t);
     const db = t.deps.database.db;
-    // 2,000 users who each follow the next 100 and the heavy user, who follows 1,000 of them.
-    await db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
-      SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
-      FROM (SELECT md5(i::text) AS n FROM generate_series(1, 2000) AS i) AS filler`);
+    // 2,000 users who each follow the next 100 and the heavy user; the heavy user follows 1,000 of them.
+    await insertFillerUsers(t.services.platform.transactions, 2000);
     await db.execute(sql`WITH filler AS (
         SELECT id, row_number() OVER (ORDER BY id) AS place FROM users WHERE id <> ${heavy.id}
       )
@@ -80,23 +78,13 @@ describe('plans kept for the follow lists', () => {
       const list = await listStatement(`/api/users/${heavy.id}/${side}`);
       const userAt = list.values.indexOf(heavy.id);
       assert.ok(userAt >= 0, 'the listed user is a value of the statement');
-      const generic = await t.services.platform.transactions.run(async () => {
-        const db = t.services.platform.transactions.db;
-        await db.execute(sql.raw(`PREPARE follow_list AS ${list.text}`));
-        try {
-          for (const user of [heavy.id, heavy.id, heavy.id, heavy.id, heavy.id, light, heavy.id, heavy.id]) {
-            const values = list.values.map((value, at) => literalOf(at === userAt ? user : value));
-            await db.execute(sql.raw(`EXECUTE follow_list(${values.join(', ')})`));
-          }
-          const [statement] = await queryRows<{ generic: number }>(
-            db,
-            sql`SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'follow_list'`,
-          );
-          return statement?.generic ?? 0;
-        } finally {
-          await db.execute(sql.raw('DEALLOCATE follow_list'));
-        }
-      });
+      const generic = await genericPlanRuns(
+        t.services.platform.transactions,
+        list.text,
+        [heavy.id, heavy.id, heavy.id, heavy.id, heavy.id, light, heavy.id, heavy.id].map((user) =>
+          list.values.map((value, at) => (at === userAt ? user : value)),
+        ),
+      );
       assert.ok(generic >= 3, `${side}: the generic plan ran ${generic} times of 8`);
     }
   });

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { keptPlan, readUnderLimit } from '../../../test/helpers/kept-plan.ts';
+import { genericPlanRuns, insertFillerUsers, keptPlan, readUnderLimit } from '../../../test/helpers/kept-plan.ts';
 import { pageDirections } from '../../platform/db/page-request.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { feedPageStatements, feedPageValues } from './feed-statements.ts';
@@ -23,9 +23,7 @@ describe('plans kept for the feed statements', () => {
     const db = t.deps.database.db;
     // 400 owners with 10 notifications each, and one with 5,000 (half of every owner's unread): the
     // average owner has about a page of rows, where a plan that sorts an owner's rows looks as cheap.
-    await db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
-      SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
-      FROM (SELECT md5(i::text) AS n FROM generate_series(1, 400) AS i) AS filler`);
+    await insertFillerUsers(t.services.platform.transactions, 400);
     await db.execute(sql`INSERT INTO notifications (id, owner_id, type, data, read_at, created_at)
       SELECT gen_random_uuid(), owner.id, 'follow.received', '{}',
              CASE WHEN i % 2 = 0 THEN now() END, now() - i * interval '1 minute'
@@ -70,11 +68,12 @@ describe('plans kept for the feed statements', () => {
     );
     assert.ok(light);
     const { text } = feedPageStatements.first.all;
-    const generic = await t.services.platform.transactions.run(async () => {
-      const db = t.services.platform.transactions.db;
-      await db.execute(sql.raw(`PREPARE feed_first AS ${text}`));
-      try {
-        for (const [owner, rows] of [
+    // The third value: the owner's hide filters, none.
+    const generic = await genericPlanRuns(
+      t.services.platform.transactions,
+      text,
+      (
+        [
           [heavy.id, 21],
           [light.id, 21],
           [heavy.id, 2],
@@ -83,19 +82,9 @@ describe('plans kept for the feed statements', () => {
           [heavy.id, 21],
           [light.id, 21],
           [heavy.id, 101],
-        ] as const) {
-          // The third value: the owner's hide filters, none.
-          await db.execute(sql.raw(`EXECUTE feed_first('${owner}', ${rows}, '{}')`));
-        }
-        const [statement] = await queryRows<{ generic: number }>(
-          db,
-          sql`SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'feed_first'`,
-        );
-        return statement?.generic ?? 0;
-      } finally {
-        await db.execute(sql.raw('DEALLOCATE feed_first'));
-      }
-    });
+        ] as const
+      ).map(([owner, rows]) => [owner, rows, '{}']),
+    );
     assert.ok(generic >= 3, `the generic plan ran ${generic} times of 8`);
   });
 });

@@ -21,6 +21,17 @@ import {
   removeOtherPgliteTemplates,
 } from './pglite-template.ts';
 
+/** What openDatabase reads of the configuration, for embedded PGlite in `dataDir`. */
+const embedded = (dataDir: string, databaseTemplateDir: string | null) => ({
+  databaseUrl: null,
+  databaseMigrationUrl: null,
+  databasePoolSize: 1,
+  dataDir,
+  databaseReplicaUrl: null,
+  databaseReplicaMaxLagSeconds: 5,
+  databaseTemplateDir,
+});
+
 describe('the migrated PGlite template', { skip: testEngine() !== 'pglite' && 'PGlite only' }, () => {
   const root = mkdtempSync(join(tmpdir(), 'tms-template-test-'));
   const templates = join(root, 'templates');
@@ -65,15 +76,7 @@ describe('the migrated PGlite template', { skip: testEngine() !== 'pglite' && 'P
     mkdirSync(join(dataDir, 'db.copying-1'), { recursive: true }); // what a start stopped while copying left
     const events: object[] = [];
     const logger = { info: (entry: object) => events.push(entry), warn: (entry: object) => events.push(entry) };
-    const config = {
-      databaseUrl: null,
-      databaseMigrationUrl: null,
-      databasePoolSize: 1,
-      dataDir,
-      databaseReplicaUrl: null,
-      databaseReplicaMaxLagSeconds: 5,
-      databaseTemplateDir: templates,
-    };
+    const config = embedded(dataDir, templates);
     const first = await openDatabase(config, logger);
     try {
       assert.deepEqual(events, [{ event: 'db.fromTemplate', template }]);
@@ -99,18 +102,7 @@ describe('the migrated PGlite template', { skip: testEngine() !== 'pglite' && 'P
     mkdirSync(join(dataDir, 'db'), { recursive: true });
     const events: object[] = [];
     const logger = { info: (entry: object) => events.push(entry), warn: (entry: object) => events.push(entry) };
-    const database = await openDatabase(
-      {
-        databaseUrl: null,
-        databaseMigrationUrl: null,
-        databasePoolSize: 1,
-        dataDir,
-        databaseReplicaUrl: null,
-        databaseReplicaMaxLagSeconds: 5,
-        databaseTemplateDir: null,
-      },
-      logger,
-    );
+    const database = await openDatabase(embedded(dataDir, null), logger);
     try {
       assert.deepEqual(events, []);
       const [row] = await database.withMigrationLock((conn) =>
