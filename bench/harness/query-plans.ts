@@ -4,13 +4,16 @@
  * they send is caught at the pg pool, and each is explained twice: planned for its own values, and as
  * the generic plan PostgreSQL keeps for a prepared statement once it judges that plan no costlier
  * (`plan_cache_mode = force_generic_plan`), which is the one most requests run. A benchmark prints the
- * plans' scan lines, so docs/benchmarks.md can show that a route reads an index, not the table.
+ * plans' scan lines, so docs/benchmarks.md can show that a route reads an index, not the table, and
+ * whether PostgreSQL keeps that generic plan for the scenario's values or plans the statement again at
+ * every execution (eight executions with them, then `pg_prepared_statements`): planning can cost more
+ * than the read, and grow with the tables (the follow lists at a million, docs/benchmarks.md).
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../../src/platform/db/database.ts';
 import { Transactions } from '../../src/platform/db/transactions.ts';
-import { explainKeptPlan } from '../../test/helpers/kept-plan.ts';
+import { countGenericPlanRuns, explainKeptPlan } from '../../test/helpers/kept-plan.ts';
 import { catchStatements } from '../../test/helpers/statement-counter.ts';
 
 export interface Plan {
@@ -19,6 +22,8 @@ export interface Plan {
   plan: string[];
   /** The generic plan: made without the values, kept for later executions. */
   kept: string[];
+  /** Of eight executions with the scenario's values, how many ran the generic plan (0: planned at every one). */
+  genericRuns: number;
 }
 
 type Query = { text: string; values: unknown[] };
@@ -49,6 +54,7 @@ export async function capturePlans(
           statement: statement.text.replace(/\s+/g, ' ').slice(0, 120),
           plan: planLines(explained),
           kept,
+          genericRuns: await genericRunsOf(pool, statement),
         });
       }
     }
@@ -56,6 +62,21 @@ export async function capturePlans(
     await pool.end();
   }
   return plans;
+}
+
+/** Of eight executions of the statement with its values on one session, those that ran the generic plan. */
+async function genericRunsOf(pool: pg.Pool, statement: Query): Promise<number> {
+  const client = await pool.connect();
+  try {
+    const run = async (text: string) => (await client.query(text)).rows;
+    return await countGenericPlanRuns(
+      run,
+      statement.text,
+      Array.from({ length: 8 }, () => statement.values),
+    );
+  } finally {
+    client.release();
+  }
 }
 
 const planLines = (explained: unknown): string[] =>
@@ -91,6 +112,8 @@ export function printPlans(plans: Plan[]): void {
   console.log('\nquery plans (PostgreSQL): how each statement reads its rows, planned for its values and as kept');
   for (const plan of plans) {
     console.log(`- ${plan.scenario}: ${plan.statement}`);
+    if (plan.genericRuns === 0)
+      console.log('  planned again at every execution (no generic plan kept for these values)');
     const forValues = scanLines(plan.plan);
     const kept = scanLines(plan.kept);
     const same = nodesOf(forValues) === nodesOf(kept);

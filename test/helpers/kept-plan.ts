@@ -63,29 +63,37 @@ export function readUnderLimit(plan: string[]): string {
  * How many of `executions` (each one's values) ran the generic plan: `text` prepared on one session,
  * executed with each in turn, then `pg_prepared_statements` asked. PostgreSQL keeps the generic plan
  * after five executions when it judges it no costlier than one made for the values; a statement it
- * plans again every time answers 0.
+ * plans again every time answers 0. `run` sends one statement on that session; the prepared statement
+ * is removed whatever happens.
  */
+export async function countGenericPlanRuns(
+  run: (statement: string) => Promise<Array<Record<string, unknown>>>,
+  text: string,
+  executions: ReadonlyArray<readonly unknown[]>,
+): Promise<number> {
+  await run(`PREPARE counted_plan AS ${text}`);
+  try {
+    for (const values of executions) {
+      await run(`EXECUTE counted_plan${values.length > 0 ? `(${values.map(literalOf).join(', ')})` : ''}`);
+    }
+    const [statement] = await run(
+      "SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'counted_plan'",
+    );
+    return Number(statement?.generic ?? 0);
+  } finally {
+    await run('DEALLOCATE counted_plan');
+  }
+}
+
+/** The same in a transaction of the app's database. */
 export function genericPlanRuns(
   transactions: Transactions,
   text: string,
   executions: ReadonlyArray<readonly unknown[]>,
 ): Promise<number> {
-  return transactions.run(async () => {
-    const { db } = transactions;
-    await db.execute(sql.raw(`PREPARE counted_plan AS ${text}`));
-    try {
-      for (const values of executions) {
-        await db.execute(sql.raw(`EXECUTE counted_plan(${values.map(literalOf).join(', ')})`));
-      }
-      const [statement] = await queryRows<{ generic: number }>(
-        db,
-        sql`SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'counted_plan'`,
-      );
-      return statement?.generic ?? 0;
-    } finally {
-      await db.execute(sql.raw('DEALLOCATE counted_plan'));
-    }
-  });
+  return transactions.run(() =>
+    countGenericPlanRuns((statement) => queryRows(transactions.db, sql.raw(statement)), text, executions),
+  );
 }
 
 /** `count` users with nothing but their names (a skewed seed's many light owners), as SQL inserts them. */
