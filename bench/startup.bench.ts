@@ -47,13 +47,18 @@ type Start = Awaited<ReturnType<typeof measureStart>>;
 const times = (start: Start) =>
   `${seconds(start.firstAnswerMs)} (CPU ${seconds(start.cpuMs)}) | ${seconds(start.readyMs)} (CPU ${seconds(start.readyCpuMs)}) | ${Math.round(start.rss)} MB`;
 
-/** A fresh start on an empty database (PGlite: an empty DATA_DIR, created at start), then a warm one on it. */
-async function freshThenWarm(env: Record<string, string> = {}): Promise<[Start, Start]> {
+/**
+ * A fresh start on an empty database (PGlite: an empty DATA_DIR, created at start), then, when asked,
+ * a warm one on the same data.
+ */
+async function startsOnEmpty(
+  env: Record<string, string>,
+  thenWarm: boolean,
+): Promise<{ fresh: Start; warm: Start | null }> {
   const scratch = await createScratchDatabase(async () => {}, { migrate: false });
   try {
     const fresh = await measureStart({ ...scratch.serverEnv, ...env });
-    const warm = await measureStart({ ...scratch.serverEnv, ...env });
-    return [fresh, warm];
+    return { fresh, warm: thenWarm ? await measureStart({ ...scratch.serverEnv, ...env }) : null };
   } finally {
     await scratch.drop();
   }
@@ -63,9 +68,9 @@ const templateDir = engine === 'PGlite' ? databaseTemplateDirOf() : null;
 if (templateDir !== null) await ensurePgliteTemplate(templateDir);
 const rows: string[] = [];
 for (let run = 1; run <= runs; run++) {
-  const [fresh, warm] = await freshThenWarm();
-  const untemplated = templateDir === null ? null : (await freshThenWarm({ DATABASE_TEMPLATE_DIR: '' }))[0];
-  rows.push(`| ${run} | ${times(fresh)} | ${times(warm)} |${untemplated === null ? '' : ` ${times(untemplated)} |`}`);
+  const { fresh, warm } = await startsOnEmpty({}, true);
+  const untemplated = templateDir === null ? null : (await startsOnEmpty({ DATABASE_TEMPLATE_DIR: '' }, false)).fresh;
+  rows.push(`| ${run} | ${times(fresh)} | ${times(warm!)} |${untemplated === null ? '' : ` ${times(untemplated)} |`}`);
 }
 const [load1, load5] = loadavg();
 console.log(

@@ -150,10 +150,7 @@ export async function measureAgainstTwin(
   const service2 = await timed(() => measureLoad(`${serviceUrl}${path}`, settings, { headers }));
   const twin2 = await timed(() => measureLoad(`${twinUrl}${path}`, settings));
   const [service, twin] = [faster(service1, service2), faster(twin1, twin2)];
-  const runsDuring = (window: Window) => (databaseUrl === null ? [] : jobRunsDuring(databaseUrl, window));
-  return {
-    result: service.result,
-    twin: twin.result,
-    jobRuns: { service: await runsDuring(service.window), twin: await runsDuring(twin.window) },
-  };
+  const [serviceRuns = [], twinRuns = []] =
+    databaseUrl === null ? [] : await jobRunsDuring(databaseUrl, [service.window, twin.window]);
+  return { result: service.result, twin: twin.result, jobRuns: { service: serviceRuns, twin: twinRuns } };
 }
