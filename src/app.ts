@@ -90,7 +90,7 @@ export async function buildApp(
   }).withTypeProvider() as unknown as App;
   const compileSchemas = options.compileSchemas ?? 'firstUse';
   app.setValidatorCompiler(validatorCompiler(compileSchemas));
-  app.setSerializerCompiler(serializerCompiler(compileSchemas));
+  app.setSerializerCompiler(serializerCompiler({ check: config.checkAnswers, when: compileSchemas }));
   app.decorate('publicUrl', config.publicUrl);
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {

@@ -37,6 +37,14 @@ describe('configuration', () => {
     );
   });
 
+  it('checks answers against their schemas outside production unless CHECK_ANSWERS says otherwise', () => {
+    assert.equal(loadConfig({}).checkAnswers, true);
+    assert.equal(loadConfig({ APP_ENV: 'test' }).checkAnswers, true);
+    assert.equal(loadConfig({ APP_ENV: 'production' }).checkAnswers, false);
+    assert.equal(loadConfig({ APP_ENV: 'production', CHECK_ANSWERS: 'on' }).checkAnswers, true);
+    assert.equal(loadConfig({ CHECK_ANSWERS: 'off' }).checkAnswers, false);
+  });
+
   it('reports every bad variable at once, naming each and what it expects', () => {
     try {
       loadConfig({

@@ -47,6 +47,11 @@ export interface Config {
   mailFrom: string;
   adminApiToken: string | null;
   rateLimits: boolean;
+  /**
+   * Each answer is also written by its schema's serializer and must read the same (CHECK_ANSWERS; on
+   * unless APP_ENV=production): src/platform/http/serialization.ts.
+   */
+  checkAnswers: boolean;
   /** Trust X-Forwarded-* from this many proxy hops (or a list of addresses), for client IPs. */
   trustProxy: boolean | number | string;
   logLevel: string;
@@ -262,6 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: read.string('MAIL_FROM', 'Travel Media <no-reply@localhost>'),
     adminApiToken: read.optional('ADMIN_API_TOKEN'),
     rateLimits: read.switch('RATE_LIMITS', true),
+    checkAnswers: read.switch('CHECK_ANSWERS', appEnv !== 'production'),
     trustProxy: trustProxyOf(read.optional('TRUST_PROXY')),
     logLevel: read.oneOf(
       'LOG_LEVEL',

@@ -68,6 +68,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       PORT: String(port),
       PUBLIC_URL: url,
       RATE_LIMITS: 'off',
+      // As in production: answers written by JSON.stringify alone (src/platform/http/serialization.ts).
+      CHECK_ANSWERS: 'off',
       LOG_LEVEL: 'warn',
       // Settings a run may vary, passed through from the benchmark's environment.
       ...Object.fromEntries(passedThrough.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),

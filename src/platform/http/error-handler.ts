@@ -11,6 +11,7 @@ import { AppError, AppErrors, type ErrorCode } from './error-catalogue.ts';
 import { jsonApiMediaType } from './jsonapi.ts';
 import { nulCharacter } from './nul-guard.ts';
 import { htmlFrameHeaders, referrerPolicy } from './security-headers.ts';
+import { AnswerSchemaMismatch } from './serialization.ts';
 import type { App } from './types.ts';
 import { hasAtMostValues, maxValuesForAllErrors } from './validation.ts';
 
@@ -227,6 +228,11 @@ export function registerErrorHandling(app: App) {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendErrors(request, reply, error.status, [error]);
+    }
+    if (error instanceof AnswerSchemaMismatch) {
+      // Only with CHECK_ANSWERS (development and tests): the developer is the reader, so it says why.
+      request.log.error({ err: error }, 'answer does not match its schema');
+      return sendErrors(request, reply, 500, [new AppError('internal', { detail: error.message })]);
     }
     if ((error as FastifyError).validation) {
       const grouped = validationErrors(error as FastifyError, request);

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, RelationshipSchema, ResourceSchema, Timestamp } from '../../../platform/http/jsonapi.ts';
+import { Nullable, ResourceSchema, Timestamp } from '../../../platform/http/jsonapi.ts';
 import { formatNullableTimestamp } from '../../../platform/http/time.ts';
 import { OwnMediaSchema, presentOwnMedia } from '../presenters.ts';
 import type { MediaRow } from '../tables.ts';
@@ -19,7 +19,7 @@ export const AdminMediaSchema = ResourceSchema(
     latitude: Nullable(Type.Number()),
     longitude: Nullable(Type.Number()),
   }),
-  Type.Object({ owner: RelationshipSchema('users') }),
+  OwnMediaSchema.properties.relationships,
   'AdminMedia',
 );
 
