@@ -34,7 +34,15 @@ export const SettingsPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const presentSettings = (userId: string, settings: UserSettings) => resource('userSettings', userId, settings);
+/**
+ * Only the declared fields of a value stored as JSON (settings, the address): a key an older shape
+ * left in a stored row is not sent (answers are written as given: src/platform/http/serialization.ts).
+ */
+const declaredOf = <T extends object>(fields: object, stored: T): T =>
+  Object.fromEntries(Object.keys(fields).map((key) => [key, (stored as Record<string, unknown>)[key]])) as T;
+
+export const presentSettings = (userId: string, settings: UserSettings) =>
+  resource('userSettings', userId, declaredOf(settingsFields, settings));
 
 const addressFields = {
   recipient: Type.String({ maxLength: addressLimits.recipient }),
@@ -67,4 +75,5 @@ export const AddressPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const presentAddress = (userId: string, address: PostalAddress) => resource('postalAddresses', userId, address);
+export const presentAddress = (userId: string, address: PostalAddress) =>
+  resource('postalAddresses', userId, declaredOf(addressFields, address));

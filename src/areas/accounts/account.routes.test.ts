@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, strongPassword } from '../../../test/helpers/factories.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 
 let t: TestApp;
 before(async () => {
@@ -309,6 +311,24 @@ describe('settings', () => {
     const other = await createUser(t);
     const theirs = await t.request({ method: 'GET', url: '/api/users/me/settings', token: other.token });
     assert.equal(theirs.json.data.attributes.discoverable, true, "another user's settings are their own");
+  });
+
+  it('shows only the settings it declares, whatever an older version left in the stored row', async () => {
+    const user = await createUser(t);
+    await queryRows(
+      t.deps.database.db,
+      sql`UPDATE users SET settings = settings || '{"darkMode": true, "legacyNewsletter": "weekly"}'::jsonb WHERE id = ${user.id}`,
+    );
+    const shown = await t.request({ method: 'GET', url: '/api/users/me/settings', token: user.token });
+    assert.equal(shown.statusCode, 200);
+    assert.deepEqual(Object.keys(shown.json.data.attributes).sort(), [
+      'birthCityId',
+      'blurSensitiveMedia',
+      'discoverable',
+      'marketingEmails',
+      'publishLocationByDefault',
+      'showReactionsPublicly',
+    ]);
   });
 });
 

@@ -57,7 +57,7 @@ export const MapClusterSchema = ResourceSchema(
 const withWarnings = <M extends object>(meta: M, filtered: FilterResult[] | undefined) =>
   filtered === undefined || filtered.length === 0 ? meta : { ...meta, filtered };
 
-// The meta is added to the resource just made (the serializer writes the schema's order, whatever the object's).
+// The meta is added to the resource just made, after its other members, rather than copying them.
 export const presentNearbyMedia = (row: DistancedMedia & { filtered?: FilterResult[] }) =>
   Object.assign(presentMedia(row, null), {
     meta: withWarnings({ distance: Math.round(row.distance) }, row.filtered),

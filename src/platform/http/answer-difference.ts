@@ -1,7 +1,15 @@
-/** Where two JSON values first differ, as a JSON Pointer and both values: for the answer check's message. */
+/**
+ * Where two JSON values first differ: the path (keys joined by `/`) and the kind of value each has
+ * there, for the answer check's message. Never the values: the difference may be what must not be sent.
+ */
 import { isDeepStrictEqual } from 'node:util';
 
-const shown = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 80));
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
 
 export function firstDifference(sent: unknown, expected: unknown, path = ''): string {
   if (
@@ -18,5 +26,7 @@ export function firstDifference(sent: unknown, expected: unknown, path = ''): st
       return firstDifference(sentRecord[key], expectedRecord[key], `${path}/${key}`);
     }
   }
-  return `${path || '/'}: the answer has ${shown(sent)}, the schema writes ${shown(expected)}`;
+  const [sentKind, expectedKind] = [kindOf(sent), kindOf(expected)];
+  const other = sentKind === expectedKind ? `another ${sentKind.replace(/^an? /, '')}` : expectedKind;
+  return `${path || '/'}: the answer has ${sentKind}, the schema writes ${other}`;
 }

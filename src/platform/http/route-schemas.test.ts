@@ -39,10 +39,17 @@ describe('route schemas', () => {
             response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } },
           },
         },
-        async (request) => ({ ...(request.body as object) }),
+        // 4 answers a property the schema does not declare.
+        async (request) => {
+          const { n } = request.body as { n: number };
+          return n === 4 ? { n, hidden: 'not in the schema' } : { n };
+        },
       );
       const ok = await app.inject({ method: 'POST', url: '/echo', payload: { n: 3 } });
       assert.deepEqual([ok.statusCode, ok.json()], [200, { n: 3 }], when);
+      const undeclared = await app.inject({ method: 'POST', url: '/echo', payload: { n: 4 } });
+      assert.equal(undeclared.statusCode, 500, when);
+      assert.match(undeclared.json().message, /POST \/echo does not read as its schema says: \/hidden/, when);
       const bad = await app.inject({ method: 'POST', url: '/echo', payload: { n: 'x', extra: 1 } });
       assert.equal(bad.statusCode, 400, when);
       assert.match(bad.json().message, /must be integer|must NOT have additional properties/, when);

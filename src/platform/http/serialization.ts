@@ -1,30 +1,36 @@
 /**
  * How answers are written. A route's declared success schema documents its answer (OpenAPI, the
- * generated client); the answer itself is written by V8's JSON.stringify, which on Node 24 costs a
- * third of what fast-json-stringify's generated code cost for the same lists (their escaping, date
- * checks and string concatenation were a tenth of a notification page's server CPU:
- * docs/benchmarks.md, "Answers written by JSON.stringify").
+ * generated client); the answer itself is written by V8's JSON.stringify, which on Node 24 writes
+ * our lists in 60 to 85 % of the CPU that fast-json-stringify's generated code took, and leaves less
+ * garbage (its concatenated strings): docs/benchmarks.md, "Answers written by JSON.stringify".
  *
  * fast-json-stringify also wrote only what the schema declares, so a presenter's extra property was
- * dropped, not sent. With `checkAnswers` (CHECK_ANSWERS, on outside production, so in every test and
- * on a developer's server) each answer is also written by the schema's fast-json-stringify serializer
- * and the two must read the same (same properties, same values, order aside): a property the schema
- * does not declare, a number where it says string, a Date where it says text, fails the request with
- * a 500 that names the route, the status and the first difference. So every answer the suite sees is
- * held to its schema, which is stronger than dropping what does not fit.
+ * dropped, not sent. With `checkAnswers` (CHECK_ANSWERS, on unless APP_ENV=production: every test, a
+ * developer's server) each answer that has a schema (a route's main success status) is also written by
+ * the schema's fast-json-stringify serializer and the two must read the same (same properties, same
+ * values, order aside): a property the schema does not declare, a number where it says string, a
+ * missing required property, fails the request with a 500 whose detail names the route, the status,
+ * where the two differ and the kinds of value there (never the value: it may be what should not be
+ * sent). So every answer the suite sees is held to its schema, which is stronger than dropping what
+ * does not fit. Presenters therefore build their answers from declared fields, never pass a stored
+ * row or document through whole.
  *
  * The check's serializers are compiled on the first answer of each route and status (building about
  * 170 routes' serializers took a sixth of a warm start), or at registration with `when: 'now'`
- * (route-schemas.test.ts, so a schema fast-json-stringify refuses still fails the suite).
+ * (route-schemas.test.ts, so a schema fast-json-stringify refuses still fails the suite); without the
+ * check fast-json-stringify is not even loaded.
  */
+import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
-import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { firstDifference } from './answer-difference.ts';
 
 type Serialize = (data: unknown) => string;
 
-const compileSerializer = (schema: object): Serialize => fastJsonStringify(schema) as Serialize;
+const compileSerializer = (schema: object): Serialize => {
+  const fastJsonStringify = createRequire(import.meta.url)('fast-json-stringify') as (schema: object) => Serialize;
+  return fastJsonStringify(schema);
+};
 
 const writeJson: Serialize = (data) => JSON.stringify(data);
 
@@ -40,16 +46,21 @@ export const serializerCompiler =
   ({ schema, method, url, httpStatus }) => {
     if (!options.check) return writeJson;
     let compiled: Serialize | null = options.when === 'now' ? compileSerializer(schema) : null;
+    const mismatch = (why: string) =>
+      new AnswerSchemaMismatch(`the ${httpStatus} answer of ${method} ${url} does not read as its schema says: ${why}`);
     return (data: unknown) => {
       compiled ??= compileSerializer(schema);
-      const written = writeJson(data);
-      const declared = compiled(data);
-      const [sent, expected] = [JSON.parse(written) as unknown, JSON.parse(declared) as unknown];
-      if (!isDeepStrictEqual(sent, expected)) {
-        throw new AnswerSchemaMismatch(
-          `the ${httpStatus} answer of ${method} ${url} does not read as its schema says: ${firstDifference(sent, expected)}`,
-        );
+      let written: string;
+      let declared: string;
+      try {
+        written = writeJson(data);
+        declared = compiled(data);
+      } catch (error) {
+        // What fast-json-stringify refuses to write (a required property missing, NaN) or JSON.stringify cannot (a BigInt).
+        throw mismatch(`it cannot be written: ${(error as Error).message}`);
       }
+      const [sent, expected] = [JSON.parse(written) as unknown, JSON.parse(declared) as unknown];
+      if (!isDeepStrictEqual(sent, expected)) throw mismatch(firstDifference(sent, expected));
       return written;
     };
   };
