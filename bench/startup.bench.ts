@@ -48,17 +48,15 @@ const times = (start: Start) =>
   `${seconds(start.firstAnswerMs)} (CPU ${seconds(start.cpuMs)}) | ${seconds(start.readyMs)} (CPU ${seconds(start.readyCpuMs)}) | ${Math.round(start.rss)} MB`;
 
 /**
- * A fresh start on an empty database (PGlite: an empty DATA_DIR, created at start), then, when asked,
- * a warm one on the same data.
+ * Starts on an empty database (PGlite: an empty DATA_DIR, created at start): the first fresh, the
+ * others warm on the same data.
  */
-async function startsOnEmpty(
-  env: Record<string, string>,
-  thenWarm: boolean,
-): Promise<{ fresh: Start; warm: Start | null }> {
+async function startsOnEmpty(env: Record<string, string>, count: number): Promise<Start[]> {
   const scratch = await createScratchDatabase(async () => {}, { migrate: false });
   try {
-    const fresh = await measureStart({ ...scratch.serverEnv, ...env });
-    return { fresh, warm: thenWarm ? await measureStart({ ...scratch.serverEnv, ...env }) : null };
+    const starts: Start[] = [];
+    for (let n = 0; n < count; n++) starts.push(await measureStart({ ...scratch.serverEnv, ...env }));
+    return starts;
   } finally {
     await scratch.drop();
   }
@@ -68,9 +66,11 @@ const templateDir = engine === 'PGlite' ? databaseTemplateDirOf() : null;
 if (templateDir !== null) await ensurePgliteTemplate(templateDir);
 const rows: string[] = [];
 for (let run = 1; run <= runs; run++) {
-  const { fresh, warm } = await startsOnEmpty({}, true);
-  const untemplated = templateDir === null ? null : (await startsOnEmpty({ DATABASE_TEMPLATE_DIR: '' }, false)).fresh;
-  rows.push(`| ${run} | ${times(fresh)} | ${times(warm!)} |${untemplated === null ? '' : ` ${times(untemplated)} |`}`);
+  const [fresh, warm] = (await startsOnEmpty({}, 2)) as [Start, Start];
+  const [untemplated] = templateDir === null ? [] : await startsOnEmpty({ DATABASE_TEMPLATE_DIR: '' }, 1);
+  rows.push(
+    `| ${run} | ${times(fresh)} | ${times(warm)} |${untemplated === undefined ? '' : ` ${times(untemplated)} |`}`,
+  );
 }
 const [load1, load5] = loadavg();
 console.log(

@@ -1,5 +1,6 @@
 /** Test data made through the real services, so it passes the same rules as the API. */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { AccountsRepository, type NewUser } from '../../src/areas/accounts/accounts.repository.ts';
 import type { UserRow } from '../../src/areas/accounts/tables.ts';
 import type { TestApp } from './app.ts';
@@ -69,4 +70,11 @@ export async function updateUserRow(t: TestApp, userId: string, patch: Partial<N
     userId,
     patch,
   );
+}
+
+/** `count` users with nothing but their names (a skewed seed's many light owners), as one SQL insert. */
+export async function insertFillerUsers(t: TestApp, count: number): Promise<void> {
+  await t.deps.database.db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
+    SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
+    FROM (SELECT md5(i::text) AS n FROM generate_series(1, ${count}) AS i) AS filler`);
 }

@@ -95,10 +95,3 @@ export function genericPlanRuns(
     countGenericPlanRuns((statement) => queryRows(transactions.db, sql.raw(statement)), text, executions),
   );
 }
-
-/** `count` users with nothing but their names (a skewed seed's many light owners), as SQL inserts them. */
-export async function insertFillerUsers(transactions: Transactions, count: number): Promise<void> {
-  await transactions.db.execute(sql`INSERT INTO users (id, email, username, sponsor_code, settings, created_at, updated_at)
-    SELECT gen_random_uuid(), n || '@example.test', 'u' || n, upper(n), '{}', now(), now()
-    FROM (SELECT md5(i::text) AS n FROM generate_series(1, ${count}) AS i) AS filler`);
-}

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { genericPlanRuns, insertFillerUsers, keptPlan } from '../../../test/helpers/kept-plan.ts';
+import { createUser, insertFillerUsers, type TestUser } from '../../../test/helpers/factories.ts';
+import { genericPlanRuns, keptPlan } from '../../../test/helpers/kept-plan.ts';
 import { type SentStatement, watchStatements } from '../../../test/helpers/statement-counter.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
@@ -23,7 +23,7 @@ describe('plans kept for the follow lists', () => {
     heavy = await createUser(t);
     const db = t.deps.database.db;
     // 2,000 users who each follow the next 100 and the heavy user; the heavy user follows 1,000 of them.
-    await insertFillerUsers(t.services.platform.transactions, 2000);
+    await insertFillerUsers(t, 2000);
     await db.execute(sql`WITH filler AS (
         SELECT id, row_number() OVER (ORDER BY id) AS place FROM users WHERE id <> ${heavy.id}
       )

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
-import { genericPlanRuns, insertFillerUsers, keptPlan, readUnderLimit } from '../../../test/helpers/kept-plan.ts';
+import { createUser, insertFillerUsers, type TestUser } from '../../../test/helpers/factories.ts';
+import { genericPlanRuns, keptPlan, readUnderLimit } from '../../../test/helpers/kept-plan.ts';
 import { pageDirections } from '../../platform/db/page-request.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { feedPageStatements, feedPageValues } from './feed-statements.ts';
@@ -23,7 +23,7 @@ describe('plans kept for the feed statements', () => {
     const db = t.deps.database.db;
     // 400 owners with 10 notifications each, and one with 5,000 (half of every owner's unread): the
     // average owner has about a page of rows, where a plan that sorts an owner's rows looks as cheap.
-    await insertFillerUsers(t.services.platform.transactions, 400);
+    await insertFillerUsers(t, 400);
     await db.execute(sql`INSERT INTO notifications (id, owner_id, type, data, read_at, created_at)
       SELECT gen_random_uuid(), owner.id, 'follow.received', '{}',
              CASE WHEN i % 2 = 0 THEN now() END, now() - i * interval '1 minute'

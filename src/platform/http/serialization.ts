@@ -27,8 +27,10 @@ import { firstDifference } from './answer-difference.ts';
 
 type Serialize = (data: unknown) => string;
 
+let fastJsonStringify: ((schema: object) => Serialize) | null = null;
+
 const compileSerializer = (schema: object): Serialize => {
-  const fastJsonStringify = createRequire(import.meta.url)('fast-json-stringify') as (schema: object) => Serialize;
+  fastJsonStringify ??= createRequire(import.meta.url)('fast-json-stringify') as (schema: object) => Serialize;
   return fastJsonStringify(schema);
 };
 
