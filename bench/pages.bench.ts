@@ -17,8 +17,8 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { loadSettings } from './harness/load.ts';
-import { loadTable, machineLine, type Row } from './harness/report.ts';
-import { measureScenarios } from './harness/scenarios.ts';
+import { machineLine, type Row } from './harness/report.ts';
+import { measureScenarios, scenariosTable } from './harness/scenarios.ts';
 import { createScratchDatabase } from './harness/scratch-database.ts';
 import { startServer } from './harness/server.ts';
 
@@ -170,9 +170,7 @@ try {
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
-  const [ping, ...pageLoads] = loadRows;
-  if (ping !== undefined)
-    console.log(`\n${machineLine(engine, settings)}\n\n${loadTable([ping, ...pageLoads], ping.result)}`);
+  if (loadRows.length > 0) console.log(`\n${machineLine(engine, settings)}\n\n${scenariosTable(loadRows)}`);
 } finally {
   await scratch.drop();
 }

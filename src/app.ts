@@ -10,6 +10,7 @@ import { isPostgres } from './platform/db/postgres-database.ts';
 import { registerHealth } from './platform/health/health-routes.ts';
 import { registerAuth } from './platform/http/auth.ts';
 import { handleClientError } from './platform/http/client-errors.ts';
+import { registerAccessLog } from './platform/http/access-log.ts';
 import { registerContentTypes } from './platform/http/content-types.ts';
 import { registerCors } from './platform/http/cors.ts';
 import { registerErrorHandling, registerNotFound, sendFrameworkError } from './platform/http/error-handler.ts';
@@ -76,6 +77,8 @@ export async function buildApp(
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? { level: config.logLevel } }),
+    // One line per request instead (access-log.ts).
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: 200 },
@@ -116,6 +119,7 @@ export async function buildApp(
   });
   // Before any route is added (CORS adds its preflight's): each route gets its own timing hook.
   registerHttpMetrics(app, services.platform.metrics);
+  registerAccessLog(app);
   // Before anything that may refuse a request, so a refusal still reaches the allowed origin's script.
   await registerCors(app, config.corsOrigins);
   registerErrorHandling(app);

@@ -19,7 +19,10 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel });
+  // Written asynchronously: lines are gathered while a write is in flight and written together by
+  // libuv's pool, not one blocking write each on the event loop (an access line a request,
+  // access-log.ts). pino writes what is left when the process exits.
+  const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
   const [database, { serve }] = await Promise.all([openDatabase(config, logger), import('./serve.ts')]);
   await serve(config, logger, database);
 }

@@ -1,5 +1,6 @@
 /** The benchmark's Markdown: where and when it ran, then one row per scenario with its ratio to ping. */
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { InstructionCount } from './instructions.ts';
 import type { LoadResult, LoadSettings } from './load.ts';
 
 export function machineLine(engine: string, settings: LoadSettings): string {
@@ -12,7 +13,17 @@ export function machineLine(engine: string, settings: LoadSettings): string {
   );
 }
 
-export interface Row {
+/** A scenario measured under load, or counted (BENCH_COUNT=instructions). */
+export type Row = LoadRow | CountedRow;
+
+export interface CountedRow {
+  scenario: string;
+  counted: { service: InstructionCount; twin: InstructionCount | null };
+}
+
+export const isCounted = (row: Row): row is CountedRow => 'counted' in row;
+
+export interface LoadRow {
   scenario: string;
   result: LoadResult;
   /** The scenario's floor twin (twin.ts), measured alternated with it; PostgreSQL only. */
@@ -29,7 +40,7 @@ const cpuCell = ({ cpuPerRequest: cpu }: LoadResult) =>
  * measured, the twin's rate and p99, the ratio of rates (the service's share of its floor) and of p99s,
  * and the CPU a request of each.
  */
-export function loadTable(rows: Row[], ping: LoadResult): string {
+export function loadTable(rows: LoadRow[], ping: LoadResult): string {
   const withTwin = rows.some((row) => row.twin !== undefined);
   const lines = withTwin
     ? [
@@ -67,7 +78,7 @@ export function loadTable(rows: Row[], ping: LoadResult): string {
  * them, and the faster of the two is the anchor, so a disturbance during one of them (a checkpoint, a
  * job) never makes the scenarios look better than they are. Both rows are printed.
  */
-export function fasterAnchor(before: Row, after: Row): Row {
+export function fasterAnchor(before: LoadRow, after: LoadRow): LoadRow {
   return after.result.rps > before.result.rps ? after : before;
 }
 
@@ -76,7 +87,7 @@ export function fasterAnchor(before: Row, after: Row): Row {
  * whatever is measured, and the twin has none): a line per row that had any; empty when no row was
  * measured against a twin.
  */
-export function jobRunsLines(rows: Row[]): string {
+export function jobRunsLines(rows: LoadRow[]): string {
   const measured = rows.filter((row) => row.jobRuns !== undefined);
   if (measured.length === 0) return '';
   const lines = measured.flatMap(({ scenario, jobRuns }) => {

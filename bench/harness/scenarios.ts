@@ -2,11 +2,14 @@
  * A benchmark's scenarios measured the one way every benchmark measures them: on PostgreSQL each
  * against its floor twin (twin.ts), alternated, best of two each; on PGlite alone (the twin needs a
  * PostgreSQL to run the statements on). BENCH_ONLY=<text> keeps only the scenarios whose title
- * contains it (ping is always measured: it is the anchor), e.g. to profile one.
+ * contains it (ping is always measured: it is the anchor), e.g. to profile one. BENCH_COUNT=instructions
+ * counts the instructions a request instead (instructions.ts), the service's and the twin's.
  */
+
+import { countPerRequest, instructionsTable } from './instructions.ts';
 import type { LoadSettings } from './load.ts';
 import { measureLoad } from './load.ts';
-import { fasterAnchor, jobRunsLines, loadTable, type Row } from './report.ts';
+import { type CountedRow, fasterAnchor, isCounted, jobRunsLines, type LoadRow, loadTable, type Row } from './report.ts';
 import type { ServerProcess } from './server.ts';
 import { captureScenarios, measureAgainstTwin, servicePoolSize, startTwin } from './twin.ts';
 
@@ -30,6 +33,7 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
   const only = process.env.BENCH_ONLY;
   const chosen = scenarios.filter((scenario) => !only || isAnchor(scenario) || scenario.title.includes(only));
   const { server, databaseUrl, settings } = run;
+  if (server.callgrind !== null) return countScenarios(run, chosen);
   if (databaseUrl === null) {
     const rows: Row[] = [];
     for (const { title, path, headers } of chosen) {
@@ -51,6 +55,36 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
   }
 }
 
+/** Each scenario's instructions a request, the service's and (on PostgreSQL) its twin's. */
+async function countScenarios(
+  { server, databaseUrl, serverEnv }: ScenarioRun,
+  chosen: Scenario[],
+): Promise<CountedRow[]> {
+  const twin =
+    databaseUrl === null
+      ? null
+      : await startTwin(databaseUrl, await captureScenarios(databaseUrl, serverEnv, chosen), servicePoolSize());
+  try {
+    const rows: CountedRow[] = [];
+    for (const { title, path, headers } of chosen) {
+      const service = await countPerRequest(server.callgrind!, server.pid, `${server.url}${path}`, headers);
+      const twinCount = twin === null ? null : await countPerRequest(twin.callgrind!, twin.pid, `${twin.url}${path}`);
+      rows.push({ scenario: title, counted: { service, twin: twinCount } });
+    }
+    return rows;
+  } finally {
+    await twin?.stop();
+  }
+}
+
+/** A run's table: under load, against the faster ping (its first and last rows); counted, as counted. */
+export function scenariosTable(rows: Row[]): string {
+  const counted = rows.filter(isCounted);
+  if (counted.length > 0) return instructionsTable(counted);
+  const loaded = rows as LoadRow[];
+  return loadTable(loaded, fasterAnchor(loaded[0]!, loaded[loaded.length - 1]!).result);
+}
+
 /**
  * Ends a run whose rows begin and end with ping (the anchor, measured before and after the
  * scenarios): stops the server and prints the table against the faster ping. Returns the server's
@@ -59,8 +93,8 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
 export async function stopAndPrintTable(server: ServerProcess, rows: Row[]): Promise<number> {
   const rssMb = server.rssMb();
   await server.stop();
-  console.log(`\n${loadTable(rows, fasterAnchor(rows[0]!, rows[rows.length - 1]!).result)}`);
-  const jobRuns = jobRunsLines(rows);
+  console.log(`\n${scenariosTable(rows)}`);
+  const jobRuns = jobRunsLines(rows.filter((row): row is LoadRow => !isCounted(row)));
   if (jobRuns !== '') console.log(`\n${jobRuns}`);
   return rssMb;
 }

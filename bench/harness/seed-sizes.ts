@@ -8,7 +8,7 @@
  * whatever else the machine runs meanwhile; the CPU a request costs moves much less.
  * BENCH_SIZES=<n>,<n> sets the sizes (default 100,000 and 1,000,000).
  */
-import type { Row } from './report.ts';
+import { type CountedRow, isCounted, type LoadRow, type Row } from './report.ts';
 
 export const defaultSeedSizes = [100_000, 1_000_000];
 
@@ -33,6 +33,45 @@ export const sizesSection = (sizes: number[], rowsBySize: Row[][]): string =>
  * the first size to the last.
  */
 export function sizesTable(sizes: number[], rowsBySize: Row[][]): string {
+  if (rowsBySize[0]!.some(isCounted)) return countedSizesTable(sizes, rowsBySize as CountedRow[][]);
+  return loadSizesTable(sizes, rowsBySize as LoadRow[][]);
+}
+
+function tableOf(header: string[], rows: string[][]): string {
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `|---|${header
+      .slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
+  ];
+  for (const cells of rows) lines.push(`| ${cells.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+/** Counted (BENCH_COUNT=instructions): the service's instructions a request at each size, and the change. */
+function countedSizesTable(sizes: number[], rowsBySize: CountedRow[][]): string {
+  const labels = sizes.map(sizeLabel);
+  const header = [
+    'scenario',
+    ...labels.map((label) => `service instructions/request (main thread) at ${label}`),
+    `${labels[0]} → ${labels[labels.length - 1]}`,
+  ];
+  const mainThread = (row: CountedRow) => row.counted.service.mainThread;
+  return tableOf(
+    header,
+    rowsBySize[0]!.map((row, index) => {
+      const atSizes = rowsBySize.map((rows) => rows[index]!);
+      return [
+        row.scenario,
+        ...atSizes.map((at) => `${Math.round(mainThread(at) / 1000).toLocaleString('en-US')} k`),
+        change(mainThread(row), mainThread(atSizes[atSizes.length - 1]!)),
+      ];
+    }),
+  );
+}
+
+function loadSizesTable(sizes: number[], rowsBySize: LoadRow[][]): string {
   const first = rowsBySize[0]!;
   const last = rowsBySize[rowsBySize.length - 1]!;
   const labels = sizes.map(sizeLabel);
@@ -45,26 +84,22 @@ export function sizesTable(sizes: number[], rowsBySize: Row[][]): string {
     'CPU a request',
     ...(withTwin ? labels.map((label) => `vs twin at ${label}`) : []),
   ];
-  const lines = [
-    `| ${header.join(' | ')} |`,
-    `|---|${header
-      .slice(1)
-      .map(() => '---:')
-      .join('|')}|`,
-  ];
-  const serviceCpu = (row: Row) => row.result.cpuPerRequest.server + row.result.cpuPerRequest.database;
-  first.forEach((row, index) => {
-    const atSizes = rowsBySize.map((rows) => rows[index]!);
-    const lastRow = last[index]!;
-    const cells = [
-      row.scenario,
-      ...atSizes.map((at) => String(Math.round(at.result.rps))),
-      change(row.result.rps, lastRow.result.rps),
-      ...atSizes.map((at) => String(Math.round(serviceCpu(at)))),
-      change(serviceCpu(row), serviceCpu(lastRow)),
-      ...(withTwin ? atSizes.map((at) => (at.twin === undefined ? '' : (at.result.rps / at.twin.rps).toFixed(2))) : []),
-    ];
-    lines.push(`| ${cells.join(' | ')} |`);
-  });
-  return lines.join('\n');
+  const serviceCpu = (row: LoadRow) => row.result.cpuPerRequest.server + row.result.cpuPerRequest.database;
+  return tableOf(
+    header,
+    first.map((row, index) => {
+      const atSizes = rowsBySize.map((rows) => rows[index]!);
+      const lastRow = last[index]!;
+      return [
+        row.scenario,
+        ...atSizes.map((at) => String(Math.round(at.result.rps))),
+        change(row.result.rps, lastRow.result.rps),
+        ...atSizes.map((at) => String(Math.round(serviceCpu(at)))),
+        change(serviceCpu(row), serviceCpu(lastRow)),
+        ...(withTwin
+          ? atSizes.map((at) => (at.twin === undefined ? '' : (at.result.rps / at.twin.rps).toFixed(2)))
+          : []),
+      ];
+    }),
+  );
 }

@@ -1,12 +1,17 @@
 /**
  * The service under test in its own process, started the way `npm start` starts it (node src/main.ts)
  * with the given environment, plus what a benchmark reads of it: the time from spawning to the first
- * 200 of /api/ping, and its resident memory.
+ * 200 of /api/ping, and its resident memory. It logs at production's level (`info`: a line a request)
+ * into a file, as a production server logs into whatever collects its output; the file's end is
+ * shown if the server fails to start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkoutDir, cpuMsOf } from './cpu.ts';
+import { type Callgrind, countingInstructions, underCallgrind } from './instructions.ts';
 
 const passedThrough = ['DATABASE_POOL_SIZE', 'SESSION_CACHE_SECONDS', 'REDIS_URL', 'PGOPTIONS'];
 
@@ -20,6 +25,8 @@ export interface ServerProcess {
   /** The CPU time it has used so far. */
   cpuMs(): number;
   rssMb(): number;
+  /** Its instruction counters, when it runs under callgrind (BENCH_COUNT=instructions, instructions.ts). */
+  callgrind: Callgrind | null;
   stop(): Promise<void>;
 }
 
@@ -40,7 +47,7 @@ export function rssMbOf(pid: number): number {
 }
 
 async function waitForPing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 300_000; // a first start on a machine busy with other work
+  const deadline = Date.now() + 600_000; // a first start under callgrind, on a machine busy with other work
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output()}`);
     try {
@@ -51,40 +58,40 @@ async function waitForPing(url: string, child: ChildProcess, output: () => strin
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`the server did not answer within 300 s:\n${output()}`);
+  throw new Error(`the server did not answer within 600 s:\n${output()}`);
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+/** `counted`: under callgrind (instructions.ts); by default when the run counts instructions. */
+export async function startServer(
+  env: Record<string, string>,
+  { counted = countingInstructions() }: { counted?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
   const flags = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...flags, 'src/main.ts'], {
-    cwd: checkoutDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      RATE_LIMITS: 'off',
-      // As in production: answers written by JSON.stringify alone (src/platform/http/serialization.ts).
-      CHECK_ANSWERS: 'off',
-      LOG_LEVEL: 'warn',
-      // Settings a run may vary, passed through from the benchmark's environment.
-      ...Object.fromEntries(passedThrough.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  await waitForPing(url, child, () => output);
+  const childEnv = {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    RATE_LIMITS: 'off',
+    // As in production: answers written by JSON.stringify alone (src/platform/http/serialization.ts).
+    CHECK_ANSWERS: 'off',
+    LOG_LEVEL: 'info',
+    // Settings a run may vary, passed through from the benchmark's environment.
+    ...Object.fromEntries(passedThrough.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
+    ...env,
+  };
+  const callgrind = counted ? underCallgrind([process.execPath, ...flags, 'src/main.ts'], childEnv) : null;
+  const [command, ...args] = callgrind?.command ?? [process.execPath, ...flags, 'src/main.ts'];
+  const logFolder = mkdtempSync(join(tmpdir(), 'tms-server-'));
+  const logFile = join(logFolder, 'server.log');
+  const log = openSync(logFile, 'a');
+  const child = spawn(command!, args, { cwd: checkoutDir, env: childEnv, stdio: ['ignore', log, log] });
+  closeSync(log);
+  await waitForPing(url, child, () => readFileSync(logFile, 'utf8').slice(-20_000));
   const firstAnswerMs = performance.now() - started;
   const firstAnswerCpuMs = cpuMsOf(child.pid!);
   return {
@@ -94,11 +101,14 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     firstAnswerCpuMs,
     cpuMs: () => cpuMsOf(child.pid!),
     rssMb: () => rssMbOf(child.pid!),
+    callgrind,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(logFolder, { recursive: true, force: true });
     },
   };
 }

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkoutDir } from './cpu.ts';
+import { type Callgrind, countingInstructions, underCallgrind } from './instructions.ts';
 import { jobRunsDuring, type Window } from './job-runs.ts';
 import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 import { startServer } from './server.ts';
@@ -56,7 +57,7 @@ export async function captureScenarios(
   const target = new URL(databaseUrl);
   const recorder = await startWireRecorder({ host: target.hostname, port: Number(target.port || 5432) });
   const relayed = Object.assign(new URL(databaseUrl), { host: `127.0.0.1:${recorder.port}` }).toString();
-  const server = await startServer({ ...serverEnv, DATABASE_URL: relayed });
+  const server = await startServer({ ...serverEnv, DATABASE_URL: relayed }, { counted: false });
   try {
     const captures: Capture[] = [];
     for (const { path, headers = {} } of scenarios) {
@@ -89,10 +90,13 @@ export async function captureScenarios(
 
 export interface Twin {
   url: string;
+  pid: number;
+  /** Its instruction counters, when it runs under callgrind (BENCH_COUNT=instructions, instructions.ts). */
+  callgrind: Callgrind | null;
   stop(): Promise<void>;
 }
 
-/** The twin server in its own process, answering the captured paths. */
+/** The twin server in its own process, answering the captured paths; under callgrind when the run counts. */
 export async function startTwin(databaseUrl: string, captures: Capture[], poolSize: number): Promise<Twin> {
   const folder = mkdtempSync(join(tmpdir(), 'tms-twin-'));
   const file = join(folder, 'captures.json');
@@ -101,13 +105,15 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
   if (process.env.BENCH_TWIN_CAPTURES)
     writeFileSync(process.env.BENCH_TWIN_CAPTURES, JSON.stringify(captures, null, 1));
   const script = fileURLToPath(new URL('./twin-server.ts', import.meta.url));
-  const child = spawn(process.execPath, [script, file, databaseUrl, String(poolSize)], {
-    cwd: checkoutDir,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const plain = [process.execPath, script, file, databaseUrl, String(poolSize)];
+  const callgrind = countingInstructions() ? underCallgrind(plain, process.env) : null;
+  const [command, ...args] = callgrind?.command ?? plain;
+  const child = spawn(command!, args, { cwd: checkoutDir, stdio: ['ignore', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return {
     url: `http://127.0.0.1:${chunk.toString().trim()}`,
+    pid: child.pid!,
+    callgrind,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = once(child, 'exit');

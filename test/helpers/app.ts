@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { LocalBroadcast } from '../../src/adapters/broadcast/index.ts';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/index.ts';
 import { LogPushProvider } from '../../src/adapters/push/index.ts';
@@ -74,6 +74,8 @@ export async function createTestApp(
      * mail-outbox. `queue`: only the job sends (as in production; this app's queue is not started).
      */
     mailDelivery?: MailDelivery;
+    /** The app's logger (none by default), for a test that reads what is logged. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const config: Config = loadConfig({
@@ -101,7 +103,7 @@ export async function createTestApp(
     ...options.deps,
   };
   const { app, services } = await buildApp(deps, {
-    logger: false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     compileSchemas: options.compileSchemas,
     mailDelivery: options.mailDelivery ?? 'atCommit',
   });

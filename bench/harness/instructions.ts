@@ -1,0 +1,133 @@
+/**
+ * BENCH_COUNT=instructions: the scenarios measured by the instructions the server runs for a request,
+ * counted by valgrind's callgrind, instead of by their rate. A count does not move with what else the
+ * machine does (a rate on this shared machine moves by a quarter between runs minutes apart), so it
+ * can tell a change of 1 % of a request: what the per-request work of the service is made cheaper by.
+ *
+ * The service and the twin each run under callgrind (about fifty times slower: a start takes minutes).
+ * For each scenario, after a warm-up, the counters are zeroed, `requestsCounted` requests are sent one
+ * after the other (one connection: the same work for each, never two in one turn of the event loop),
+ * and the counters are read by thread; that is done `takes` times and the take whose main thread ran
+ * the fewest instructions is kept (a major collection or a job run in a take only adds). What still
+ * moves a count is what runs by the clock or by the heap: the job queue's polling, the maintenance
+ * flag's reading, a collection; the spread of the takes is printed with each count (on ping, a few
+ * per cent between takes of 1,000 requests: a change smaller than that needs several runs). The main
+ * thread is the event loop (the service's own work, the pg client, the HTTP parser); the others are
+ * V8's compiler and collector helpers and libuv's pool, printed as "all threads". PostgreSQL's work is
+ * not counted: the twin runs the very statements the service sent.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+
+export const countingInstructions = (): boolean => process.env.BENCH_COUNT === 'instructions';
+
+const warmUpRequests = 1000;
+const requestsCounted = 1000;
+const takes = 3;
+
+/** Instructions a request, on the main thread and on all of the process's threads (the fewest take's). */
+export interface InstructionCount {
+  mainThread: number;
+  allThreads: number;
+  /** The main thread's most instructions a request of the takes over its fewest, less one. */
+  spread: number;
+}
+
+/** A process run under callgrind, and how to zero and read its counters. */
+export interface Callgrind {
+  /** The command to spawn in place of `command`. */
+  command: string[];
+  /** Zeroes the counters, then reads them by thread after `work`. */
+  count(pid: number, work: () => Promise<void>): Promise<number[]>;
+}
+
+/**
+ * `command` under callgrind. callgrind_control reaches the process through vgdb's pipes, whose names
+ * hold the user and host names of the environment: it is given the same as the process (`env`).
+ */
+export function underCallgrind(command: string[], env: Record<string, string | undefined>): Callgrind {
+  const folder = mkdtempSync(join(tmpdir(), 'tms-callgrind-'));
+  const prefix = join(folder, 'vgdb');
+  const namesEnv = Object.fromEntries(
+    ['LOGNAME', 'USER', 'HOST', 'HOSTNAME'].flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])),
+  );
+  const control = (pid: number, action: string) =>
+    run('callgrind_control', [`--vgdb-prefix=${prefix}`, action, String(pid)], {
+      env: { PATH: process.env.PATH ?? '', ...namesEnv },
+    });
+  return {
+    command: [
+      'valgrind',
+      '--tool=callgrind',
+      '--quiet',
+      `--callgrind-out-file=${join(folder, 'callgrind.%p.out')}`,
+      `--vgdb-prefix=${prefix}`,
+      ...command,
+    ],
+    count: async (pid, work) => {
+      await control(pid, '--zero');
+      await work();
+      const { stdout } = await control(pid, '-e');
+      return [...stdout.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)/gm)].map((match) => Number(match[2]!.replaceAll(',', '')));
+    },
+  };
+}
+
+/** `amount` requests to `url`, one connection; throws on any answer that is not 2xx. */
+async function send(url: string, amount: number, headers: Record<string, string>): Promise<void> {
+  const options = { url, connections: 1, amount, headers };
+  const { stdout } = await run(process.execPath, [worker, JSON.stringify(options)], { maxBuffer: 1 << 20 });
+  const { bad } = JSON.parse(stdout) as { bad: number };
+  if (bad > 0) throw new Error(`${bad} of ${amount} answers from ${url} were not 2xx`);
+}
+
+/** The instructions a request to `url` costs the process `pid` under `callgrind` (see the header). */
+export async function countPerRequest(
+  callgrind: Callgrind,
+  pid: number,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<InstructionCount> {
+  await send(url, warmUpRequests, headers);
+  const counts: Omit<InstructionCount, 'spread'>[] = [];
+  for (let take = 0; take < takes; take += 1) {
+    const [main = 0, ...others] = await callgrind.count(pid, () => send(url, requestsCounted, headers));
+    counts.push({
+      mainThread: main / requestsCounted,
+      allThreads: (main + others.reduce((sum, count) => sum + count, 0)) / requestsCounted,
+    });
+  }
+  const [fewest, ...others] = counts.sort((a, b) => a.mainThread - b.mainThread);
+  const most = others[others.length - 1] ?? fewest!;
+  return { ...fewest!, spread: most.mainThread / fewest!.mainThread - 1 };
+}
+
+const thousands = (count: number) => `${Math.round(count / 1000).toLocaleString('en-US')} k`;
+
+/** The table of a counted run: each scenario's instructions a request, the service's and its twin's. */
+export function instructionsTable(
+  rows: { scenario: string; counted: { service: InstructionCount; twin: InstructionCount | null } }[],
+): string {
+  const lines = [
+    '| scenario | service instructions/request, main thread | all threads | twin, main thread | all threads | twin / service (main thread) |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const { scenario, counted } of rows) {
+    const { service, twin } = counted;
+    const twinCells =
+      twin === null
+        ? ['', '', '']
+        : [thousands(twin.mainThread), thousands(twin.allThreads), (twin.mainThread / service.mainThread).toFixed(2)];
+    lines.push(
+      `| ${scenario} | ${thousands(service.mainThread)} | ${thousands(service.allThreads)} | ${twinCells.join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
