@@ -2,7 +2,7 @@
  * BENCH_COUNT=instructions: the scenarios measured by the instructions the server runs for a request,
  * counted by valgrind's callgrind, instead of by their rate. A count does not move with what else the
  * machine does (a rate on this shared machine moves by a quarter between runs minutes apart), so it
- * can tell a change of 1 % of a request: what the per-request work of the service is made cheaper by.
+ * tells changes of the per-request work that a rate cannot.
  *
  * The service and the twin each run under callgrind (about fifty times slower: a start takes minutes).
  * For each scenario, after a warm-up, the counters are zeroed, `requestsCounted` requests are sent one
@@ -10,14 +10,15 @@
  * and the counters are read by thread; that is done `takes` times and the take whose main thread ran
  * the fewest instructions is kept (a major collection or a job run in a take only adds). What still
  * moves a count is what runs by the clock or by the heap: the job queue's polling, the maintenance
- * flag's reading, a collection; the spread of the takes is printed with each count (on ping, a few
- * per cent between takes of 1,000 requests: a change smaller than that needs several runs). The main
+ * flag's reading, a collection; the spread of the takes is printed with each count (on ping, takes of
+ * one run differed by up to a third, the fewest of two runs by about 8 %: read a change of a few per
+ * cent over two runs each). The main
  * thread is the event loop (the service's own work, the pg client, the HTTP parser); the others are
  * V8's compiler and collector helpers and libuv's pool, printed as "all threads". PostgreSQL's work is
  * not counted: the twin runs the very statements the service sent.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,8 @@ export interface Callgrind {
   command: string[];
   /** Zeroes the counters, then reads them by thread after `work`. */
   count(pid: number, work: () => Promise<void>): Promise<number[]>;
+  /** Removes callgrind's files, once the process has exited. */
+  remove(): void;
 }
 
 /**
@@ -77,6 +80,7 @@ export function underCallgrind(command: string[], env: Record<string, string | u
       const { stdout } = await control(pid, '-e');
       return [...stdout.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)/gm)].map((match) => Number(match[2]!.replaceAll(',', '')));
     },
+    remove: () => rmSync(folder, { recursive: true, force: true }),
   };
 }
 
@@ -116,18 +120,18 @@ export function instructionsTable(
   rows: { scenario: string; counted: { service: InstructionCount; twin: InstructionCount | null } }[],
 ): string {
   const lines = [
-    '| scenario | service instructions/request, main thread | all threads | twin, main thread | all threads | twin / service (main thread) |',
+    '| scenario | service instructions/request, main thread (spread of takes) | all threads | twin, main thread (spread) | all threads | twin / service (main thread) |',
     '|---|---:|---:|---:|---:|---:|',
   ];
+  const mainCell = ({ mainThread, spread }: InstructionCount) =>
+    `${thousands(mainThread)} (${Math.round(spread * 100)} %)`;
   for (const { scenario, counted } of rows) {
     const { service, twin } = counted;
     const twinCells =
       twin === null
         ? ['', '', '']
-        : [thousands(twin.mainThread), thousands(twin.allThreads), (twin.mainThread / service.mainThread).toFixed(2)];
-    lines.push(
-      `| ${scenario} | ${thousands(service.mainThread)} | ${thousands(service.allThreads)} | ${twinCells.join(' | ')} |`,
-    );
+        : [mainCell(twin), thousands(twin.allThreads), (twin.mainThread / service.mainThread).toFixed(2)];
+    lines.push(`| ${scenario} | ${mainCell(service)} | ${thousands(service.allThreads)} | ${twinCells.join(' | ')} |`);
   }
   return lines.join('\n');
 }

@@ -109,6 +109,7 @@ export async function startServer(
         await exited;
       }
       rmSync(logFolder, { recursive: true, force: true });
+      callgrind?.remove();
     },
   };
 }

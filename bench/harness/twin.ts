@@ -121,6 +121,7 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
         await exited;
       }
       rmSync(folder, { recursive: true, force: true });
+      callgrind?.remove();
     },
   };
 }
