@@ -73,11 +73,7 @@ describe('one instance frozen while it holds a job, then resumed', { skip: skip 
     frozen.freeze();
     sink.hold(false);
 
-    assert.equal(
-      await flush(other),
-      0,
-      'the claim holds the mail while its lease runs',
-    );
+    assert.equal(await flush(other), 0, 'the claim holds the mail while its lease runs');
     await instances.database.db.execute(
       sql`UPDATE mail_outbox SET claimed_until = now() WHERE recipient = ${address} AND claimed_until > now()`,
     );
