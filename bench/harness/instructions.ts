@@ -12,20 +12,18 @@
  * moves a count is what runs by the clock or by the heap: the job queue's polling, the maintenance
  * flag's reading, a collection; the spread of the takes is printed with each count (on ping, takes of
  * one run differed by up to a third, the fewest of two runs by about 8 %: read a change of a few per
- * cent over two runs each). The main
- * thread is the event loop (the service's own work, the pg client, the HTTP parser); the others are
- * V8's compiler and collector helpers and libuv's pool, printed as "all threads". PostgreSQL's work is
- * not counted: the twin runs the very statements the service sent.
+ * cent over two runs each). The main thread is the event loop (the service's own work, the pg client,
+ * the HTTP parser); the others are V8's compiler and collector helpers and libuv's pool, printed as
+ * "all threads". PostgreSQL's work is not counted: the twin runs the very statements the service sent.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { runLoadWorker } from './load.ts';
 
 const run = promisify(execFile);
-const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 
 export const countingInstructions = (): boolean => process.env.BENCH_COUNT === 'instructions';
 
@@ -86,9 +84,7 @@ export function underCallgrind(command: string[], env: Record<string, string | u
 
 /** `amount` requests to `url`, one connection; throws on any answer that is not 2xx. */
 async function send(url: string, amount: number, headers: Record<string, string>): Promise<void> {
-  const options = { url, connections: 1, amount, headers };
-  const { stdout } = await run(process.execPath, [worker, JSON.stringify(options)], { maxBuffer: 1 << 20 });
-  const { bad } = JSON.parse(stdout) as { bad: number };
+  const { bad } = await runLoadWorker({ url, connections: 1, amount, headers });
   if (bad > 0) throw new Error(`${bad} of ${amount} answers from ${url} were not 2xx`);
 }
 
@@ -113,7 +109,8 @@ export async function countPerRequest(
   return { ...fewest!, spread: most.mainThread / fewest!.mainThread - 1 };
 }
 
-const thousands = (count: number) => `${Math.round(count / 1000).toLocaleString('en-US')} k`;
+/** A count in thousands, as the tables print it: `1,367 k`. */
+export const thousands = (count: number) => `${Math.round(count / 1000).toLocaleString('en-US')} k`;
 
 /** The table of a counted run: each scenario's instructions a request, the service's and its twin's. */
 export function instructionsTable(

@@ -27,6 +27,15 @@ export const loadSettings = (): LoadSettings => ({
   seconds: Number(process.env.BENCH_SECONDS ?? 10),
 });
 
+/** What the load worker (load-worker.ts) prints of one autocannon run. */
+type WorkerSummary = Omit<LoadResult, 'cpuPerRequest'> & { requests: number; loadCpuMs: number };
+
+/** One autocannon run with these options (duration or amount), in the worker's own process. */
+export async function runLoadWorker(options: Record<string, unknown>): Promise<WorkerSummary> {
+  const { stdout } = await run(process.execPath, [worker, JSON.stringify(options)], { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout) as WorkerSummary;
+}
+
 export async function measureLoad(
   url: string,
   settings: LoadSettings,
@@ -34,9 +43,8 @@ export async function measureLoad(
 ): Promise<LoadResult> {
   const options = { url, connections: settings.connections, duration: settings.seconds, ...request };
   const before = cpuSnapshot();
-  const { stdout } = await run(process.execPath, [worker, JSON.stringify(options)], { maxBuffer: 1 << 20 });
+  const measured = await runLoadWorker(options);
   const spent = cpuSpent(before, cpuSnapshot());
-  const measured = JSON.parse(stdout) as Omit<LoadResult, 'cpuPerRequest'> & { requests: number; loadCpuMs: number };
   const perRequest = (ms: number) => (measured.requests > 0 ? (ms * 1000) / measured.requests : 0);
   return {
     rps: measured.rps,

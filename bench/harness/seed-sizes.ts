@@ -8,6 +8,7 @@
  * whatever else the machine runs meanwhile; the CPU a request costs moves much less.
  * BENCH_SIZES=<n>,<n> sets the sizes (default 100,000 and 1,000,000).
  */
+import { thousands } from './instructions.ts';
 import { type CountedRow, isCounted, type LoadRow, type Row } from './report.ts';
 
 export const defaultSeedSizes = [100_000, 1_000_000];
@@ -64,7 +65,7 @@ function countedSizesTable(sizes: number[], rowsBySize: CountedRow[][]): string 
       const atSizes = rowsBySize.map((rows) => rows[index]!);
       return [
         row.scenario,
-        ...atSizes.map((at) => `${Math.round(mainThread(at) / 1000).toLocaleString('en-US')} k`),
+        ...atSizes.map((at) => thousands(mainThread(at))),
         change(mainThread(row), mainThread(atSizes[atSizes.length - 1]!)),
       ];
     }),

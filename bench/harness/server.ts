@@ -84,8 +84,9 @@ export async function startServer(
     ...Object.fromEntries(passedThrough.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
     ...env,
   };
-  const callgrind = counted ? underCallgrind([process.execPath, ...flags, 'src/main.ts'], childEnv) : null;
-  const [command, ...args] = callgrind?.command ?? [process.execPath, ...flags, 'src/main.ts'];
+  const plain = [process.execPath, ...flags, 'src/main.ts'];
+  const callgrind = counted ? underCallgrind(plain, childEnv) : null;
+  const [command, ...args] = callgrind?.command ?? plain;
   const logFolder = mkdtempSync(join(tmpdir(), 'tms-server-'));
   const logFile = join(logFolder, 'server.log');
   const log = openSync(logFile, 'a');
