@@ -2,7 +2,7 @@
  * buildApp(deps): the Fastify instance with the platform plugins and every area's routes. It never
  * listens (main.ts does), so tests use inject() without a port.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify';
 import { areaModules } from './areas/areas.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -78,7 +78,7 @@ export async function buildApp(
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? { level: config.logLevel } }),
     // One line per request instead (access-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: 200 },

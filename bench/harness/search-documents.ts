@@ -6,12 +6,10 @@
  * million), counted against whichever scenario it fell in. What is already indexed (discovery's users,
  * seeded with their documents) is left as it is.
  *
- * The table's statistics are brought up to date every few seconds meanwhile, as autovacuum does where
- * it runs: with those of the seed (no media documents yet), PostgreSQL planned each batch of the repair
- * as a merge join sorting every document, and at a million media the repair had not ended after 45
- * minutes on a PostgreSQL with autovacuum off (this machine's CI configuration turns it off).
+ * The repair runs on the seed's statistics (no media document yet; this machine's PostgreSQL has
+ * autovacuum off), as the service's job does after a bulk import: since 2026-11-29 (session 40) its
+ * batches probe the index's key whatever the statistics say (index.repository.ts staleOrMissingIds).
  */
-import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { IndexRepository } from '../../src/areas/search/index.repository.ts';
 import { SearchIndexService } from '../../src/areas/search/search-index.service.ts';
@@ -29,14 +27,7 @@ export async function indexForSearch(database: Database): Promise<void> {
     clock: systemClock,
     logger: pino({ level: 'silent' }),
   });
-  const analyzing = setInterval(() => {
-    database.db.execute(sql`ANALYZE search_documents`).catch(() => undefined); // the next one will do
-  }, 5_000);
-  try {
-    await index.repair();
-  } finally {
-    clearInterval(analyzing);
-  }
+  await index.repair();
   // As autovacuum would leave it, like the seed's own tables (the seeds end with VACUUM ANALYZE).
   await database.withMigrationLock((conn) => conn.exec('VACUUM ANALYZE search_documents'));
 }

@@ -24,14 +24,16 @@ export const literalOf = (value: unknown): string => {
  * EXPLAIN of `text`'s generic plan, its values given to EXECUTE as literals (a utility statement takes
  * no parameters; the generic plan does not see them). `run` sends one statement on one session, inside
  * a transaction the caller opened; the prepared statement is removed on that session whatever happens
- * (a rollback would not remove it).
+ * (a rollback would not remove it). `mode` `custom` explains instead the plan made for the values, the
+ * one an unnamed statement (parsed at every execution) always runs.
  */
 export async function explainKeptPlan(
   run: (statement: string) => Promise<Array<Record<string, unknown>>>,
   text: string,
   values: readonly unknown[],
+  mode: 'generic' | 'custom' = 'generic',
 ): Promise<string[]> {
-  await run('SET LOCAL plan_cache_mode = force_generic_plan');
+  await run(`SET LOCAL plan_cache_mode = force_${mode}_plan`);
   await run(`PREPARE kept_plan AS ${text}`);
   await run('SAVEPOINT kept_plan');
   try {
@@ -50,6 +52,13 @@ export async function explainKeptPlan(
 export function keptPlan(transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> {
   return transactions.run(() =>
     explainKeptPlan((statement) => queryRows(transactions.db, sql.raw(statement)), text, values),
+  );
+}
+
+/** The plan made for `values` (an unnamed statement's), explained in a transaction of the app's database. */
+export function plannedFor(transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> {
+  return transactions.run(() =>
+    explainKeptPlan((statement) => queryRows(transactions.db, sql.raw(statement)), text, values, 'custom'),
   );
 }
 

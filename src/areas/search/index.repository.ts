@@ -110,15 +110,22 @@ export class IndexRepository extends Repository {
     return rows.map((row) => row.id);
   }
 
-  /** The next `limit` public sources after `after` with no document or a document older than the source. */
+  /**
+   * The next `limit` public sources after `after` with no document or a document older than the source.
+   * The document is looked up by a scalar subquery, which PostgreSQL never turns into a join: each
+   * source probes the index's key, whatever the statistics say. As a join, after a bulk import whose
+   * documents the statistics did not have yet, it was planned for one document and read them all for
+   * each batch (search-index.plans.test.ts).
+   */
   async staleOrMissingIds(kind: SearchKind, after: string | null, limit: number): Promise<string[]> {
     const s = sources[kind];
+    const doc = searchDocuments;
     const rows = await queryRows<{ id: string }>(
       this.db,
       sql`SELECT ${s.id} AS id FROM ${s.from}
-          LEFT JOIN ${searchDocuments} ON ${searchDocuments.kind} = ${kind} AND ${searchDocuments.sourceId} = ${s.id}
           WHERE ${s.isPublic}
-            AND (${searchDocuments.sourceId} IS NULL OR ${searchDocuments.sourceUpdatedAt} < ${s.updatedAt})
+            AND NOT coalesce((SELECT ${doc.sourceUpdatedAt} >= ${s.updatedAt} FROM ${doc}
+                              WHERE ${doc.kind} = ${kind} AND ${doc.sourceId} = ${s.id}), false)
             AND ${after === null ? sql`true` : sql`${s.id} > ${after}::uuid`}
           ORDER BY ${s.id} LIMIT ${limit}`,
     );
