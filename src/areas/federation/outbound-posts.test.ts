@@ -446,8 +446,11 @@ describe('federation: posts sent to remote followers', () => {
     const positions = ['43.271', '5.402'];
     const everything = [...remote.received.map((received) => received.body), ...served];
     assert.ok(everything.length >= 8);
+    // Times are left out: a signature made at 12:33:35.402 holds the digits 5.402.
+    const times = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
     for (const body of everything) {
-      for (const position of positions) assert.ok(!body.includes(position), `${position} in ${body}`);
+      const untimed = body.replace(times, '<time>');
+      for (const position of positions) assert.ok(!untimed.includes(position), `${position} in ${body}`);
     }
   });
 });
