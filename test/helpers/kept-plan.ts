@@ -48,19 +48,24 @@ export async function explainKeptPlan(
   }
 }
 
-/** The kept plan's lines, explained in a transaction of the app's database. */
-export function keptPlan(transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> {
-  return transactions.run(() =>
-    explainKeptPlan((statement) => queryRows(transactions.db, sql.raw(statement)), text, values),
+/** A plan of `text` (see explainKeptPlan's `mode`), explained in a transaction of the app's database. */
+const explainedIn = (
+  transactions: Transactions,
+  text: string,
+  values: readonly unknown[],
+  mode: 'generic' | 'custom',
+): Promise<string[]> =>
+  transactions.run(() =>
+    explainKeptPlan((statement) => queryRows(transactions.db, sql.raw(statement)), text, values, mode),
   );
-}
+
+/** The kept plan's lines, explained in a transaction of the app's database. */
+export const keptPlan = (transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> =>
+  explainedIn(transactions, text, values, 'generic');
 
 /** The plan made for `values` (an unnamed statement's), explained in a transaction of the app's database. */
-export function plannedFor(transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> {
-  return transactions.run(() =>
-    explainKeptPlan((statement) => queryRows(transactions.db, sql.raw(statement)), text, values, 'custom'),
-  );
-}
+export const plannedFor = (transactions: Transactions, text: string, values: readonly unknown[]): Promise<string[]> =>
+  explainedIn(transactions, text, values, 'custom');
 
 /** The line under the plan's first Limit: what the page is read from. */
 export function readUnderLimit(plan: string[]): string {
