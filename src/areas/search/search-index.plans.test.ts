@@ -24,7 +24,6 @@ describe('the search repair after a bulk import, with the index statistics of be
     repository = new IndexRepository(t.services.platform.transactions);
     const db = t.deps.database.db;
     await insertFillerUsers(t, 200);
-    await db.execute(sql`UPDATE users SET email_confirmed_at = now()`);
     // The users' documents, analyzed: the statistics of an index holding users only.
     await repository.upsert('user', await repository.sourceIds('user', null, 1000), t.clock.now());
     await db.execute(sql`ANALYZE search_documents`);
