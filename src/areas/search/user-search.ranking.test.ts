@@ -5,7 +5,7 @@ import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/a
 import { createUser } from '../../../test/helpers/factories.ts';
 import { watchStatements } from '../../../test/helpers/statement-counter.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { UserSearchRepository } from './user-search.repository.ts';
+import { prefixArmLimit, UserSearchRepository } from './user-search.repository.ts';
 
 describe('GET /api/users/search: ranking, accents, typos, metacharacters', () => {
   let t: TestApp;
@@ -77,41 +77,69 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
     }
   });
 
-  it('reads the fuzzy matches only when the exact, prefix and full-text matches do not fill the page', async () => {
+  /** The tiers a search's statements read (user-search.repository.ts), by what only each tier's text holds. */
+  const tiersOf = (texts: string[]) => ({
+    prefixes: texts.some((text) => text.includes('USING ~<~')),
+    words: texts.some((text) => text.includes('ts_rank(')),
+    fuzzy: texts.some((text) => text.includes('word_similarity(')),
+  });
+
+  it('reads a tier only when the tiers above it do not fill the page', async () => {
     const watch = watchStatements(t.deps.database);
     const tiersRead = async (url: string) => {
       watch.reset();
       const res = await t.request({ method: 'GET', url });
       assert.equal(res.statusCode, 200, res.body);
-      const texts = watch.sent.map((statement) => statement.text);
-      return {
-        res,
-        strong: texts.some((text) => text.includes('ts_rank(')),
-        fuzzy: texts.some((text) => text.includes('word_similarity(')),
-      };
+      return { res, tiers: tiersOf(watch.sent.map((statement) => statement.text)) };
     };
+    const names = (res: { json: { data: Array<{ attributes: { username: string } }> } }) =>
+      res.json.data.map((user) => user.attributes.username);
     try {
-      // "jose" prefixes two usernames and is a word of a third's nickname: a page of two is filled by them.
+      // "jose" prefixes two usernames and is a word of a third's nickname.
+      const one = await tiersRead('/api/users/search?q=jose&limit=1');
+      assert.deepEqual(one.tiers, { prefixes: true, words: false, fuzzy: false }, 'two prefixes fill a page of one');
       const filled = await tiersRead('/api/users/search?q=jose&limit=2');
       assert.deepEqual(
-        { strong: filled.strong, fuzzy: filled.fuzzy },
-        { strong: true, fuzzy: false },
-        'the three strong matches fill a page of two and tell there is a next one',
+        filled.tiers,
+        { prefixes: true, words: true, fuzzy: false },
+        'the two prefixes and the nickname word fill a page of two and tell there is a next one',
       );
       const nextLink = new URL(filled.res.json.links.next, 'http://localhost');
       const next = await tiersRead(`${nextLink.pathname}${nextLink.search}`);
-      assert.deepEqual(
-        next.res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username),
-        ['maria_s'],
-        'the next page: the last strong match, then no fuzzy one',
-      );
-      // A typo has no strong match: the fuzzy statement answers.
+      assert.deepEqual(names(next.res), ['maria_s'], 'the next page: the nickname word, then no fuzzy match');
+      // A typo has no prefix and no word: the fuzzy statement answers.
       const typo = await tiersRead('/api/users/search?q=alvares');
+      assert.deepEqual(names(typo.res), ['jose_alvarez']);
+      assert.deepEqual(typo.tiers, { prefixes: true, words: true, fuzzy: true });
+    } finally {
+      watch.restore();
+    }
+  });
+
+  it('looks for typos only in a query with a word of three letters or digits', async () => {
+    const watch = watchStatements(t.deps.database);
+    try {
+      for (const [q, expected] of [
+        ['zz', []],
+        ['z', ['zoe']],
+        ['jo', ['jose_alvarez', 'joselito', 'maria_s']],
+        ['x y', []],
+      ] as const) {
+        watch.reset();
+        const res = await t.request({ method: 'GET', url: `/api/users/search?q=${encodeURIComponent(q)}` });
+        assert.equal(res.statusCode, 200, res.body);
+        const found = res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username);
+        assert.deepEqual(found.slice(0, 2).sort().concat(found.slice(2)), expected, q);
+        assert.equal(tiersOf(watch.sent.map((statement) => statement.text)).fuzzy, false, `${q}: no fuzzy statement`);
+      }
+      // Three letters are enough: "zoi" is a typo of "zoe".
+      watch.reset();
+      const typo = await t.request({ method: 'GET', url: '/api/users/search?q=zoi' });
       assert.deepEqual(
-        typo.res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username),
-        ['jose_alvarez'],
+        typo.json.data.map((user: { attributes: { username: string } }) => user.attributes.username),
+        ['zoe'],
       );
-      assert.equal(typo.fuzzy, true);
+      assert.equal(tiersOf(watch.sent.map((statement) => statement.text)).fuzzy, true);
     } finally {
       watch.restore();
     }
@@ -129,30 +157,72 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
 
     const repository = new UserSearchRepository(t.services.platform.transactions);
     const page = { direction: 'first' as const, position: null, limit: 20, list: 'user-search' };
-    for (const q of ['jose', 'a_b', 'alvares', 'a', 'ab', 'é', 'a%', '_a', 'x\\']) {
-      for (const tier of ['strong', 'fuzzy'] as const) {
-        const statement = repository.searchQuery(await repository.normalize(q), page, null, tier).toSQL();
-        // Parameters inlined as literals: EXPLAIN of a parameterized statement needs them bound.
-        const inlined = statement.sql.replace(/\$(\d+)/g, (_, n) => literal(statement.params[Number(n) - 1]));
-        const plan = await t.services.platform.transactions.run(async () => {
-          const db = t.services.platform.transactions.db;
-          await db.execute(sql`SET LOCAL enable_seqscan = off`);
-          const rows = await queryRows<{ 'QUERY PLAN': string }>(db, sql.raw(`EXPLAIN ${inlined}`));
-          return rows.map((row) => row['QUERY PLAN']).join('\n');
-        });
-        assert.doesNotMatch(plan, /Seq Scan/, `${q} (${tier}):\n${plan}`);
-        assert.match(plan, /BitmapOr/, `${q} (${tier}):\n${plan}`);
+    const planOf = async (q: string, tier: 'prefixes' | 'words' | 'fuzzy') => {
+      const statement = repository.searchQuery(await repository.normalize(q), page, null, tier).toSQL();
+      // Parameters inlined as literals: EXPLAIN of a parameterized statement needs them bound.
+      const inlined = statement.sql.replace(/\$(\d+)/g, (_, n) => literal(statement.params[Number(n) - 1]));
+      return t.services.platform.transactions.run(async () => {
+        const db = t.services.platform.transactions.db;
+        await db.execute(sql`SET LOCAL enable_seqscan = off`);
+        const rows = await queryRows<{ 'QUERY PLAN': string }>(db, sql.raw(`EXPLAIN ${inlined}`));
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+    };
+    // "u" prefixes the 5,000 names: each prefix arm reads its btree in order and stops at its limit.
+    for (const q of ['u', 'jose', 'a_b', 'alvares', 'a', 'ab', 'é', 'a%', '_a', 'x\\']) {
+      const prefixes = await planOf(q, 'prefixes');
+      assert.doesNotMatch(prefixes, /Seq Scan/, `${q} (prefixes):\n${prefixes}`);
+      for (const index of ['search_users_name_prefix', 'search_users_label_prefix'])
+        assert.match(
+          prefixes,
+          new RegExp(`(Index Scan using|Bitmap Index Scan on) ${index}`),
+          `${q} (prefixes): ${index}:\n${prefixes}`,
+        );
+      // Thousands of matches: the names in the btree's order, read until the arm's limit, not all sorted.
+      if (q === 'u')
+        assert.match(
+          prefixes,
+          /Limit[\s\S]*Presorted Key: arm\.name[\s\S]*Index Scan using search_users_name_prefix/,
+          prefixes,
+        );
+      // Every name starts with a word "u…": the other tiers would read them all, as they must (their header).
+      if (q === 'u') continue;
+      const words = await planOf(q, 'words');
+      assert.doesNotMatch(words, /Seq Scan/, `${q} (words):\n${words}`);
+      assert.match(words, /Bitmap Index Scan on search_users_document/, `${q} (words):\n${words}`);
+      const fuzzy = await planOf(q, 'fuzzy');
+      assert.doesNotMatch(fuzzy, /Seq Scan/, `${q} (fuzzy):\n${fuzzy}`);
+      assert.match(fuzzy, /BitmapOr/, `${q} (fuzzy):\n${fuzzy}`);
+      for (const [tier, plan] of Object.entries({ words, fuzzy })) {
         assert.doesNotMatch(plan, /search_documents_pkey/, `${q} (${tier}): not every user document:\n${plan}`);
-        // The fuzzy tier's query is a value the planner cannot weigh (user-search.repository.ts), so on
-        // these 5,000 users it may hash the users rather than probe them; the strong tier probes them.
-        if (tier === 'strong')
-          assert.match(
-            plan,
-            /Index Cond: \(id = search_documents\.source_id\)/,
-            `${q} (${tier}): users joined by key:\n${plan}`,
-          );
       }
+      // On these 5,000 users the planner may hash the users rather than probe them where it cannot weigh
+      // the candidates: the fuzzy tier's query is a value it does not see (user-search.repository.ts),
+      // the prefix arms' union a count it guesses. The words tier probes them.
+      assert.match(words, /Index Cond: \(id = search_documents\.source_id\)/, `${q} (words): users by key:\n${words}`);
     }
+  });
+
+  it('ranks at most the first 500 names of a prefix, in code-point order, the same on every page', async () => {
+    // The 5,000 usernames "u" and 32 hex digits of the test above.
+    const firstNames = (
+      await queryRows<{ name: string }>(
+        t.deps.database.db,
+        sql`SELECT name FROM search_documents WHERE kind = 'user' AND name LIKE 'u%' ORDER BY name COLLATE "C" LIMIT ${prefixArmLimit}`,
+      )
+    ).map((row) => row.name);
+    assert.equal(firstNames.length, prefixArmLimit);
+    const found: string[] = [];
+    let url: string | null = '/api/users/search?q=u&limit=50';
+    while (url !== null) {
+      const res = await t.request({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, res.body);
+      found.push(...res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username));
+      const next: string | null | undefined = res.json.links.next;
+      url = next ? `${new URL(next, 'http://localhost').pathname}${new URL(next, 'http://localhost').search}` : null;
+    }
+    assert.equal(new Set(found).size, found.length, 'no user twice across the pages');
+    assert.deepEqual(found.toSorted(), firstNames.toSorted());
   });
 });
 

@@ -1,18 +1,27 @@
 /**
  * GET /api/users/search from the index: candidates come from the indexes of the user documents only
- * (prefix and trigram on names, full text on the document), then the users' rows are joined through
- * accounts' read model to present them and to apply the live rule (a ban shows at once, even before
- * the document goes).
+ * (prefix btrees on names, full text on the document, trigrams on names), then the users' rows are
+ * joined through accounts' read model to present them and to apply the live rule (a ban shows at once,
+ * even before the document goes).
  *
- * Two statements, one per tier of score: the strong matches (exact, prefix, full text: scores 1 to 6)
- * and the fuzzy ones (trigram similarity alone: scores under 1). Every strong score is above every
- * fuzzy one, so a page is the strong tier's rows then the fuzzy tier's, and the fuzzy statement is sent
- * only when the strong one does not fill the page. The fuzzy arms match every name sharing enough
- * trigrams with the query, a number that grows with the users; the strong arms match what the query
- * spells (the prefixes on btrees: migrations/1920_search_users_prefix.sql), so a query with enough
- * strong matches costs about the same however many users there are.
+ * Three statements, one per tier of score, each sent only when the tiers above it do not fill the page
+ * (every score of a tier is above every score of the next, so a page is the first tier's rows, then
+ * the second's, then the third's):
+ * - prefixes (scores 2 to 5: exact and prefix matches of the username and the nickname): each name's
+ *   arm reads at most `prefixArmLimit` of its matches, in the btree's order (migrations/
+ *   1920_search_users_prefix.sql), and ranks those; the exact name sorts first in its arm, so it is
+ *   always among them. A query as short as a typed first letter matches a twentieth of the users; read
+ *   whole, its matches cost a second at a million users, read so they cost the same at any size.
+ * - words (scores 1 to 2: every word of the query the prefix of a word of the name or nickname, the
+ *   names that the prefix arms did not match): the full-text index's matches.
+ * - fuzzy (scores under 1: trigram similarity alone, a typo): only for a query with a word of three
+ *   letters or digits or more; a shorter one shares its only trigrams with every name that starts like
+ *   it, so the index would hand every such name to be checked, and finds nothing a typo would explain.
+ * The words and fuzzy tiers read what the index hands them, a number that grows with the users; they
+ * run only for the queries the prefixes do not answer (docs/benchmarks.md: user search at two sizes).
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { defineKeyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import { likePrefix } from '../../platform/db/like.ts';
@@ -36,7 +45,18 @@ export const userSearchKeyset = defineKeyset<{ score: number; user: PublicUserRo
   keyOf: (row) => [row.score, row.user.id],
 });
 
-type Tier = 'strong' | 'fuzzy';
+/** The tiers of score, best first, each with the scores it gives (from `floor`, under `ceiling`). */
+const tiers = {
+  prefixes: { floor: 2, ceiling: Number.POSITIVE_INFINITY },
+  words: { floor: 1, ceiling: 2 },
+  fuzzy: { floor: 0, ceiling: 1 },
+} as const;
+type Tier = keyof typeof tiers;
+const tiersBestFirst: Tier[] = ['prefixes', 'words', 'fuzzy'];
+
+/** The most matches each name's prefix arm ranks (the username's, the nickname's): see the header. */
+export const prefixArmLimit = 500;
+
 type Found = { user: PublicUserRow; score: number };
 /** The query normalized (UserSearchRepository.normalize): its text, and its words as a tsquery (null: none). */
 type NormalQuery = { text: string; words: string | null };
@@ -49,39 +69,94 @@ type NormalQuery = { text: string; words: string | null };
 const prefixTsQuery = (q: SQL) =>
   sql`(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme) || ':*', ' & ')) FROM unnest(to_tsvector('simple', ${q})))`;
 
-/** The score's fraction (< 1), rounded so the cursor round-trips exactly. */
+/** A score's fraction, kept under 1 so that it never reaches the next tier's scores. */
 const fraction = (value: SQL) => sql`least(${value}, 0.999999)`;
 
-/** Scores from 1 up are the strong tier's, below 1 the fuzzy tier's (the fraction keeps them under 1). */
-const strongFloor = 1;
+/** The score rounded so that the cursor round-trips exactly. */
+const rounded = (score: SQL) => sql<number>`round((${score})::numeric, 6)::float8`;
 
 /**
- * Whether a tier can hold rows of the page asked for: a page after a fuzzy score holds no strong row
- * (they all come before it), a page before a strong score no fuzzy row.
+ * Whether a tier can hold rows of the page asked for: a page after a score holds no row of a tier
+ * whose scores are all above it, a page before a score none of a tier whose scores are all below it.
  */
 function reachable(tier: Tier, page: PageRequest): boolean {
   const score = page.position?.[0];
   if (typeof score !== 'number') return true;
-  if (tier === 'strong') return !(page.direction === 'after' && score < strongFloor);
-  return !(page.direction === 'before' && score >= strongFloor);
+  if (page.direction === 'after') return score >= tiers[tier].floor;
+  return score < tiers[tier].ceiling;
+}
+
+/** Whether the fuzzy tier may run: a word of three letters or digits (see the header). */
+const hasTrigramWord = (text: string) => /[\p{L}\p{N}]{3}/u.test(text);
+
+/** The documents read by the prefix arms, under their own name (the statement reads the table twice). */
+const arm = alias(doc, 'arm');
+
+/**
+ * A prefix arm: the first `prefixArmLimit` user documents whose `column` starts with the prefix, in the
+ * btree's order (`~<~`, the order of text_pattern_ops), ties by id, so the same query ranks the same
+ * documents on every page.
+ */
+const prefixArm = (column: typeof arm.name | typeof arm.label, prefix: SQL) =>
+  sql`(SELECT ${arm.sourceId} FROM ${doc} ${arm}
+       WHERE ${arm.kind} = 'user' AND ${column} like ${prefix}
+       ORDER BY ${column} USING ~<~, ${arm.sourceId} LIMIT ${sql.raw(String(prefixArmLimit))})`;
+
+/** What a tier matches and the score it gives (see the header). */
+function tierClauses(tier: Tier, normal: NormalQuery): { matches: SQL; score: SQL<number> } {
+  const q = sql`${normal.text}::text`;
+  const prefix = likePrefix(q);
+  const tsq = sql`${normal.words}::tsquery`;
+  const prefixMatch = sql`(${doc.name} like ${prefix} or ${doc.label} like ${prefix})`;
+  switch (tier) {
+    case 'prefixes':
+      return {
+        matches: sql`${doc.sourceId} in (${prefixArm(arm.name, prefix)} union all ${prefixArm(arm.label, prefix)})`,
+        score: rounded(sql`case
+          when ${doc.name} = ${q} then 5
+          when ${doc.label} = ${q} then 4
+          when ${doc.name} like ${prefix} then 3 + ${fraction(sql`similarity(${doc.name}, ${q})`)}
+          else 2 + ${fraction(sql`similarity(${doc.label}, ${q})`)}
+        end`),
+      };
+    case 'words':
+      // The names a prefix arm matched belong to that tier, ranked or not (`is not true`: no words, no match).
+      return {
+        matches: sql`${doc.document} @@ ${tsq} and ${prefixMatch} is not true`,
+        score: rounded(sql`1 + ${fraction(sql`ts_rank(${doc.document}, ${tsq}, 32)`)}`),
+      };
+    case 'fuzzy': {
+      // The query as an InitPlan's value, which the planner cannot weigh: weighed, `name % 'kalomi'`
+      // looks wide enough that a scan of the whole table, computing the similarity of every name,
+      // seemed cheaper than the trigram indexes (1 s at 100,000 users, against 30 ms).
+      const fq = sql`(SELECT ${normal.text}::text)`;
+      const aboveMatch = sql`(${prefixMatch} or ${doc.document} @@ ${tsq})`;
+      return {
+        matches: sql`((${doc.name} % ${fq} or ${fq} <% ${doc.body}) and ${aboveMatch} is not true)`,
+        score: rounded(fraction(sql`greatest(similarity(${doc.name}, ${q}), word_similarity(${q}, ${doc.body}))`)),
+      };
+    }
+  }
 }
 
 export class UserSearchRepository extends Repository {
   /**
-   * Discoverable users matching `query`, best first. Score tiers: exact username 5, exact nickname 4,
+   * Discoverable users matching `query`, best first. Scores: exact username 5, exact nickname 4,
    * username prefix 3, nickname prefix 2 (plus the trigram similarity), a full-text match on the words
-   * 1 (plus its rank), otherwise trigram similarity alone (< 1: typos).
+   * 1 (plus its rank), otherwise trigram similarity alone (< 1: typos). One statement a tier, while the
+   * page is not full (see the header).
    */
   async search(query: string, page: PageRequest, viewerId: string | null = null): Promise<Found[]> {
     // In the page's order: best first, or, for a page before a position, worst first (page.ts turns it round).
-    const tiers: Tier[] = page.direction === 'before' ? ['fuzzy', 'strong'] : ['strong', 'fuzzy'];
+    const order = page.direction === 'before' ? tiersBestFirst.toReversed() : tiersBestFirst;
     const found: Found[] = [];
     let normal: NormalQuery | undefined;
-    for (const tier of tiers) {
+    for (const tier of order) {
       const wanted = page.limit + 1 - found.length;
       if (wanted <= 0) break;
       if (!reachable(tier, page)) continue;
       normal ??= await this.normalize(query);
+      if (tier === 'fuzzy' && !hasTrigramWord(normal.text)) continue;
       found.push(...(await this.searchQuery(normal, page, viewerId, tier, wanted).execute()));
     }
     return found;
@@ -106,29 +181,7 @@ export class UserSearchRepository extends Repository {
    * tests); a signed-in viewer never finds a user they block or who blocks them (accounts' rule).
    */
   searchQuery(normal: NormalQuery, page: PageRequest, viewerId: string | null, tier: Tier, limit = page.limit + 1) {
-    const q = sql`${normal.text}::text`;
-    const prefix = likePrefix(q);
-    const tsq = sql`${normal.words}::tsquery`;
-    // The fuzzy arms read the query as an InitPlan's value, which the planner cannot weigh: weighed,
-    // `name % 'kalomi'` looks wide enough that a scan of the whole table, computing the similarity of
-    // every name, seemed cheaper than the trigram indexes (1 s at 100,000 users, against 30 ms).
-    const fq = sql`(SELECT ${normal.text}::text)`;
-    const strongMatch = sql`(${doc.name} like ${prefix} or ${doc.label} like ${prefix} or ${doc.document} @@ ${tsq})`;
-    const strongScore = sql<number>`round((case
-        when ${doc.name} = ${q} then 5
-        when ${doc.label} = ${q} then 4
-        when ${doc.name} like ${prefix} then 3 + ${fraction(sql`similarity(${doc.name}, ${q})`)}
-        when ${doc.label} like ${prefix} then 2 + ${fraction(sql`similarity(${doc.label}, ${q})`)}
-        else 1 + ${fraction(sql`ts_rank(${doc.document}, ${tsq}, 32)`)}
-      end)::numeric, 6)::float8`;
-    const fuzzyScore = sql<number>`round((${fraction(
-      sql`greatest(similarity(${doc.name}, ${q}), word_similarity(${q}, ${doc.body}))`,
-    )})::numeric, 6)::float8`;
-    // A fuzzy match is one no strong arm matches (`is not true`: a query without words has no full text).
-    const [matches, score] =
-      tier === 'strong'
-        ? [strongMatch, strongScore]
-        : [sql`((${doc.name} % ${fq} or ${fq} <% ${doc.body}) and ${strongMatch} is not true)`, fuzzyScore];
+    const { matches, score } = tierClauses(tier, normal);
     const { where, orderBy } = keyset({ columns: [score, doc.sourceId] }, page);
     // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
     return (viewerId === null ? this.replicaDb : this.db)
