@@ -18,6 +18,7 @@ import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
 import { UserSearchRepository, userSearchKeyset } from '../src/areas/search/user-search.repository.ts';
+import type { Transactions } from '../src/platform/db/transactions.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
@@ -41,8 +42,13 @@ console.log(machineLine(engineName, settings));
 
 // Where the scenarios look: Paris (always among the seeded cities), and the country with most seeded cities.
 const paris = { latitude: 48.8534, longitude: 2.3488 };
-// A name's first syllables, as a user types it (seeds.ts: benchNamedUsersSql).
+// A name's first syllables, as a user types it (seeds.ts: benchNamedUsersSql): 1 name in 8,000 starts
+// so, fewer than a page at 100,000 (the typos' statement runs too) and more at a million.
 const searchedName = 'kalomi';
+// Like for like at both sizes: a first letter typed (a twentieth of the names start with it: the prefixes
+// fill the page), and a typo no name starts with (the typos' statement answers).
+const typedLetters = 'ka';
+const typo = 'kalx';
 
 /** The scratch database at one size (see the header), and the country with most seeded cities. */
 async function seed(size: number) {
@@ -154,6 +160,8 @@ async function measureAt(size: number): Promise<Row[]> {
       },
       { title: 'hashtag autocomplete "tag1"', path: '/api/media/hashtags/autocomplete?q=tag1' },
       { title: `user search "${searchedName}"`, path: `/api/users/search?q=${searchedName}` },
+      { title: `user search "${typedLetters}" (prefixes fill the page)`, path: `/api/users/search?q=${typedLetters}` },
+      { title: `user search "${typo}" (a typo)`, path: `/api/users/search?q=${typo}` },
       { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
     ]);
     const rss = await stopAndPrintTable(server, table);
@@ -180,7 +188,12 @@ async function printDiscoveryPlans(url: string, busiestCountry: string) {
       new GeoMediaRepository(tx).inBox({ south: -85, west: -30, north: 85, east: -29.9 }, 100),
     trending: (tx) =>
       new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
-    'user search': (tx) => new UserSearchRepository(tx).search(searchedName, pageRequest({}, userSearchKeyset), null),
+    ...Object.fromEntries(
+      [searchedName, typedLetters, typo].map((q) => [
+        `user search "${q}"`,
+        (tx: Transactions) => new UserSearchRepository(tx).search(q, pageRequest({}, userSearchKeyset), null),
+      ]),
+    ),
   });
   printPlans(plans);
 }

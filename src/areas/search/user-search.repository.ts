@@ -55,7 +55,7 @@ type Tier = keyof typeof tiers;
 const tiersBestFirst: Tier[] = ['prefixes', 'words', 'fuzzy'];
 
 /** The most matches each name's prefix arm ranks (the username's, the nickname's): see the header. */
-export const prefixArmLimit = 500;
+export const prefixArmLimit = 200;
 
 type Found = { user: PublicUserRow; score: number };
 /** The query normalized (UserSearchRepository.normalize): its text, and its words as a tsquery (null: none). */
