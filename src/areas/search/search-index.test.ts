@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser, updateUserRow } from '../../../test/helpers/factories.ts';
 import { createMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
 import { makePng } from '../../../test/support/test-images.ts';
+import { queryRows } from '../../platform/db/rows.ts';
 import { cityRows } from '../geography/read-model.ts';
 import { searchDocuments } from './tables.ts';
 
@@ -94,6 +95,22 @@ describe('the search index, kept current on writes', () => {
     assert.equal(after.users.documents, (start.users.documents as number) - 1);
     assert.equal(after.media.documents, (start.media.documents as number) - 1);
     assert.deepEqual([after.users.orphaned, after.media.orphaned], [0, 0]);
+  });
+
+  it('keeps the words a typo is looked for from in step with the user documents, through every change above', async () => {
+    // search_user_words (migrations/1970_search_user_words.sql): each user document's words, nothing else.
+    const [drift] = await queryRows<{ missing: number; extra: number }>(
+      t.deps.database.db,
+      sql`WITH lexemes AS (
+            SELECT DISTINCT word, source_id FROM search_documents, unnest(tsvector_to_array(document)) AS word
+            WHERE kind = 'user'),
+          words AS (SELECT word::text, source_id FROM search_user_words)
+          SELECT (SELECT count(*)::int FROM (SELECT * FROM lexemes EXCEPT SELECT * FROM words) AS m) AS missing,
+                 (SELECT count(*)::int FROM (SELECT * FROM words EXCEPT SELECT * FROM lexemes) AS e) AS extra`,
+    );
+    assert.deepEqual(drift, { missing: 0, extra: 0 });
+    assert.deepEqual(await found('enchantrese'), ['augusta_ada'], 'a typo of the new nickname');
+    assert.deepEqual(await found('countesss'), [], 'the old nickname left no word behind');
   });
 
   it('indexes a post when published and its description when the describe queue sets it', async () => {

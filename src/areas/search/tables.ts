@@ -37,3 +37,16 @@ export const searchRuns = pgTable(
   },
   (table) => [primaryKey({ columns: [table.kind, table.run] })],
 );
+
+/**
+ * The words of the user documents (their `document`'s lexemes), one row a word and a user, in
+ * code-point order; written only by the triggers of migrations/1970_search_user_words.sql.
+ */
+export const searchUserWords = pgTable(
+  'search_user_words',
+  {
+    word: text('word').notNull(),
+    sourceId: uuid('source_id').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.word, table.sourceId] })],
+);

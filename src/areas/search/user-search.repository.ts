@@ -8,17 +8,19 @@
  * (every score of a tier is above every score of the next, so a page is the first tier's rows, then
  * the second's, then the third's):
  * - prefixes (scores 2 to 5: exact and prefix matches of the username and the nickname): each name's
- *   arm reads at most `prefixArmLimit` of its matches, in the btree's order (migrations/
+ *   arm reads at most `armLimit` of its matches, in the btree's order (migrations/
  *   1920_search_users_prefix.sql), and ranks those; the exact name sorts first in its arm, so it is
  *   always among them. A query as short as a typed first letter matches a twentieth of the users; read
  *   whole, its matches cost a second at a million users, read so they cost the same at any size.
- * - words (scores 1 to 2: every word of the query the prefix of a word of the name or nickname, the
- *   names that the prefix arms did not match): the full-text index's matches.
- * - fuzzy (scores under 1: trigram similarity alone, a typo): only for a query with a word of three
- *   letters or digits or more; a shorter one shares its only trigrams with every name that starts like
- *   it, so the index would hand every such name to be checked, and finds nothing a typo would explain.
- * The words and fuzzy tiers read what the index hands them, a number that grows with the users; they
- * run only for the queries the prefixes do not answer (docs/benchmarks.md: user search at two sizes).
+ * - words (scores 1 to 2: every word of the query the prefix of a word of the name or nickname): at
+ *   most `armLimit` of the full-text index's matches, less the names a prefix arm matches.
+ * - fuzzy (scores under 1: trigram similarity alone, a typo): candidates are the users of the words
+ *   nearest the query's words in code-point order (search_user_words, migrations/
+ *   1970_search_user_words.sql: typoCandidates), ranked by the similarity of their names; only for a
+ *   query with a word of three characters or more (a shorter one has no trigram of its own). The
+ *   trigram indexes handed over every name sharing a trigram with the query: at a million users, a
+ *   typo cost half a second of the database; the neighbours cost the same at any size, and find a typo
+ *   made after a word's first letters.
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -35,7 +37,7 @@ import {
   userRows as users,
 } from '../accounts/read-model.ts';
 import { normalized } from './sources.ts';
-import { searchDocuments as doc } from './tables.ts';
+import { searchDocuments as doc, searchUserWords } from './tables.ts';
 
 /** Search results, best score first; the score is the query's own expression, so it is given there. */
 export const userSearchKeyset = defineKeyset<{ score: number; user: PublicUserRow }>({
@@ -54,12 +56,15 @@ const tiers = {
 type Tier = keyof typeof tiers;
 const tiersBestFirst: Tier[] = ['prefixes', 'words', 'fuzzy'];
 
-/** The most matches each name's prefix arm ranks (the username's, the nickname's): see the header. */
-export const prefixArmLimit = 200;
+/** The most candidates an arm ranks (each name's prefixes, the words): see the header. */
+export const armLimit = 200;
 
 type Found = { user: PublicUserRow; score: number };
-/** The query normalized (UserSearchRepository.normalize): its text, and its words as a tsquery (null: none). */
-type NormalQuery = { text: string; words: string | null };
+/**
+ * The query normalized (UserSearchRepository.normalize): its text, its words as a tsquery (null: none),
+ * and the words a typo is looked for from (typoWords).
+ */
+type NormalQuery = { text: string; words: string | null; typoWords: string[] };
 
 /**
  * The words of the query as a prefix full-text query ('word':* & …): the words come from the `simple`
@@ -86,21 +91,71 @@ function reachable(tier: Tier, page: PageRequest): boolean {
   return score < tiers[tier].ceiling;
 }
 
-/** Whether the fuzzy tier may run: a word of three letters or digits (see the header). */
-const hasTrigramWord = (text: string) => /[\p{L}\p{N}]{3}/u.test(text);
+/**
+ * The words of the query a typo is looked for from: its first three of three characters or more (see
+ * the header), as the documents' words are written (the `simple` configuration's lexemes).
+ */
+const typoWordsOf = (q: SQL) =>
+  sql`(SELECT coalesce(array_agg(lexeme ORDER BY first), '{}') FROM (
+         SELECT lexeme, positions[1] AS first FROM unnest(to_tsvector('simple', ${q}))
+         WHERE length(lexeme) >= 3 ORDER BY positions[1] LIMIT 3) AS words)`;
+
+/** The words read on each side of a query's word in code-point order, and the users read for each. */
+export const typoNeighbours = { words: 10, usersPerWord: 10 } as const;
+
+/**
+ * The typo tier's candidates: for each of the query's typo words, the `typoNeighbours.words` distinct
+ * words of the users' documents that follow it in code-point order and as many that precede it (each
+ * one step of the btree: a loose index scan), and up to `typoNeighbours.usersPerWord` users of each,
+ * in id order. A typo after a word's first letters leaves it among its neighbours; the read is the
+ * same at any number of users.
+ */
+function typoCandidates(typoWords: string[]): SQL {
+  const { words, usersPerWord } = typoNeighbours;
+  const w = searchUserWords;
+  const side = (name: string, word: string, next: 'min' | 'max', from: '>=' | '<', step: '>' | '<') =>
+    sql`${sql.raw(name)}(word, n) AS (
+          SELECT (SELECT ${sql.raw(next)}(${w.word}) FROM ${w} WHERE ${w.word} ${sql.raw(from)} ${word}::text), 1
+          UNION ALL
+          SELECT (SELECT ${sql.raw(next)}(${w.word}) FROM ${w} WHERE ${w.word} ${sql.raw(step)} ${sql.raw(name)}.word), n + 1
+          FROM ${sql.raw(name)} WHERE ${sql.raw(name)}.word IS NOT NULL AND n < ${sql.raw(String(words))})`;
+  const sides = typoWords.flatMap((word, i) => [
+    side(`after${i}`, word, 'min', '>=', '>'),
+    side(`before${i}`, word, 'max', '<', '<'),
+  ]);
+  const near = sql.join(
+    typoWords.flatMap((_, i) => [sql.raw(`SELECT word FROM after${i}`), sql.raw(`SELECT word FROM before${i}`)]),
+    sql` UNION `,
+  );
+  return sql`(WITH RECURSIVE ${sql.join(sides, sql`, `)}, near(word) AS (${near})
+    SELECT users_of_word.source_id FROM near CROSS JOIN LATERAL (
+      SELECT ${w.sourceId} AS source_id FROM ${w} WHERE ${w.word} = near.word
+      ORDER BY ${w.sourceId} LIMIT ${sql.raw(String(usersPerWord))}) AS users_of_word
+    WHERE near.word IS NOT NULL)`;
+}
 
 /** The documents read by the prefix arms, under their own name (the statement reads the table twice). */
 const arm = alias(doc, 'arm');
 
 /**
- * A prefix arm: the first `prefixArmLimit` user documents whose `column` starts with the prefix, in the
+ * A prefix arm: the first `armLimit` user documents whose `column` starts with the prefix, in the
  * btree's order (`~<~`, the order of text_pattern_ops), ties by id, so the same query ranks the same
  * documents on every page.
  */
 const prefixArm = (column: typeof arm.name | typeof arm.label, prefix: SQL) =>
   sql`(SELECT ${arm.sourceId} FROM ${doc} ${arm}
        WHERE ${arm.kind} = 'user' AND ${column} like ${prefix}
-       ORDER BY ${column} USING ~<~, ${arm.sourceId} LIMIT ${sql.raw(String(prefixArmLimit))})`;
+       ORDER BY ${column} USING ~<~, ${arm.sourceId} LIMIT ${sql.raw(String(armLimit))})`;
+
+/**
+ * The words arm: the first `armLimit` user documents, in the table's order, whose words the query's
+ * words prefix. The full-text index has no order, so which ones is the table's; PostgreSQL reads the
+ * index, or the table until it has found them when they are many.
+ */
+const wordsArm = (tsq: SQL) =>
+  sql`(SELECT ${arm.sourceId} FROM ${doc} ${arm}
+       WHERE ${arm.kind} = 'user' AND ${arm.document} @@ ${tsq}
+       LIMIT ${sql.raw(String(armLimit))})`;
 
 /** What a tier matches and the score it gives (see the header). */
 function tierClauses(tier: Tier, normal: NormalQuery): { matches: SQL; score: SQL<number> } {
@@ -122,17 +177,16 @@ function tierClauses(tier: Tier, normal: NormalQuery): { matches: SQL; score: SQ
     case 'words':
       // The names a prefix arm matched belong to that tier, ranked or not (`is not true`: no words, no match).
       return {
-        matches: sql`${doc.document} @@ ${tsq} and ${prefixMatch} is not true`,
+        matches: sql`${doc.sourceId} in ${wordsArm(tsq)} and ${prefixMatch} is not true`,
         score: rounded(sql`1 + ${fraction(sql`ts_rank(${doc.document}, ${tsq}, 32)`)}`),
       };
     case 'fuzzy': {
-      // The query as an InitPlan's value, which the planner cannot weigh: weighed, `name % 'kalomi'`
-      // looks wide enough that a scan of the whole table, computing the similarity of every name,
-      // seemed cheaper than the trigram indexes (1 s at 100,000 users, against 30 ms).
-      const fq = sql`(SELECT ${normal.text}::text)`;
+      // Similar enough by pg_trgm's thresholds (`%`, `<%`), among the candidates only: an array computed
+      // first, whose documents are read by key, whatever the planner makes of the similarity's selectivity.
       const aboveMatch = sql`(${prefixMatch} or ${doc.document} @@ ${tsq})`;
       return {
-        matches: sql`((${doc.name} % ${fq} or ${fq} <% ${doc.body}) and ${aboveMatch} is not true)`,
+        matches: sql`${normal.typoWords.length === 0 ? sql`false` : sql`${doc.sourceId} = any(array${typoCandidates(normal.typoWords)})`}
+          and (${doc.name} % ${q} or ${q} <% ${doc.body}) and ${aboveMatch} is not true`,
         score: rounded(fraction(sql`greatest(similarity(${doc.name}, ${q}), word_similarity(${q}, ${doc.body}))`)),
       };
     }
@@ -156,7 +210,7 @@ export class UserSearchRepository extends Repository {
       if (wanted <= 0) break;
       if (!reachable(tier, page)) continue;
       normal ??= await this.normalize(query);
-      if (tier === 'fuzzy' && !hasTrigramWord(normal.text)) continue;
+      if (tier === 'fuzzy' && normal.typoWords.length === 0) continue;
       found.push(...(await this.searchQuery(normal, page, viewerId, tier, wanted).execute()));
     }
     return found;
@@ -171,9 +225,13 @@ export class UserSearchRepository extends Repository {
   async normalize(query: string): Promise<NormalQuery> {
     const text = normalized(query);
     const [row] = await this.replicaDb
-      .select({ text: sql<string>`${text}`, words: sql<string | null>`${prefixTsQuery(text)}::text` })
+      .select({
+        text: sql<string>`${text}`,
+        words: sql<string | null>`${prefixTsQuery(text)}::text`,
+        typoWords: sql<string[]>`${typoWordsOf(text)}`,
+      })
       .from(sql`(SELECT 1) AS one`);
-    return row ?? { text: '', words: null };
+    return row ?? { text: '', words: null, typoWords: [] };
   }
 
   /**
