@@ -101,7 +101,7 @@ const typoWordsOf = (q: SQL) =>
          WHERE length(lexeme) >= 3 ORDER BY positions[1] LIMIT 3) AS words)`;
 
 /** The words read on each side of a query's word in code-point order, and the users read for each. */
-export const typoNeighbours = { words: 10, usersPerWord: 10 } as const;
+const typoNeighbours = { words: 10, usersPerWord: 10 } as const;
 
 /**
  * The typo tier's candidates: for each of the query's typo words, the `typoNeighbours.words` distinct
