@@ -107,8 +107,8 @@ const typoNeighbours = { words: 10, usersPerWord: 10 } as const;
  * The typo tier's candidates: for each of the query's typo words, the `typoNeighbours.words` distinct
  * words of the users' documents that follow it in code-point order and as many that precede it (each
  * one step of the btree: a loose index scan), and up to `typoNeighbours.usersPerWord` users of each,
- * in id order. A typo after a word's first letters leaves it among its neighbours; the read is the
- * same at any number of users.
+ * in id order. A typo near a word's end leaves it among its neighbours unless 10 distinct words sort
+ * between them (docs/api.md); the read is the same at any number of users.
  */
 function typoCandidates(typoWords: string[]): SQL {
   const { words, usersPerWord } = typoNeighbours;
