@@ -179,12 +179,12 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
           `${q} (prefixes): ${index}:\n${prefixes}`,
         );
       // Thousands of matches: the names in the btree's order, ties by id, read until the arm's limit, none sorted.
+      // Every name also starts with a word "u…": the other tiers would read them all, as they must (their header).
       if (q === 'u') {
         assert.match(prefixes, /Limit[\s\S]*Index (Only )?Scan using search_users_name_prefix/, prefixes);
         assert.doesNotMatch(prefixes, /Sort Key: arm(_\d)?\.(name|label)/, prefixes);
+        continue;
       }
-      // Every name starts with a word "u…": the other tiers would read them all, as they must (their header).
-      if (q === 'u') continue;
       const words = await planOf(q, 'words');
       assert.doesNotMatch(words, /Seq Scan/, `${q} (words):\n${words}`);
       assert.match(words, /Bitmap Index Scan on search_users_document/, `${q} (words):\n${words}`);
@@ -215,7 +215,8 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
       assert.equal(res.statusCode, 200, res.body);
       found.push(...res.json.data.map((user: { attributes: { username: string } }) => user.attributes.username));
       const next: string | null | undefined = res.json.links.next;
-      url = next ? `${new URL(next, 'http://localhost').pathname}${new URL(next, 'http://localhost').search}` : null;
+      const link = next ? new URL(next, 'http://localhost') : null;
+      url = link ? `${link.pathname}${link.search}` : null;
     }
     assert.equal(new Set(found).size, found.length, `${q}: no user twice across the pages`);
     return found;

@@ -1,15 +1,15 @@
 /**
  * GET /api/users/search from the index: candidates come from the indexes of the user documents only
- * (prefix btrees on names, full text on the document, trigrams on names), then the users' rows are
- * joined through accounts' read model to present them and to apply the live rule (a ban shows at once,
- * even before the document goes).
+ * (prefix btrees on names, full text on the document, the btree of their words), then the users' rows
+ * are joined through accounts' read model to present them and to apply the live rule (a ban shows at
+ * once, even before the document goes).
  *
  * Three statements, one per tier of score, each sent only when the tiers above it do not fill the page
  * (every score of a tier is above every score of the next, so a page is the first tier's rows, then
  * the second's, then the third's):
  * - prefixes (scores 2 to 5: exact and prefix matches of the username and the nickname): each name's
- *   arm reads at most `armLimit` of its matches, in the btree's order (migrations/
- *   1920_search_users_prefix.sql), and ranks those; the exact name sorts first in its arm, so it is
+ *   arm reads at most `armLimit` of its matches, in the btree's order, ties by id (migrations/
+ *   1975_search_users_prefix_ties.sql), and ranks those; the exact name sorts first in its arm, so it is
  *   always among them. A query as short as a typed first letter matches a twentieth of the users; read
  *   whole, its matches cost a second at a million users, read so they cost the same at any size.
  * - words (scores 1 to 2: every word of the query the prefix of a word of the name or nickname): at
