@@ -194,6 +194,21 @@ export class HashtagsRepository extends Repository {
   }
 
   /**
+   * An owner's media the counts may hold or should hold: with tags, or counted (their tags removed
+   * since). A ban or its end changes whether each is listed.
+   */
+  async taggedMediaIdsOf(ownerId: string): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`SELECT ${media.id} AS id FROM ${media}
+          WHERE ${media.ownerId} = ${ownerId}
+            AND (cardinality(${media.hashtags}) > 0 OR EXISTS (SELECT 1 FROM ${counted} WHERE ${counted.mediaId} = ${media.id}))
+          ORDER BY ${media.id}`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
    * What the counts hold of one post, its ledger row locked until the transaction ends (a row is
    * made if there is none, so two events of one post wait for each other). Empty tags: nothing.
    */

@@ -270,6 +270,33 @@ describe('hashtags', () => {
     });
   });
 
+  describe("an owner's ban", () => {
+    it("takes the owner's posts out of the counts at once and puts them back when the ban is lifted", async () => {
+      const banned = await createUser(t);
+      await posts(2, ['tundra', 'moss']);
+      await posts(3, ['tundra', 'moss'], {}, banned);
+      await flush();
+      const uses = async () => (await get('autocomplete?q=tundra')).json.data[0]?.attributes.uses;
+      const shared = async () => (await get('related?tag=tundra')).json.data[0]?.attributes.cooccurrences;
+      assert.equal(await uses(), 5);
+      const admin = (action: 'ban' | 'unban', body?: unknown) =>
+        t.request({ method: 'PUT', url: `/admin/users/${banned.hex}/${action}`, token: adminToken, body });
+
+      assert.equal((await admin('ban', { reason: 'spam' })).statusCode, 200);
+      assert.equal(await uses(), 2, 'no job run needed');
+      assert.equal(await shared(), 2);
+      assert.equal((await admin('unban')).statusCode, 200);
+      assert.equal(await uses(), 5);
+      assert.equal(await shared(), 5);
+      assert.deepEqual(await flush(), {
+        dailyUses: { removed: 0, written: 0 },
+        totals: { removed: 0, written: 0 },
+        pairs: { removed: 0, written: 0 },
+        countedMedia: { removed: 0, written: 0 },
+      });
+    });
+  });
+
   describe('deletions', () => {
     it('two posts of one tag deleted together leave it uncounted, as a rebuild would', async () => {
       const both = await posts(2, ['glacier', 'icefall']);

@@ -30,7 +30,7 @@ export function hashtagsRoutes({ hashtags }: Pick<HashtagsServices, 'hashtags'>)
       summary: 'Hashtags starting with q, then hashtags similar to q, each group by number of listed posts',
       description:
         "q is compared like stored hashtags: one leading '#' dropped, case and accents ignored; it is matched " +
-        'literally (no wildcard). Counts are those of the last hashtags job run (every 5 minutes).',
+        'literally (no wildcard). Counts follow each post right after its writes commit (a ban too).',
       query: { q: tagText('What the user typed: 1 to 64 characters once normalized') },
       page: page(suggestionsKeyset),
       success: { status: 200, schema: CollectionSchema(HashtagSuggestionSchema) },

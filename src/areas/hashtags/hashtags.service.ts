@@ -97,6 +97,14 @@ export class HashtagsService {
     });
   }
 
+  /**
+   * After a ban, a confirmed account deletion or their end (`user.banned`, `user.unbanned`): each of
+   * the owner's tagged posts resynced, one transaction a post as for a media event.
+   */
+  async resyncOwner(ownerId: string): Promise<void> {
+    for (const mediaId of await this.#deps.repository.taggedMediaIdsOf(ownerId)) await this.resync(mediaId);
+  }
+
   /** The hashtags job: rebuilds the tables from media in one transaction (idempotent). */
   async rebuild(): Promise<Record<'dailyUses' | 'totals' | 'pairs' | 'countedMedia', RebuildCounts>> {
     const counts = await this.#deps.transactions.run(async () => {

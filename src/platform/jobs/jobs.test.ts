@@ -11,7 +11,7 @@ import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/dat
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import type { Database } from '../db/database.ts';
 import { queryRows } from '../db/rows.ts';
-import { everyMinutes, type JobDefinition, type JobQueueOptions, JobRunner } from './jobs.ts';
+import { dailyAt, everyMinutes, type JobDefinition, type JobQueueOptions, JobRunner } from './jobs.ts';
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 /** Short delays so a retry or a schedule shows within seconds. */
@@ -85,6 +85,13 @@ describe('job runner', () => {
     assert.equal(everyMinutes(180), '0 */3 * * *');
     assert.equal(everyMinutes(1440), '0 0 * * *');
     assert.throws(() => everyMinutes(0), RangeError);
+  });
+
+  it('turns a time of day into a daily cron expression', () => {
+    assert.equal(dailyAt(3, 15), '15 3 * * *');
+    assert.equal(dailyAt(0, 0), '0 0 * * *');
+    assert.throws(() => dailyAt(24, 0), RangeError);
+    assert.throws(() => dailyAt(3, 60), RangeError);
   });
 
   it('a queued job that fails is retried with backoff, then succeeds; the failure stays readable', async () => {
