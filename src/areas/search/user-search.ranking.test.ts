@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { fillPlaceholders, sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { watchStatements } from '../../../test/helpers/statement-counter.ts';
 import { queryRows } from '../../platform/db/rows.ts';
-import { armLimit, UserSearchRepository } from './user-search.repository.ts';
+import { armLimit, UserSearchRepository, valuesOf } from './user-search.repository.ts';
 
 describe('GET /api/users/search: ranking, accents, typos, metacharacters', () => {
   let t: TestApp;
@@ -111,6 +111,14 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
       const typo = await tiersRead('/api/users/search?q=alvares');
       assert.deepEqual(names(typo.res), ['jose_alvarez']);
       assert.deepEqual(typo.tiers, { prefixes: true, words: true, fuzzy: true });
+      // Each tier's statement is sent unnamed, so PostgreSQL plans it for its values (a LIKE pattern is
+      // a range of the btree only when known); the normalization, one plan for every query, is named.
+      const tierStatements = watch.sent.filter((statement) => Object.values(tiersOf([statement.text])).includes(true));
+      assert.equal(tierStatements.length, 3);
+      assert.deepEqual(
+        tierStatements.map((statement) => statement.name || null),
+        [null, null, null],
+      );
     } finally {
       watch.restore();
     }
@@ -158,9 +166,13 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
     const repository = new UserSearchRepository(t.services.platform.transactions);
     const page = { direction: 'first' as const, position: null, limit: 20, list: 'user-search' };
     const planOf = async (q: string, tier: 'prefixes' | 'words' | 'fuzzy') => {
-      const statement = repository.searchQuery(await repository.normalize(q), page, null, tier).toSQL();
-      // Parameters inlined as literals: EXPLAIN of a parameterized statement needs them bound.
-      const inlined = statement.sql.replace(/\$(\d+)/g, (_, n) => literal(statement.params[Number(n) - 1]));
+      const normal = await repository.normalize(q);
+      const shape = { tier, direction: page.direction, signedIn: false, typoWords: normal.typoWords.length };
+      const statement = repository.tierStatement(t.deps.database.db, shape).toSQL();
+      const values = fillPlaceholders(statement.params, valuesOf(normal, page, null));
+      // Parameters inlined as literals: EXPLAIN of a parameterized statement needs them bound, and the
+      // service's statement is unnamed, so planned for its values as these are.
+      const inlined = statement.sql.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
       return t.services.platform.transactions.run(async () => {
         const db = t.services.platform.transactions.db;
         await db.execute(sql`SET LOCAL enable_seqscan = off`);

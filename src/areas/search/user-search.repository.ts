@@ -24,10 +24,12 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../platform/db/database.ts';
 import { defineKeyset } from '../../platform/db/keyset.ts';
-import { keyset } from '../../platform/db/keyset-sql.ts';
+import { keysetTemplate, positionValues } from '../../platform/db/keyset-sql.ts';
 import { likePrefix } from '../../platform/db/like.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
+import { PreparedRead } from '../../platform/db/prepared-reads.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import {
   discoverableUser,
@@ -110,10 +112,10 @@ const typoNeighbours = { words: 10, usersPerWord: 10 } as const;
  * in id order. A typo near a word's end leaves it among its neighbours unless 10 distinct words sort
  * between them (docs/api.md); the read is the same at any number of users.
  */
-function typoCandidates(typoWords: string[]): SQL {
+function typoCandidates(typoWords: SQL[]): SQL {
   const { words, usersPerWord } = typoNeighbours;
   const w = searchUserWords;
-  const side = (name: string, word: string, next: 'min' | 'max', from: '>=' | '<', step: '>' | '<') =>
+  const side = (name: string, word: SQL, next: 'min' | 'max', from: '>=' | '<', step: '>' | '<') =>
     sql`${sql.raw(name)}(word, n) AS (
           SELECT (SELECT ${sql.raw(next)}(${w.word}) FROM ${w} WHERE ${w.word} ${sql.raw(from)} ${word}::text), 1
           UNION ALL
@@ -157,11 +159,26 @@ const wordsArm = (tsq: SQL) =>
        WHERE ${arm.kind} = 'user' AND ${arm.document} @@ ${tsq}
        LIMIT ${sql.raw(String(armLimit))})`;
 
-/** What a tier matches and the score it gives (see the header). */
-function tierClauses(tier: Tier, normal: NormalQuery): { matches: SQL; score: SQL<number> } {
-  const q = sql`${normal.text}::text`;
+/**
+ * What a tier's statement depends on besides its values: the tier, the page's direction, whether a
+ * viewer's blocks apply, and how many typo words the query has (the fuzzy tier reads each's neighbours).
+ */
+interface TierShape {
+  tier: Tier;
+  direction: PageRequest['direction'];
+  signedIn: boolean;
+  typoWords: number;
+}
+
+/** The query's typo words as the placeholders typo0, typo1, … of a shape with `count` of them. */
+const typoPlaceholders = (count: number) =>
+  Array.from({ length: count }, (_, index) => sql`${sql.placeholder(`typo${index}`)}`);
+
+/** What a tier matches and the score it gives (see the header), its values as placeholders (valuesOf). */
+function tierClauses(tier: Tier, typoWords: number): { matches: SQL; score: SQL<number> } {
+  const q = sql`${sql.placeholder('text')}::text`;
   const prefix = likePrefix(q);
-  const tsq = sql`${normal.words}::tsquery`;
+  const tsq = sql`${sql.placeholder('words')}::tsquery`;
   const prefixMatch = sql`(${doc.name} like ${prefix} or ${doc.label} like ${prefix})`;
   switch (tier) {
     case 'prefixes':
@@ -185,7 +202,7 @@ function tierClauses(tier: Tier, normal: NormalQuery): { matches: SQL; score: SQ
       // first, whose documents are read by key, whatever the planner makes of the similarity's selectivity.
       const aboveMatch = sql`(${prefixMatch} or ${doc.document} @@ ${tsq})`;
       return {
-        matches: sql`${normal.typoWords.length === 0 ? sql`false` : sql`${doc.sourceId} = any(array${typoCandidates(normal.typoWords)})`}
+        matches: sql`${typoWords === 0 ? sql`false` : sql`${doc.sourceId} = any(array${typoCandidates(typoPlaceholders(typoWords))})`}
           and (${doc.name} % ${q} or ${q} <% ${doc.body}) and ${aboveMatch} is not true`,
         score: rounded(fraction(sql`greatest(similarity(${doc.name}, ${q}), word_similarity(${q}, ${doc.body}))`)),
       };
@@ -194,6 +211,26 @@ function tierClauses(tier: Tier, normal: NormalQuery): { matches: SQL; score: SQ
 }
 
 export class UserSearchRepository extends Repository {
+  /**
+   * Each shape's statement (TierShape), built once with its values as placeholders and its rows mapped
+   * by the mapping compiled for it. Unnamed (`''`): PostgreSQL plans it for the values at every
+   * execution, as it must, since its right plan depends on them (a LIKE pattern is a range of the btree
+   * only when its value is known, a query's words are frequent or rare).
+   */
+  readonly #tierReads = new Map<string, PreparedRead<Found>>();
+
+  /** The query normalized (normalize), a named statement: its plan is the same for every query. */
+  readonly #normalize = new PreparedRead<NormalQuery>(this.replicaSource, 'search.users.normalize', (db) => {
+    const text = normalized(sql`${sql.placeholder('query')}::text`);
+    return db
+      .select({
+        text: sql<string>`${text}`,
+        words: sql<string | null>`${prefixTsQuery(text)}::text`,
+        typoWords: sql<string[]>`${typoWordsOf(text)}`,
+      })
+      .from(sql`(SELECT 1) AS one`);
+  });
+
   /**
    * Discoverable users matching `query`, best first. Scores: exact username 5, exact nickname 4,
    * username prefix 3, nickname prefix 2 (plus the trigram similarity), a full-text match on the words
@@ -211,7 +248,13 @@ export class UserSearchRepository extends Repository {
       if (!reachable(tier, page)) continue;
       normal ??= await this.normalize(query);
       if (tier === 'fuzzy' && normal.typoWords.length === 0) continue;
-      found.push(...(await this.searchQuery(normal, page, viewerId, tier, wanted).execute()));
+      const shape = {
+        tier,
+        direction: page.direction,
+        signedIn: viewerId !== null,
+        typoWords: normal.typoWords.length,
+      };
+      found.push(...(await this.#tierRead(shape).run(valuesOf(normal, page, viewerId, wanted))));
     }
     return found;
   }
@@ -223,31 +266,49 @@ export class UserSearchRepository extends Repository {
    * are computed once rather than once per row and per use (unaccent is only stable).
    */
   async normalize(query: string): Promise<NormalQuery> {
-    const text = normalized(query);
-    const [row] = await this.replicaDb
-      .select({
-        text: sql<string>`${text}`,
-        words: sql<string | null>`${prefixTsQuery(text)}::text`,
-        typoWords: sql<string[]>`${typoWordsOf(text)}`,
-      })
-      .from(sql`(SELECT 1) AS one`);
+    const [row] = await this.#normalize.run({ query });
     return row ?? { text: '', words: null, typoWords: [] };
   }
 
   /**
-   * One tier's statement for the normalized query (normalize), unexecuted (its plan is checked in the
-   * tests); a signed-in viewer never finds a user they block or who blocks them (accounts' rule).
+   * One shape's statement, unexecuted, its values as placeholders (valuesOf fills them; its plan is
+   * checked in the tests); a signed-in viewer never finds a user they block or who blocks them
+   * (accounts' rule, the viewer the placeholder `viewerId`).
    */
-  searchQuery(normal: NormalQuery, page: PageRequest, viewerId: string | null, tier: Tier, limit = page.limit + 1) {
-    const { matches, score } = tierClauses(tier, normal);
-    const { where, orderBy } = keyset({ columns: [score, doc.sourceId] }, page);
-    // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
-    return (viewerId === null ? this.replicaDb : this.db)
+  tierStatement(db: Db, { tier, direction, signedIn, typoWords }: TierShape) {
+    const { matches, score } = tierClauses(tier, typoWords);
+    const { where, orderBy } = keysetTemplate({ columns: [score, doc.sourceId] }, direction);
+    const viewer = signedIn ? sql.placeholder('viewerId') : null;
+    return db
       .select({ user: publicUserColumns, score })
       .from(doc)
       .innerJoin(users, eq(users.id, doc.sourceId))
-      .where(and(eq(doc.kind, 'user'), matches, discoverableUser(), shownTo(viewerId, users.id), where))
+      .where(and(eq(doc.kind, 'user'), matches, discoverableUser(), shownTo(viewer, users.id), where))
       .orderBy(...orderBy)
-      .limit(limit);
+      .limit(sql.placeholder('limit'));
   }
+
+  #tierRead(shape: TierShape): PreparedRead<Found> {
+    const key = `${shape.tier}.${shape.direction}.${shape.signedIn}.${shape.typoWords}`;
+    let read = this.#tierReads.get(key);
+    if (read === undefined) {
+      // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
+      read = new PreparedRead(shape.signedIn ? this.source : this.replicaSource, '', (db) =>
+        this.tierStatement(db, shape),
+      );
+      this.#tierReads.set(key, read);
+    }
+    return read;
+  }
+}
+
+/** The values of a tier's statement: the normalized query, the page's position, the rows to read, the viewer. */
+export function valuesOf(
+  normal: NormalQuery,
+  page: PageRequest,
+  viewerId: string | null,
+  limit = page.limit + 1,
+): Record<string, unknown> {
+  const typos = Object.fromEntries(normal.typoWords.map((word, index) => [`typo${index}`, word]));
+  return { text: normal.text, words: normal.words, ...typos, ...positionValues(page), limit, viewerId };
 }
