@@ -8,15 +8,17 @@
  * 1,000,000), each on its own scratch database. At size N (generate_series, never the API): 10,000
  * users owning N media spread evenly over N / 1,000 cities (Paris and the most populous others of the
  * geography reference data), 1,000 a city, each within about 10 km of its city, with two hashtags of a
- * pool of 300; 0.3 N likes over the last week; N more users with made-up names (syllables), every user
- * in the search index. So a city, the map around Paris and a name keep the same density while the
- * tables grow 10×.
+ * pool of 300 and one of its own ("place" and its number: N + 300 tags in all, a million and more at
+ * the larger size); 0.3 N likes over the last week; N more users with made-up names (syllables), every
+ * user in the search index. So a city, the map around Paris, a name and a tag's prefix keep the same
+ * density while the tables grow 10×.
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_SIZES, BENCH_ONLY (a title's part).
  */
 
 import { GeoMediaRepository } from '../src/areas/discovery/geo-media.repository.ts';
 import { MapCellsRepository } from '../src/areas/discovery/map-cells.repository.ts';
 import { NearbyRepository, nearbyKeyset } from '../src/areas/discovery/nearby.repository.ts';
+import { HashtagsRepository, suggestionsKeyset } from '../src/areas/hashtags/hashtags.repository.ts';
 import { UserSearchRepository, userSearchKeyset } from '../src/areas/search/user-search.repository.ts';
 import type { Transactions } from '../src/platform/db/transactions.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
@@ -72,7 +74,8 @@ async function seed(size: number) {
                          variants_rendered_at)
       SELECT md5('bench-media-' || i)::uuid, md5('bench-user-' || (i % ${users}))::uuid, 'post', 'originals/bench/' || i,
              'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
-             ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300)],
+             ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300),
+                   'place' || i],
              c.latitude + (((i::bigint * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i::bigint * 104729) % 2001) - 1000) / 10000.0,
              c.country_code, (i::bigint * 31) % 101,
              timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01', timestamptz '2026-11-01'
@@ -159,6 +162,8 @@ async function measureAt(size: number): Promise<Row[]> {
         path: `/api/media/trending?country=${busiestCountry}`,
       },
       { title: 'hashtag autocomplete "tag1"', path: '/api/media/hashtags/autocomplete?q=tag1' },
+      // A first letter typed: every media's own tag starts with it (N tags).
+      { title: 'hashtag autocomplete "p" (a first letter)', path: '/api/media/hashtags/autocomplete?q=p' },
       { title: `user search "${searchedName}"`, path: `/api/users/search?q=${searchedName}` },
       { title: `user search "${typedLetters}" (prefixes fill the page)`, path: `/api/users/search?q=${typedLetters}` },
       { title: `user search "${typo}" (a typo)`, path: `/api/users/search?q=${typo}` },
@@ -188,6 +193,12 @@ async function printDiscoveryPlans(url: string, busiestCountry: string) {
       new GeoMediaRepository(tx).inBox({ south: -85, west: -30, north: 85, east: -29.9 }, 100),
     trending: (tx) =>
       new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
+    ...Object.fromEntries(
+      ['tag1', 'p'].map((q) => [
+        `hashtag autocomplete "${q}"`,
+        (tx: Transactions) => new HashtagsRepository(tx).suggestions(q, pageRequest({}, suggestionsKeyset, 10)),
+      ]),
+    ),
     ...Object.fromEntries(
       [searchedName, typedLetters, typo].map((q) => [
         `user search "${q}"`,
