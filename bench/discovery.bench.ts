@@ -164,6 +164,8 @@ async function measureAt(size: number): Promise<Row[]> {
       { title: 'hashtag autocomplete "tag1"', path: '/api/media/hashtags/autocomplete?q=tag1' },
       // A first letter typed: every media's own tag starts with it (N tags).
       { title: 'hashtag autocomplete "p" (a first letter)', path: '/api/media/hashtags/autocomplete?q=p' },
+      // No tag starts with it: the similar tags' statement answers (place1234 and its neighbours).
+      { title: 'hashtag autocomplete "place1234x" (a typo)', path: '/api/media/hashtags/autocomplete?q=place1234x' },
       { title: `user search "${searchedName}"`, path: `/api/users/search?q=${searchedName}` },
       { title: `user search "${typedLetters}" (prefixes fill the page)`, path: `/api/users/search?q=${typedLetters}` },
       { title: `user search "${typo}" (a typo)`, path: `/api/users/search?q=${typo}` },
@@ -194,7 +196,7 @@ async function printDiscoveryPlans(url: string, busiestCountry: string) {
     trending: (tx) =>
       new GeoMediaRepository(tx).trendingRanking(busiestCountry, new Date(Date.now() - 7 * 86_400_000), null, 1000),
     ...Object.fromEntries(
-      ['tag1', 'p'].map((q) => [
+      ['tag1', 'p', 'place1234x'].map((q) => [
         `hashtag autocomplete "${q}"`,
         (tx: Transactions) => new HashtagsRepository(tx).suggestions(q, pageRequest({}, suggestionsKeyset, 10)),
       ]),

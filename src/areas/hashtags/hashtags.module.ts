@@ -7,10 +7,11 @@
  */
 
 import { registerRoutes } from '../../platform/http/route.ts';
-import { everyMinutes } from '../../platform/jobs/jobs.ts';
+import { hourlyAt } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import '../accounts/events.ts';
 import '../media/events.ts';
+import { CountedPostsRepository } from './counted-posts.repository.ts';
 import { HashtagsRepository } from './hashtags.repository.ts';
 import { hashtagsRoutes } from './hashtags.routes.ts';
 import { HashtagsService } from './hashtags.service.ts';
@@ -19,13 +20,19 @@ export const hashtagsArea = defineArea({
   name: 'hashtags',
   needs: [],
   create({ transactions, events, jobs, clock, caches }) {
-    const hashtags = new HashtagsService({ transactions, repository: new HashtagsRepository(transactions), clock });
+    const hashtags = new HashtagsService({
+      transactions,
+      repository: new HashtagsRepository(transactions),
+      counts: new CountedPostsRepository(transactions),
+      clock,
+    });
     caches.register('hashtags.trending', hashtags.cache);
-    // Every hour: it reads every listed post (18.6 s at a million media), to find what no event moved.
-    jobs.register('hashtags', { schedule: everyMinutes(60), run: () => hashtags.rebuild() });
+    // Every hour, at 7 past (not with the 5-minute map-clusters): it reads every listed post (18.6 s at
+    // a million media), to find what no event moved.
+    jobs.register('hashtags', { schedule: hourlyAt(7), run: () => hashtags.rebuild() });
     // After the commit: a failure is logged and the next run of the job repairs the counts.
     for (const event of ['media.published', 'media.changed', 'media.deleted'] as const) {
-      events.subscribe(event, 'afterCommit', `hashtags.${event}`, ({ media }) => hashtags.resync(media.id));
+      events.subscribe(event, 'afterCommit', `hashtags.${event}`, ({ media }) => hashtags.resync([media.id]));
     }
     for (const event of ['user.banned', 'user.unbanned'] as const) {
       events.subscribe(event, 'afterCommit', `hashtags.${event}`, ({ userId }) => hashtags.resyncOwner(userId));

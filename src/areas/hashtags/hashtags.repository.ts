@@ -14,7 +14,8 @@ import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
 import { userRows as users, visibleUser } from '../accounts/read-model.ts';
-import { mediaRows as media, mediaListedFor } from '../media/read-model.ts';
+import { mediaRows as media } from '../media/read-model.ts';
+import { listedMedia } from './listed-media.ts';
 import { type SuggestionRow, suggestionStatements, suggestionValues } from './suggestion-statements.ts';
 import {
   hashtagCountedMedia as counted,
@@ -59,29 +60,11 @@ export const relatedKeyset = defineKeyset<RelatedRow>({
   keyOf: (row) => [row.count, row.tag],
 });
 
-/** A post as the counts hold it: its tags (none when it is not counted) and its UTC day. */
-export interface CountedPost {
-  tags: string[];
-  day: string;
-}
-
-/** A text[] literal of the given tags, each a parameter. */
-const textArray = (tags: string[]): SQL =>
-  sql`ARRAY[${sql.join(
-    tags.map((tag) => sql`${tag}`),
-    sql`, `,
-  )}]::text[]`;
-
 /** What one rebuild changed, per table. */
 export interface RebuildCounts {
   removed: number;
   written: number;
 }
-
-/** Publicly listed posts of owners in good standing, with their tags (the FROM and WHERE of a rebuild). */
-const listedMedia = sql`${media}
-  JOIN ${users} ON ${users.id} = ${media.ownerId}
-  WHERE ${mediaListedFor(null)} AND ${visibleUser()}`;
 
 /**
  * One statement that makes `table` hold exactly the rows of `fresh` (its keys and value columns, named
@@ -191,96 +174,6 @@ export class HashtagsRepository extends Repository {
             FROM ${listedMedia} AND cardinality(${media.hashtags}) > 0`,
       ),
     );
-  }
-
-  /**
-   * An owner's media the counts may hold or should hold: with tags, or counted (their tags removed
-   * since). A ban or its end changes whether each is listed.
-   */
-  async taggedMediaIdsOf(ownerId: string): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
-      this.db,
-      sql`SELECT ${media.id} AS id FROM ${media}
-          WHERE ${media.ownerId} = ${ownerId}
-            AND (cardinality(${media.hashtags}) > 0 OR EXISTS (SELECT 1 FROM ${counted} WHERE ${counted.mediaId} = ${media.id}))
-          ORDER BY ${media.id}`,
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /**
-   * What the counts hold of one post, its ledger row locked until the transaction ends (a row is
-   * made if there is none, so two events of one post wait for each other). Empty tags: nothing.
-   */
-  async lockCounted(mediaId: string): Promise<CountedPost> {
-    await this.db.execute(
-      sql`INSERT INTO ${counted} (${namesOf(counted.mediaId, counted.tags, counted.day)}) VALUES (${mediaId}, '{}', '1970-01-01')
-          ON CONFLICT (${nameOf(counted.mediaId)}) DO NOTHING`,
-    );
-    const [row] = await queryRows<CountedPost>(
-      this.db,
-      sql`SELECT ${counted.tags} AS tags, to_char(${counted.day}, 'YYYY-MM-DD') AS day FROM ${counted}
-          WHERE ${counted.mediaId} = ${mediaId} FOR UPDATE`,
-    );
-    return returned(row, 'hashtag_counted_media.lock');
-  }
-
-  /** The post as the counts should hold it now: its tags and day if it is listed, else no tags. */
-  async listedPost(mediaId: string): Promise<CountedPost> {
-    const [row] = await queryRows<CountedPost>(
-      this.db,
-      sql`SELECT ${media.hashtags} AS tags, to_char((${media.createdAt} AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day
-          FROM ${listedMedia} AND ${media.id} = ${mediaId}`,
-    );
-    return row ?? { tags: [], day: '1970-01-01' };
-  }
-
-  async setCounted(mediaId: string, post: CountedPost): Promise<void> {
-    await this.db.execute(
-      post.tags.length === 0
-        ? sql`DELETE FROM ${counted} WHERE ${counted.mediaId} = ${mediaId}`
-        : sql`UPDATE ${counted} SET ${nameOf(counted.tags)} = ${textArray(post.tags)}, ${nameOf(counted.day)} = ${post.day}::date
-              WHERE ${counted.mediaId} = ${mediaId}`,
-    );
-  }
-
-  /** Adds one post's uses and pairs to the counts (sign 1), or takes them out (sign -1). */
-  async count({ tags, day }: CountedPost, sign: 1 | -1): Promise<void> {
-    if (tags.length === 0) return;
-    const list = textArray(tags);
-    const tagPairs = sql`SELECT a.tag, b.other FROM unnest(${list}) AS a(tag), unnest(${list}) AS b(other) WHERE a.tag <> b.other`;
-    const [d, t, p] = [dayRow, totalRow, pairRow];
-    if (sign === 1) {
-      await this.db.execute(
-        sql`INSERT INTO ${daily} AS ${d} (${namesOf(daily.tag, daily.day, daily.uses)})
-            SELECT tag, ${day}::date, 1 FROM unnest(${list}) AS tag
-            ON CONFLICT (${namesOf(daily.tag, daily.day)}) DO UPDATE SET ${nameOf(daily.uses)} = ${d.uses} + 1`,
-      );
-      await this.db.execute(
-        sql`INSERT INTO ${totals} AS ${t} (${namesOf(totals.tag, totals.folded, totals.uses)})
-            SELECT tag, lower(unaccent(tag)), 1 FROM unnest(${list}) AS tag
-            ON CONFLICT (${nameOf(totals.tag)}) DO UPDATE SET ${nameOf(totals.uses)} = ${t.uses} + 1`,
-      );
-      await this.db.execute(
-        sql`INSERT INTO ${pairs} AS ${p} (${namesOf(pairs.tag, pairs.other, pairs.count)})
-            SELECT tag, other, 1 FROM (${tagPairs}) pairs
-            ON CONFLICT (${namesOf(pairs.tag, pairs.other)}) DO UPDATE SET ${nameOf(pairs.count)} = ${p.count} + 1`,
-      );
-      return;
-    }
-    // Each row loses one, then rows at 0 go: the decrement re-reads a row another transaction changed
-    // (a DELETE ... WHERE uses <= 1 decided on its snapshot would leave two racing decrements at 1).
-    const onDay = sql`${daily.day} = ${day}::date AND ${daily.tag} = ANY(${list})`;
-    await this.db.execute(sql`UPDATE ${daily} SET ${nameOf(daily.uses)} = ${daily.uses} - 1 WHERE ${onDay}`);
-    await this.db.execute(sql`DELETE FROM ${daily} WHERE ${onDay} AND ${daily.uses} <= 0`);
-    const ofTags = sql`${totals.tag} = ANY(${list})`;
-    await this.db.execute(sql`UPDATE ${totals} SET ${nameOf(totals.uses)} = ${totals.uses} - 1 WHERE ${ofTags}`);
-    await this.db.execute(sql`DELETE FROM ${totals} WHERE ${ofTags} AND ${totals.uses} <= 0`);
-    const ofPairs = sql`${p.tag} = x.tag AND ${p.other} = x.other`;
-    await this.db.execute(
-      sql`UPDATE ${pairs} AS ${p} SET ${nameOf(pairs.count)} = ${p.count} - 1 FROM (${tagPairs}) x WHERE ${ofPairs}`,
-    );
-    await this.db.execute(sql`DELETE FROM ${pairs} AS ${p} USING (${tagPairs}) x WHERE ${ofPairs} AND ${p.count} <= 0`);
   }
 
   async #sync(statement: SQL): Promise<RebuildCounts> {

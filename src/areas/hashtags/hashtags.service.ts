@@ -7,6 +7,7 @@ import { Slots } from '../../platform/concurrency/slots.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
+import { type CountedPost, type CountedPostsRepository, uncounted } from './counted-posts.repository.ts';
 import { normaliseTagQuery } from './hashtag-query.ts';
 import type {
   HashtagsRepository,
@@ -15,6 +16,9 @@ import type {
   SuggestionRow,
   TrendingRow,
 } from './hashtags.repository.ts';
+
+/** Posts resynced in one transaction after an owner's ban or its end. */
+const resyncBatch = 500;
 
 /** Added to both windows' uses in the trending score, so a tag going from 0 to 1 use scores only 6/5. */
 export const trendingSmoothing = 5;
@@ -28,6 +32,7 @@ const trendingCacheMs = 60_000;
 export interface HashtagsServiceDeps {
   transactions: Transactions;
   repository: HashtagsRepository;
+  counts: CountedPostsRepository;
   clock: Clock;
 }
 
@@ -81,28 +86,43 @@ export class HashtagsService {
   }
 
   /**
-   * After a media event: makes the counts hold the post as it is now (listed with its tags, or not
-   * at all), by taking out what they held of it and adding what it is. Reading the post again, not
-   * the event's copy, makes events that arrive out of order harmless.
+   * After media events: makes the counts hold the posts as they are now (listed with their tags, or not
+   * at all), by taking out what they held of each and adding what each is, summed over the posts.
+   * Reading the posts again, not the events' copies, makes events that arrive out of order harmless.
    */
-  resync(mediaId: string): Promise<void> {
+  resync(mediaIds: readonly string[]): Promise<void> {
     return this.#deps.transactions.run(async () => {
-      const counted = await this.#deps.repository.lockCounted(mediaId);
-      const now = await this.#deps.repository.listedPost(mediaId);
-      if (counted.day !== now.day || counted.tags.join(' ') !== now.tags.join(' ')) {
-        await this.#deps.repository.count(counted, -1);
-        await this.#deps.repository.count(now, 1);
-      }
-      await this.#deps.repository.setCounted(mediaId, now);
+      const counted = await this.#deps.counts.lockCounted(mediaIds);
+      const now = await this.#deps.counts.listedPosts(mediaIds);
+      const changed = mediaIds.flatMap((id) => {
+        const [before, after] = [counted.get(id) ?? uncounted, now.get(id) ?? uncounted];
+        return sameCount(before, after) ? [] : [{ id, before, after }];
+      });
+      await this.#deps.counts.count(
+        changed.map(({ before }) => before),
+        -1,
+      );
+      await this.#deps.counts.count(
+        changed.map(({ after }) => after),
+        1,
+      );
+      // The changed posts' ledger rows, and the empty rows lockCounted made for posts not counted.
+      const notCounted = mediaIds.filter((id) => !now.get(id)?.tags.length).map((id) => ({ id, post: uncounted }));
+      const counting = changed
+        .filter(({ after }) => after.tags.length > 0)
+        .map(({ id, after }) => ({ id, post: after }));
+      await this.#deps.counts.setCounted([...notCounted, ...counting]);
     });
   }
 
   /**
-   * After a ban, a confirmed account deletion or their end (`user.banned`, `user.unbanned`): each of
-   * the owner's tagged posts resynced, one transaction a post as for a media event.
+   * After a ban, a confirmed account deletion or their end (`user.banned`, `user.unbanned`): the
+   * owner's tagged posts resynced, `resyncBatch` a transaction.
    */
   async resyncOwner(ownerId: string): Promise<void> {
-    for (const mediaId of await this.#deps.repository.taggedMediaIdsOf(ownerId)) await this.resync(mediaId);
+    const ids = await this.#deps.counts.taggedMediaIdsOf(ownerId);
+    for (let start = 0; start < ids.length; start += resyncBatch)
+      await this.resync(ids.slice(start, start + resyncBatch));
   }
 
   /** The hashtags job: rebuilds the tables from media in one transaction (idempotent). */
@@ -120,3 +140,7 @@ export class HashtagsService {
     return counts;
   }
 }
+
+/** Whether two states of a post count the same: the same tags, on the same day when it has any. */
+const sameCount = (a: CountedPost, b: CountedPost) =>
+  a.tags.join(' ') === b.tags.join(' ') && (a.tags.length === 0 || a.day === b.day);

@@ -14,7 +14,7 @@ import { suggestionBounds, suggestionStatements } from './suggestion-statements.
 
 describe('hashtag autocomplete among thousands of tags', () => {
   let t: TestApp;
-  /** The 5,000 tags "p" and 32 hex digits, in code-point order. */
+  /** The 5,000 tags "p" and 32 hex digits and the 15 "paris…", in code-point order. */
   let pTags: string[];
   const autocomplete = (q: string, limit = 50) =>
     t.request({ method: 'GET', url: `/api/media/hashtags/autocomplete?q=${encodeURIComponent(q)}&limit=${limit}` });
@@ -43,12 +43,14 @@ describe('hashtag autocomplete among thousands of tags', () => {
     await db.execute(sql`INSERT INTO hashtag_uses (tag, folded, uses)
       SELECT 'p' || md5(i::text), 'p' || md5(i::text), 1 + i % 3 FROM generate_series(1, 5000) AS i
       UNION ALL SELECT 'pzpopular', 'pzpopular', 5000
-      UNION ALL SELECT 'q' || i, 'q' || i, 100 + i FROM generate_series(1, 1000) AS i`);
+      UNION ALL SELECT 'q' || i, 'q' || i, 100 + i FROM generate_series(1, 1000) AS i
+      UNION ALL SELECT 'paris' || suffix, 'paris' || suffix, 1
+        FROM unnest(ARRAY['', 'night', 'food'] || ARRAY(SELECT i::text FROM generate_series(1, 12) AS i)) AS suffix`);
     await db.execute(sql`ANALYZE hashtag_uses`);
     pTags = (
       await queryRows<{ tag: string }>(
         db,
-        sql`SELECT tag FROM hashtag_uses WHERE tag LIKE 'p%' AND tag <> 'pzpopular' ORDER BY folded COLLATE "C", tag`,
+        sql`SELECT tag FROM hashtag_uses WHERE tag LIKE 'p%' AND tag <> 'pzpopular' ORDER BY folded COLLATE "C", tag COLLATE "C"`,
       )
     ).map((row) => row.tag);
   });
@@ -94,8 +96,17 @@ describe('hashtag autocomplete among thousands of tags', () => {
     );
   });
 
+  it('finds the typo of a tag that others extend, far from it in code-point order', async () => {
+    // paris, paris1 … paris12, parisfood, parisnight: 14 tags sort between "paris" and "pariz".
+    const found = await allPagesOf('pariz');
+    assert.ok(
+      found.some((item) => item.tag === 'paris' && item.match === 'similar'),
+      found.map((item) => item.tag).join(', '),
+    );
+  });
+
   it('keeps plans that read each source of candidates from its index, and stop there', async () => {
-    for (const direction of ['first', 'after'] as const) {
+    for (const direction of ['first', 'after', 'before'] as const) {
       for (const kind of ['prefixes', 'similar'] as const) {
         const { text } = suggestionStatements[direction][kind];
         const values = direction === 'first' ? ['p', 11] : ['p', 11, 1, 3, 'p9'];

@@ -272,6 +272,20 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
       'only the nicknames with the word',
     );
   });
+
+  it('finds the typo of a word that others extend, far from it in code-point order', async () => {
+    // "kirra" and twelve words between it and "kirrx", a typo of its last letter: its neighbours are those.
+    await createUser(t, { username: 'kirra', nickname: 'Kirra' });
+    for (const username of ['kirrabelle', 'kirrachi', 'kirrad', 'kirrah', 'kirram', 'kirran', 'kirrana'].concat([
+      'kirranne',
+      'kirrano',
+      'kirre',
+      'kirrina',
+      'kirrisol',
+    ]))
+      await createUser(t, { username, nickname: username });
+    assert.ok((await usernames('kirrx')).includes('kirra'));
+  });
 });
 
 const literal = (value: unknown) =>

@@ -107,10 +107,12 @@ const typoNeighbours = { words: 10, usersPerWord: 10 } as const;
 
 /**
  * The typo tier's candidates: for each of the query's typo words, the `typoNeighbours.words` distinct
- * words of the users' documents that follow it in code-point order and as many that precede it (each
- * one step of the btree: a loose index scan), and up to `typoNeighbours.usersPerWord` users of each,
- * in id order. A typo near a word's end leaves it among its neighbours unless 10 distinct words sort
- * between them (docs/api.md); the read is the same at any number of users.
+ * words of the users' documents that follow it in code-point order, as many that precede it, and as
+ * many from its stem on (all but its last letter: a word that others extend, maria before mariabelle,
+ * mariachi…, sorts far from a typo of its last letter, marix), each one step of the btree (a loose
+ * index scan), and up to `typoNeighbours.usersPerWord` users of each, in id order. A typo near a
+ * word's end leaves it among its neighbours unless 10 distinct words sort between them (docs/api.md);
+ * the read is the same at any number of users.
  */
 function typoCandidates(typoWords: SQL[]): SQL {
   const { words, usersPerWord } = typoNeighbours;
@@ -124,9 +126,10 @@ function typoCandidates(typoWords: SQL[]): SQL {
   const sides = typoWords.flatMap((word, i) => [
     side(`after${i}`, word, 'min', '>=', '>'),
     side(`before${i}`, word, 'max', '<', '<'),
+    side(`stem${i}`, sql`left(${word}::text, -1)`, 'min', '>=', '>'),
   ]);
   const near = sql.join(
-    typoWords.flatMap((_, i) => [sql.raw(`SELECT word FROM after${i}`), sql.raw(`SELECT word FROM before${i}`)]),
+    typoWords.flatMap((_, i) => ['after', 'before', 'stem'].map((name) => sql.raw(`SELECT word FROM ${name}${i}`))),
     sql` UNION `,
   );
   return sql`(WITH RECURSIVE ${sql.join(sides, sql`, `)}, near(word) AS (${near})
@@ -289,12 +292,14 @@ export class UserSearchRepository extends Repository {
   }
 
   #tierRead(shape: TierShape): PreparedRead<Found> {
-    const key = `${shape.tier}.${shape.direction}.${shape.signedIn}.${shape.typoWords}`;
+    // The typo words shape the fuzzy tier's statement only.
+    const typoWords = shape.tier === 'fuzzy' ? shape.typoWords : 0;
+    const key = `${shape.tier}.${shape.direction}.${shape.signedIn}.${typoWords}`;
     let read = this.#tierReads.get(key);
     if (read === undefined) {
       // A viewer's blocks are never read from the replica (docs/development.md, Reads from the replica).
       read = new PreparedRead(shape.signedIn ? this.source : this.replicaSource, '', (db) =>
-        this.tierStatement(db, shape),
+        this.tierStatement(db, { ...shape, typoWords }),
       );
       this.#tierReads.set(key, read);
     }

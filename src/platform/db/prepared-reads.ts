@@ -4,7 +4,9 @@
  * (a named statement). Inside a
  * transaction a statement is prepared on that transaction instead, at each call.
  *
- * PreparedRead: one statement, its values named by placeholders.
+ * PreparedRead: one statement, its values named by placeholders. Named `''`, it is built and mapped
+ * once but sent unnamed, so PostgreSQL plans it for its values at every execution (a read whose right
+ * plan depends on them: user search).
  *
  *   readonly #userById = new PreparedRead(this.source, 'accounts.userById', (db) =>
  *     db.select().from(users).where(eq(users.id, sql.placeholder('id'))));

@@ -93,6 +93,13 @@ export function everyMinutes(minutes: number): string {
   return hours === 1 ? '0 * * * *' : `0 */${hours} * * *`;
 }
 
+/** A cron expression that fires every hour at `minute` (off the minutes the shorter periods share). */
+export function hourlyAt(minute: number): string {
+  if (!Number.isInteger(minute) || minute < 0 || minute > 59)
+    throw new RangeError(`not a minute of the hour: ${minute}`);
+  return `${minute} * * * *`;
+}
+
 /** A cron expression that fires once a day at `hour`:`minute` UTC (a repair's quiet hour). */
 export function dailyAt(hour: number, minute: number): string {
   if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new RangeError(`not an hour of the day: ${hour}`);
