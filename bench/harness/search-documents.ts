@@ -1,9 +1,10 @@
 /**
  * The search index of a seeded database brought up to date by the search-index job's own method, run
  * once before the server starts: a seed inserts users and media with SQL, past the events that index
- * them as the service's writes do, and the job (every 15 minutes) would otherwise index every seeded
- * row during the scenarios (28 s of PostgreSQL at 100,000 rows on a busy machine, minutes at a
- * million), counted against whichever scenario it fell in. What is already indexed (discovery's users,
+ * them as the service's writes do, and the job would otherwise leave them out of search until its
+ * run (once a day since session 42; every 15 minutes before, when it indexed every seeded row during
+ * the scenarios: 28 s of PostgreSQL at 100,000 rows on a busy machine, minutes at a million, counted
+ * against whichever scenario it fell in). What is already indexed (discovery's users,
  * seeded with their documents) is left as it is.
  *
  * The repair runs on the seed's statistics (no media document yet; this machine's PostgreSQL has
