@@ -149,7 +149,7 @@ export class GeoMediaRepository extends Repository {
         db
           .select(listedMediaColumns)
           .from(media)
-          .where(and(placedOnMap, inBoxPlaceholders(spans)))
+          .where(and(placedOnMap, inBoxPlaceholders(spans, 'hidden')))
           .limit(sql.placeholder('limit')),
       ),
   );

@@ -4,7 +4,7 @@
  */
 import { between, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { allOf } from '../../platform/db/conditions.ts';
-import { literal } from '../../platform/db/literals.ts';
+import { literal, unseenByPlans } from '../../platform/db/literals.ts';
 import { inSpans, type LongitudeSpans } from '../../platform/db/longitude-spans.ts';
 import { mediaRows as media, mediaListedFor, mediaOnMap } from '../media/read-model.ts';
 import { type Box, crossesAntimeridian } from './map-grid.ts';
@@ -43,24 +43,34 @@ export const spansOf = (box: Box): LongitudeSpans => (crossesAntimeridian(box) ?
 /** The point the map's GiST index (media_map_position, migration 0270) holds: x longitude, y latitude. */
 const mapPoint = sql`point(${media.longitude}, ${media.latitude})`;
 
+/** A box's value by its placeholder's name: seen by the plans, or not (literals.ts unseenByPlans). */
+type BoxValue = (name: string) => SQL;
+const seenValue: BoxValue = (name) => sql`${sql.placeholder(name)}`;
+const unseenValue: BoxValue = (name) => unseenByPlans(sql.placeholder(name), 'float8');
+
 /** The rectangle of span n of a box: its longitudes `west<n>`..`east<n>`, its latitudes. */
-const spanRectangle = (n: 1 | 2) =>
-  sql`box(point(${sql.placeholder(`west${n}`)}, ${sql.placeholder('south')}), point(${sql.placeholder(`east${n}`)}, ${sql.placeholder('north')}))`;
+const spanRectangle = (n: 1 | 2, value: BoxValue) =>
+  sql`box(point(${value(`west${n}`)}, ${value('south')}), point(${value(`east${n}`)}, ${value('north')}))`;
 
 /**
  * Within a box given as placeholders (boxValues fills them), so one prepared statement serves every
  * box of its kind. The index reads the box's rectangles (`<@`, exact, edges included). The ranges
  * after it select nothing more; they are there for the planner, which prices `<@` at a fixed
- * selectivity but the ranges from the columns' statistics.
+ * selectivity but the ranges from the columns' statistics. `hidden`: the values unseen by the plans,
+ * for a read whose one plan (the index, under a limit) is right for every box: at a million media a
+ * small box's plan made for its values looked so much cheaper than the kept one that PostgreSQL
+ * planned the statement again at every execution (docs/benchmarks.md, session 42).
  */
-export const inBoxPlaceholders = (spans: LongitudeSpans): SQL =>
-  allOf(
+export const inBoxPlaceholders = (spans: LongitudeSpans, values: 'seen' | 'hidden' = 'seen'): SQL => {
+  const value = values === 'seen' ? seenValue : unseenValue;
+  return allOf(
     spans === 'oneSpan'
-      ? sql`${mapPoint} <@ ${spanRectangle(1)}`
-      : sql`(${mapPoint} <@ ${spanRectangle(1)} OR ${mapPoint} <@ ${spanRectangle(2)})`,
-    between(media.latitude, sql.placeholder('south'), sql.placeholder('north')),
-    inSpans(media.longitude, spans, ['west', 'east']),
+      ? sql`${mapPoint} <@ ${spanRectangle(1, value)}`
+      : sql`(${mapPoint} <@ ${spanRectangle(1, value)} OR ${mapPoint} <@ ${spanRectangle(2, value)})`,
+    between(media.latitude, value('south'), value('north')),
+    inSpans(media.longitude, spans, ['west', 'east'], value),
   );
+};
 
 /** The placeholders' values of a box: one span, or two across the antimeridian (spansOf). */
 export function boxValues(box: Box) {

@@ -11,8 +11,13 @@ export const longitudeSpans = ['oneSpan', 'twoSpans'] as const;
 export type LongitudeSpans = (typeof longitudeSpans)[number];
 
 /** `column` within the span `<from>1`..`<to>1`, or also `<from>2`..`<to>2` (the placeholders' names). */
-export function inSpans(column: SQLWrapper, spans: LongitudeSpans, [from, to]: [string, string]): SQL {
-  const first = between(column, sql.placeholder(`${from}1`), sql.placeholder(`${to}1`));
+export function inSpans(
+  column: SQLWrapper,
+  spans: LongitudeSpans,
+  [from, to]: [string, string],
+  value: (name: string) => SQLWrapper = (name) => sql.placeholder(name),
+): SQL {
+  const first = between(column, value(`${from}1`), value(`${to}1`));
   if (spans === 'oneSpan') return first;
-  return anyOf(first, between(column, sql.placeholder(`${from}2`), sql.placeholder(`${to}2`)));
+  return anyOf(first, between(column, value(`${from}2`), value(`${to}2`)));
 }
