@@ -4,6 +4,7 @@ import { fillPlaceholders, sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { watchStatements } from '../../../test/helpers/statement-counter.ts';
+import { isPostgres } from '../../platform/db/postgres-database.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { armLimit, UserSearchRepository, valuesOf } from './user-search.repository.ts';
 
@@ -119,6 +120,10 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
         tierStatements.map((statement) => statement.name || null),
         [null, null, null],
       );
+      const normalization = watch.sent.find((statement) => statement.text.includes('lower(unaccent('));
+      // PGlite's driver names no statement; pg sends the name.
+      const named = isPostgres(t.deps.database) ? 'search.users.normalize' : undefined;
+      assert.equal(normalization?.name, named);
     } finally {
       watch.restore();
     }
