@@ -5,6 +5,7 @@
  */
 import { type AnyColumn, and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { uuidArray } from '../../platform/db/array-literal.ts';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { literal } from '../../platform/db/literals.ts';
 import { Repository } from '../../platform/db/repository.ts';
@@ -37,7 +38,6 @@ export interface TouchedCell {
   representativeId: string;
 }
 
-const uuidArray = (values: readonly string[]) => sql`${sql.param(values)}::uuid[]`;
 const integerArray = (values: readonly number[]) => sql`${sql.param(values)}::int[]`;
 const doubleArray = (values: readonly number[]) => sql`${sql.param(values)}::float8[]`;
 // One array parameter however many media an owner has (an IN list would take a parameter each).

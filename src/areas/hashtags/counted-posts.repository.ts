@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { uuidArray } from '../../platform/db/array-literal.ts';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
@@ -27,8 +28,6 @@ export interface CountedPost {
 
 /** A post not counted: no tags. */
 export const uncounted: CountedPost = { tags: [], day: '1970-01-01' };
-
-const uuidArray = (ids: readonly string[]) => sql`${sql.param(ids)}::uuid[]`;
 
 /** Posts as JSON (`[{tags, day}]`), read back as rows by the statements below. */
 const postsJson = (posts: readonly CountedPost[]) => sql`${JSON.stringify(posts)}::jsonb`;

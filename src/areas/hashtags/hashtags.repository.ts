@@ -13,7 +13,6 @@ import { Repository } from '../../platform/db/repository.ts';
 import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
-import { userRows as users, visibleUser } from '../accounts/read-model.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import { listedMedia } from './listed-media.ts';
 import { type SuggestionRow, suggestionStatements, suggestionValues } from './suggestion-statements.ts';
@@ -105,8 +104,8 @@ function syncStatement(
     SELECT (SELECT count(*) FROM removed)::int AS removed, (SELECT count(*) FROM written)::int AS written`;
 }
 
-/** The tables under the names their statements give them. */
-const [dayRow, totalRow, pairRow] = [alias(daily, 'd'), alias(totals, 't'), alias(pairs, 'p')];
+/** The daily uses under the name trending's statement gives them. */
+const dayRow = alias(daily, 'd');
 
 export class HashtagsRepository extends Repository {
   /** Gives the rebuild's aggregates room in memory (this transaction only), instead of spilling to disk. */

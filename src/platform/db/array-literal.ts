@@ -1,3 +1,9 @@
+/** Arrays as a statement's parameters: ids for `= ANY`, and a bulk load's columns as text. */
+import { type SQL, sql } from 'drizzle-orm';
+
+/** Ids as one `uuid[]` parameter (`= ANY(...)`, `unnest(...)`), however many: an IN list takes one each. */
+export const uuidArray = (ids: readonly string[]): SQL => sql`${sql.param(ids)}::uuid[]`;
+
 /**
  * A PostgreSQL array's text form ('{1,2}', '{"a","b \"c\""}'), built here for a bulk load's
  * parameters: the drivers' own serialization of an array parameter goes element by element (PGlite's

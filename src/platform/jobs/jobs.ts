@@ -95,17 +95,19 @@ export function everyMinutes(minutes: number): string {
 
 /** A cron expression that fires every hour at `minute` (off the minutes the shorter periods share). */
 export function hourlyAt(minute: number): string {
-  if (!Number.isInteger(minute) || minute < 0 || minute > 59)
-    throw new RangeError(`not a minute of the hour: ${minute}`);
-  return `${minute} * * * *`;
+  return `${minuteOfHour(minute)} * * * *`;
 }
 
 /** A cron expression that fires once a day at `hour`:`minute` UTC (a repair's quiet hour). */
 export function dailyAt(hour: number, minute: number): string {
   if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new RangeError(`not an hour of the day: ${hour}`);
+  return `${minuteOfHour(minute)} ${hour} * * *`;
+}
+
+function minuteOfHour(minute: number): number {
   if (!Number.isInteger(minute) || minute < 0 || minute > 59)
     throw new RangeError(`not a minute of the hour: ${minute}`);
-  return `${minute} ${hour} * * *`;
+  return minute;
 }
 
 /** A run that did its part but left work to retry; pg-boss records it as failed and retries it. */
