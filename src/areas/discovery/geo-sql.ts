@@ -28,14 +28,33 @@ export const placedOnMap: SQL = allOf(
   isNotNull(media.longitude),
 );
 
-/** The centre, given as the placeholder `centre` holding earthPointOf(…). */
-export const centre = sql`${sql.placeholder('centre')}::earth`;
 /** The media's point on the earth, stored (migration 0260) and indexed (media_earth_position). */
 export const position = sql`${media.earthPosition}`;
-/** Great-circle metres from the centre (earthdistance's sphere). */
-export const distance = sql<number>`earth_distance(${centre}, ${position})`;
-/** Within `distance` metres: the box through the index, then the exact distance. */
-export const withinDistance = sql`earth_box(${centre}, ${sql.placeholder('distance')}) @> ${position} AND ${distance} <= ${sql.placeholder('distance')}`;
+
+/**
+ * The SQL of a centre and a distance given as the placeholders `centre` (earthPointOf(…)) and
+ * `distance` (metres): the centre, the great-circle metres from it (earthdistance's sphere), and
+ * within the distance (the box through the index, then the exact distance). `hidden`: the values unseen
+ * by the plans (InitPlans, literals.ts unseenByPlans), for a read whose one plan (the GiST index in
+ * distance order, under a limit) is right for every centre: seen, the plan made for the values (the
+ * centre's box folded into a constant) looked cheaper than the kept one, and PostgreSQL planned nearby
+ * again at every request, 0.3 ms of planning for as much of execution (docs/benchmarks.md, session 43).
+ */
+export function aroundCentre(values: 'seen' | 'hidden') {
+  const centre =
+    values === 'seen' ? sql`${sql.placeholder('centre')}::earth` : unseenByPlans(sql.placeholder('centre'), 'earth');
+  const metres =
+    values === 'seen' ? sql`${sql.placeholder('distance')}` : unseenByPlans(sql.placeholder('distance'), 'float8');
+  const distance = sql<number>`earth_distance(${centre}, ${position})`;
+  return {
+    centre,
+    distance,
+    withinDistance: sql`earth_box(${centre}, ${metres}) @> ${position} AND ${distance} <= ${metres}`,
+  };
+}
+
+/** The centre, the distance from it and within it, their values seen by the plans (aroundCentre). */
+export const { centre, distance, withinDistance } = aroundCentre('seen');
 
 /** Which statements a box is read by (platform/db/longitude-spans.ts). */
 export const spansOf = (box: Box): LongitudeSpans => (crossesAntimeridian(box) ? 'twoSpans' : 'oneSpan');

@@ -14,7 +14,10 @@ import { Repository } from '../../platform/db/repository.ts';
 import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import type { Centre, DistancedMedia } from './geo-media.repository.ts';
-import { centre, distance, placedInPublic, position, withinDistance } from './geo-sql.ts';
+import { aroundCentre, placedInPublic, position } from './geo-sql.ts';
+
+/** The centre and distance hidden from the plans: the one plan, the GiST index in distance order, kept (geo-sql.ts). */
+const { centre, distance, withinDistance } = aroundCentre('hidden');
 
 /** The straight-line (chord) distance through the earth: what the GiST index orders by, in metres. */
 const chord = sql<number>`${position} <-> ${centre}`;

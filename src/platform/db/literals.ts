@@ -25,6 +25,6 @@ export function literal(value: string | number | boolean): SQL {
  * plans cost the same, and the generic one is kept after five executions. Only where one plan is right
  * for every value (a page read in the index's order, whoever's rows they are: docs/development.md).
  */
-export function unseenByPlans(value: SQL | Placeholder, type: 'uuid' | 'float8'): SQL {
+export function unseenByPlans(value: SQL | Placeholder, type: 'uuid' | 'float8' | 'earth'): SQL {
   return sql`(SELECT ${value}::${sql.raw(type)})`;
 }
