@@ -11,11 +11,10 @@
  * pool of 300 and one of its own ("place" and its number: N + 300 tags in all, a million and more at
  * the larger size); 0.3 N likes over the last week; N more users with made-up names (syllables), every
  * user in the search index. So a city, the map around Paris, a name and a tag's prefix keep the same
- * density while the tables grow 10×. Beyond the 100 cities of the smaller size (100,000 media), a
- * larger seed adds only cities in the world map's zoom-1 cells those 100 occupy, and none of the
- * country with most of them (trending's): the world zoom shows the same cells and trending ranks the
- * same media at both sizes (until session 43 they read more at the larger: more cells, and ten times
- * the busiest country's cities).
+ * density while the tables grow 10×. Beyond the cities of the smallest size (the base: 100 at the
+ * default 100,000), a larger seed adds only cities whose media all fall in one of the world map's
+ * zoom-1 cells the base's media fall in, and none of the country with most base cities (trending's):
+ * the world zoom shows the same cells, and trending ranks as many cities' media, at every size.
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_SIZES, BENCH_ONLY (a title's part).
  */
 
@@ -42,9 +41,14 @@ const settings = loadSettings();
 const sizes = seedSizes();
 const users = 10_000;
 const mediaPerCity = 1_000;
-// The cities of the smaller size (100,000 media): a larger seed adds cities only where they change
-// nothing a scenario reads (see the header).
-const baseCities = 100;
+// The cities of the smallest size: a larger seed adds cities only where they change nothing a
+// scenario reads (see the header).
+const baseCities = Math.max(1, Math.floor(Math.min(...sizes) / mediaPerCity));
+// How far from its city a media may lie, in degrees of latitude and of longitude (about 10 km).
+const spreadDegrees = 0.1;
+/** The world map's zoom-1 cell (22.5° a side, map-grid.ts) of a position, as one number. */
+const worldCell = (latitude: string, longitude: string) =>
+  `(floor((${latitude} + 90) / 22.5)::int * 100 + floor((${longitude} + 180) / 22.5)::int)`;
 const adminToken = 'bench-admin-token-0123456789';
 const engineName = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 console.log(machineLine(engineName, settings));
@@ -68,19 +72,26 @@ async function seed(size: number) {
   const scratch = await createScratchDatabase(
     async (conn) => {
       await conn.exec(`${benchUsersSql(users)}
+      CREATE TEMPORARY TABLE bench_ranked_cities AS
+        SELECT row_number() OVER (ORDER BY (name = 'Paris' AND country_code = 'FR') DESC, population DESC, id) AS rank,
+               latitude, longitude, country_code
+        FROM cities;
+      -- The world map's zoom-1 cells (22.5°) the base cities' media fall in, each corner of their spread.
+      CREATE TEMPORARY TABLE bench_base_cells AS
+        SELECT DISTINCT ${worldCell('latitude + dy', 'longitude + dx')} AS cell
+        FROM bench_ranked_cities, (VALUES (-1), (1)) AS y(sy), (VALUES (-1), (1)) AS x(sx),
+             LATERAL (SELECT sy * ${spreadDegrees} AS dy, sx * ${spreadDegrees} AS dx) AS corner
+        WHERE rank <= ${baseCities};
+      CREATE TEMPORARY TABLE bench_trending_country AS
+        SELECT country_code FROM bench_ranked_cities WHERE rank <= ${baseCities}
+        GROUP BY country_code ORDER BY count(*) DESC, country_code LIMIT 1;
       CREATE TEMPORARY TABLE bench_cities AS
-        WITH ranked AS (
-          SELECT row_number() OVER (ORDER BY (name = 'Paris' AND country_code = 'FR') DESC, population DESC, id) AS rank,
-                 latitude, longitude, country_code,
-                 floor((latitude + 90) / 22.5)::int AS world_row, floor((longitude + 180) / 22.5)::int AS world_column
-          FROM cities
-        ), base AS (SELECT * FROM ranked WHERE rank <= ${baseCities}),
-        busiest AS (SELECT country_code FROM base GROUP BY country_code ORDER BY count(*) DESC, country_code LIMIT 1)
         SELECT row_number() OVER (ORDER BY rank) - 1 AS n, latitude, longitude, country_code
-        FROM ranked
+        FROM bench_ranked_cities
         WHERE rank <= ${baseCities}
-           OR (country_code <> (SELECT country_code FROM busiest)
-               AND (world_row, world_column) IN (SELECT world_row, world_column FROM base))
+           OR (country_code <> (SELECT country_code FROM bench_trending_country)
+               AND ${worldCell(`latitude - ${spreadDegrees}`, `longitude - ${spreadDegrees}`)} IN (SELECT cell FROM bench_base_cells)
+               AND ${worldCell(`latitude - ${spreadDegrees}`, `longitude - ${spreadDegrees}`)} = ${worldCell(`latitude + ${spreadDegrees}`, `longitude + ${spreadDegrees}`)})
         ORDER BY rank
         LIMIT ${Math.max(1, Math.floor(size / mediaPerCity))};
       CREATE TEMPORARY TABLE bench_tags AS
@@ -93,7 +104,8 @@ async function seed(size: number) {
              'jpeg', 2000000, 4000, 3000, md5(i::text), 'skipped',
              ARRAY[(SELECT tag FROM bench_tags WHERE n = i % 300), (SELECT tag FROM bench_tags WHERE n = (i::bigint * 7 + 3) % 300),
                    'place' || i],
-             c.latitude + (((i::bigint * 7919) % 2001) - 1000) / 10000.0, c.longitude + (((i::bigint * 104729) % 2001) - 1000) / 10000.0,
+             c.latitude + ${spreadDegrees} * (((i::bigint * 7919) % 2001) - 1000) / 1000.0,
+             c.longitude + ${spreadDegrees} * (((i::bigint * 104729) % 2001) - 1000) / 1000.0,
              c.country_code, (i::bigint * 31) % 101,
              timestamptz '2026-11-01' + (i % 86400) * interval '1 minute', timestamptz '2026-11-01', timestamptz '2026-11-01'
       FROM generate_series(0, ${size - 1}) AS i
@@ -108,9 +120,7 @@ async function seed(size: number) {
       await withoutIndexes(conn, 'users', () => conn.exec(benchNamedUsersSql(size)));
       await withoutIndexes(conn, 'search_documents', () => conn.exec(searchDocumentsOfUsersSql));
       await conn.exec('VACUUM ANALYZE');
-      const [row] = await conn.query<{ country_code: string }>(
-        `SELECT country_code FROM bench_cities WHERE n < ${baseCities} GROUP BY country_code ORDER BY count(*) DESC, country_code LIMIT 1`,
-      );
+      const [row] = await conn.query<{ country_code: string }>('SELECT country_code FROM bench_trending_country');
       busiestCountry = row?.country_code ?? busiestCountry;
     },
     { afterSeed: indexForSearch },

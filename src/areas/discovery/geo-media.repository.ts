@@ -13,16 +13,11 @@ import { Repository } from '../../platform/db/repository.ts';
 import { mediaFilterText, notHiddenByFilters } from '../filters/read-model.ts';
 import { type ListedMedia, listedMediaColumns, mediaRows as media } from '../media/read-model.ts';
 import { reactionRows as reactions } from '../reactions/read-model.ts';
-import {
-  boxValues,
-  distance,
-  inBoxPlaceholders,
-  placedInPublic,
-  placedOnMap,
-  spansOf,
-  withinDistance,
-} from './geo-sql.ts';
+import { aroundCentre, boxValues, inBoxPlaceholders, placedInPublic, placedOnMap, spansOf } from './geo-sql.ts';
 import type { Box } from './map-grid.ts';
+
+/** The centre and distance seen by the plans: the recommended list's plan depends on them (geo-sql.ts). */
+const { distance, withinDistance } = aroundCentre('seen');
 
 export interface Centre {
   latitude: number;

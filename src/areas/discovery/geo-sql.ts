@@ -31,6 +31,17 @@ export const placedOnMap: SQL = allOf(
 /** The media's point on the earth, stored (migration 0260) and indexed (media_earth_position). */
 export const position = sql`${media.earthPosition}`;
 
+/** Which statements a box is read by (platform/db/longitude-spans.ts). */
+export const spansOf = (box: Box): LongitudeSpans => (crossesAntimeridian(box) ? 'twoSpans' : 'oneSpan');
+
+/** The point the map's GiST index (media_map_position, migration 0270) holds: x longitude, y latitude. */
+const mapPoint = sql`point(${media.longitude}, ${media.latitude})`;
+
+/** A placeholder's value (a box's edge, a distance): seen by the plans, or not (literals.ts unseenByPlans). */
+type PlaceholderValue = (name: string) => SQL;
+const seenValue: PlaceholderValue = (name) => sql`${sql.placeholder(name)}`;
+const unseenValue: PlaceholderValue = (name) => unseenByPlans(sql.placeholder(name), 'float8');
+
 /**
  * The SQL of a centre and a distance given as the placeholders `centre` (earthPointOf(…)) and
  * `distance` (metres): the centre, the great-circle metres from it (earthdistance's sphere), and
@@ -38,13 +49,12 @@ export const position = sql`${media.earthPosition}`;
  * by the plans (InitPlans, literals.ts unseenByPlans), for a read whose one plan (the GiST index in
  * distance order, under a limit) is right for every centre: seen, the plan made for the values (the
  * centre's box folded into a constant) looked cheaper than the kept one, and PostgreSQL planned nearby
- * again at every request, 0.3 ms of planning for as much of execution (docs/benchmarks.md, session 43).
+ * again at every request, as long as it took to read it (docs/benchmarks.md, session 43).
  */
 export function aroundCentre(values: 'seen' | 'hidden') {
   const centre =
     values === 'seen' ? sql`${sql.placeholder('centre')}::earth` : unseenByPlans(sql.placeholder('centre'), 'earth');
-  const metres =
-    values === 'seen' ? sql`${sql.placeholder('distance')}` : unseenByPlans(sql.placeholder('distance'), 'float8');
+  const metres = (values === 'seen' ? seenValue : unseenValue)('distance');
   const distance = sql<number>`earth_distance(${centre}, ${position})`;
   return {
     centre,
@@ -53,22 +63,8 @@ export function aroundCentre(values: 'seen' | 'hidden') {
   };
 }
 
-/** The centre, the distance from it and within it, their values seen by the plans (aroundCentre). */
-export const { centre, distance, withinDistance } = aroundCentre('seen');
-
-/** Which statements a box is read by (platform/db/longitude-spans.ts). */
-export const spansOf = (box: Box): LongitudeSpans => (crossesAntimeridian(box) ? 'twoSpans' : 'oneSpan');
-
-/** The point the map's GiST index (media_map_position, migration 0270) holds: x longitude, y latitude. */
-const mapPoint = sql`point(${media.longitude}, ${media.latitude})`;
-
-/** A box's value by its placeholder's name: seen by the plans, or not (literals.ts unseenByPlans). */
-type BoxValue = (name: string) => SQL;
-const seenValue: BoxValue = (name) => sql`${sql.placeholder(name)}`;
-const unseenValue: BoxValue = (name) => unseenByPlans(sql.placeholder(name), 'float8');
-
 /** The rectangle of span n of a box: its longitudes `west<n>`..`east<n>`, its latitudes. */
-const spanRectangle = (n: 1 | 2, value: BoxValue) =>
+const spanRectangle = (n: 1 | 2, value: PlaceholderValue) =>
   sql`box(point(${value(`west${n}`)}, ${value('south')}), point(${value(`east${n}`)}, ${value('north')}))`;
 
 /**
