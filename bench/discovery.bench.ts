@@ -49,6 +49,9 @@ const spreadDegrees = 0.1;
 /** The world map's zoom-1 cell (22.5° a side, map-grid.ts) of a position, as one number. */
 const worldCell = (latitude: string, longitude: string) =>
   `(floor((${latitude} + 90) / 22.5)::int * 100 + floor((${longitude} + 180) / 22.5)::int)`;
+/** The world cell of a corner of a city's spread: its south-west (`-`) or north-east (`+`). */
+const spreadCorner = (sign: '-' | '+') =>
+  worldCell(`latitude ${sign} ${spreadDegrees}`, `longitude ${sign} ${spreadDegrees}`);
 const adminToken = 'bench-admin-token-0123456789';
 const engineName = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 console.log(machineLine(engineName, settings));
@@ -74,13 +77,14 @@ async function seed(size: number) {
       await conn.exec(`${benchUsersSql(users)}
       CREATE TEMPORARY TABLE bench_ranked_cities AS
         SELECT row_number() OVER (ORDER BY (name = 'Paris' AND country_code = 'FR') DESC, population DESC, id) AS rank,
-               latitude, longitude, country_code
+               latitude, longitude, country_code,
+               -- The zoom-1 cell all the city's media fall in; null when their spread crosses a cell's edge.
+               CASE WHEN ${spreadCorner('-')} = ${spreadCorner('+')} THEN ${spreadCorner('-')} END AS spread_cell
         FROM cities;
-      -- The world map's zoom-1 cells (22.5°) the base cities' media fall in, each corner of their spread.
+      -- The cells the base cities' media fall in: those of each corner of their spread.
       CREATE TEMPORARY TABLE bench_base_cells AS
-        SELECT DISTINCT ${worldCell('latitude + dy', 'longitude + dx')} AS cell
-        FROM bench_ranked_cities, (VALUES (-1), (1)) AS y(sy), (VALUES (-1), (1)) AS x(sx),
-             LATERAL (SELECT sy * ${spreadDegrees} AS dy, sx * ${spreadDegrees} AS dx) AS corner
+        SELECT DISTINCT ${worldCell(`latitude + ${spreadDegrees} * sy`, `longitude + ${spreadDegrees} * sx`)} AS cell
+        FROM bench_ranked_cities, (VALUES (-1), (1)) AS y(sy), (VALUES (-1), (1)) AS x(sx)
         WHERE rank <= ${baseCities};
       CREATE TEMPORARY TABLE bench_trending_country AS
         SELECT country_code FROM bench_ranked_cities WHERE rank <= ${baseCities}
@@ -90,8 +94,7 @@ async function seed(size: number) {
         FROM bench_ranked_cities
         WHERE rank <= ${baseCities}
            OR (country_code <> (SELECT country_code FROM bench_trending_country)
-               AND ${worldCell(`latitude - ${spreadDegrees}`, `longitude - ${spreadDegrees}`)} IN (SELECT cell FROM bench_base_cells)
-               AND ${worldCell(`latitude - ${spreadDegrees}`, `longitude - ${spreadDegrees}`)} = ${worldCell(`latitude + ${spreadDegrees}`, `longitude + ${spreadDegrees}`)})
+               AND spread_cell IN (SELECT cell FROM bench_base_cells))
         ORDER BY rank
         LIMIT ${Math.max(1, Math.floor(size / mediaPerCity))};
       CREATE TEMPORARY TABLE bench_tags AS

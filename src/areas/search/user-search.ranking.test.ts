@@ -121,9 +121,10 @@ describe('GET /api/users/search: ranking, accents, typos, metacharacters', () =>
         [null, null, null],
       );
       const normalization = watch.sent.find((statement) => statement.text.includes('lower(unaccent('));
+      assert.ok(normalization, 'the normalization was sent');
       // PGlite's driver names no statement; pg sends the name.
       const named = isPostgres(t.deps.database) ? 'search.users.normalize' : undefined;
-      assert.equal(normalization?.name, named);
+      assert.equal(normalization.name, named);
     } finally {
       watch.restore();
     }
