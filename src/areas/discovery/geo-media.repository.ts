@@ -102,6 +102,12 @@ export class GeoMediaRepository extends Repository {
    * The most liked media of a country since `since` (at most `max`), most likes first then id: what
    * trending pages through (trending-rankings.ts keeps it a minute). With hashtags, only media
    * carrying one of them.
+   *
+   * One join grouped by media, not the window's likes counted first and joined after: so PostgreSQL
+   * chooses where to start. A country with few media is read first and its likes counted from
+   * media_reactions_by_media, whatever the number of likes on the platform; one with many media, by
+   * the window's likes (media_reactions_recent) hashed against them. Counted first, every like of the
+   * window on the platform was read for any country (docs/benchmarks.md, session 44).
    */
   async trendingRanking(
     countryCode: string,
@@ -109,16 +115,14 @@ export class GeoMediaRepository extends Repository {
     hashtags: string[] | null,
     max: number,
   ): Promise<RankedMedia[]> {
-    const recent = this.replicaDb
-      .select({ mediaId: reactions.mediaId, likes: sql<number>`count(*)::int`.as('likes') })
-      .from(reactions)
-      .where(and(eq(reactions.type, 'like'), gte(reactions.createdAt, since)))
-      .groupBy(reactions.mediaId)
-      .as('recent');
+    const windowLikes = sql<number>`count(*)::int`;
     return this.replicaDb
-      .select({ id: media.id, windowLikes: sql<number>`recent.likes` })
-      .from(recent)
-      .innerJoin(media, eq(media.id, recent.mediaId))
+      .select({ id: media.id, windowLikes })
+      .from(media)
+      .innerJoin(
+        reactions,
+        and(eq(reactions.mediaId, media.id), eq(reactions.type, 'like'), gte(reactions.createdAt, since)),
+      )
       .where(
         and(
           placedInPublic,
@@ -126,7 +130,8 @@ export class GeoMediaRepository extends Repository {
           hashtags === null ? undefined : sql`${media.hashtags} && ${sql.param(hashtags)}::text[]`,
         ),
       )
-      .orderBy(sql`recent.likes DESC`, desc(media.id))
+      .groupBy(media.id)
+      .orderBy(desc(windowLikes), desc(media.id))
       .limit(max);
   }
 
