@@ -61,10 +61,7 @@ describe("the plan of trending's ranking", () => {
     statements.restore();
     assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(
-      response.json.data.map((item: { id: string; meta: { windowLikes: number } }) => [
-        item.id,
-        item.meta.windowLikes,
-      ]),
+      response.json.data.map((item: { id: string; meta: { windowLikes: number } }) => [item.id, item.meta.windowLikes]),
       iceland.map((id, i) => [id, 3 - i]),
     );
     const ranking = statements.sent.find((sent) => /count\(\*\)/.test(sent.text) && /media_reactions/.test(sent.text));
