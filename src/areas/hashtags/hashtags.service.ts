@@ -98,14 +98,10 @@ export class HashtagsService {
         const [before, after] = [counted.get(id) ?? uncounted, now.get(id) ?? uncounted];
         return sameCount(before, after) ? [] : [{ id, before, after }];
       });
-      await this.#deps.counts.count(
-        changed.map(({ before }) => before),
-        -1,
-      );
-      await this.#deps.counts.count(
-        changed.map(({ after }) => after),
-        1,
-      );
+      const [before, after] = [changed.map((post) => post.before), changed.map((post) => post.after)];
+      await this.#deps.counts.lockCounts([...before, ...after]);
+      await this.#deps.counts.count(before, -1);
+      await this.#deps.counts.count(after, 1);
       // The changed posts' ledger rows, and the empty rows lockCounted made for posts not counted.
       const notCounted = mediaIds.filter((id) => !now.get(id)?.tags.length).map((id) => ({ id, post: uncounted }));
       const counting = changed
