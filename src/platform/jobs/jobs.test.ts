@@ -11,7 +11,7 @@ import { openAnotherInstance, openTestDatabase } from '../../../test/helpers/dat
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import type { Database } from '../db/database.ts';
 import { queryRows } from '../db/rows.ts';
-import { dailyAt, everyMinutes, hourlyAt, type JobDefinition, type JobQueueOptions, JobRunner } from './jobs.ts';
+import { dailyAt, everyMinutes, type JobDefinition, type JobQueueOptions, JobRunner } from './jobs.ts';
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 /** Short delays so a retry or a schedule shows within seconds. */
@@ -85,11 +85,6 @@ describe('job runner', () => {
     assert.equal(everyMinutes(180), '0 */3 * * *');
     assert.equal(everyMinutes(1440), '0 0 * * *');
     assert.throws(() => everyMinutes(0), RangeError);
-  });
-
-  it('turns a minute of the hour into an hourly cron expression', () => {
-    assert.equal(hourlyAt(7), '7 * * * *');
-    assert.throws(() => hourlyAt(60), RangeError);
   });
 
   it('turns a time of day into a daily cron expression', () => {

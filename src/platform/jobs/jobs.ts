@@ -93,11 +93,6 @@ export function everyMinutes(minutes: number): string {
   return hours === 1 ? '0 * * * *' : `0 */${hours} * * *`;
 }
 
-/** A cron expression that fires every hour at `minute` (off the minutes the shorter periods share). */
-export function hourlyAt(minute: number): string {
-  return `${minuteOfHour(minute)} * * * *`;
-}
-
 /** A cron expression that fires once a day at `hour`:`minute` UTC (a repair's quiet hour). */
 export function dailyAt(hour: number, minute: number): string {
   if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new RangeError(`not an hour of the day: ${hour}`);
