@@ -1,0 +1,39 @@
+/**
+ * The discovery seed's derived tables (the map's cells and clusters, the hashtag counts) built by
+ * their jobs' own methods once the seed is written, before the server starts, then vacuumed and
+ * analyzed as autovacuum would leave them (this machine's PostgreSQL has it off). Until session 44
+ * the benchmark flushed the jobs through the running server after the seed's own VACUUM ANALYZE: their
+ * tables were measured with no statistics (analyzed empty) and no page marked all-visible, so every
+ * index-only read of them went to the table too (hashtag autocomplete: 500 heap fetches a request, on
+ * a table ten times larger at a million), which production's autovacuum would have spared it.
+ */
+import { MapCellsRepository } from '../../src/areas/discovery/map-cells.repository.ts';
+import { CountedPostsRepository } from '../../src/areas/hashtags/counted-posts.repository.ts';
+import { HashtagsRepository } from '../../src/areas/hashtags/hashtags.repository.ts';
+import { HashtagsService } from '../../src/areas/hashtags/hashtags.service.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import type { Database } from '../../src/platform/db/database.ts';
+import { Transactions } from '../../src/platform/db/transactions.ts';
+
+/** Runs `build`, printing its report and time as the job's name. */
+async function timed(job: string, build: () => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  const report = await build();
+  console.log(`${job}: ${JSON.stringify(report)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+export async function buildDerivedTables(database: Database): Promise<void> {
+  const transactions = new Transactions(database.db, (error) => {
+    throw error;
+  });
+  const cells = new MapCellsRepository(transactions);
+  await timed('map-clusters', () => transactions.run(() => cells.rebuild(systemClock.now())));
+  const hashtags = new HashtagsService({
+    transactions,
+    repository: new HashtagsRepository(transactions),
+    counts: new CountedPostsRepository(transactions),
+    clock: systemClock,
+  });
+  await timed('hashtags', () => hashtags.rebuild());
+  await timed('VACUUM ANALYZE', () => database.withMigrationLock((conn) => conn.exec('VACUUM ANALYZE')));
+}
