@@ -19,7 +19,8 @@ import { Transactions } from '../../src/platform/db/transactions.ts';
 async function timed(job: string, build: () => Promise<unknown>): Promise<void> {
   const started = performance.now();
   const report = await build();
-  console.log(`${job}: ${JSON.stringify(report)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(report === undefined ? `${job} in ${seconds} s` : `${job}: ${JSON.stringify(report)} in ${seconds} s`);
 }
 
 export async function buildDerivedTables(database: Database): Promise<void> {
