@@ -115,25 +115,31 @@ export class CountedPostsRepository extends Repository {
   }
 
   /**
-   * Locks the rows of the counts these posts touch that exist, table by table in the order `count`
-   * writes them, each table's rows in their key's order: every resync then waits for another's rows in
-   * one order. Locked by the writes themselves, a decrement's rows in its join's order and an edit's
-   * added tags after its removed ones, two posts whose tags swapped deadlocked (counts-lock-order.test.ts).
+   * Locks every row of the counts these posts touch, table by table in the order `count` writes them,
+   * each table's rows in their key's order, the missing ones made at 0 (a no-op update of those that
+   * exist): the writes that follow then wait for nothing, and every resync takes its locks in one
+   * order. Locked by the writes themselves, a decrement's rows in its join's order and an edit's added
+   * tags after its removed ones, two posts whose tags swapped deadlocked (counts-lock-order.race.test.ts);
+   * locked only where rows existed, a row another resync made meanwhile was still taken out of order.
+   * A row left at 0 is removed by the decrement (only a post's old tags can be at 0 afterwards).
    */
   async lockCounts(posts: readonly CountedPost[]): Promise<void> {
     const counting = posts.filter((post) => post.tags.length > 0);
     if (counting.length === 0) return;
     await this.db.execute(
-      sql`SELECT 1 FROM ${daily} AS ${d} JOIN ${dayUses(counting)} AS x ON ${d.tag} = x.tag AND ${d.day} = x.day
-          ORDER BY ${d.tag}, ${d.day} FOR UPDATE OF ${d}`,
+      sql`INSERT INTO ${daily} AS ${d} (${namesOf(daily.tag, daily.day, daily.uses)})
+          SELECT tag, day, 0 FROM ${dayUses(counting)} AS x ORDER BY tag, day
+          ON CONFLICT (${namesOf(daily.tag, daily.day)}) DO UPDATE SET ${nameOf(daily.uses)} = ${d.uses}`,
     );
     await this.db.execute(
-      sql`SELECT 1 FROM ${totals} AS ${t} JOIN ${tagUses(counting)} AS x ON ${t.tag} = x.tag
-          ORDER BY ${t.tag} FOR UPDATE OF ${t}`,
+      sql`INSERT INTO ${totals} AS ${t} (${namesOf(totals.tag, totals.folded, totals.uses)})
+          SELECT tag, lower(unaccent(tag)), 0 FROM ${tagUses(counting)} AS x ORDER BY tag
+          ON CONFLICT (${nameOf(totals.tag)}) DO UPDATE SET ${nameOf(totals.uses)} = ${t.uses}`,
     );
     await this.db.execute(
-      sql`SELECT 1 FROM ${pairs} AS ${p} JOIN ${pairUses(counting)} AS x ON ${p.tag} = x.tag AND ${p.other} = x.other
-          ORDER BY ${p.tag}, ${p.other} FOR UPDATE OF ${p}`,
+      sql`INSERT INTO ${pairs} AS ${p} (${namesOf(pairs.tag, pairs.other, pairs.count)})
+          SELECT tag, other, 0 FROM ${pairUses(counting)} AS x ORDER BY tag, other
+          ON CONFLICT (${namesOf(pairs.tag, pairs.other)}) DO UPDATE SET ${nameOf(pairs.count)} = ${p.count}`,
     );
   }
 
@@ -161,23 +167,25 @@ export class CountedPostsRepository extends Repository {
     }
     // Each row loses its share, then rows at 0 go: the decrement re-reads a row another transaction
     // changed (a DELETE ... WHERE uses <= n decided on its snapshot would leave two racing decrements).
+    // A count that drifted below the post's share (rows written behind the service's back, which
+    // lockCounts made at 0 when missing) stops at 0 for the rebuild to repair, not at a refusal.
     const onDays = sql`${d.tag} = x.tag AND ${d.day} = x.day`;
     await this.db.execute(
-      sql`UPDATE ${daily} AS ${d} SET ${nameOf(daily.uses)} = ${d.uses} - x.n FROM ${dayUses(counting)} AS x WHERE ${onDays}`,
+      sql`UPDATE ${daily} AS ${d} SET ${nameOf(daily.uses)} = greatest(${d.uses} - x.n, 0) FROM ${dayUses(counting)} AS x WHERE ${onDays}`,
     );
     await this.db.execute(
       sql`DELETE FROM ${daily} AS ${d} USING ${dayUses(counting)} AS x WHERE ${onDays} AND ${d.uses} <= 0`,
     );
     const onTags = sql`${t.tag} = x.tag`;
     await this.db.execute(
-      sql`UPDATE ${totals} AS ${t} SET ${nameOf(totals.uses)} = ${t.uses} - x.n FROM ${tagUses(counting)} AS x WHERE ${onTags}`,
+      sql`UPDATE ${totals} AS ${t} SET ${nameOf(totals.uses)} = greatest(${t.uses} - x.n, 0) FROM ${tagUses(counting)} AS x WHERE ${onTags}`,
     );
     await this.db.execute(
       sql`DELETE FROM ${totals} AS ${t} USING ${tagUses(counting)} AS x WHERE ${onTags} AND ${t.uses} <= 0`,
     );
     const onPairs = sql`${p.tag} = x.tag AND ${p.other} = x.other`;
     await this.db.execute(
-      sql`UPDATE ${pairs} AS ${p} SET ${nameOf(pairs.count)} = ${p.count} - x.n FROM ${pairUses(counting)} AS x WHERE ${onPairs}`,
+      sql`UPDATE ${pairs} AS ${p} SET ${nameOf(pairs.count)} = greatest(${p.count} - x.n, 0) FROM ${pairUses(counting)} AS x WHERE ${onPairs}`,
     );
     await this.db.execute(
       sql`DELETE FROM ${pairs} AS ${p} USING ${pairUses(counting)} AS x WHERE ${onPairs} AND ${p.count} <= 0`,

@@ -29,6 +29,7 @@ describe('the access log', () => {
       const user = await createUser(t);
       lines.length = 0;
       await t.request({ method: 'GET', url: '/api/ping' });
+      await t.request({ method: 'HEAD', url: '/api/ping' });
       await t.request({ method: 'GET', url: `/api/users/${user.id}/media?limit=5`, token: user.token });
       await t.request({ method: 'GET', url: '/api/users/me/notifications' });
       await t.request({ method: 'GET', url: '/s/a-share-token-that-is-secret?code=123456' });
@@ -38,6 +39,7 @@ describe('the access log', () => {
         logged.map(({ method, route, status }) => ({ method, route, status })),
         [
           { method: 'GET', route: '/api/ping', status: 200 },
+          { method: 'HEAD', route: '/api/ping', status: 200 },
           { method: 'GET', route: '/api/users/:userId/media', status: 200 },
           { method: 'GET', route: '/api/users/me/notifications', status: 401 },
           { method: 'GET', route: '/s/:token', status: 404 },

@@ -37,7 +37,8 @@ export function registerAccessLog(app: App): void {
   if ((app.log as Partial<Logger>).isLevelEnabled?.('info') !== true) return;
   app.addHook('onRoute', (route) => {
     const existing = route.onResponse ? [route.onResponse].flat() : [];
-    route.onResponse = [...existing, logging(route.url)];
+    // First, as the timing's: a later hook of the route that failed would stop the chain before it.
+    route.onResponse = [logging(route.url), ...existing];
   });
   const unmatched = logging(null);
   app.addHook('onResponse', (request, reply, done) => {
