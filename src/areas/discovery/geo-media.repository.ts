@@ -106,7 +106,7 @@ export class GeoMediaRepository extends Repository {
    * One join grouped by media, not the window's likes counted first and joined after: so PostgreSQL
    * chooses where to start. A country with few media is read first and its likes counted from
    * media_reactions_by_media, whatever the number of likes on the platform; one with many media, by
-   * the window's likes (media_reactions_recent) hashed against them. Counted first, every like of the
+   * the window's likes hashed against its media. Counted first, every like of the
    * window on the platform was read for any country (docs/benchmarks.md, session 44).
    */
   async trendingRanking(
