@@ -124,47 +124,14 @@ export class CountedPostsRepository extends Repository {
    * A row left at 0 is removed by the decrement (only a post's old tags can be at 0 afterwards).
    */
   async lockCounts(posts: readonly CountedPost[]): Promise<void> {
-    const counting = posts.filter((post) => post.tags.length > 0);
-    if (counting.length === 0) return;
-    await this.db.execute(
-      sql`INSERT INTO ${daily} AS ${d} (${namesOf(daily.tag, daily.day, daily.uses)})
-          SELECT tag, day, 0 FROM ${dayUses(counting)} AS x ORDER BY tag, day
-          ON CONFLICT (${namesOf(daily.tag, daily.day)}) DO UPDATE SET ${nameOf(daily.uses)} = ${d.uses}`,
-    );
-    await this.db.execute(
-      sql`INSERT INTO ${totals} AS ${t} (${namesOf(totals.tag, totals.folded, totals.uses)})
-          SELECT tag, lower(unaccent(tag)), 0 FROM ${tagUses(counting)} AS x ORDER BY tag
-          ON CONFLICT (${nameOf(totals.tag)}) DO UPDATE SET ${nameOf(totals.uses)} = ${t.uses}`,
-    );
-    await this.db.execute(
-      sql`INSERT INTO ${pairs} AS ${p} (${namesOf(pairs.tag, pairs.other, pairs.count)})
-          SELECT tag, other, 0 FROM ${pairUses(counting)} AS x ORDER BY tag, other
-          ON CONFLICT (${namesOf(pairs.tag, pairs.other)}) DO UPDATE SET ${nameOf(pairs.count)} = ${p.count}`,
-    );
+    await this.#add(posts, '0');
   }
 
   /** Adds the posts' uses and pairs to the counts (sign 1), or takes them out (sign -1). */
   async count(posts: readonly CountedPost[], sign: 1 | -1): Promise<void> {
+    if (sign === 1) return this.#add(posts, 'n');
     const counting = posts.filter((post) => post.tags.length > 0);
     if (counting.length === 0) return;
-    if (sign === 1) {
-      await this.db.execute(
-        sql`INSERT INTO ${daily} AS ${d} (${namesOf(daily.tag, daily.day, daily.uses)})
-            SELECT tag, day, n FROM ${dayUses(counting)} AS x ORDER BY tag, day
-            ON CONFLICT (${namesOf(daily.tag, daily.day)}) DO UPDATE SET ${nameOf(daily.uses)} = ${d.uses} + excluded.${nameOf(daily.uses)}`,
-      );
-      await this.db.execute(
-        sql`INSERT INTO ${totals} AS ${t} (${namesOf(totals.tag, totals.folded, totals.uses)})
-            SELECT tag, lower(unaccent(tag)), n FROM ${tagUses(counting)} AS x ORDER BY tag
-            ON CONFLICT (${nameOf(totals.tag)}) DO UPDATE SET ${nameOf(totals.uses)} = ${t.uses} + excluded.${nameOf(totals.uses)}`,
-      );
-      await this.db.execute(
-        sql`INSERT INTO ${pairs} AS ${p} (${namesOf(pairs.tag, pairs.other, pairs.count)})
-            SELECT tag, other, n FROM ${pairUses(counting)} AS x ORDER BY tag, other
-            ON CONFLICT (${namesOf(pairs.tag, pairs.other)}) DO UPDATE SET ${nameOf(pairs.count)} = ${p.count} + excluded.${nameOf(pairs.count)}`,
-      );
-      return;
-    }
     // Each row loses its share, then rows at 0 go: the decrement re-reads a row another transaction
     // changed (a DELETE ... WHERE uses <= n decided on its snapshot would leave two racing decrements).
     // A count that drifted below the post's share (rows written behind the service's back, which
@@ -189,6 +156,31 @@ export class CountedPostsRepository extends Repository {
     );
     await this.db.execute(
       sql`DELETE FROM ${pairs} AS ${p} USING ${pairUses(counting)} AS x WHERE ${onPairs} AND ${p.count} <= 0`,
+    );
+  }
+
+  /**
+   * Adds to each row of the counts the posts touch their share (`n`), or nothing (`0`: the rows locked,
+   * the missing ones made), the rows written table by table and each table's in its key's order.
+   */
+  async #add(posts: readonly CountedPost[], share: 'n' | '0'): Promise<void> {
+    const counting = posts.filter((post) => post.tags.length > 0);
+    if (counting.length === 0) return;
+    const n = sql.raw(share);
+    await this.db.execute(
+      sql`INSERT INTO ${daily} AS ${d} (${namesOf(daily.tag, daily.day, daily.uses)})
+          SELECT tag, day, ${n} FROM ${dayUses(counting)} AS x ORDER BY tag, day
+          ON CONFLICT (${namesOf(daily.tag, daily.day)}) DO UPDATE SET ${nameOf(daily.uses)} = ${d.uses} + excluded.${nameOf(daily.uses)}`,
+    );
+    await this.db.execute(
+      sql`INSERT INTO ${totals} AS ${t} (${namesOf(totals.tag, totals.folded, totals.uses)})
+          SELECT tag, lower(unaccent(tag)), ${n} FROM ${tagUses(counting)} AS x ORDER BY tag
+          ON CONFLICT (${nameOf(totals.tag)}) DO UPDATE SET ${nameOf(totals.uses)} = ${t.uses} + excluded.${nameOf(totals.uses)}`,
+    );
+    await this.db.execute(
+      sql`INSERT INTO ${pairs} AS ${p} (${namesOf(pairs.tag, pairs.other, pairs.count)})
+          SELECT tag, other, ${n} FROM ${pairUses(counting)} AS x ORDER BY tag, other
+          ON CONFLICT (${namesOf(pairs.tag, pairs.other)}) DO UPDATE SET ${nameOf(pairs.count)} = ${p.count} + excluded.${nameOf(pairs.count)}`,
     );
   }
 }
