@@ -3,13 +3,12 @@
  * pattern (`/api/users/{id}`), never the raw URL: one series per route, whatever ids clients send.
  * A request no route matched counts as `unmatched`.
  *
- * Each route gets an onResponse hook of its own, holding its series (request-durations.ts), so an
- * answer neither builds `request.routeOptions` (a new object of a dozen fields at every read) nor
- * looks its label up; the app-wide hook times the answers of no route. Registered before any route
- * (app.ts), so every route has its hook.
+ * Each route gets an onResponse hook of its own, holding its series (request-durations.ts,
+ * http/route-response-hooks.ts), so an answer neither builds `request.routeOptions` nor looks its
+ * label up. Registered before any route (app.ts), so every route has its hook.
  */
 
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { onEveryRouteResponse, type ResponseHook } from '../http/route-response-hooks.ts';
 import { toSpecPath } from '../http/spec-path.ts';
 import type { App } from '../http/types.ts';
 import type { Metrics } from './metrics.ts';
@@ -17,10 +16,10 @@ import type { RouteDurations } from './request-durations.ts';
 
 export const unmatchedRoute = 'unmatched';
 
-/** A callback hook (see app.ts) observing into one route's series. */
+/** Observes into one route's series. */
 const timing =
-  (durations: RouteDurations) =>
-  (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  (durations: RouteDurations): ResponseHook =>
+  (request, reply, done) => {
     durations.observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   };
@@ -28,14 +27,7 @@ const timing =
 export function registerHttpMetrics(app: App, metrics: Metrics): void {
   // No hook at all on an instance that does not serve its metrics: nothing would read them.
   if (!metrics.recording) return;
-  app.addHook('onRoute', (route) => {
-    const hook = timing(metrics.httpRequests.forRoute(toSpecPath(route.url)));
-    const existing = route.onResponse ? [route.onResponse].flat() : [];
-    route.onResponse = [hook, ...existing];
-  });
-  const unmatched = timing(metrics.httpRequests.forRoute(unmatchedRoute));
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) unmatched(request, reply, done);
-    else done();
-  });
+  onEveryRouteResponse(app, (route) =>
+    timing(metrics.httpRequests.forRoute(route === null ? unmatchedRoute : toSpecPath(route))),
+  );
 }
