@@ -108,8 +108,19 @@ function syncStatement(
 const dayRow = alias(daily, 'd');
 
 export class HashtagsRepository extends Repository {
-  /** Gives the rebuild's aggregates room in memory (this transaction only), instead of spilling to disk. */
-  async allowLargeSorts(): Promise<void> {
+  /**
+   * The rebuild's first statements, in its transaction. Its reads see one snapshot of media (READ
+   * COMMITTED took one a statement: an edit committed between two of them was in some tables and not
+   * others, and its resync, comparing with the ledger, then found nothing to do). The ledger is locked
+   * against writes before that snapshot is taken: every resync locks its ledger rows first
+   * (CountedPostsRepository.lockCounted), so one in progress ends before the rebuild reads, one that
+   * begins waits for its commit and then resyncs from what it wrote, and none holds count rows the
+   * rebuild writes (which it writes in no fixed order: a deadlock, else). The aggregates get room in
+   * memory instead of spilling to disk.
+   */
+  async beginRebuild(): Promise<void> {
+    await this.db.execute(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`);
+    await this.db.execute(sql`LOCK TABLE ${counted} IN EXCLUSIVE MODE`);
     await this.db.execute(sql`SET LOCAL work_mem = '64MB'`);
   }
 

@@ -124,7 +124,7 @@ export class HashtagsService {
   /** The hashtags job: rebuilds the tables from media in one transaction (idempotent). */
   async rebuild(): Promise<Record<'dailyUses' | 'totals' | 'pairs' | 'countedMedia', RebuildCounts>> {
     const counts = await this.#deps.transactions.run(async () => {
-      await this.#deps.repository.allowLargeSorts();
+      await this.#deps.repository.beginRebuild();
       return {
         dailyUses: await this.#deps.repository.rebuildDailyUses(),
         totals: await this.#deps.repository.rebuildTotals(),
