@@ -1,19 +1,22 @@
 /**
  * The discovery seed's derived tables (the map's cells and clusters, the hashtag counts) built by
- * their jobs' own methods once the seed is written, before the server starts, then vacuumed and
- * analyzed as autovacuum would leave them (this machine's PostgreSQL has it off). Until session 44
- * the benchmark flushed the jobs through the running server after the seed's own VACUUM ANALYZE: their
+ * their jobs' own methods once the seed is written, before the server starts, then those tables
+ * vacuumed and analyzed as autovacuum would leave them (this machine's PostgreSQL has it off). Until
+ * session 44 the benchmark flushed the jobs through the running server after the seed's VACUUM ANALYZE: their
  * tables were measured with no statistics (analyzed empty) and no page marked all-visible, so every
  * index-only read of them went to the table too (hashtag autocomplete: 500 heap fetches a request, on
  * a table ten times larger at a million), which production's autovacuum would have spared it.
  */
+import { getTableName } from 'drizzle-orm';
 import { MapCellsRepository } from '../../src/areas/discovery/map-cells.repository.ts';
+import { mapCells, mapCountedMedia } from '../../src/areas/discovery/tables.ts';
 import { CountedPostsRepository } from '../../src/areas/hashtags/counted-posts.repository.ts';
 import { HashtagsRepository } from '../../src/areas/hashtags/hashtags.repository.ts';
 import { HashtagsService } from '../../src/areas/hashtags/hashtags.service.ts';
+import { hashtagCountedMedia, hashtagDailyUses, hashtagPairs, hashtagUses } from '../../src/areas/hashtags/tables.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/database.ts';
-import { Transactions } from '../../src/platform/db/transactions.ts';
+import { jobTransactions, vacuumAnalyze } from './job-transactions.ts';
 
 /** Runs `build`, printing its report and time as the job's name. */
 async function timed(job: string, build: () => Promise<unknown>): Promise<void> {
@@ -24,9 +27,7 @@ async function timed(job: string, build: () => Promise<unknown>): Promise<void> 
 }
 
 export async function buildDerivedTables(database: Database): Promise<void> {
-  const transactions = new Transactions(database.db, (error) => {
-    throw error;
-  });
+  const transactions = jobTransactions(database);
   const cells = new MapCellsRepository(transactions);
   await timed('map-clusters', () => transactions.run(() => cells.rebuild(systemClock.now())));
   const hashtags = new HashtagsService({
@@ -36,5 +37,6 @@ export async function buildDerivedTables(database: Database): Promise<void> {
     clock: systemClock,
   });
   await timed('hashtags', () => hashtags.rebuild());
-  await timed('VACUUM ANALYZE', () => database.withMigrationLock((conn) => conn.exec('VACUUM ANALYZE')));
+  const built = [mapCells, mapCountedMedia, hashtagDailyUses, hashtagUses, hashtagPairs, hashtagCountedMedia];
+  await timed('VACUUM ANALYZE', () => vacuumAnalyze(database, built.map(getTableName)));
 }

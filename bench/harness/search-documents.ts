@@ -16,12 +16,10 @@ import { IndexRepository } from '../../src/areas/search/index.repository.ts';
 import { SearchIndexService } from '../../src/areas/search/search-index.service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/database.ts';
-import { Transactions } from '../../src/platform/db/transactions.ts';
+import { jobTransactions, vacuumAnalyze } from './job-transactions.ts';
 
 export async function indexForSearch(database: Database): Promise<void> {
-  const transactions = new Transactions(database.db, (error) => {
-    throw error;
-  });
+  const transactions = jobTransactions(database);
   const index = new SearchIndexService({
     transactions,
     repository: new IndexRepository(transactions),
@@ -30,5 +28,5 @@ export async function indexForSearch(database: Database): Promise<void> {
   });
   await index.repair();
   // As autovacuum would leave it, like the seed's own tables (the seeds end with VACUUM ANALYZE).
-  await database.withMigrationLock((conn) => conn.exec('VACUUM ANALYZE search_documents'));
+  await vacuumAnalyze(database, ['search_documents']);
 }
