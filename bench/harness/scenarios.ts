@@ -2,8 +2,9 @@
  * A benchmark's scenarios measured the one way every benchmark measures them: on PostgreSQL each
  * against its floor twin (twin.ts), alternated, best of two each; on PGlite alone (the twin needs a
  * PostgreSQL to run the statements on). BENCH_ONLY=<text> keeps only the scenarios whose title
- * contains it (ping is always measured: it is the anchor), e.g. to profile one. BENCH_COUNT=instructions
- * counts the instructions a request instead (instructions.ts), the service's and the twin's.
+ * contains it, or one of its `|`-separated parts (ping is always measured: it is the anchor), e.g. to
+ * profile one. BENCH_COUNT=instructions counts the instructions a request instead (instructions.ts),
+ * the service's and the twin's.
  */
 
 import { countPerRequest, instructionsTable } from './instructions.ts';
@@ -30,8 +31,10 @@ export interface ScenarioRun {
 const isAnchor = (scenario: Scenario) => scenario.path === '/api/ping';
 
 export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]): Promise<Row[]> {
-  const only = process.env.BENCH_ONLY;
-  const chosen = scenarios.filter((scenario) => !only || isAnchor(scenario) || scenario.title.includes(only));
+  const only = process.env.BENCH_ONLY?.split('|');
+  const chosen = scenarios.filter(
+    (scenario) => !only || isAnchor(scenario) || only.some((part) => scenario.title.includes(part)),
+  );
   const { server, databaseUrl, settings } = run;
   if (server.callgrind !== null) return countScenarios(run, chosen);
   if (databaseUrl === null) {
