@@ -86,7 +86,7 @@ describe('resyncs of posts whose tags swap, at once', {
     );
   });
 
-  it('beside a rebuild, leave counts that the next rebuild finds nothing to repair in', async () => {
+  it('beside a rebuild, never deadlock, and leave counts as the posts are, with nothing for the next rebuild to repair', async () => {
     const owner = await createUser(t);
     const posts = await Promise.all(
       ['gamma', 'delta', 'epsilon', 'zeta'].map((tag) => createMediaRow(t, owner.id, { hashtags: [tag] })),
@@ -111,6 +111,33 @@ describe('resyncs of posts whose tags swap, at once', {
         }
     }
     assert.deepEqual(failures, []);
+    // Each post holds one of the four tags and the last round's: what autocomplete and related tags show.
+    assert.deepEqual(
+      await rows<{ tag: string; uses: number }>(
+        sql`SELECT tag, uses FROM hashtag_uses
+            WHERE tag IN ('gamma', 'delta', 'epsilon', 'zeta') OR tag ~ '^r[0-9]+$' ORDER BY tag`,
+      ),
+      [
+        { tag: 'delta', uses: 1 },
+        { tag: 'epsilon', uses: 1 },
+        { tag: 'gamma', uses: 1 },
+        { tag: 'r49', uses: 4 },
+        { tag: 'zeta', uses: 1 },
+      ],
+    );
+    const related = await t.request({ method: 'GET', url: '/api/media/hashtags/related?tag=r49' });
+    assert.equal(related.statusCode, 200, related.body);
+    assert.deepEqual(
+      related.json.data
+        .map((item: { id: string; attributes: { cooccurrences: number } }) => [item.id, item.attributes.cooccurrences])
+        .sort(),
+      [
+        ['delta', 1],
+        ['epsilon', 1],
+        ['gamma', 1],
+        ['zeta', 1],
+      ],
+    );
     const untouched = { removed: 0, written: 0 };
     assert.deepEqual(await hashtags.rebuild(), {
       dailyUses: untouched,
