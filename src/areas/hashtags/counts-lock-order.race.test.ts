@@ -7,7 +7,8 @@
  * (CountedPostsRepository.lockCounts), they queue: none fails, and the counts are the posts'.
  * A rebuild beside edits and their resyncs deadlocked with them (it writes count rows in no fixed
  * order) and, reading media a statement at a time, counted an edit in some tables and not others;
- * it now locks the ledger and reads one snapshot (HashtagsRepository.beginRebuild).
+ * it now locks the ledger and reads one snapshot (HashtagsRepository.beginRebuild), and a resync waits
+ * for it at most a bound (CountedPostsRepository.boundLockWaits).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -18,7 +19,7 @@ import { createUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
-describe('resyncs of posts whose tags swap, at once', {
+describe('hashtag resyncs beside one another and beside a rebuild', {
   skip: testEngine() !== 'postgres' && 'one connection on PGlite',
 }, () => {
   let t: TestApp;
@@ -145,5 +146,29 @@ describe('resyncs of posts whose tags swap, at once', {
       pairs: untouched,
       countedMedia: untouched,
     });
+  });
+
+  // Unbounded, the resync would wait for this test's lock forever: the timeout turns that into a failure.
+  it('wait for a rebuild at most a bound, then leave the post to the next rebuild', { timeout: 60_000 }, async () => {
+    const owner = await createUser(t);
+    const post = await createMediaRow(t, owner.id, { hashtags: ['eta'] });
+    const { hashtags } = t.services.areas.hashtags;
+    await hashtags.resync([post.id]);
+    await t.deps.database.db.execute(sql`UPDATE media SET hashtags = ARRAY['theta'] WHERE id = ${post.id}`);
+    // A rebuild in progress holds the ledger (beginRebuild), longer than a resync waits.
+    await t.deps.database.db.transaction(async (rebuilding) => {
+      await rebuilding.execute(sql`LOCK TABLE hashtag_counted_media IN EXCLUSIVE MODE`);
+      await assert.rejects(hashtags.resync([post.id]), (error) => {
+        assert.equal((error as { cause?: { code?: string } }).cause?.code, '55P03', String(error));
+        return true;
+      });
+    });
+    const uses = () =>
+      rows<{ tag: string; uses: number }>(
+        sql`SELECT tag, uses FROM hashtag_uses WHERE tag IN ('eta', 'theta') ORDER BY tag`,
+      );
+    assert.deepEqual(await uses(), [{ tag: 'eta', uses: 1 }]);
+    await hashtags.rebuild();
+    assert.deepEqual(await uses(), [{ tag: 'theta', uses: 1 }]);
   });
 });

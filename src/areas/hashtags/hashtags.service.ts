@@ -92,6 +92,7 @@ export class HashtagsService {
    */
   resync(mediaIds: readonly string[]): Promise<void> {
     return this.#deps.transactions.run(async () => {
+      await this.#deps.counts.boundLockWaits();
       const counted = await this.#deps.counts.lockCounted(mediaIds);
       const now = await this.#deps.counts.listedPosts(mediaIds);
       const changed = mediaIds.flatMap((id) => {
