@@ -17,6 +17,9 @@ import { openPgliteTestDatabase } from './pglite-test-database.ts';
 
 export const testEngine = (): 'postgres' | 'pglite' => (process.env.DATABASE_URL ? 'postgres' : 'pglite');
 
+/** A describe's options for tests that need several connections at once (races): PGlite has one. */
+export const onPostgresOnly = { skip: testEngine() !== 'postgres' && 'one connection on PGlite' };
+
 function urlWithDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;

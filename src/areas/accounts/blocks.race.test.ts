@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { testEngine } from '../../../test/helpers/database.ts';
+import { onPostgresOnly } from '../../../test/helpers/database.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 
-describe('50 parallel blocks and unblocks between the same people', {
-  skip: testEngine() !== 'postgres' && 'one connection on PGlite',
-}, () => {
+describe('50 parallel blocks and unblocks between the same people', onPostgresOnly, () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();

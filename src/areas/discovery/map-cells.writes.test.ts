@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { testEngine } from '../../../test/helpers/database.ts';
+import { onPostgresOnly } from '../../../test/helpers/database.ts';
 import { createUser, strongPassword, type TestUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow, readMediaRow, updateMediaRow } from '../../../test/helpers/media-factory.ts';
 import { upload } from '../../../test/helpers/media-uploads.ts';
@@ -280,9 +280,7 @@ describe('the map follows the writes at once', () => {
   });
 });
 
-describe('the map under concurrent writes (PostgreSQL)', {
-  skip: testEngine() !== 'postgres' && 'one connection on PGlite',
-}, () => {
+describe('the map under concurrent writes (PostgreSQL)', onPostgresOnly, () => {
   it('loses no count when media of one cell are published and unpublished at once', async () => {
     const reykjavik = { latitude: 64.1466, longitude: -21.9426 };
     const rows: MediaRow[] = [];

@@ -27,7 +27,7 @@ export interface CountedPost {
 }
 
 /** The longest a resync waits for a lock (CountedPostsRepository.boundLockWaits). */
-export const resyncLockTimeoutMs = 2_000;
+const resyncLockTimeoutMs = 2_000;
 
 /** A post not counted: no tags. */
 export const uncounted: CountedPost = { tags: [], day: '1970-01-01' };

@@ -14,14 +14,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { testEngine } from '../../../test/helpers/database.ts';
+import { onPostgresOnly } from '../../../test/helpers/database.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
+import { databaseError } from '../../platform/db/errors.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
-describe('hashtag resyncs beside one another and beside a rebuild', {
-  skip: testEngine() !== 'postgres' && 'one connection on PGlite',
-}, () => {
+describe('hashtag resyncs beside one another and beside a rebuild', onPostgresOnly, () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -29,6 +28,11 @@ describe('hashtag resyncs beside one another and beside a rebuild', {
   after(() => t.close());
 
   const rows = <Row>(query: ReturnType<typeof sql>) => queryRows<Row>(t.deps.database.db, query);
+  /** The database's refusals among the results (a deadlock, say), as text. */
+  const failuresOf = (results: PromiseSettledResult<unknown>[]) =>
+    results.flatMap((result) =>
+      result.status === 'rejected' ? [String((result.reason as { cause?: unknown }).cause ?? result.reason)] : [],
+    );
 
   it('never deadlock, and leave every count as the posts are', async () => {
     const owner = await createUser(t);
@@ -49,12 +53,7 @@ describe('hashtag resyncs beside one another and beside a rebuild', {
       await t.deps.database.db.execute(
         sql`UPDATE media SET hashtags = ARRAY[${second}, ${shared}] WHERE id = ${two.id}`,
       );
-      const results = await Promise.allSettled([hashtags.resync([one.id]), hashtags.resync([two.id])]);
-      for (const result of results)
-        if (result.status === 'rejected') {
-          const reason = result.reason as { cause?: unknown };
-          failures.push(String(reason.cause ?? reason));
-        }
+      failures.push(...failuresOf(await Promise.allSettled([hashtags.resync([one.id]), hashtags.resync([two.id])])));
     }
     assert.deepEqual(failures, []);
     const last = `round${rounds - 1}`;
@@ -105,11 +104,7 @@ describe('hashtag resyncs beside one another and beside a rebuild', {
         );
         await hashtags.resync([post.id]);
       });
-      for (const result of await Promise.allSettled([hashtags.rebuild(), ...edits]))
-        if (result.status === 'rejected') {
-          const reason = result.reason as { cause?: unknown };
-          failures.push(String(reason.cause ?? reason));
-        }
+      failures.push(...failuresOf(await Promise.allSettled([hashtags.rebuild(), ...edits])));
     }
     assert.deepEqual(failures, []);
     // Each post holds one of the four tags and the last round's: what autocomplete and related tags show.
@@ -159,7 +154,7 @@ describe('hashtag resyncs beside one another and beside a rebuild', {
     await t.deps.database.db.transaction(async (rebuilding) => {
       await rebuilding.execute(sql`LOCK TABLE hashtag_counted_media IN EXCLUSIVE MODE`);
       await assert.rejects(hashtags.resync([post.id]), (error) => {
-        assert.equal((error as { cause?: { code?: string } }).cause?.code, '55P03', String(error));
+        assert.equal(databaseError(error)?.code, '55P03', String(error));
         return true;
       });
     });

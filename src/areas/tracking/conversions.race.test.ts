@@ -7,15 +7,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { testEngine } from '../../../test/helpers/database.ts';
+import { onPostgresOnly } from '../../../test/helpers/database.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
 import { createOfferFactory } from '../../../test/helpers/offer-factory.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 
-describe("conversions racing inside callers' transactions (PostgreSQL)", {
-  skip: testEngine() !== 'postgres' && 'one connection on PGlite',
-}, () => {
+describe("conversions racing inside callers' transactions (PostgreSQL)", onPostgresOnly, () => {
   let t: TestApp;
   let ref: string;
   before(async () => {
