@@ -8,7 +8,7 @@
  * a table ten times larger at a million), which production's autovacuum would have spared it.
  */
 import { getTableName } from 'drizzle-orm';
-import { MapCellsRepository } from '../../src/areas/discovery/map-cells.repository.ts';
+import { MapCellsRepairRepository } from '../../src/areas/discovery/map-cells-repair.repository.ts';
 import { mapCells, mapCountedMedia } from '../../src/areas/discovery/tables.ts';
 import { CountedPostsRepository } from '../../src/areas/hashtags/counted-posts.repository.ts';
 import { HashtagsRepository } from '../../src/areas/hashtags/hashtags.repository.ts';
@@ -28,8 +28,8 @@ async function timed(job: string, build: () => Promise<unknown>): Promise<void> 
 
 export async function buildDerivedTables(database: Database): Promise<void> {
   const transactions = jobTransactions(database);
-  const cells = new MapCellsRepository(transactions);
-  await timed('map-clusters', () => transactions.run(() => cells.rebuild(systemClock.now())));
+  const cells = new MapCellsRepairRepository(transactions);
+  await timed('map-clusters', () => transactions.run(() => cells.repair(systemClock.now())));
   const hashtags = new HashtagsService({
     transactions,
     repository: new HashtagsRepository(transactions),

@@ -1,10 +1,9 @@
 /**
  * The service's job runs that overlapped a measured window, read from pg-boss's own table in the
  * scratch database (`pgboss.job` keeps a run's start and end for days): the service's scheduled work
- * (the map's cells rebuilt every 5 minutes, the hashtags and search repairs once a day, the
- * every-minute jobs) runs in its process and its database whichever scenario is being measured, and
- * the twin has none, so a row whose window held a long run is read with that in mind. PostgreSQL
- * only, as the twin.
+ * (the map's cells, hashtags and search repairs once a day, the every-minute jobs) runs in its
+ * process and its database whichever scenario is being measured, and the twin has none, so a row
+ * whose window held a long run is read with that in mind. PostgreSQL only, as the twin.
  */
 import pg from 'pg';
 

@@ -2,12 +2,12 @@
  * Discovery: media by place (nearby, recommended around a centre, trending in a country) and the map
  * (a box's media or its clusters). It reads media, their owners and likes through those areas'
  * read models, the viewer's birth city through accounts and geography, their topics through topics.
- * Media events keep the map's precomputed clusters current (map-cell-counts.service.ts); the job
- * map-clusters rebuilds them, repairing what no event told.
+ * Media events keep the map's precomputed clusters current, likes their representatives
+ * (map-cell-counts.service.ts); the daily job map-clusters repairs what no event told.
  */
 
 import { registerRoutes } from '../../platform/http/route.ts';
-import { everyMinutes } from '../../platform/jobs/jobs.ts';
+import { dailyAt } from '../../platform/jobs/jobs.ts';
 import { defineArea } from '../../platform/modules/area-module.ts';
 import { GeoMediaRepository } from './geo-media.repository.ts';
 import { geoMediaRoutes } from './geo-media.routes.ts';
@@ -16,10 +16,8 @@ import { MapCellCountsRepository } from './map-cell-counts.repository.ts';
 import { MapCellCountsService } from './map-cell-counts.service.ts';
 import { subscribeMapCells } from './map-cell-subscriptions.ts';
 import { MapCellsRepository } from './map-cells.repository.ts';
+import { MapCellsRepairRepository } from './map-cells-repair.repository.ts';
 import { NearbyRepository } from './nearby.repository.ts';
-
-/** How often the map's clusters are rebuilt (how long a write behind the API's back may go uncounted). */
-export const mapClustersEveryMinutes = 5;
 
 export const discoveryArea = defineArea({
   name: 'discovery',
@@ -38,9 +36,12 @@ export const discoveryArea = defineArea({
       events,
       new MapCellCountsService({ transactions, repository: new MapCellCountsRepository(transactions) }),
     );
+    // Daily, as the other repairs: the writes and likes keep the cells current, the job repairs only
+    // what was written behind the service's back (an operator flushes it after such a write).
+    const repair = new MapCellsRepairRepository(transactions);
     jobs.register('map-clusters', {
-      schedule: everyMinutes(mapClustersEveryMinutes),
-      run: () => transactions.run(() => cells.rebuild(clock.now())),
+      schedule: dailyAt(4, 15),
+      run: () => transactions.run(() => repair.repair(clock.now())),
     });
     const geoMedia = new GeoMediaService({
       media: new GeoMediaRepository(transactions),

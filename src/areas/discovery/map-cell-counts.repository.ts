@@ -29,11 +29,15 @@ export interface CellChange extends CountedPosition {
   likes: number;
 }
 
-/** A cell a change touched, as the change left it. */
-export interface TouchedCell {
+/** A cell of a precomputed level. */
+export interface CellKey {
   zoom: number;
   cellY: number;
   cellX: number;
+}
+
+/** A cell a change touched, as the change left it. */
+export interface TouchedCell extends CellKey {
   mediaCount: number;
   representativeId: string;
 }
@@ -44,7 +48,7 @@ const doubleArray = (values: readonly number[]) => sql`${sql.param(values)}::flo
 const amongIds = (column: SQLWrapper, ids: readonly string[]) => sql`${column} = ANY(${uuidArray(ids)})`;
 
 /** The cells of a list of one zoom, as rows `cell("cellY", "cellX")`. */
-const cellsOfList = (cells: readonly TouchedCell[]): SQL =>
+const cellsOfList = (cells: readonly CellKey[]): SQL =>
   sql`unnest(${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}) AS cell("cellY", "cellX")`;
 
 /** The cells' table under the names its statements give it: the row written, repaired, or one zoom below. */
@@ -155,6 +159,45 @@ export class MapCellCountsRepository extends Repository {
     );
   }
 
+  /**
+   * The cells counting this media whose representative its likes count, as it is now, moves: those it
+   * now beats, and those it represents with another count of likes (it may have lost its place).
+   * Locked in (zoom, row, column) order, every writer's order, until the transaction ends; none when
+   * the map does not count the media.
+   *
+   * The media's cell of zoom 0 is locked first, in a statement of its own, so that the runs for media
+   * of one region take turns and each reads the cells as the one before left them. Without it, one run
+   * could take a coarse cell's representative from the cells below while another's rise in one of
+   * those was not committed, and the other, reading the coarse cell as it was, leave it there: a
+   * representative less liked than one of its media, until the next repair.
+   */
+  async lockCellsItsLikesMove(mediaId: string): Promise<CellKey[]> {
+    const cell = target;
+    const { cellY, cellX } = cellOf(precomputedZoom, mapCountedMedia);
+    const itsCell = (zoom: SQL) =>
+      sql`${cell.zoom} = ${zoom} AND ${cell.cellY} = ${coarser(cellY, zoom)} AND ${cell.cellX} = ${coarser(cellX, zoom)}`;
+    const lockTarget = sql`FOR UPDATE OF ${sql.identifier('target')}`;
+    const region = await queryRows(
+      this.db,
+      sql`SELECT 1 FROM ${mapCountedMedia} JOIN ${mapCells} AS ${cell} ON ${itsCell(sql`0`)}
+          WHERE ${mapCountedMedia.mediaId} = ${mediaId} ${lockTarget}`,
+    );
+    if (region.length === 0) return [];
+    return queryRows<CellKey>(
+      this.db,
+      sql`SELECT ${cell.zoom} AS zoom, ${cell.cellY} AS "cellY", ${cell.cellX} AS "cellX"
+          FROM ${mapCountedMedia}
+          JOIN ${media} ON ${media.id} = ${mapCountedMedia.mediaId}
+          CROSS JOIN generate_series(0, ${literal(precomputedZoom)}) AS level(zoom)
+          JOIN ${mapCells} AS ${cell} ON ${itsCell(sql`level.zoom`)}
+          WHERE ${mapCountedMedia.mediaId} = ${mediaId}
+            AND ((${media.likesCount}, ${media.id}) > (${cell.representativeLikes}, ${cell.representativeId})
+                 OR (${cell.representativeId} = ${media.id} AND ${cell.representativeLikes} <> ${media.likesCount}))
+          ORDER BY 1, 2, 3
+          ${lockTarget}`,
+    );
+  }
+
   /** Deletes the cells among these that count no media any more (read again under the lock held). */
   async deleteEmptied(cells: readonly TouchedCell[]): Promise<void> {
     await this.db.execute(
@@ -169,7 +212,7 @@ export class MapCellCountsRepository extends Repository {
    * most liked media placed in public in the cell, above it the best of the four cells below (the
    * rebuild's rule). Run from the precomputed zoom up, so each level reads the one it just repaired.
    */
-  async repairRepresentatives(zoom: number, cells: readonly TouchedCell[]): Promise<void> {
+  async repairRepresentatives(zoom: number, cells: readonly CellKey[]): Promise<void> {
     const best = zoom === precomputedZoom ? bestPlacedMedia() : bestCellBelow(zoom);
     await this.db.execute(
       sql`UPDATE ${mapCells} AS ${target}

@@ -4,11 +4,13 @@
  * edited or made private), in the writer's transaction: the media events' subscribers call it
  * (discovery.module.ts), so a photo is on the map, or off it, as soon as its change commits. The
  * ledger says where the cells count each media; what changed is the difference between it and the
- * media now. The map-clusters job only repairs what no event told (writes behind the API's back).
+ * media now. Likes move the cells' representatives right after they commit (followLikes). The
+ * map-clusters job only repairs what no event told (writes behind the API's back).
  */
 import type { Transactions } from '../../platform/db/transactions.ts';
 import type {
   CellChange,
+  CellKey,
   CountedPosition,
   MapCellCountsRepository,
   TouchedCell,
@@ -49,13 +51,29 @@ export class MapCellCountsService {
       // Only a write that takes media off can leave such a cell behind (see #unplacedOthers): a
       // publication, the common write, asks nothing more.
       const left = new Set(removed.length === 0 ? [] : [...removed, ...(await this.#unplacedOthers(cells, ids))]);
-      for (let zoom = precomputedZoom; zoom >= 0; zoom--) {
-        const stale = cells.filter(
-          (cell) => cell.zoom === zoom && cell.mediaCount > 0 && left.has(cell.representativeId),
-        );
-        if (stale.length > 0) await this.#deps.repository.repairRepresentatives(zoom, stale);
-      }
+      await this.#repairRepresentatives(cells.filter((cell) => cell.mediaCount > 0 && left.has(cell.representativeId)));
     });
+  }
+
+  /**
+   * Moves the representatives a media's likes decide, once its likes changed (`media.likesChanged`,
+   * after the change commits, in a transaction of its own): the cells it now beats take it, the cells
+   * it represents with another count get the best they hold now. Each run reads the likes as they are,
+   * so runs for one media's likes in quick succession end where the last like left them; a run that
+   * fails leaves a representative the daily repair puts right.
+   */
+  followLikes(mediaId: string): Promise<void> {
+    return this.#deps.transactions.run(async () => {
+      await this.#repairRepresentatives(await this.#deps.repository.lockCellsItsLikesMove(mediaId));
+    });
+  }
+
+  /** Gives these cells their best representative, the finest level first (each level reads the one below). */
+  async #repairRepresentatives(cells: readonly CellKey[]): Promise<void> {
+    for (let zoom = precomputedZoom; zoom >= 0; zoom--) {
+      const ofZoom = cells.filter((cell) => cell.zoom === zoom);
+      if (ofZoom.length > 0) await this.#deps.repository.repairRepresentatives(zoom, ofZoom);
+    }
   }
 
   /**

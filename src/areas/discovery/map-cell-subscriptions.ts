@@ -14,6 +14,11 @@ export function subscribeMapCells(events: EventBus, counts: MapCellCountsService
       await counts.syncMedia([media.id]);
     });
   }
+  // After the like commits: its cells are locked only when it moves a representative, and never
+  // while the liker's, the owner's and the media's rows are held.
+  events.subscribe('media.likesChanged', 'afterCommit', 'discovery.mapCells.likes', async ({ mediaId }) => {
+    await counts.followLikes(mediaId);
+  });
   // A ban or a confirmed account deletion takes the owner's media off the map; their end puts them back.
   for (const event of ['user.banned', 'user.unbanned'] as const) {
     events.subscribe(event, 'inTransaction', `discovery.mapCells.${event}`, async ({ userId }) => {

@@ -14,7 +14,7 @@ import { upload } from '../../../test/helpers/media-uploads.ts';
 import { makeJpeg } from '../../../test/support/test-images.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import type { MediaRow } from '../media/read-model.ts';
-import type { RebuildReport } from './map-cells.repository.ts';
+import type { RepairReport } from './map-cells-repair.repository.ts';
 
 interface Cluster {
   id: string;
@@ -51,6 +51,16 @@ async function shownAround(place: Place): Promise<number> {
   return response.json.meta.mode === 'media' ? response.json.data.length : total(response.json.data);
 }
 
+/** The representative of the one cluster of a zoom-4 view around a place. */
+async function representativeAround(place: Place): Promise<string> {
+  const box = `south=${place.latitude - 1}&west=${place.longitude - 1}&north=${place.latitude + 1}&east=${place.longitude + 1}`;
+  const response = await inBounds(`${box}&zoom=4&limit=1`);
+  assert.equal(response.statusCode, 200);
+  const clusters = (response.json as { data: Cluster[] }).data;
+  assert.equal(clusters.length, 1);
+  return clusters[0]!.relationships.representative.data!.id;
+}
+
 /** Media of an owner put on the map the way an operator does it: created unpublished, then published. */
 async function publishedMedia(owner: TestUser, place: Place, count: number, offset = 0): Promise<string[]> {
   const ids: string[] = [];
@@ -78,8 +88,26 @@ const allCells = () =>
 const rebuild = async () => {
   const response = await admin('POST', '/admin/jobs/flush/map-clusters');
   assert.equal(response.statusCode, 200, response.body);
-  return response.json.data.attributes.report as RebuildReport;
+  return response.json.data.attributes.report as RepairReport;
 };
+
+/** The job finds the cells as the writes left them: nothing to repair, nothing written. */
+async function expectNothingToRepair(): Promise<void> {
+  const kept = await allCells();
+  const report = await rebuild();
+  assert.deepEqual(report.drift, { stale: 0, missing: 0 });
+  assert.deepEqual(report.repaired, { removed: 0, written: 0 });
+  assert.deepEqual(await allCells(), kept, 'the cells the writes left are the ones the job makes');
+}
+
+/** A like given through the API, or taken back. */
+async function react(liker: TestUser, mediaId: string, like: boolean): Promise<void> {
+  const url = `/api/users/me/media/${mediaId}/reaction`;
+  const response = like
+    ? await t.request({ method: 'PUT', url, token: liker.token, body: { type: 'like' } })
+    : await t.request({ method: 'DELETE', url, token: liker.token });
+  assert.equal(response.statusCode, like ? 200 : 204, response.body);
+}
 
 before(async () => {
   t = await createTestApp();
@@ -232,9 +260,7 @@ describe('the map follows the writes at once', () => {
     for (const erased of [eve, fay])
       assert.equal((await admin('POST', `/admin/users/${erased.hex}/anonymize`)).statusCode, 200);
     assert.equal(await shownAround(zanzibar), 2);
-    const kept = await allCells();
-    assert.deepEqual((await rebuild()).drift, { stale: 0, missing: 0 });
-    assert.deepEqual(await allCells(), kept, 'the cells the writes left are the ones a rebuild makes');
+    await expectNothingToRepair();
   });
 
   it('moves the count when a media is moved, and drops it when its position is made private (media.changed)', async () => {
@@ -258,11 +284,40 @@ describe('the map follows the writes at once', () => {
     assert.equal(await shownAround(quito), 3);
   });
 
-  it('keeps the cells as the job rebuilds them: the job finds nothing to repair', async () => {
+  it("moves a cluster's representative with likes at once: liked past it, a photo takes its place, and gives it back when unliked", async () => {
+    const kyoto = { latitude: 35.01, longitude: 135.77 };
+    const photos = await publishedMedia(ada, kyoto, 3);
+    // Unliked, the representative is the highest id: the first liked is another, then a third beats it.
+    const [first, second] = photos.filter((id) => id !== photos.toSorted().at(-1));
+    const likers = [await createUser(t), await createUser(t), await createUser(t)];
+    assert.notEqual(await representativeAround(kyoto), first);
+    await react(likers[0]!, first!, true);
+    assert.equal(await representativeAround(kyoto), first, 'one like puts it first');
+    await react(likers[1]!, second!, true);
+    await react(likers[2]!, second!, true);
+    assert.equal(await representativeAround(kyoto), second, 'two likes put another first');
+    await react(likers[1]!, second!, false);
+    await react(likers[2]!, second!, false);
+    assert.equal(await representativeAround(kyoto), first, 'unliked, it gives the place back');
+    await expectNothingToRepair();
+  });
+
+  it('keeps the cells as the job rebuilds them: the job finds nothing to repair, and writes nothing', async () => {
+    assert.ok((await allCells()).length > 0);
+    await expectNothingToRepair();
+  });
+
+  it('repairs cells changed behind the service, and only those: a count, a position, a representative, a stray cell', async () => {
     const kept = await allCells();
-    assert.ok(kept.length > 0);
+    const tamper = (statement: ReturnType<typeof sql>) => t.deps.database.db.execute(statement);
+    await tamper(sql`UPDATE map_cells SET media_count = media_count + 1 WHERE zoom = 3`);
+    await tamper(sql`UPDATE map_cells SET latitude_sum = latitude_sum + 0.5 WHERE zoom = 7`);
+    await tamper(sql`UPDATE map_cells SET representative_likes = representative_likes + 100 WHERE zoom = 11`);
+    await tamper(sql`INSERT INTO map_cells VALUES (12, 1, 1, 1, -89.99, -179.99, gen_random_uuid(), 0)`);
+    const tampered = (await allCells()).filter((cell) => [3, 7, 11].includes(Number(cell.zoom))).length;
     const report = await rebuild();
-    assert.deepEqual(report.drift, { stale: 0, missing: 0 });
+    assert.deepEqual(report.drift, { stale: 0, missing: 0 }, 'the ledger was not touched');
+    assert.deepEqual(report.repaired, { removed: 1, written: tampered });
     assert.deepEqual(await allCells(), kept);
   });
 
@@ -298,12 +353,34 @@ describe('the map under concurrent writes (PostgreSQL)', onPostgresOnly, () => {
       Promise.all(rows.map((row) => admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published })));
     assert.ok((await publishAll(true)).every((response) => response.statusCode === 200));
     assert.equal(await shownAround(reykjavik), 24);
-    const kept = await allCells();
-    assert.deepEqual((await rebuild()).drift, { stale: 0, missing: 0 });
-    assert.deepEqual(await allCells(), kept);
+    await expectNothingToRepair();
 
     assert.ok((await publishAll(false)).every((response) => response.statusCode === 200));
     assert.equal(await shownAround(reykjavik), 0);
+  });
+
+  it('moves the representatives of likes given and taken back at once, beside publications, to where the job puts them', async () => {
+    const rows: MediaRow[] = [];
+    for (let i = 0; i < 16; i++) {
+      // Two places far apart, each in a few finest cells: the likes share every coarser cell.
+      const latitude = (i % 2 === 0 ? 48.85 : -33.87) + (i % 4) * 0.01;
+      rows.push(await createMediaRow(t, ada.id, { published: false, latitude, longitude: i % 2 === 0 ? 2.35 : 151.2 }));
+    }
+    const [liked, published] = [rows.slice(0, 10), rows.slice(10)];
+    for (const row of liked) await admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published: true });
+    const likers = await Promise.all(Array.from({ length: 5 }, () => createUser(t)));
+    // Each liker likes a different share of the media, so the most liked differ from place to place.
+    const likes = likers.flatMap((liker, i) =>
+      liked.filter((_, j) => (i + j) % 3 !== 0).map((row) => ({ liker, row })),
+    );
+    const publish = async (row: MediaRow) =>
+      assert.equal(
+        (await admin('PUT', `/admin/media/${hexOf(row.id)}/published`, { published: true })).statusCode,
+        200,
+      );
+    await Promise.all([...likes.map(({ liker, row }) => react(liker, row.id, true)), ...published.map(publish)]);
+    await Promise.all(likes.filter((_, i) => i % 2 === 0).map(({ liker, row }) => react(liker, row.id, false)));
+    await expectNothingToRepair();
   });
 
   it('publishes media of many cells at once without a deadlock (one lock order for every writer)', async () => {
@@ -320,8 +397,6 @@ describe('the map under concurrent writes (PostgreSQL)', onPostgresOnly, () => {
       answers.map((response) => response.statusCode),
       rows.map(() => 200),
     );
-    const kept = await allCells();
-    assert.deepEqual((await rebuild()).drift, { stale: 0, missing: 0 });
-    assert.deepEqual(await allCells(), kept);
+    await expectNothingToRepair();
   });
 });

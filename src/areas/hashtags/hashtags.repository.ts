@@ -3,16 +3,16 @@
  * media, and the three ranked lists read from them alone (no request reads media). Each list's
  * keyset sits next to its query; tags compare in the "C" collation so both engines order them alike.
  */
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import { alias, type PgTable } from 'drizzle-orm/pg-core';
-import { nameOf, namesOf } from '../../platform/db/column-names.ts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { nameOf } from '../../platform/db/column-names.ts';
 import { defineKeyset } from '../../platform/db/keyset.ts';
 import { keyset } from '../../platform/db/keyset-sql.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
 import { Repository } from '../../platform/db/repository.ts';
-import { returned } from '../../platform/db/returned.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { runStatement } from '../../platform/db/statements.ts';
+import { type SyncCounts, syncTable } from '../../platform/db/table-sync.ts';
 import { mediaRows as media } from '../media/read-model.ts';
 import { listedMedia } from './listed-media.ts';
 import { type SuggestionRow, suggestionStatements, suggestionValues } from './suggestion-statements.ts';
@@ -59,51 +59,6 @@ export const relatedKeyset = defineKeyset<RelatedRow>({
   keyOf: (row) => [row.count, row.tag],
 });
 
-/** What one rebuild changed, per table. */
-export interface RebuildCounts {
-  removed: number;
-  written: number;
-}
-
-/**
- * One statement that makes `table` hold exactly the rows of `fresh` (its keys and value columns, named
- * as the table names them): fresh and stored rows are compared in one join, and only the rows that
- * differ are deleted or written, so an unchanged table costs reads only. `computed` adds a column
- * derived on insert.
- */
-function syncStatement(
-  table: PgTable,
-  keys: [AnyColumn, ...AnyColumn[]],
-  values: AnyColumn[],
-  fresh: SQL,
-  computed?: { column: AnyColumn; value: SQL },
-): SQL {
-  const of = (side: 'f' | 's') => (column: AnyColumn) => sql`${sql.raw(side)}.${nameOf(column)}`;
-  const [f, s] = [of('f'), of('s')];
-  const joined = (parts: SQL[], separator = sql`, `) => sql.join(parts, separator);
-  const on = joined(
-    keys.map((key) => sql`${s(key)} = ${f(key)}`),
-    sql` AND `,
-  );
-  const columns = namesOf(...keys, ...values);
-  const row = (side: typeof f) => sql`(${joined(values.map(side))})`;
-  return sql`WITH fresh AS (${fresh}),
-    diff AS MATERIALIZED (
-      SELECT ${joined(keys.map((key) => sql`coalesce(${f(key)}, ${s(key)}) AS ${nameOf(key)}`))},
-             ${joined(values.map(f))}, ${f(keys[0])} IS NOT NULL AS present
-      FROM fresh f FULL JOIN ${table} s ON ${on}
-      WHERE ${row(f)} IS DISTINCT FROM ${row(s)}
-    ), removed AS (
-      DELETE FROM ${table} s USING diff f WHERE NOT f.present AND ${on} RETURNING 1
-    ), written AS (
-      INSERT INTO ${table} (${columns}${computed ? sql`, ${nameOf(computed.column)}` : sql``})
-      SELECT ${columns}${computed ? sql`, ${computed.value}` : sql``} FROM diff WHERE present
-      ON CONFLICT (${namesOf(...keys)})
-      DO UPDATE SET ${joined(values.map((value) => sql`${nameOf(value)} = excluded.${nameOf(value)}`))} RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM removed)::int AS removed, (SELECT count(*) FROM written)::int AS written`;
-}
-
 /** The daily uses under the name trending's statement gives them. */
 const dayRow = alias(daily, 'd');
 
@@ -125,70 +80,57 @@ export class HashtagsRepository extends Repository {
   }
 
   /** Uses per tag and UTC day, from media. */
-  async rebuildDailyUses(): Promise<RebuildCounts> {
-    return this.#sync(
-      syncStatement(
-        daily,
-        [daily.tag, daily.day],
-        [daily.uses],
-        sql`SELECT tag AS ${nameOf(daily.tag)}, (listed."createdAt" AT TIME ZONE 'UTC')::date AS ${nameOf(daily.day)},
+  async rebuildDailyUses(): Promise<SyncCounts> {
+    return syncTable(this.db, {
+      table: daily,
+      keys: [daily.tag, daily.day],
+      values: [daily.uses],
+      fresh: sql`SELECT tag AS ${nameOf(daily.tag)}, (listed."createdAt" AT TIME ZONE 'UTC')::date AS ${nameOf(daily.day)},
                    count(*)::int AS ${nameOf(daily.uses)}
             FROM (SELECT ${media.hashtags} AS hashtags, ${media.createdAt} AS "createdAt" FROM ${listedMedia}) listed
             CROSS JOIN LATERAL unnest(listed.hashtags) AS tag
             GROUP BY 1, 2`,
-      ),
-    );
+    });
   }
 
   /** All-time uses per tag, summed from the daily table (run after rebuildDailyUses). */
-  async rebuildTotals(): Promise<RebuildCounts> {
-    return this.#sync(
-      syncStatement(
-        totals,
-        [totals.tag],
-        [totals.uses],
-        sql`SELECT ${daily.tag} AS ${nameOf(totals.tag)}, sum(${daily.uses})::int AS ${nameOf(totals.uses)}
+  async rebuildTotals(): Promise<SyncCounts> {
+    return syncTable(this.db, {
+      table: totals,
+      keys: [totals.tag],
+      values: [totals.uses],
+      fresh: sql`SELECT ${daily.tag} AS ${nameOf(totals.tag)}, sum(${daily.uses})::int AS ${nameOf(totals.uses)}
             FROM ${daily} GROUP BY ${daily.tag}`,
-        { column: totals.folded, value: sql`lower(unaccent(${nameOf(totals.tag)}))` },
-      ),
-    );
+      computed: { column: totals.folded, value: sql`lower(unaccent(${nameOf(totals.tag)}))` },
+    });
   }
 
   /** Co-occurrences of every two tags on the same listed post, in both directions. */
-  async rebuildPairs(): Promise<RebuildCounts> {
-    return this.#sync(
-      syncStatement(
-        pairs,
-        [pairs.tag, pairs.other],
-        [pairs.count],
-        sql`SELECT a.tag AS ${nameOf(pairs.tag)}, b.other AS ${nameOf(pairs.other)}, count(*)::int AS ${nameOf(pairs.count)}
+  async rebuildPairs(): Promise<SyncCounts> {
+    return syncTable(this.db, {
+      table: pairs,
+      keys: [pairs.tag, pairs.other],
+      values: [pairs.count],
+      fresh: sql`SELECT a.tag AS ${nameOf(pairs.tag)}, b.other AS ${nameOf(pairs.other)}, count(*)::int AS ${nameOf(pairs.count)}
             FROM (SELECT ${media.hashtags} AS hashtags FROM ${listedMedia}
                   AND cardinality(${media.hashtags}) > 1) listed
             CROSS JOIN LATERAL unnest(listed.hashtags) AS a(tag)
             CROSS JOIN LATERAL unnest(listed.hashtags) AS b(other)
             WHERE a.tag <> b.other
             GROUP BY 1, 2`,
-      ),
-    );
+    });
   }
 
   /** What the counts hold of each listed post with tags (run with the other rebuilds). */
-  async rebuildCountedMedia(): Promise<RebuildCounts> {
-    return this.#sync(
-      syncStatement(
-        counted,
-        [counted.mediaId],
-        [counted.tags, counted.day],
-        sql`SELECT ${media.id} AS ${nameOf(counted.mediaId)}, ${media.hashtags} AS ${nameOf(counted.tags)},
+  async rebuildCountedMedia(): Promise<SyncCounts> {
+    return syncTable(this.db, {
+      table: counted,
+      keys: [counted.mediaId],
+      values: [counted.tags, counted.day],
+      fresh: sql`SELECT ${media.id} AS ${nameOf(counted.mediaId)}, ${media.hashtags} AS ${nameOf(counted.tags)},
                    (${media.createdAt} AT TIME ZONE 'UTC')::date AS ${nameOf(counted.day)}
             FROM ${listedMedia} AND cardinality(${media.hashtags}) > 0`,
-      ),
-    );
-  }
-
-  async #sync(statement: SQL): Promise<RebuildCounts> {
-    const [counts] = await queryRows<RebuildCounts>(this.db, statement);
-    return returned(counts, 'hashtags.sync');
+    });
   }
 
   /**

@@ -5,17 +5,12 @@ import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Slots } from '../../platform/concurrency/slots.ts';
 import type { PageRequest } from '../../platform/db/page-request.ts';
+import type { SyncCounts } from '../../platform/db/table-sync.ts';
 import type { Transactions } from '../../platform/db/transactions.ts';
 import { isSearchable } from '../../platform/text/searchable.ts';
 import { type CountedPost, type CountedPostsRepository, uncounted } from './counted-posts.repository.ts';
 import { normaliseTagQuery } from './hashtag-query.ts';
-import type {
-  HashtagsRepository,
-  RebuildCounts,
-  RelatedRow,
-  SuggestionRow,
-  TrendingRow,
-} from './hashtags.repository.ts';
+import type { HashtagsRepository, RelatedRow, SuggestionRow, TrendingRow } from './hashtags.repository.ts';
 
 /** Posts resynced in one transaction after an owner's ban or its end. */
 const resyncBatch = 500;
@@ -123,7 +118,7 @@ export class HashtagsService {
   }
 
   /** The hashtags job: rebuilds the tables from media in one transaction (idempotent). */
-  async rebuild(): Promise<Record<'dailyUses' | 'totals' | 'pairs' | 'countedMedia', RebuildCounts>> {
+  async rebuild(): Promise<Record<'dailyUses' | 'totals' | 'pairs' | 'countedMedia', SyncCounts>> {
     const counts = await this.#deps.transactions.run(async () => {
       await this.#deps.repository.beginRebuild();
       return {

@@ -8,6 +8,11 @@ declare module '../../platform/events/domain-events.ts' {
     'media.published': { media: MediaRow; publishedCount: number };
     /** What others see of a post changed: its description and hashtags, publication or flag. `media` is the row after. */
     'media.changed': { media: MediaRow };
+    /**
+     * A media's likes count moved (a like, an unlike, an erased liker's likes, an operator's recount),
+     * in the transaction of the change.
+     */
+    'media.likesChanged': { mediaId: string };
     /** A media (post, avatar or cover) was deleted; `media` is the row as it was. */
     'media.deleted': { media: MediaRow };
     /**

@@ -92,8 +92,9 @@ export class MediaService {
   }
 
   /** Moves the counters of a media locked with lockForCounters, by what the caller's change really did. */
-  adjustCounters(id: string, delta: CounterDelta): Promise<void> {
-    return this.#deps.repository.adjustCounters(id, delta);
+  async adjustCounters(id: string, delta: CounterDelta): Promise<void> {
+    await this.#deps.repository.adjustCounters(id, delta);
+    if ((delta.likes ?? 0) !== 0) await this.#deps.events.publish('media.likesChanged', { mediaId: id });
   }
 
   /** The media's counters now (in the transaction in progress, if any); null when it is gone. */

@@ -142,6 +142,8 @@ export class MediaAdminService {
         await this.#deps.repository.update(id, { ...counted, updatedAt: this.#deps.clock.now() }),
         'media.update',
       );
+      if (updated.likesCount !== before.likesCount)
+        await this.#deps.events.publish('media.likesChanged', { mediaId: id });
       await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
       return updated;
     });
