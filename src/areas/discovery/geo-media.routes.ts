@@ -139,7 +139,8 @@ export function geoMediaRoutes({ geoMedia }: Pick<DiscoveryServices, 'geoMedia'>
         "zoom's grid (cells of 45/2^zoom degrees), each with its count, the mean position of its media, " +
         "its bounds, its most liked media (relationship `representative`) and that media's thumbnail. The " +
         "zoom is at most one above the box's own (about 16 × 16 cells at most). Clusters at zoom 12 and " +
-        'below are precomputed and refreshed by the map-clusters job (every 5 minutes); deeper zooms are counted live.',
+        'below are precomputed and kept current by every write and like (a photo counts as soon as it is public); ' +
+        'deeper zooms are counted live.',
       query: {
         ...boxQuery,
         limit: Type.Integer({
