@@ -8,6 +8,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { uuidArray } from '../../platform/db/array-literal.ts';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
 import { literal } from '../../platform/db/literals.ts';
+import { boundLockWaits } from '../../platform/db/lock-waits.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
@@ -55,13 +56,13 @@ const cellsOfList = (cells: readonly CellKey[]): SQL =>
 const [writtenCell, target, below] = [alias(mapCells, 'cell'), alias(mapCells, 'target'), alias(mapCells, 'below')];
 const excluded = (column: AnyColumn) => sql`excluded.${nameOf(column)}`;
 
-/** Keeps the best representative only: the most liked, then the highest id (the rebuild's order). */
+/** Keeps the best representative only: the most liked, then the highest id (the repair's order, map-cells-repair.repository.ts). */
 const byLikes = (id: SQL, likes: SQL) => sql`ORDER BY ${likes} DESC, ${id} DESC LIMIT 1`;
 
 export class MapCellCountsRepository extends Repository {
   /**
    * What the cells count of these media, their ledger rows locked until the transaction ends, in id
-   * order. The lock also waits for a rebuild in progress (the job's table lock), so what it reads is
+   * order. The lock also waits for a repair in progress (the job's table lock), so what it reads is
    * what the cells hold.
    */
   async lockCounted(ids: readonly string[]): Promise<CountedPosition[]> {
@@ -172,6 +173,9 @@ export class MapCellCountsRepository extends Repository {
    * representative less liked than one of its media, until the next repair.
    */
   async lockCellsItsLikesMove(mediaId: string): Promise<CellKey[]> {
+    // A run waits for the region's other writers briefly, but for the daily repair's table locks (seconds
+    // at a million media) at most a bound: it runs in the like's request (platform/db/lock-waits.ts).
+    await boundLockWaits(this.db);
     const cell = target;
     const { cellY, cellX } = cellOf(precomputedZoom, mapCountedMedia);
     const itsCell = (zoom: SQL) =>
@@ -210,7 +214,7 @@ export class MapCellCountsRepository extends Repository {
   /**
    * Gives these cells of one zoom the best representative they hold now: at the precomputed zoom the
    * most liked media placed in public in the cell, above it the best of the four cells below (the
-   * rebuild's rule). Run from the precomputed zoom up, so each level reads the one it just repaired.
+   * repair's rule). Run from the precomputed zoom up, so each level reads the one it just repaired.
    */
   async repairRepresentatives(zoom: number, cells: readonly CellKey[]): Promise<void> {
     const best = zoom === precomputedZoom ? bestPlacedMedia() : bestCellBelow(zoom);

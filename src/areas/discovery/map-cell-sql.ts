@@ -1,6 +1,6 @@
 /**
  * The grid of map-grid.ts in SQL, one definition for every statement that places a position in a
- * cell: the live clusters, the job's rebuild and the writes that keep the cells current, so that a
+ * cell: the live clusters, the job's repair and the writes that keep the cells current, so that a
  * media is counted, and taken out again, in the same cell whichever of them placed it.
  */
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
@@ -18,7 +18,7 @@ export function cellOf(zoom: number, position: { latitude: SQLWrapper; longitude
 
 /**
  * The row or column at `zoom` (an SQL integer) of a cell of the precomputed zoom: a cell is four of
- * the level below, so its index is the finer one halved once per level, as the rebuild merges them.
+ * the level below, so its index is the finer one halved once per level, as the repair merges them.
  */
 export const coarser = (finest: SQLWrapper, zoom: SQLWrapper): SQL =>
   sql`${finest} >> (${literal(precomputedZoom)} - ${zoom})`;

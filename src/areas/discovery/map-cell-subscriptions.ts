@@ -1,7 +1,8 @@
 /**
  * The media writes the map's cells follow, each in the producer's transaction, so a media's change
- * and its cells commit (or roll back) together. Media's own subscribers to a ban run first (media is
- * built before discovery): the cells read the media's `owner_banned` as the ban left it.
+ * and its cells commit (or roll back) together; and likes, which move the cells' representatives
+ * once they commit. Media's own subscribers to a ban run first (media is built before discovery): the
+ * cells read the media's `owner_banned` as the ban left it.
  */
 import type { EventBus } from '../../platform/events/domain-events.ts';
 import '../accounts/events.ts';
@@ -14,8 +15,8 @@ export function subscribeMapCells(events: EventBus, counts: MapCellCountsService
       await counts.syncMedia([media.id]);
     });
   }
-  // After the like commits: its cells are locked only when it moves a representative, and never
-  // while the liker's, the owner's and the media's rows are held.
+  // After the like commits, so the map's locks are never taken while the liker's, the owner's and the
+  // media's rows are held (followLikes says which it takes).
   events.subscribe('media.likesChanged', 'afterCommit', 'discovery.mapCells.likes', async ({ mediaId }) => {
     await counts.followLikes(mediaId);
   });

@@ -26,7 +26,7 @@ export const mapCountedMedia = pgTable('map_counted_media', {
   longitude: doublePrecision('longitude').notNull(),
 });
 
-/** A single row: when the cells were last rebuilt, and from how many media. */
+/** A single row: when the map-clusters job last checked the cells (repairing what differed), and how many media they counted. */
 export const mapCellsRebuilds = pgTable('map_cells_rebuilds', {
   id: boolean('id').primaryKey().default(true),
   rebuiltAt: timestamptz('rebuilt_at').notNull(),

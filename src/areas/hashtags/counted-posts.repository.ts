@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { uuidArray } from '../../platform/db/array-literal.ts';
 import { nameOf, namesOf } from '../../platform/db/column-names.ts';
+import { boundLockWaits } from '../../platform/db/lock-waits.ts';
 import { Repository } from '../../platform/db/repository.ts';
 import { queryRows } from '../../platform/db/rows.ts';
 import { mediaRows as media } from '../media/read-model.ts';
@@ -25,9 +26,6 @@ export interface CountedPost {
   tags: string[];
   day: string;
 }
-
-/** The longest a resync waits for a lock (CountedPostsRepository.boundLockWaits). */
-const resyncLockTimeoutMs = 2_000;
 
 /** A post not counted: no tags. */
 export const uncounted: CountedPost = { tags: [], day: '1970-01-01' };
@@ -70,12 +68,11 @@ export class CountedPostsRepository extends Repository {
 
   /**
    * Bounds how long this transaction waits for a lock (a resync's first statement): the daily rebuild
-   * locks the ledger for its whole run (12 to 19 s at a million media), and a resync runs in the
-   * request of the media write that caused it, holding a pooled connection while it waits. Past the
-   * bound it fails as any after-commit update may: logged, and the next rebuild repairs the counts.
+   * locks the ledger for its whole run (12 to 19 s at a million media). Past the bound the resync fails
+   * (logged), and the next rebuild repairs the counts (platform/db/lock-waits.ts).
    */
-  async boundLockWaits(): Promise<void> {
-    await this.db.execute(sql.raw(`SET LOCAL lock_timeout = '${resyncLockTimeoutMs}ms'`));
+  boundLockWaits(): Promise<void> {
+    return boundLockWaits(this.db);
   }
 
   /**
