@@ -29,7 +29,7 @@ async function timed(job: string, build: () => Promise<unknown>): Promise<void> 
 export async function buildDerivedTables(database: Database): Promise<void> {
   const transactions = jobTransactions(database);
   const cells = new MapCellsRepairRepository(transactions);
-  await timed('map-clusters', () => transactions.run(() => cells.repair(systemClock.now())));
+  await timed('map-clusters', () => transactions.run(() => cells.repair()));
   const hashtags = new HashtagsService({
     transactions,
     repository: new HashtagsRepository(transactions),
@@ -40,5 +40,5 @@ export async function buildDerivedTables(database: Database): Promise<void> {
   const built = [mapCells, mapCountedMedia, hashtagDailyUses, hashtagUses, hashtagPairs, hashtagCountedMedia];
   await timed('VACUUM ANALYZE', () => vacuumAnalyze(database, built.map(getTableName)));
   // What the daily run costs when the writes kept the map right: the check alone, locking nothing.
-  await timed('map-clusters, nothing to repair', () => transactions.run(() => cells.repair(systemClock.now())));
+  await timed('map-clusters, nothing to repair', () => transactions.run(() => cells.repair()));
 }

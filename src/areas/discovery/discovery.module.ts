@@ -41,7 +41,7 @@ export const discoveryArea = defineArea({
     const repair = new MapCellsRepairRepository(transactions);
     jobs.register('map-clusters', {
       schedule: dailyAt(4, 15),
-      run: () => transactions.run(() => repair.repair(clock.now())),
+      run: () => transactions.run(() => repair.repair()),
     });
     const geoMedia = new GeoMediaService({
       media: new GeoMediaRepository(transactions),

@@ -53,7 +53,8 @@ const cellsOfList = (cells: readonly CellKey[]): SQL =>
   sql`unnest(${integerArray(cells.map((cell) => cell.cellY))}, ${integerArray(cells.map((cell) => cell.cellX))}) AS cell("cellY", "cellX")`;
 
 /** The cells' table under the names its statements give it: the row written, repaired, or one zoom below. */
-const [writtenCell, target, below] = [alias(mapCells, 'cell'), alias(mapCells, 'target'), alias(mapCells, 'below')];
+const targetName = 'target';
+const [writtenCell, target, below] = [alias(mapCells, 'cell'), alias(mapCells, targetName), alias(mapCells, 'below')];
 const excluded = (column: AnyColumn) => sql`excluded.${nameOf(column)}`;
 
 /** Keeps the best representative only: the most liked, then the highest id (the repair's order, map-cells-repair.repository.ts). */
@@ -180,7 +181,7 @@ export class MapCellCountsRepository extends Repository {
     const { cellY, cellX } = cellOf(precomputedZoom, mapCountedMedia);
     const itsCell = (zoom: SQL) =>
       sql`${cell.zoom} = ${zoom} AND ${cell.cellY} = ${coarser(cellY, zoom)} AND ${cell.cellX} = ${coarser(cellX, zoom)}`;
-    const lockTarget = sql`FOR UPDATE OF ${sql.identifier('target')}`;
+    const lockTarget = sql`FOR UPDATE OF ${sql.identifier(targetName)}`;
     const region = await queryRows(
       this.db,
       sql`SELECT 1 FROM ${mapCountedMedia} JOIN ${mapCells} AS ${cell} ON ${itsCell(sql`0`)}

@@ -16,7 +16,7 @@ export function subscribeMapCells(events: EventBus, counts: MapCellCountsService
     });
   }
   // After the like commits, so the map's locks are never taken while the liker's, the owner's and the
-  // media's rows are held (followLikes says which it takes).
+  // media's rows are held (lockCellsItsLikesMove says which it takes).
   events.subscribe('media.likesChanged', 'afterCommit', 'discovery.mapCells.likes', async ({ mediaId }) => {
     await counts.followLikes(mediaId);
   });

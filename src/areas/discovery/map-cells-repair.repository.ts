@@ -19,7 +19,7 @@ import { mediaRows as media } from '../media/read-model.ts';
 import { placedOnMap } from './geo-sql.ts';
 import { cellOf } from './map-cell-sql.ts';
 import { precomputedZoom } from './map-grid.ts';
-import { mapCells, mapCellsRebuilds, mapCountedMedia } from './tables.ts';
+import { mapCells, mapCountedMedia } from './tables.ts';
 
 /** What a repair found and changed. */
 export type RepairReport = {
@@ -113,7 +113,7 @@ export class MapCellsRepairRepository extends Repository {
    * writes, which take their ledger lock first as here, wait for it), the ledger is repaired, then the
    * cells that differ are written and those no media make removed: the rest is not rewritten.
    */
-  async repair(at: Date): Promise<RepairReport> {
+  async repair(): Promise<RepairReport> {
     const ledger = await rowsOutOfSync(this.db, ledgerSync);
     const cells = await rowsOutOfSync(this.db, cellsSync);
     let drift = { stale: ledger.removed, missing: ledger.written };
@@ -130,11 +130,6 @@ export class MapCellsRepairRepository extends Repository {
       this.db,
       sql`SELECT coalesce(sum(${c.mediaCount}) FILTER (WHERE ${c.zoom} = 0), 0)::int AS media, count(*)::int AS cells FROM ${c}`,
     );
-    const counts = totals ?? { media: 0, cells: 0 };
-    await this.db
-      .insert(mapCellsRebuilds)
-      .values({ id: true, rebuiltAt: at, mediaCount: counts.media })
-      .onConflictDoUpdate({ target: mapCellsRebuilds.id, set: { rebuiltAt: at, mediaCount: counts.media } });
-    return { ...counts, drift, repaired };
+    return { ...(totals ?? { media: 0, cells: 0 }), drift, repaired };
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The map's precomputed cells follow the writes in their transaction: a photo is counted in the
- * world view as soon as it is public, and leaves it as soon as it is not, without waiting for the
+ * The map's precomputed cells follow the writes in their transaction, and their representatives the
+ * likes right after theirs: a photo is counted in the world view as soon as it is public, and leaves
+ * it as soon as it is not, and a cluster shows its most liked photo, without waiting for the daily
  * map-clusters job, which then finds nothing to repair.
  */
 import assert from 'node:assert/strict';
@@ -85,7 +86,7 @@ const allCells = () =>
                round(longitude_sum::numeric, 6)::text AS longitude_sum, representative_id, representative_likes
         FROM map_cells ORDER BY zoom, cell_y, cell_x`,
   );
-const rebuild = async () => {
+const repair = async () => {
   const response = await admin('POST', '/admin/jobs/flush/map-clusters');
   assert.equal(response.statusCode, 200, response.body);
   return response.json.data.attributes.report as RepairReport;
@@ -94,7 +95,7 @@ const rebuild = async () => {
 /** The job finds the cells as the writes left them: nothing to repair, nothing written. */
 async function expectNothingToRepair(): Promise<void> {
   const kept = await allCells();
-  const report = await rebuild();
+  const report = await repair();
   assert.deepEqual(report.drift, { stale: 0, missing: 0 });
   assert.deepEqual(report.repaired, { removed: 0, written: 0 });
   assert.deepEqual(await allCells(), kept, 'the cells the writes left are the ones the job makes');
@@ -302,7 +303,7 @@ describe('the map follows the writes at once', () => {
     await expectNothingToRepair();
   });
 
-  it('keeps the cells as the job rebuilds them: the job finds nothing to repair, and writes nothing', async () => {
+  it('keeps the cells as the job makes them: the job finds nothing to repair, and writes nothing', async () => {
     assert.ok((await allCells()).length > 0);
     await expectNothingToRepair();
   });
@@ -322,7 +323,7 @@ describe('the map follows the writes at once', () => {
     );
     await tamper(sql`INSERT INTO map_cells VALUES (12, 1, 1, 1, -89.99, -179.99, gen_random_uuid(), 0)`);
     const rewritten = cellsAt(3) + cellsAt(7) + cellsAt(9) + cellsAt(11) + 1;
-    const report = await rebuild();
+    const report = await repair();
     assert.deepEqual(report.drift, { stale: 0, missing: 0 }, 'the ledger was not touched');
     assert.deepEqual(report.repaired, { removed: 1, written: rewritten });
     assert.deepEqual(await allCells(), kept);
@@ -357,7 +358,7 @@ describe('the map follows the writes at once', () => {
     await expectNothingToRepair();
   });
 
-  it('repairs what no write told: media inserted, hidden and moved behind the API count as they are after the next rebuild', async () => {
+  it('repairs what no write told: media inserted, hidden and moved behind the API count as they are after the next repair', async () => {
     const hanoi = { latitude: 21.03, longitude: 105.85 };
     const manila = { latitude: 14.6, longitude: 120.98 };
     const [hiddenBehind, movedBehind] = await publishedMedia(ada, hanoi, 4);
@@ -365,7 +366,7 @@ describe('the map follows the writes at once', () => {
     await createMediaRow(t, ada.id, hanoi);
     await updateMediaRow(t, hiddenBehind!, { flag: 2 });
     await updateMediaRow(t, movedBehind!, manila);
-    const report = await rebuild();
+    const report = await repair();
     assert.deepEqual(report.drift, { stale: 1, missing: 2 });
     assert.deepEqual([await shownAround(hanoi), await shownAround(manila)], [3, 3]);
   });
@@ -432,7 +433,7 @@ describe('the map under concurrent writes (PostgreSQL)', onPostgresOnly, () => {
       await react(liker, liked!, true);
     });
     assert.equal(await representativeAround(tromso), other, 'the move gave up on the lock');
-    const report = await rebuild();
+    const report = await repair();
     assert.ok(report.repaired.written > 0);
     assert.equal(await representativeAround(tromso), liked);
   });

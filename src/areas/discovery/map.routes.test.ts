@@ -10,7 +10,7 @@ let owner: TestUser;
 
 const inBounds = (query: string) => t.request({ method: 'GET', url: `/api/media/in-bounds?${query}` });
 const ids = (response: { json: { data: Array<{ id: string }> } }) => response.json.data.map((item) => item.id);
-const rebuildClusters = async () => {
+const repairClusters = async () => {
   const response = await t.request({ method: 'POST', url: '/admin/jobs/flush/map-clusters', token: adminToken });
   assert.equal(response.statusCode, 200);
   return response.json.data.attributes.report as { media: number; cells: number };
@@ -98,7 +98,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
   });
 
   it('shows clusters per cell of the zoom once the box holds more than the limit, after the job has counted them', async () => {
-    const report = await rebuildClusters();
+    const report = await repairClusters();
     assert.ok(report.media >= 6);
     const response = await inBounds('south=35&west=-10&north=45&east=20&zoom=4&limit=3');
     assert.equal(response.statusCode, 200);
@@ -163,7 +163,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
       await createMediaRow(t, owner.id, { latitude: 59.9001, longitude: 10.7501, likesCount: 1 }),
     ];
     await createMediaRow(t, owner.id, { latitude: 59.9004, longitude: 10.7501 });
-    await rebuildClusters();
+    await repairClusters();
     const response = await inBounds('south=59.9&west=10.75&north=59.9002&east=10.7502&zoom=14&limit=2');
     assert.equal(response.json.meta.mode, 'media');
     assert.deepEqual(
@@ -172,20 +172,20 @@ describe('GET /api/media/in-bounds: clusters', () => {
     );
   });
 
-  it("answers a city's view (zoom 12) from the precomputed cells: a media inserted behind the API's back counts there after the next rebuild", async () => {
+  it("answers a city's view (zoom 12) from the precomputed cells: a media inserted behind the API's back counts there after the next repair", async () => {
     const cityView = 'south=41.86&west=12.44&north=41.94&east=12.56&zoom=12&limit=2';
     const total = (response: { json: { data: { attributes: { count: number } }[] } }) =>
       response.json.data.reduce((sum, cluster) => sum + cluster.attributes.count, 0);
-    await rebuildClusters();
+    await repairClusters();
     const before = await inBounds(cityView);
     assert.deepEqual([before.json.meta.mode, before.json.meta.zoom], ['clusters', 12]);
     await createMediaRow(t, owner.id, { latitude: rome.latitude - 0.0002, longitude: rome.longitude });
     assert.equal(total(await inBounds(cityView)), total(before));
-    await rebuildClusters();
+    await repairClusters();
     assert.equal(total(await inBounds(cityView)), total(before) + 1);
   });
 
-  it('never places a media that left public view behind the API: a small cell whose representative left is not drawn until the next rebuild', async () => {
+  it('never places a media that left public view behind the API: a small cell whose representative left is not drawn until the next repair', async () => {
     await updateMediaRow(t, madridStar, { flag: 2 });
     type Cluster = {
       attributes: { count: number; position: { latitude: number; longitude: number } };
@@ -196,7 +196,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
     const stale = await inBounds('south=35&west=-10&north=45&east=20&zoom=4&limit=3');
     assert.deepEqual(west(stale), []);
 
-    await rebuildClusters();
+    await repairClusters();
     const fresh = await inBounds('south=35&west=-10&north=45&east=20&zoom=4&limit=3');
     const [rebuilt] = west(fresh);
     assert.equal(rebuilt!.attributes.count, 1);
@@ -213,7 +213,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
         likesCount: i,
       });
     }
-    await rebuildClusters();
+    await repairClusters();
     const response = await inBounds('south=25&west=25&north=35&east=35&zoom=4&limit=1');
     const [cluster] = response.json.data;
     assert.equal(cluster.attributes.count, 5);
@@ -224,7 +224,7 @@ describe('GET /api/media/in-bounds: clusters', () => {
     await createMediaRow(t, owner.id, { latitude: -17.8, longitude: 177.9 });
     await createMediaRow(t, owner.id, { latitude: -17.81, longitude: 177.91 });
     await createMediaRow(t, owner.id, { latitude: -16.5, longitude: -179.9 });
-    await rebuildClusters();
+    await repairClusters();
     const response = await inBounds('south=-20&west=170&north=-10&east=-170&zoom=3&limit=1');
     assert.equal(response.json.meta.mode, 'clusters');
     const longitudes = response.json.data.map(

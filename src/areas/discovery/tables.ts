@@ -1,5 +1,4 @@
-import { boolean, doublePrecision, integer, pgTable, primaryKey, smallint, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from '../../platform/db/columns.ts';
+import { doublePrecision, integer, pgTable, primaryKey, smallint, uuid } from 'drizzle-orm/pg-core';
 
 /** The map's clusters, one row per non-empty grid cell of each precomputed zoom level (map-grid.ts). */
 export const mapCells = pgTable(
@@ -24,11 +23,4 @@ export const mapCountedMedia = pgTable('map_counted_media', {
   mediaId: uuid('media_id').primaryKey(),
   latitude: doublePrecision('latitude').notNull(),
   longitude: doublePrecision('longitude').notNull(),
-});
-
-/** A single row: when the map-clusters job last checked the cells (repairing what differed), and how many media they counted. */
-export const mapCellsRebuilds = pgTable('map_cells_rebuilds', {
-  id: boolean('id').primaryKey().default(true),
-  rebuiltAt: timestamptz('rebuilt_at').notNull(),
-  mediaCount: integer('media_count').notNull(),
 });

@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 
-export const afterCommitLockTimeoutMs = 2_000;
+const afterCommitLockTimeoutMs = 2_000;
 
 /** The transaction's first statement: `SET LOCAL lock_timeout`. */
 export async function boundLockWaits(db: Db): Promise<void> {
