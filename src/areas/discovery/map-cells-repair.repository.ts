@@ -114,14 +114,14 @@ export class MapCellsRepairRepository extends Repository {
    * cells that differ are written and those no media make removed: the rest is not rewritten.
    */
   async repair(): Promise<RepairReport> {
+    // The aggregates get room in memory instead of spilling to disk.
+    await this.db.execute(sql`SET LOCAL work_mem = '64MB'`);
     const ledger = await rowsOutOfSync(this.db, ledgerSync);
     const cells = await rowsOutOfSync(this.db, cellsSync);
     let drift = { stale: ledger.removed, missing: ledger.written };
     let repaired = { removed: 0, written: 0 };
     if (ledger.removed + ledger.written + cells.removed + cells.written > 0) {
       await this.db.execute(sql`LOCK TABLE ${mapCountedMedia}, ${mapCells} IN EXCLUSIVE MODE`);
-      // The aggregates get room in memory instead of spilling to disk.
-      await this.db.execute(sql`SET LOCAL work_mem = '64MB'`);
       const repairedLedger = await syncTable(this.db, ledgerSync);
       drift = { stale: repairedLedger.removed, missing: repairedLedger.written };
       repaired = await syncTable(this.db, cellsSync);

@@ -41,34 +41,32 @@ const side =
     sql`${sql.raw(name)}.${nameOf(column)}`;
 const [f, s] = [side('f'), side('s')];
 const joined = (parts: SQL[], separator = sql`, `) => sql.join(parts, separator);
-
-/** The rows that differ: their keys, fresh values, and whether a fresh row exists (else the stored one goes). */
-function diffQuery({ table, keys, values, fresh, differs }: TableSync): SQL {
-  const on = joined(
+/** The fresh and the stored row of one key. */
+const sameKey = (keys: AnyColumn[]) =>
+  joined(
     keys.map((key) => sql`${s(key)} = ${f(key)}`),
     sql` AND `,
   );
+
+/** The rows that differ: their keys, fresh values, and whether a fresh row exists (else the stored one goes). */
+function diffQuery({ table, keys, values, fresh, differs }: TableSync): SQL {
   const row = (of: SideColumn) => sql`(${joined(values.map(of))})`;
   const differ = differs === undefined ? sql`${row(f)} IS DISTINCT FROM ${row(s)}` : differs(f, s);
   return sql`WITH fresh AS (${fresh})
     SELECT ${joined(keys.map((key) => sql`coalesce(${f(key)}, ${s(key)}) AS ${nameOf(key)}`))},
            ${joined(values.map(f))}, ${f(keys[0])} IS NOT NULL AS present
-    FROM fresh f FULL JOIN ${table} s ON ${on}
+    FROM fresh f FULL JOIN ${table} s ON ${sameKey(keys)}
     WHERE ${differ}`;
 }
 
 /** Makes the table hold exactly the fresh rows, writing only those that differ. */
 export async function syncTable(db: Db, sync: TableSync): Promise<SyncCounts> {
   const { table, keys, values, computed } = sync;
-  const on = joined(
-    keys.map((key) => sql`${s(key)} = ${f(key)}`),
-    sql` AND `,
-  );
   const columns = namesOf(...keys, ...values);
   const [counts] = await queryRows<SyncCounts>(
     db,
     sql`WITH diff AS MATERIALIZED (${diffQuery(sync)}), removed AS (
-      DELETE FROM ${table} s USING diff f WHERE NOT f.present AND ${on} RETURNING 1
+      DELETE FROM ${table} s USING diff f WHERE NOT f.present AND ${sameKey(keys)} RETURNING 1
     ), written AS (
       INSERT INTO ${table} (${columns}${computed ? sql`, ${nameOf(computed.column)}` : sql``})
       SELECT ${columns}${computed ? sql`, ${computed.value}` : sql``} FROM diff WHERE present
