@@ -52,10 +52,11 @@ const ledgerSync: TableSync = {
  */
 function freshCells(): SQL {
   const { cellY, cellX } = cellOf(precomputedZoom, media);
+  const level = (zoom: number) => sql.raw(`z${zoom}`);
+  const representative = sql`(array_agg(id ORDER BY likes DESC, id DESC))[1] AS id, max(likes) AS likes`;
   const levels: SQL[] = [
-    sql`${sql.raw(`z${precomputedZoom}`)} AS (
-      SELECT "cellY", "cellX", count(*)::int AS count, sum(latitude) AS latitude, sum(longitude) AS longitude,
-             (array_agg(id ORDER BY likes DESC, id DESC))[1] AS id, max(likes) AS likes
+    sql`${level(precomputedZoom)} AS (
+      SELECT "cellY", "cellX", count(*)::int AS count, sum(latitude) AS latitude, sum(longitude) AS longitude, ${representative}
       FROM (
         SELECT ${cellY} AS "cellY", ${cellX} AS "cellX", ${media.latitude} AS latitude, ${media.longitude} AS longitude,
                ${media.id} AS id, ${media.likesCount} AS likes
@@ -64,16 +65,16 @@ function freshCells(): SQL {
       GROUP BY "cellY", "cellX")`,
   ];
   for (let zoom = precomputedZoom - 1; zoom >= 0; zoom--) {
-    levels.push(sql`${sql.raw(`z${zoom}`)} AS (
+    levels.push(sql`${level(zoom)} AS (
       SELECT "cellY" / 2 AS "cellY", "cellX" / 2 AS "cellX", sum(count)::int AS count, sum(latitude) AS latitude,
-             sum(longitude) AS longitude, (array_agg(id ORDER BY likes DESC, id DESC))[1] AS id, max(likes) AS likes
-      FROM ${sql.raw(`z${zoom + 1}`)} GROUP BY 1, 2)`);
+             sum(longitude) AS longitude, ${representative}
+      FROM ${level(zoom + 1)} GROUP BY 1, 2)`);
   }
   const rows = [];
   for (let zoom = 0; zoom <= precomputedZoom; zoom++) {
     rows.push(sql`SELECT ${literal(zoom)}::smallint AS ${nameOf(c.zoom)}, "cellY" AS ${nameOf(c.cellY)}, "cellX" AS ${nameOf(c.cellX)},
       count AS ${nameOf(c.mediaCount)}, latitude AS ${nameOf(c.latitudeSum)}, longitude AS ${nameOf(c.longitudeSum)},
-      id AS ${nameOf(c.representativeId)}, likes AS ${nameOf(c.representativeLikes)} FROM ${sql.raw(`z${zoom}`)}`);
+      id AS ${nameOf(c.representativeId)}, likes AS ${nameOf(c.representativeLikes)} FROM ${level(zoom)}`);
   }
   return sql`WITH ${sql.join(levels, sql`, `)} ${sql.join(rows, sql` UNION ALL `)}`;
 }

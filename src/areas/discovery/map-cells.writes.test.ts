@@ -41,12 +41,16 @@ const worldView = async () => {
 };
 const total = (clusters: Cluster[]) => clusters.reduce((sum, cluster) => sum + cluster.attributes.count, 0);
 
+/** The query of a box `margin` degrees around a place on each side. */
+const boxAround = (place: Place, margin: number) =>
+  `south=${place.latitude - margin}&west=${place.longitude - margin}&north=${place.latitude + margin}&east=${place.longitude + margin}`;
+
 /**
  * How many media the map shows around a place, read from the precomputed cells of a zoom-4 view:
  * with limit 1, two media or more are answered as clusters (one media is read live, and answers 1).
  */
 async function shownAround(place: Place): Promise<number> {
-  const box = `south=${place.latitude - 1}&west=${place.longitude - 1}&north=${place.latitude + 1}&east=${place.longitude + 1}`;
+  const box = boxAround(place, 1);
   const response = await inBounds(`${box}&zoom=4&limit=1`);
   assert.equal(response.statusCode, 200);
   return response.json.meta.mode === 'media' ? response.json.data.length : total(response.json.data);
@@ -54,7 +58,7 @@ async function shownAround(place: Place): Promise<number> {
 
 /** The representative of the cluster of a zoom-4 view around a place (a box inside one cell of zoom 4: 2.8 degrees). */
 async function representativeAround(place: Place): Promise<string> {
-  const box = `south=${place.latitude - 0.2}&west=${place.longitude - 0.2}&north=${place.latitude + 0.2}&east=${place.longitude + 0.2}`;
+  const box = boxAround(place, 0.2);
   const response = await inBounds(`${box}&zoom=4&limit=1`);
   assert.equal(response.statusCode, 200);
   const clusters = (response.json as { data: Cluster[] }).data;

@@ -132,20 +132,20 @@ export class MediaAdminService {
   }
 
   async recomputeStats(id: string): Promise<{ before: Counters; after: Counters; row: MediaRow }> {
-    const before = await this.require(id);
     // The media row is locked as reactions and bookmarks lock it, so none commits between count and write.
-    const row = await this.#deps.transactions.run(async () => {
+    const { before, row } = await this.#deps.transactions.run(async () => {
       await this.#deps.repository.lockRow(id);
-      const likesBefore = (await this.require(id)).likesCount;
+      const before = await this.require(id);
       const counted: Recounted = { likesCount: 0, dislikesCount: 0, bookmarksCount: 0, commentsCount: 0 };
       for (const source of this.#counterSources) Object.assign(counted, await source(id));
       const updated = returned(
         await this.#deps.repository.update(id, { ...counted, updatedAt: this.#deps.clock.now() }),
         'media.update',
       );
-      if (updated.likesCount !== likesBefore) await this.#deps.events.publish('media.likesChanged', { mediaId: id });
+      if (updated.likesCount !== before.likesCount)
+        await this.#deps.events.publish('media.likesChanged', { mediaId: id });
       await this.#audit('media.recomputeStats', id, { before: countersOf(before), after: countersOf(updated) });
-      return updated;
+      return { before, row: updated };
     });
     return { before: countersOf(before), after: countersOf(row), row };
   }
