@@ -59,8 +59,8 @@ export class MapCellCountsService {
    * Moves the representatives a media's likes decide, once its likes changed (`media.likesChanged`,
    * after the change commits, in a transaction of its own): the cells it now beats take it, the cells
    * it represents with another count get the best they hold now. Each run reads the likes as they are,
-   * so runs for one media's likes in quick succession end where the last like left them; a run that
-   * fails leaves a representative the daily repair puts right.
+   * so runs for one media's likes in quick succession end where the last like left them, and a run
+   * that failed can be run again later (the job after-commit-retries does).
    */
   followLikes(mediaId: string): Promise<void> {
     return this.#deps.transactions.run(async () => {

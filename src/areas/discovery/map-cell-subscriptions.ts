@@ -16,10 +16,14 @@ export function subscribeMapCells(events: EventBus, counts: MapCellCountsService
     });
   }
   // After the like commits, so the map's locks are never taken while the liker's, the owner's and the
-  // media's rows are held (lockCellsItsLikesMove says which it takes).
-  events.subscribe('media.likesChanged', 'afterCommit', 'discovery.mapCells.likes', async ({ mediaId }) => {
-    await counts.followLikes(mediaId);
-  });
+  // media's rows are held (lockCellsItsLikesMove says which it takes); a move that fails (a lock waited
+  // for too long) is tried again by the job after-commit-retries.
+  events.subscribeRetried(
+    'media.likesChanged',
+    'discovery.mapCells.likes',
+    ({ mediaId }) => mediaId,
+    (mediaId) => counts.followLikes(mediaId),
+  );
   // A ban or a confirmed account deletion takes the owner's media off the map; their end puts them back.
   for (const event of ['user.banned', 'user.unbanned'] as const) {
     events.subscribe(event, 'inTransaction', `discovery.mapCells.${event}`, async ({ userId }) => {

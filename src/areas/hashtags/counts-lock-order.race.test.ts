@@ -143,6 +143,32 @@ describe('hashtag resyncs beside one another and beside a rebuild', onPostgresOn
     });
   });
 
+  it('retry a resync that gave up on the lock once the rebuild is over (the job after-commit-retries)', {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await createUser(t);
+    const post = await createMediaRow(t, owner.id, { hashtags: ['iota'] });
+    await t.services.areas.hashtags.hashtags.resync([post.id]);
+    const uses = () =>
+      rows<{ tag: string; uses: number }>(
+        sql`SELECT tag, uses FROM hashtag_uses WHERE tag IN ('iota', 'kappa') ORDER BY tag`,
+      );
+    await t.deps.database.db.transaction(async (rebuilding) => {
+      await rebuilding.execute(sql`LOCK TABLE hashtag_counted_media IN EXCLUSIVE MODE`);
+      const edited = await t.request({
+        method: 'PUT',
+        url: `/api/users/me/media/${post.id}/description`,
+        token: owner.token,
+        body: { description: 'The harbour at dawn #kappa' },
+      });
+      assert.equal(edited.statusCode, 200, edited.body);
+    });
+    assert.deepEqual(await uses(), [{ tag: 'iota', uses: 1 }], 'the resync gave up on the lock');
+    const { report } = (await t.services.platform.jobs.run('after-commit-retries')) as { report: unknown };
+    assert.deepEqual(report, { retried: 1, succeeded: 1, failedAgain: 0, givenUp: 0, waiting: 0 });
+    assert.deepEqual(await uses(), [{ tag: 'kappa', uses: 1 }], 'the retry counted the edit');
+  });
+
   // Unbounded, the resync would wait for this test's lock forever: the timeout turns that into a failure.
   it('wait for a rebuild at most a bound, then leave the post to the next rebuild', { timeout: 60_000 }, async () => {
     const owner = await createUser(t);

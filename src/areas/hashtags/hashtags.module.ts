@@ -1,9 +1,9 @@
 /**
  * Hashtags: autocomplete, trending and related tags of publicly listed posts. Requests read only this
  * area's derived tables. Media events (published, changed, deleted) and an owner's ban or its end move
- * them right after the commit; the `hashtags` job rebuilds them from media once a day (and on POST
- * /admin/jobs/flush/hashtags), repairing what a failed event left and rows written behind the
- * service's back.
+ * them right after the commit (a failed update is tried again by the job after-commit-retries); the
+ * `hashtags` job rebuilds them from media once a day (and on POST /admin/jobs/flush/hashtags),
+ * repairing what a given-up update left and rows written behind the service's back.
  */
 
 import { registerRoutes } from '../../platform/http/route.ts';
@@ -31,12 +31,22 @@ export const hashtagsArea = defineArea({
     // at a million media) to find what no event moved, which the after-commit resyncs leave only when
     // one failed (an operator flushes the job after writing behind the service's back).
     jobs.register('hashtags', { schedule: dailyAt(3, 45), run: () => hashtags.rebuild() });
-    // After the commit: a failure is logged and the next run of the job repairs the counts.
+    // After the commit; a resync that fails is tried again by the job after-commit-retries.
     for (const event of ['media.published', 'media.changed', 'media.deleted'] as const) {
-      events.subscribe(event, 'afterCommit', `hashtags.${event}`, ({ media }) => hashtags.resync([media.id]));
+      events.subscribeRetried(
+        event,
+        `hashtags.${event}`,
+        ({ media }) => media.id,
+        (mediaId) => hashtags.resync([mediaId]),
+      );
     }
     for (const event of ['user.banned', 'user.unbanned'] as const) {
-      events.subscribe(event, 'afterCommit', `hashtags.${event}`, ({ userId }) => hashtags.resyncOwner(userId));
+      events.subscribeRetried(
+        event,
+        `hashtags.${event}`,
+        ({ userId }) => userId,
+        (userId) => hashtags.resyncOwner(userId),
+      );
     }
     return { hashtags };
   },

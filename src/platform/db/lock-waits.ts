@@ -4,7 +4,7 @@
  * the request of the write that caused them, each holding a pooled connection while it waits, and a
  * daily repair holds its tables' locks for seconds at a million media: unbounded, a few such waits
  * would take every connection of the pool. Past the bound the update fails as an after-commit one may
- * (logged), and its area's repair puts the table right.
+ * (logged), and the job after-commit-retries runs it again (platform/events/after-commit-retries.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './database.ts';

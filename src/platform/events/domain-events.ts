@@ -10,9 +10,12 @@
  *
  * `publish` runs inside the producer's transaction. `inTransaction` subscribers run there and then, in
  * subscription order, on the same transaction (an error rolls the whole change back); `afterCommit`
- * subscribers (mail, push, caches) run once it commits, and their errors are logged, never undo it.
+ * subscribers (mail, push, caches) run once it commits, and their errors are logged, never undo it;
+ * `subscribeRetried` ones (derived tables kept after commit) are also tried again until they succeed
+ * (after-commit-retries.ts).
  */
 import type { Transactions } from '../db/transactions.ts';
+import type { AfterCommitRetries, RetriedWork } from './after-commit-retries.ts';
 
 // biome-ignore lint/suspicious/noEmptyInterface: areas add their events to it (declaration merging)
 export interface DomainEvents {}
@@ -34,10 +37,16 @@ export class EventBus {
   readonly #subscriptions = new Map<DomainEventName, Subscription[]>();
   readonly #transactions: Transactions;
   readonly #onAfterCommitError: SubscriberErrorHandler;
+  readonly #retries: AfterCommitRetries | null;
 
-  constructor(transactions: Transactions, onAfterCommitError: SubscriberErrorHandler) {
+  constructor(
+    transactions: Transactions,
+    onAfterCommitError: SubscriberErrorHandler,
+    retries: AfterCommitRetries | null = null,
+  ) {
     this.#transactions = transactions;
     this.#onAfterCommitError = onAfterCommitError;
+    this.#retries = retries;
   }
 
   /**
@@ -60,6 +69,30 @@ export class EventBus {
     if (options.first === true) list.unshift(subscription);
     else list.push(subscription);
     this.#subscriptions.set(event, list);
+  }
+
+  /**
+   * An after-commit subscriber whose work is keyed and idempotent (it reads again what it brings up to
+   * date): run on the key of each event once it commits and, when that fails, filed under `name` and
+   * run again by the job after-commit-retries until it succeeds. `name` is unique among such works.
+   */
+  subscribeRetried<N extends DomainEventName>(
+    event: N,
+    name: string,
+    keyOf: (payload: DomainEvents[N]) => string,
+    work: RetriedWork,
+  ): void {
+    const retries = this.#retries;
+    retries?.register(name, work);
+    this.subscribe(event, 'afterCommit', name, async (payload) => {
+      const key = keyOf(payload);
+      try {
+        await work(key);
+      } catch (error) {
+        await retries?.file(name, key, error);
+        throw error;
+      }
+    });
   }
 
   /** Publishes inside the caller's transaction (opening one if none is in progress). */

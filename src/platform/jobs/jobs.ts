@@ -29,6 +29,7 @@ export const jobNames = [
   'federation-queue',
   'remote-posts',
   'trips',
+  'after-commit-retries',
 ] as const;
 export type JobName = (typeof jobNames)[number];
 

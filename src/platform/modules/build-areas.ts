@@ -6,6 +6,8 @@ import { CacheRegistry } from '../cache/cache-registry.ts';
 import { databaseHealth } from '../db/database-health.ts';
 import { isPostgres } from '../db/postgres-database.ts';
 import { Transactions } from '../db/transactions.ts';
+import { AfterCommitRetriesRepository } from '../events/after-commit-retries.repository.ts';
+import { AfterCommitRetries } from '../events/after-commit-retries.ts';
 import { EventBus } from '../events/domain-events.ts';
 import { ExportRegistry } from '../exports/export-registry.ts';
 import { Readiness } from '../health/readiness.ts';
@@ -35,13 +37,21 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
       : undefined,
     isPostgres(deps.database) ? deps.database.replica : null,
   );
-  const events = new EventBus(transactions, (error, event, subscriber) =>
-    logger.error({ event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error }, 'subscriber failed'),
+  const retries = new AfterCommitRetries(new AfterCommitRetriesRepository(transactions), deps.clock, logger);
+  const events = new EventBus(
+    transactions,
+    (error, event, subscriber) =>
+      logger.error(
+        { event: 'events.subscriberFailed', domainEvent: event, subscriber, err: error },
+        'subscriber failed',
+      ),
+    retries,
   );
   const metrics = new Metrics({ recording: deps.config.metrics !== null });
   const jobs = new JobRunner(deps.database, logger, (job, outcome, seconds) =>
     metrics.jobRuns.observe({ job, outcome }, seconds),
   );
+  jobs.register('after-commit-retries', { schedule: everyMinutes(1), run: () => retries.runDue() });
   const audit = new AuditLog(transactions, deps.clock);
   const caches = new CacheRegistry(deps.broadcast, logger);
   const stats = new Stats(deps.clock, () => jobs.depths());
