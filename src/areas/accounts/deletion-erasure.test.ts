@@ -287,6 +287,12 @@ describe('account erasure after the grace period', () => {
     const token = /tmd_[A-Za-z0-9_-]+/.exec(t.mail.last(ada.email)!.text)![0];
     await ok(t.request({ method: 'POST', url: '/api/account/deletion/confirm', body: { token } }), 200);
     assert.deepEqual(await counters(bobsPost.id), { likes: 2, bookmarks: 1, comments: 3 });
+    // What a resync of her posts' hashtags that failed at her confirmation's ban leaves for a retry.
+    await t.deps.database.db.execute(
+      sql`INSERT INTO after_commit_retries (work, key, filing, attempts, next_attempt_at, last_error, filed_at)
+          VALUES ('hashtags.resyncOwner', ${ada.id}, ${randomUUID()}, 3, now() + interval '1 hour',
+                  'canceling statement due to lock timeout', now())`,
+    );
 
     t.clock.advance(graceDays * dayMs - 60_000);
     assert.deepEqual(await flushErasure(), { erased: 0, failed: 0 }, 'not before the grace period ends');

@@ -68,8 +68,8 @@ export class CountedPostsRepository extends Repository {
 
   /**
    * Bounds how long this transaction waits for a lock (a resync's first statement): the daily rebuild
-   * locks the ledger for its whole run (12 to 19 s at a million media). Past the bound the resync fails
-   * (logged), and the next rebuild repairs the counts (platform/db/lock-waits.ts).
+   * locks the ledger for its whole run (12 to 19 s at a million media). Past the bound the resync fails,
+   * and the job after-commit-retries runs it again (platform/db/lock-waits.ts).
    */
   boundLockWaits(): Promise<void> {
     return boundLockWaits(this.db);

@@ -32,22 +32,18 @@ export const hashtagsArea = defineArea({
     // one failed (an operator flushes the job after writing behind the service's back).
     jobs.register('hashtags', { schedule: dailyAt(3, 45), run: () => hashtags.rebuild() });
     // After the commit; a resync that fails is tried again by the job after-commit-retries.
+    const resyncPost = (mediaId: string) => hashtags.resync([mediaId]);
     for (const event of ['media.published', 'media.changed', 'media.deleted'] as const) {
-      events.subscribeRetried(
-        event,
-        `hashtags.${event}`,
-        ({ media }) => media.id,
-        (mediaId) => hashtags.resync([mediaId]),
-      );
+      events.subscribeRetried(event, 'hashtags.resync', ({ media }) => media.id, resyncPost);
     }
+    const resyncOwner = (userId: string) => hashtags.resyncOwner(userId);
     for (const event of ['user.banned', 'user.unbanned'] as const) {
-      events.subscribeRetried(
-        event,
-        `hashtags.${event}`,
-        ({ userId }) => userId,
-        (userId) => hashtags.resyncOwner(userId),
-      );
+      events.subscribeRetried(event, 'hashtags.resyncOwner', ({ userId }) => userId, resyncOwner);
     }
+    // An erased user's id is kept nowhere, a retry of their posts' resync included.
+    events.subscribe('user.erasing', 'inTransaction', 'hashtags.forgetRetries', ({ userId }) =>
+      events.forgetRetries('hashtags.resyncOwner', userId),
+    );
     return { hashtags };
   },
   routes: (app, services) => registerRoutes(app, 'hashtags', hashtagsRoutes(services)),

@@ -1,5 +1,5 @@
 /** All SQL of the after-commit retries: filing a failure, the due rows, each retry's outcome. */
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { Repository } from '../db/repository.ts';
 import { newId } from '../ids/ids.ts';
 import { type AfterCommitRetryRow, afterCommitRetries } from './tables.ts';
@@ -19,15 +19,26 @@ export class AfterCommitRetriesRepository extends Repository {
       });
   }
 
-  /** The rows due at `now`, longest waiting first. */
-  due(now: Date, limit: number): Promise<DueRetry[]> {
+  /**
+   * Claims the rows due at `now`, longest waiting first, until `until` (a run that stops midway leaves
+   * them to the first run after that). SKIP LOCKED lets a run at the same moment on another instance
+   * claim other rows instead of the same ones.
+   */
+  claimDue(now: Date, until: Date, limit: number): Promise<DueRetry[]> {
     const r = afterCommitRetries;
+    const due = sql`SELECT ${r.work}, ${r.key} FROM ${r} WHERE ${r.nextAttemptAt} <= ${now.toISOString()}::timestamptz
+      ORDER BY ${r.nextAttemptAt}, ${r.work}, ${r.key} LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
     return this.db
-      .select({ work: r.work, key: r.key, filing: r.filing, attempts: r.attempts })
-      .from(r)
-      .where(lte(r.nextAttemptAt, now))
-      .orderBy(asc(r.nextAttemptAt), asc(r.work), asc(r.key))
-      .limit(limit);
+      .update(r)
+      .set({ nextAttemptAt: until })
+      .where(sql`(${r.work}, ${r.key}) IN (${due})`)
+      .returning({ work: r.work, key: r.key, filing: r.filing, attempts: r.attempts });
+  }
+
+  /** Forgets what waits under this work and key (an erased user's). */
+  async forget(work: string, key: string): Promise<void> {
+    const r = afterCommitRetries;
+    await this.db.delete(r).where(and(eq(r.work, work), eq(r.key, key)));
   }
 
   /** The retry of this filing succeeded, or was given up: the row goes, unless a later failure was filed since. */

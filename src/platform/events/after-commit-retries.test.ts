@@ -20,6 +20,7 @@ import { EventBus } from './domain-events.ts';
 declare module './domain-events.ts' {
   interface DomainEvents {
     'probe.retried': { itemId: string };
+    'probe.shared': { itemId: string };
   }
 }
 
@@ -78,7 +79,12 @@ describe('after-commit retries', () => {
       if (failuresLeft-- > 0) throw new Error(`lock wait timed out for ${key}`);
     });
     await publish(bus, 'item-1');
-    assert.deepEqual(subscriberFailures, ['probe.retried probe.derived'], 'the failure is still logged');
+    assert.deepEqual(subscriberFailures, [], 'a failure filed is no subscriber error');
+    assert.deepEqual(
+      logged.filter((line) => line.event === 'events.retryFiled').map(({ level, work, key }) => ({ level, work, key })),
+      [{ level: 40, work: 'probe.derived', key: 'item-1' }],
+      'but a warning',
+    );
     assert.deepEqual(await rows(), [
       {
         work: 'probe.derived',
@@ -161,12 +167,51 @@ describe('after-commit retries', () => {
     );
   });
 
-  it('refuses a work name registered twice', () => {
+  it('lets two runs at once retry a row once: the first claims it', { timeout: 20_000 }, async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let runs = 0;
+    const { bus, retries } = busWith(async () => {
+      runs += 1;
+      if (runs === 1) throw new Error('first failure');
+      await held;
+    });
+    await publish(bus, 'item-1');
+    const first = retries.runDue();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(await retries.runDue(), { retried: 0, succeeded: 0, failedAgain: 0, givenUp: 0, waiting: 1 });
+    release();
+    assert.deepEqual(await first, { retried: 1, succeeded: 1, failedAgain: 0, givenUp: 0, waiting: 0 });
+    assert.equal(runs, 2);
+  });
+
+  it('keeps the rows of a work this instance does not know (another version of the service) as failures, with backoff', async () => {
+    const { retries } = busWith(async () => {});
+    await retries.file('probe.renamed', 'item-1', new Error('failed on another instance'));
+    assert.deepEqual(await retries.runDue(), { retried: 1, succeeded: 0, failedAgain: 1, givenUp: 0, waiting: 1 });
+    assert.deepEqual(
+      (await rows()).map(({ work, attempts, lastError }) => ({ work, attempts, lastError })),
+      [
+        {
+          work: 'probe.renamed',
+          attempts: 1,
+          lastError: 'no after-commit work is named probe.renamed in this instance',
+        },
+      ],
+    );
+  });
+
+  it('lets events share a work, and refuses a name given to another work', () => {
     const { bus } = busWith(async () => {});
+    const shared = async () => {};
+    bus.subscribeRetried('probe.shared', 'probe.sharedWork', ({ itemId }) => itemId, shared);
+    bus.subscribeRetried('probe.retried', 'probe.sharedWork', ({ itemId }) => itemId, shared);
     assert.throws(
       () =>
         bus.subscribeRetried(
-          'probe.retried',
+          'probe.shared',
           'probe.derived',
           ({ itemId }) => itemId,
           async () => {},

@@ -74,7 +74,10 @@ export class EventBus {
   /**
    * An after-commit subscriber whose work is keyed and idempotent (it reads again what it brings up to
    * date): run on the key of each event once it commits and, when that fails, filed under `name` and
-   * run again by the job after-commit-retries until it succeeds. `name` is unique among such works.
+   * run again by the job after-commit-retries until it succeeds (a failure filed is logged as a
+   * warning, one that could not be filed as an error). Events that need the same work share its name
+   * and function; the name is kept in the database (after-commit-retries.ts), so renaming it drops
+   * what waits under the old one.
    */
   subscribeRetried<N extends DomainEventName>(
     event: N,
@@ -89,10 +92,14 @@ export class EventBus {
       try {
         await work(key);
       } catch (error) {
-        await retries?.file(name, key, error);
-        throw error;
+        if (!(await retries?.file(name, key, error))) throw error;
       }
     });
+  }
+
+  /** Forgets the retries waiting under this work and key, in the caller's transaction (an erased user's). */
+  forgetRetries(name: string, key: string): Promise<void> {
+    return this.#retries?.forget(name, key) ?? Promise.resolve();
   }
 
   /** Publishes inside the caller's transaction (opening one if none is in progress). */

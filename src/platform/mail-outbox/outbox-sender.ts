@@ -11,6 +11,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from '../../adapters/mail/index.ts';
 import type { Clock } from '../clock.ts';
+import { doublingDelayMs } from '../concurrency/backoff.ts';
 import type { MailAttemptResult } from '../metrics/metrics.ts';
 import type { MailOutboxRepository } from './mail-outbox.repository.ts';
 import type { OutboxRow } from './tables.ts';
@@ -26,7 +27,7 @@ const dayMs = 86_400_000;
 
 /** The wait after the `attempts`-th failed attempt. */
 export const retryDelayMs = (attempts: number): number =>
-  Math.min(mailRetry.firstDelayMs * 2 ** (attempts - 1), mailRetry.maxDelayMs);
+  doublingDelayMs(attempts, mailRetry.firstDelayMs, mailRetry.maxDelayMs);
 
 /** The domain of Message-IDs: the From address's, else the public URL's host. */
 export function messageIdDomain(mailFrom: string, publicUrl: string): string {
