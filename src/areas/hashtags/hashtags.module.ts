@@ -29,7 +29,8 @@ export const hashtagsArea = defineArea({
     caches.register('hashtags.trending', hashtags.cache);
     // Once a day, at 03:45 (after the search repair at 03:15): it reads every listed post (12 to 19 s
     // at a million media) to find what no event moved, which the after-commit resyncs leave only when
-    // one failed (an operator flushes the job after writing behind the service's back).
+    // one was given up after its retries (an operator flushes the job after writing behind the
+    // service's back).
     jobs.register('hashtags', { schedule: dailyAt(3, 45), run: () => hashtags.rebuild() });
     // After the commit; a resync that fails is tried again by the job after-commit-retries.
     const resyncPost = (mediaId: string) => hashtags.resync([mediaId]);

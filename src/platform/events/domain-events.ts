@@ -76,8 +76,8 @@ export class EventBus {
    * date): run on the key of each event once it commits and, when that fails, filed under `name` and
    * run again by the job after-commit-retries until it succeeds (a failure filed is logged as a
    * warning, one that could not be filed as an error). Events that need the same work share its name
-   * and function; the name is kept in the database (after-commit-retries.ts), so renaming it drops
-   * what waits under the old one.
+   * and function; the name is kept in the database (after-commit-retries.ts): what waits under a
+   * renamed one fails as an unknown work until it is given up.
    */
   subscribeRetried<N extends DomainEventName>(
     event: N,
