@@ -1,6 +1,8 @@
 /** GET /admin/stats: counts over rolling windows from the injected clock, backlogs, job queues; kept 45 s. */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { createMediaRow } from '../../../test/helpers/media-factory.ts';
@@ -41,6 +43,11 @@ describe('GET /admin/stats', () => {
   after(() => t.close());
 
   it('counts each kind in total and over the last day, week and month, with the backlogs', async () => {
+    // An after-commit update that failed and waits for its retry (platform/events/after-commit-retries.ts).
+    await t.deps.database.db.execute(
+      sql`INSERT INTO after_commit_retries (work, key, filing, attempts, next_attempt_at, last_error, filed_at)
+          VALUES ('hashtags.resync', ${randomUUID()}, ${randomUUID()}, 0, now(), 'lock timeout', now())`,
+    );
     const document = await stats();
     assert.equal(document.data.type, 'stats');
     const { counts, backlogs, jobs, windows } = document.data.attributes;
@@ -59,7 +66,11 @@ describe('GET /admin/stats', () => {
     });
     assert.deepEqual(counts.reactions, { total: 0, day: 0, week: 0, month: 0 });
     assert.deepEqual(counts.bookmarks, { total: 0, day: 0, week: 0, month: 0 });
-    assert.deepEqual(backlogs, { 'media.describePending': 1, 'notifications.pushWaiting': notifications.total });
+    assert.deepEqual(backlogs, {
+      'events.retriesWaiting': 1,
+      'media.describePending': 1,
+      'notifications.pushWaiting': notifications.total,
+    });
     assert.equal(jobs, null, 'this instance does not run the job queue');
     assert.deepEqual(windows, {
       day: '2026-12-30T12:00:00.000+00:00',

@@ -83,6 +83,11 @@ export class AfterCommitRetries {
     return true;
   }
 
+  /** How many keys wait for a retry, due or not (GET /admin/stats' backlogs). */
+  waiting(): Promise<number> {
+    return this.#repository.waiting();
+  }
+
   /** Forgets what waits under this work and key (in the transaction of an erasure). */
   forget(name: string, key: string): Promise<void> {
     return this.#repository.forget(name, key);
@@ -96,7 +101,7 @@ export class AfterCommitRetries {
       report.retried += 1;
       report[await this.#retry(retry)] += 1;
     }
-    report.waiting = await this.#repository.waiting();
+    report.waiting = await this.waiting();
     return report;
   }
 

@@ -70,6 +70,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
     options.mailDelivery === 'atCommit' ? sender.sendFiled(id) : jobs.enqueue('mail-outbox'),
   );
   stats.register('mail', (since) => mail.stats(since));
+  stats.registerBacklog('events.retriesWaiting', () => retries.waiting());
   registerPlatformMetrics(metrics, { database: deps.database, jobs, caches });
   const { database, ...outside } = deps;
   return {
