@@ -172,15 +172,21 @@ describe('after-commit retries', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let started!: () => void;
+    const retrying = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     let runs = 0;
     const { bus, retries } = busWith(async () => {
       runs += 1;
       if (runs === 1) throw new Error('first failure');
+      started();
       await held;
     });
     await publish(bus, 'item-1');
     const first = retries.runDue();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first run has claimed the row once its retry is under way.
+    await retrying;
     assert.deepEqual(await retries.runDue(), { retried: 0, succeeded: 0, failedAgain: 0, givenUp: 0, waiting: 1 });
     release();
     assert.deepEqual(await first, { retried: 1, succeeded: 1, failedAgain: 0, givenUp: 0, waiting: 0 });
