@@ -3,7 +3,9 @@
  * port, with the series an operator watches moving when the matching thing happens.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { adminToken, createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { testEngine } from '../../../test/helpers/database.ts';
@@ -11,6 +13,7 @@ import { createUser } from '../../../test/helpers/factories.ts';
 import { hasSeries, parseExposition, type Series, sumOf } from '../../../test/helpers/prometheus.ts';
 import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
 import { type MetricsServer, startMetricsServer } from './metrics-server.ts';
+import { backlogReadMs } from './platform-metrics.ts';
 
 /** A mail server that can be taken down. */
 class SwitchableMailer implements Mailer {
@@ -152,6 +155,19 @@ describe('metrics', () => {
     } else assert.ok(!hasSeries(series, 'tms_db_pool_connections'), 'PGlite has no pool');
   });
 
+  it('reports each backlog of GET /admin/stats as it is at the scrape', async () => {
+    const backlog = (series: Series[], name: string) => sumOf(series, 'tms_backlog_items', { backlog: name });
+    const before = await scrape();
+    for (const name of ['events.retriesWaiting', 'media.describePending', 'notifications.pushWaiting'])
+      assert.ok(hasSeries(before, 'tms_backlog_items', { backlog: name }), name);
+    // An after-commit update that failed and waits for its retry (platform/events/after-commit-retries.ts).
+    await t.deps.database.db.execute(
+      sql`INSERT INTO after_commit_retries (work, key, filing, attempts, next_attempt_at, last_error, filed_at)
+          VALUES ('hashtags.resync', ${randomUUID()}, ${randomUUID()}, 0, now(), 'lock timeout', now())`,
+    );
+    assert.equal(backlog(await scrape(), 'events.retriesWaiting'), backlog(before, 'events.retriesWaiting') + 1);
+  });
+
   it('reports each job queue depth once the queue runs in this process', async () => {
     assert.ok(!hasSeries(await scrape(), 'tms_job_queue_jobs'), 'no queue runs here yet');
     await t.services.platform.jobs.start({ retryDelaySeconds: 1, pollingIntervalSeconds: 0.5, cronIntervalSeconds: 1 });
@@ -159,5 +175,16 @@ describe('metrics', () => {
     for (const job of ['mail-outbox', 'notifications-push'])
       for (const state of ['queued', 'active'])
         assert.ok(hasSeries(series, 'tms_job_queue_jobs', { job, state }), `${job} ${state}`);
+  });
+
+  // Last: the stalled backlog stays registered.
+  it('answers without the backlogs when they cannot be read in time (a database that does not answer)', async () => {
+    t.services.platform.stats.registerBacklog('test.stalled', () => new Promise<number>(() => {}));
+    const started = Date.now();
+    const series = await scrape();
+    assert.ok(Date.now() - started >= backlogReadMs, 'the scrape waited for the backlogs');
+    assert.ok(!hasSeries(series, 'tms_backlog_items'), 'no backlog of a read left unfinished');
+    assert.ok(sumOf(series, 'process_resident_memory_bytes') > 0, 'the rest of the scrape is there');
+    assert.ok(hasSeries(series, 'tms_media_renders', { state: 'running' }));
   });
 });

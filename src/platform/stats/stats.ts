@@ -6,7 +6,7 @@
  * - `register(name, provider)`: a kind of row (users, media, comments…): `provider(since)` counts them
  *   all and those created since each rolling window's start (see createdCounts, one statement).
  * - `registerBacklog(name, provider)`: work waiting (the describe queue's pending media, the
- *   notifications waiting for push): one number.
+ *   notifications waiting for push): one number, also read at each scrape of `/metrics`.
  * - pg-boss's queues (queued and active per job) come from the job runner.
  */
 import { TtlCache } from '../cache/ttl-cache.ts';
@@ -115,10 +115,18 @@ export class Stats {
     for (const [name, provider] of [...this.#providers].sort(([a], [b]) => a.localeCompare(b))) {
       counts[name] = await provider(since);
     }
+    return { computedAt: now, since, counts, backlogs: await this.backlogs(), jobs: await this.jobDepths() };
+  }
+
+  /**
+   * Every backlog read now, one after the other, by name (the snapshot's, and each scrape of
+   * `/metrics`'s `tms_backlog_items`): each is one count on a partial index or a small table.
+   */
+  async backlogs(): Promise<Record<string, number>> {
     const backlogs: Record<string, number> = {};
     for (const [name, provider] of [...this.#backlogs].sort(([a], [b]) => a.localeCompare(b))) {
       backlogs[name] = await provider();
     }
-    return { computedAt: now, since, counts, backlogs, jobs: await this.jobDepths() };
+    return backlogs;
   }
 }
