@@ -83,7 +83,7 @@ export function underCallgrind(command: string[], env: Record<string, string | u
 }
 
 /** `amount` requests to `url`, one connection; throws on any answer that is not 2xx. */
-async function send(url: string, amount: number, headers: Record<string, string>): Promise<void> {
+export async function send(url: string, amount: number, headers: Record<string, string>): Promise<void> {
   const { bad } = await runLoadWorker({ url, connections: 1, amount, headers });
   if (bad > 0) throw new Error(`${bad} of ${amount} answers from ${url} were not 2xx`);
 }

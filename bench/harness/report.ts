@@ -1,5 +1,6 @@
 /** The benchmark's Markdown: where and when it ran, then one row per scenario with its ratio to ping. */
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { AllocationCount } from './allocations.ts';
 import type { InstructionCount } from './instructions.ts';
 import type { LoadResult, LoadSettings } from './load.ts';
 
@@ -13,8 +14,8 @@ export function machineLine(engine: string, settings: LoadSettings): string {
   );
 }
 
-/** A scenario measured under load, or counted (BENCH_COUNT=instructions). */
-export type Row = LoadRow | CountedRow;
+/** A scenario measured under load, or counted (BENCH_COUNT=instructions or allocations). */
+export type Row = LoadRow | CountedRow | AllocatedRow;
 
 export interface CountedRow {
   scenario: string;
@@ -22,6 +23,13 @@ export interface CountedRow {
 }
 
 export const isCounted = (row: Row): row is CountedRow => 'counted' in row;
+
+export interface AllocatedRow {
+  scenario: string;
+  allocated: { service: AllocationCount; twin: AllocationCount | null };
+}
+
+export const isAllocated = (row: Row): row is AllocatedRow => 'allocated' in row;
 
 export interface LoadRow {
   scenario: string;

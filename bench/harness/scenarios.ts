@@ -4,15 +4,26 @@
  * PostgreSQL to run the statements on). BENCH_ONLY=<text> keeps only the scenarios whose title
  * contains it, or one of its `|`-separated parts (ping is always measured: it is the anchor), e.g. to
  * profile one. BENCH_COUNT=instructions counts the instructions a request instead (instructions.ts),
- * the service's and the twin's.
+ * the service's and the twin's; BENCH_COUNT=allocations what a request allocates (allocations.ts).
  */
 
+import { allocationsPerRequest, allocationsTable } from './allocations.ts';
 import { countPerRequest, instructionsTable } from './instructions.ts';
 import type { LoadSettings } from './load.ts';
 import { measureLoad } from './load.ts';
-import { type CountedRow, fasterAnchor, isCounted, jobRunsLines, type LoadRow, loadTable, type Row } from './report.ts';
+import {
+  type AllocatedRow,
+  type CountedRow,
+  fasterAnchor,
+  isAllocated,
+  isCounted,
+  jobRunsLines,
+  type LoadRow,
+  loadTable,
+  type Row,
+} from './report.ts';
 import type { ServerProcess } from './server.ts';
-import { captureScenarios, measureAgainstTwin, servicePoolSize, startTwin } from './twin.ts';
+import { captureScenarios, measureAgainstTwin, servicePoolSize, startTwin, type Twin } from './twin.ts';
 
 export interface Scenario {
   title: string;
@@ -37,6 +48,7 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
   );
   const { server, databaseUrl, settings } = run;
   if (server.callgrind !== null) return countScenarios(run, chosen);
+  if (server.allocations !== null) return sampleScenarios(run, chosen);
   if (databaseUrl === null) {
     const rows: Row[] = [];
     for (const { title, path, headers } of chosen) {
@@ -58,21 +70,24 @@ export async function measureScenarios(run: ScenarioRun, scenarios: Scenario[]):
   }
 }
 
-/** Each scenario's instructions a request, the service's and (on PostgreSQL) its twin's. */
-async function countScenarios(
+/**
+ * Each scenario counted (BENCH_COUNT): the service's count a request and (on PostgreSQL) its twin's,
+ * one after the other; `count` measures one process on one path.
+ */
+async function countEach<C>(
   { server, databaseUrl, serverEnv }: ScenarioRun,
   chosen: Scenario[],
-): Promise<CountedRow[]> {
+  count: (process: ServerProcess | Twin, url: string, headers?: Record<string, string>) => Promise<C>,
+): Promise<{ scenario: string; service: C; twin: C | null }[]> {
   const twin =
     databaseUrl === null
       ? null
       : await startTwin(databaseUrl, await captureScenarios(databaseUrl, serverEnv, chosen), servicePoolSize());
   try {
-    const rows: CountedRow[] = [];
+    const rows: { scenario: string; service: C; twin: C | null }[] = [];
     for (const { title, path, headers } of chosen) {
-      const service = await countPerRequest(server.callgrind!, server.pid, `${server.url}${path}`, headers);
-      const twinCount = twin === null ? null : await countPerRequest(twin.callgrind!, twin.pid, `${twin.url}${path}`);
-      rows.push({ scenario: title, counted: { service, twin: twinCount } });
+      const service = await count(server, `${server.url}${path}`, headers);
+      rows.push({ scenario: title, service, twin: twin === null ? null : await count(twin, `${twin.url}${path}`) });
     }
     return rows;
   } finally {
@@ -80,10 +95,28 @@ async function countScenarios(
   }
 }
 
+/** Each scenario's instructions a request (instructions.ts). */
+const countScenarios = async (run: ScenarioRun, chosen: Scenario[]): Promise<CountedRow[]> =>
+  (
+    await countEach(run, chosen, (counted, url, headers) =>
+      countPerRequest(counted.callgrind!, counted.pid, url, headers),
+    )
+  ).map(({ scenario, service, twin }) => ({ scenario, counted: { service, twin } }));
+
+/** Each scenario's allocations a request (allocations.ts). */
+const sampleScenarios = async (run: ScenarioRun, chosen: Scenario[]): Promise<AllocatedRow[]> =>
+  (
+    await countEach(run, chosen, (sampled, url, headers) =>
+      allocationsPerRequest(sampled.allocations!, sampled.pid, url, headers),
+    )
+  ).map(({ scenario, service, twin }) => ({ scenario, allocated: { service, twin } }));
+
 /** A run's table: under load, against the faster ping (its first and last rows); counted, as counted. */
 export function scenariosTable(rows: Row[]): string {
   const counted = rows.filter(isCounted);
   if (counted.length > 0) return instructionsTable(counted);
+  const allocated = rows.filter(isAllocated);
+  if (allocated.length > 0) return allocationsTable(allocated);
   const loaded = rows as LoadRow[];
   return loadTable(loaded, fasterAnchor(loaded[0]!, loaded[loaded.length - 1]!).result);
 }

@@ -8,8 +8,9 @@
  * whatever else the machine runs meanwhile; the CPU a request costs moves much less.
  * BENCH_SIZES=<n>,<n> sets the sizes (default 100,000 and 1,000,000).
  */
+import { kilobytes } from './allocations.ts';
 import { thousands } from './instructions.ts';
-import { type CountedRow, isCounted, type LoadRow, type Row } from './report.ts';
+import { type AllocatedRow, type CountedRow, isAllocated, isCounted, type LoadRow, type Row } from './report.ts';
 
 export const defaultSeedSizes = [100_000, 1_000_000];
 
@@ -34,7 +35,20 @@ export const sizesSection = (sizes: number[], rowsBySize: Row[][]): string =>
  * the first size to the last.
  */
 export function sizesTable(sizes: number[], rowsBySize: Row[][]): string {
-  if (rowsBySize[0]!.some(isCounted)) return countedSizesTable(sizes, rowsBySize as CountedRow[][]);
+  if (rowsBySize[0]!.some(isCounted)) {
+    const mainThread = (row: CountedRow) => row.counted.service.mainThread;
+    return countedAtSizes(
+      sizes,
+      rowsBySize as CountedRow[][],
+      'service instructions/request (main thread)',
+      mainThread,
+      thousands,
+    );
+  }
+  if (rowsBySize[0]!.some(isAllocated)) {
+    const bytes = (row: AllocatedRow) => row.allocated.service.bytesPerRequest;
+    return countedAtSizes(sizes, rowsBySize as AllocatedRow[][], 'service kB/request', bytes, kilobytes);
+  }
   return loadSizesTable(sizes, rowsBySize as LoadRow[][]);
 }
 
@@ -50,23 +64,31 @@ function tableOf(header: string[], rows: string[][]): string {
   return lines.join('\n');
 }
 
-/** Counted (BENCH_COUNT=instructions): the service's instructions a request at each size, and the change. */
-function countedSizesTable(sizes: number[], rowsBySize: CountedRow[][]): string {
+/**
+ * Counted (BENCH_COUNT=instructions or allocations): the service's count a request at each size, and
+ * the change; `what` names the count in the header.
+ */
+function countedAtSizes<R extends Row>(
+  sizes: number[],
+  rowsBySize: R[][],
+  what: string,
+  countOf: (row: R) => number,
+  show: (count: number) => string,
+): string {
   const labels = sizes.map(sizeLabel);
   const header = [
     'scenario',
-    ...labels.map((label) => `service instructions/request (main thread) at ${label}`),
+    ...labels.map((label) => `${what} at ${label}`),
     `${labels[0]} → ${labels[labels.length - 1]}`,
   ];
-  const mainThread = (row: CountedRow) => row.counted.service.mainThread;
   return tableOf(
     header,
     rowsBySize[0]!.map((row, index) => {
       const atSizes = rowsBySize.map((rows) => rows[index]!);
       return [
         row.scenario,
-        ...atSizes.map((at) => thousands(mainThread(at))),
-        change(mainThread(row), mainThread(atSizes[atSizes.length - 1]!)),
+        ...atSizes.map((at) => show(countOf(at))),
+        change(countOf(row), countOf(atSizes[atSizes.length - 1]!)),
       ];
     }),
   );

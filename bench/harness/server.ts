@@ -10,6 +10,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AllocationSampler, allocationSampler, countingAllocations } from './allocations.ts';
 import { checkoutDir, cpuMsOf } from './cpu.ts';
 import { type Callgrind, countingInstructions, underCallgrind } from './instructions.ts';
 
@@ -27,6 +28,8 @@ export interface ServerProcess {
   rssMb(): number;
   /** Its instruction counters, when it runs under callgrind (BENCH_COUNT=instructions, instructions.ts). */
   callgrind: Callgrind | null;
+  /** Its allocation sampler, when the run counts allocations (BENCH_COUNT=allocations, allocations.ts). */
+  allocations: AllocationSampler | null;
   stop(): Promise<void>;
 }
 
@@ -61,16 +64,20 @@ async function waitForPing(url: string, child: ChildProcess, output: () => strin
   throw new Error(`the server did not answer within 600 s:\n${output()}`);
 }
 
-/** `counted`: under callgrind (instructions.ts); by default when the run counts instructions. */
+/**
+ * `counted`: counted as the run counts (BENCH_COUNT): under callgrind (instructions.ts) or with the
+ * allocation sampler (allocations.ts); by default when the run counts.
+ */
 export async function startServer(
   env: Record<string, string>,
-  { counted = countingInstructions() }: { counted?: boolean } = {},
+  { counted = countingInstructions() || countingAllocations() }: { counted?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
-  const flags = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const allocations = counted && countingAllocations() ? allocationSampler() : null;
+  const flags = [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), ...(allocations?.flags ?? [])];
   const childEnv = {
     PATH: process.env.PATH ?? '',
     HOST: '127.0.0.1',
@@ -83,9 +90,10 @@ export async function startServer(
     // Settings a run may vary, passed through from the benchmark's environment.
     ...Object.fromEntries(passedThrough.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
     ...env,
+    ...allocations?.env,
   };
   const plain = [process.execPath, ...flags, 'src/main.ts'];
-  const callgrind = counted ? underCallgrind(plain, childEnv) : null;
+  const callgrind = counted && countingInstructions() ? underCallgrind(plain, childEnv) : null;
   const [command, ...args] = callgrind?.command ?? plain;
   const logFolder = mkdtempSync(join(tmpdir(), 'tms-server-'));
   const logFile = join(logFolder, 'server.log');
@@ -103,6 +111,7 @@ export async function startServer(
     cpuMs: () => cpuMsOf(child.pid!),
     rssMb: () => rssMbOf(child.pid!),
     callgrind,
+    allocations,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -111,6 +120,7 @@ export async function startServer(
       }
       rmSync(logFolder, { recursive: true, force: true });
       callgrind?.remove();
+      allocations?.remove();
     },
   };
 }

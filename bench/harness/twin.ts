@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AllocationSampler, allocationSampler, countingAllocations } from './allocations.ts';
 import { checkoutDir } from './cpu.ts';
 import { type Callgrind, countingInstructions, underCallgrind } from './instructions.ts';
 import { jobRunsDuring, type Window } from './job-runs.ts';
@@ -93,6 +94,8 @@ export interface Twin {
   pid: number;
   /** Its instruction counters, when it runs under callgrind (BENCH_COUNT=instructions, instructions.ts). */
   callgrind: Callgrind | null;
+  /** Its allocation sampler, when the run counts allocations (BENCH_COUNT=allocations, allocations.ts). */
+  allocations: AllocationSampler | null;
   stop(): Promise<void>;
 }
 
@@ -105,15 +108,21 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
   if (process.env.BENCH_TWIN_CAPTURES)
     writeFileSync(process.env.BENCH_TWIN_CAPTURES, JSON.stringify(captures, null, 1));
   const script = fileURLToPath(new URL('./twin-server.ts', import.meta.url));
-  const plain = [process.execPath, script, file, databaseUrl, String(poolSize)];
+  const allocations = countingAllocations() ? allocationSampler() : null;
+  const plain = [process.execPath, ...(allocations?.flags ?? []), script, file, databaseUrl, String(poolSize)];
   const callgrind = countingInstructions() ? underCallgrind(plain, process.env) : null;
   const [command, ...args] = callgrind?.command ?? plain;
-  const child = spawn(command!, args, { cwd: checkoutDir, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command!, args, {
+    cwd: checkoutDir,
+    env: { ...process.env, ...allocations?.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return {
     url: `http://127.0.0.1:${chunk.toString().trim()}`,
     pid: child.pid!,
     callgrind,
+    allocations,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = once(child, 'exit');
@@ -122,6 +131,7 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
       }
       rmSync(folder, { recursive: true, force: true });
       callgrind?.remove();
+      allocations?.remove();
     },
   };
 }
