@@ -33,6 +33,9 @@ describe('answers written by JSON.stringify, checked against their schema', () =
       const response = await app.inject({ method: 'GET', url: '/api/thing' });
       assert.equal(response.statusCode, 200);
       assert.equal(response.body, JSON.stringify(answer));
+      // Written as UTF-8 bytes: the length counts the bytes of 'ë' and 'é', not the characters.
+      assert.equal(response.headers['content-length'], String(Buffer.byteLength(JSON.stringify(answer))));
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
       await app.close();
     }
   });
