@@ -9,9 +9,11 @@
  * Each process is started with allocation-sampler.ts. For each scenario, after a warm-up, the sampler
  * is started, `requestsSampled` requests are sent one after the other, and the profile is read: V8
  * samples one object in about every kilobyte allocated (collected ones included) and weighs each
- * sample, so the total a request is an estimate within a few per cent; the sites are where the
- * objects were made (the function and its line), the largest printed with the service's figure.
- * Buffers' bytes (outside V8's heap) are not counted.
+ * sample, so the total a request is an estimate within a few per cent; the sites are the functions
+ * that made the objects (named by the line each function starts at; an inlined function's objects are
+ * its caller's), the largest printed with the service's figure. Everything the process allocates
+ * while it samples is counted, its timers and the job queue's polling too (a few hundred bytes a
+ * request at most). Buffers' bytes (outside V8's heap) are not counted.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,9 +56,11 @@ interface HeapProfile {
   head: ProfileNode;
 }
 
-async function appeared(file: string): Promise<void> {
+/** Waits for the sampler to write `file`; throws what it wrote instead when it failed. */
+async function appeared(file: string, failed: string): Promise<void> {
   for (let waited = 0; waited < 30_000; waited += 20) {
     if (existsSync(file)) return;
+    if (existsSync(failed)) throw new Error(`the allocation sampler failed: ${readFileSync(failed, 'utf8')}`);
     await sleep(20);
   }
   throw new Error(`the allocation sampler did not write ${file} within 30 s`);
@@ -66,17 +70,21 @@ export function allocationSampler(): AllocationSampler {
   const folder = mkdtempSync(join(tmpdir(), 'tms-allocations-'));
   const profile = join(folder, 'profile.json');
   const started = `${profile}.started`;
+  const failed = `${profile}.failed`;
   return {
     flags: ['--import', fileURLToPath(new URL('./allocation-sampler.ts', import.meta.url))],
     env: { BENCH_ALLOCATION_PROFILE: profile },
     sample: async (pid, work) => {
-      rmSync(started, { force: true });
-      rmSync(profile, { force: true });
+      for (const file of [started, profile, failed]) rmSync(file, { force: true });
       process.kill(pid, 'SIGUSR2');
-      await appeared(started);
-      await work();
-      process.kill(pid, 'SIGUSR2');
-      await appeared(profile);
+      await appeared(started, failed);
+      try {
+        await work();
+      } finally {
+        // Stopped whatever the work did, so the next sample starts sampling rather than stopping it.
+        process.kill(pid, 'SIGUSR2');
+        await appeared(profile, failed);
+      }
       return JSON.parse(readFileSync(profile, 'utf8')) as HeapProfile;
     },
     remove: () => rmSync(folder, { recursive: true, force: true }),

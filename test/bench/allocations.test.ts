@@ -20,8 +20,11 @@ describe('the allocations a request makes, as the benchmarks count them', () => 
       env: { ...process.env, ...sampler.env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const [chunk] = (await once(server.stdout!, 'data')) as [Buffer];
-    url = `http://127.0.0.1:${chunk.toString().trim()}`;
+    const port = await new Promise<string>((resolve, reject) => {
+      server.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      server.once('exit', (code) => reject(new Error(`the fixture server exited (${code}) before printing its port`)));
+    });
+    url = `http://127.0.0.1:${port}`;
   });
   after(async () => {
     const exited = once(server, 'exit');

@@ -40,6 +40,21 @@ describe('answers written by JSON.stringify, checked against their schema', () =
     }
   });
 
+  it('writes an answer as its UTF-8 bytes, checked or not (Node then sends them beside the header, no text copied)', () => {
+    const answer = { tags: ['é'], name: 'Zoë', at: '2026-11-21T12:00:00.000+00:00' };
+    for (const check of [true, false]) {
+      const serialize = serializerCompiler({ check, when: 'firstUse' })({
+        schema,
+        method: 'GET',
+        url: '/api/thing',
+        httpStatus: '200',
+      }) as (data: unknown) => unknown;
+      const written = serialize(answer);
+      assert.ok(Buffer.isBuffer(written), `check ${check}: bytes`);
+      assert.deepEqual(written, Buffer.from(JSON.stringify(answer), 'utf8'));
+    }
+  });
+
   it('refuses, when checking, a property the schema does not declare, naming the route and where', async () => {
     const app = appAnswering({ name: 'x', passwordHash: 'secret' }, true);
     const response = await app.inject({ method: 'GET', url: '/api/thing' });

@@ -12,8 +12,8 @@ import { testEngine } from '../../../test/helpers/database.ts';
 import { createUser } from '../../../test/helpers/factories.ts';
 import { hasSeries, parseExposition, type Series, sumOf } from '../../../test/helpers/prometheus.ts';
 import type { Mailer, MailMessage } from '../../adapters/mail/index.ts';
+import { backlogReadMs } from './backlog-gauge.ts';
 import { type MetricsServer, startMetricsServer } from './metrics-server.ts';
-import { backlogReadMs } from './platform-metrics.ts';
 
 /** A mail server that can be taken down. */
 class SwitchableMailer implements Mailer {
@@ -177,14 +177,31 @@ describe('metrics', () => {
         assert.ok(hasSeries(series, 'tms_job_queue_jobs', { job, state }), `${job} ${state}`);
   });
 
-  // Last: the stalled backlog stays registered.
-  it('answers without the backlogs when they cannot be read in time (a database that does not answer)', async () => {
-    t.services.platform.stats.registerBacklog('test.stalled', () => new Promise<number>(() => {}));
-    const started = Date.now();
+  it('leaves out a backlog that cannot be read, and reports the others', async () => {
+    t.services.platform.stats.registerBacklog('test.broken', async () => {
+      throw new Error('relation "broken" does not exist');
+    });
     const series = await scrape();
-    assert.ok(Date.now() - started >= backlogReadMs, 'the scrape waited for the backlogs');
-    assert.ok(!hasSeries(series, 'tms_backlog_items'), 'no backlog of a read left unfinished');
-    assert.ok(sumOf(series, 'process_resident_memory_bytes') > 0, 'the rest of the scrape is there');
-    assert.ok(hasSeries(series, 'tms_media_renders', { state: 'running' }));
+    assert.ok(!hasSeries(series, 'tms_backlog_items', { backlog: 'test.broken' }));
+    assert.ok(hasSeries(series, 'tms_backlog_items', { backlog: 'events.retriesWaiting' }));
+    assert.ok(hasSeries(series, 'tms_backlog_items', { backlog: 'notifications.pushWaiting' }));
+  });
+
+  // Last: the stalled backlog stays registered.
+  it('answers without the backlogs when they cannot be read in time, and the next scrape joins the read still running', async () => {
+    let reads = 0;
+    t.services.platform.stats.registerBacklog('test.stalled', () => {
+      reads += 1;
+      return new Promise<number>(() => {});
+    });
+    for (const scrapeNumber of [1, 2]) {
+      const started = Date.now();
+      const series = await scrape();
+      assert.ok(Date.now() - started >= backlogReadMs, 'the scrape waited for the backlogs');
+      assert.ok(!hasSeries(series, 'tms_backlog_items'), 'no backlog of a read left unfinished');
+      assert.ok(sumOf(series, 'process_resident_memory_bytes') > 0, 'the rest of the scrape is there');
+      assert.ok(hasSeries(series, 'tms_media_renders', { state: 'running' }));
+      assert.equal(reads, 1, `scrape ${scrapeNumber} joined the read still running`);
+    }
   });
 });

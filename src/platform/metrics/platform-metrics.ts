@@ -4,36 +4,24 @@
  * register for GET /admin/stats (after-commit retries, pushes, descriptions, federation deliveries),
  * and the lookups of every registered cache (the session cache's hits and misses among them).
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { CacheRegistry } from '../cache/cache-registry.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/postgres-database.ts';
 import type { JobRunner } from '../jobs/jobs.ts';
 import type { Stats } from '../stats/stats.ts';
+import { backlogSamples } from './backlog-gauge.ts';
 import type { Metrics } from './metrics.ts';
-
-/**
- * How long a scrape waits for the backlogs. A database that is down makes a connection wait up to 30 s,
- * past Prometheus' scrape timeout (10 s by default), and the whole scrape would be lost just when the
- * pool's gauges matter: the backlogs are left out of that scrape instead.
- */
-export const backlogReadMs = 2_000;
-
-/** What `read` gives within `ms`, or undefined when it fails or takes longer. */
-async function readWithin<T>(read: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-  });
-  try {
-    return await Promise.race([read.catch(() => undefined), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export function registerPlatformMetrics(
   metrics: Metrics,
-  { database, jobs, caches, stats }: { database: Database; jobs: JobRunner; caches: CacheRegistry; stats: Stats },
+  {
+    database,
+    jobs,
+    caches,
+    stats,
+    logger,
+  }: { database: Database; jobs: JobRunner; caches: CacheRegistry; stats: Stats; logger: FastifyBaseLogger },
 ): void {
   if (isPostgres(database)) {
     const { pool } = database;
@@ -70,16 +58,11 @@ export function registerPlatformMetrics(
         { labels: { job, state: 'active' }, value: depth.active },
       ]),
   );
-  // Read now, not from the stats snapshot (kept 45 s, and counting every table): a few counts a scrape.
   metrics.gauge(
     'tms_backlog_items',
-    'Work waiting in each backlog of GET /admin/stats (shared by every instance: aggregate with max); absent while the database cannot be read',
+    'Work waiting in each backlog of GET /admin/stats (shared by every instance: aggregate with max); absent while it cannot be read',
     ['backlog'],
-    async () =>
-      Object.entries((await readWithin(stats.backlogs(), backlogReadMs)) ?? {}).map(([backlog, value]) => ({
-        labels: { backlog },
-        value,
-      })),
+    backlogSamples(stats, logger),
   );
   metrics.counter(
     'tms_cache_lookups_total',

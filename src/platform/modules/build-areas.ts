@@ -71,7 +71,7 @@ export function buildPlatform(deps: AppDeps, logger: FastifyBaseLogger, options:
   );
   stats.register('mail', (since) => mail.stats(since));
   stats.registerBacklog('events.retriesWaiting', () => retries.waiting());
-  registerPlatformMetrics(metrics, { database: deps.database, jobs, caches, stats });
+  registerPlatformMetrics(metrics, { database: deps.database, jobs, caches, stats, logger });
   const { database, ...outside } = deps;
   return {
     ...outside,

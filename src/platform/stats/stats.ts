@@ -120,12 +120,18 @@ export class Stats {
 
   /**
    * Every backlog read now, one after the other, by name (the snapshot's, and each scrape of
-   * `/metrics`'s `tms_backlog_items`): each is one count on a partial index or a small table.
+   * `/metrics`'s `tms_backlog_items`): each is one count on a partial index or a small table. A
+   * backlog that fails throws, or with `unread`, is told to it and left out.
    */
-  async backlogs(): Promise<Record<string, number>> {
+  async backlogs(unread?: (name: string, error: unknown) => void): Promise<Record<string, number>> {
     const backlogs: Record<string, number> = {};
     for (const [name, provider] of [...this.#backlogs].sort(([a], [b]) => a.localeCompare(b))) {
-      backlogs[name] = await provider();
+      try {
+        backlogs[name] = await provider();
+      } catch (error) {
+        if (unread === undefined) throw error;
+        unread(name, error);
+      }
     }
     return backlogs;
   }
