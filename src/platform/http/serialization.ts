@@ -38,8 +38,8 @@ const compileSerializer = (schema: object): Serialize => {
 
 /**
  * The answer's UTF-8 bytes, not its text. Node writes a text body by joining it to the header text and
- * flattening the two into one more copy of the whole answer on V8's heap (19 kB of garbage for a page of
- * media, a fifth of what the service's request left on the heap before); bytes go out beside the header
+ * flattening the two into one more copy of the whole answer on V8's heap (about 20 kB of garbage for a
+ * page of media, an eighth of what its request left on the heap before); bytes go out beside the header
  * in one `writev`, and Fastify takes their length without counting the text again (docs/benchmarks.md,
  * Session 48).
  */
