@@ -18,6 +18,7 @@ import type { ByteRange, MediaStorage, StoredObjectInfo } from '../../adapters/s
 import type { Purgeable } from '../../platform/cache/cache-registry.ts';
 import { TtlCache } from '../../platform/cache/ttl-cache.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { within } from '../../platform/concurrency/within.ts';
 import { AppError } from '../../platform/http/error-catalogue.ts';
 import { toHex } from '../../platform/ids/ids.ts';
 import { variantKey } from './media-storage-keys.ts';
@@ -134,7 +135,13 @@ export class MediaVariantService {
     if (reader.closed?.aborted) leave();
     reader.closed?.addEventListener('abort', leave, { once: true });
     try {
-      if (!(await settledWithin(ticket.done, this.#deps.renders.waitMs))) throw variantNotReady();
+      // False when the time runs out first; a render that failed rejects.
+      const rendered = await within(
+        ticket.done.then(() => true),
+        this.#deps.renders.waitMs,
+        false,
+      );
+      if (!rendered) throw variantNotReady();
     } catch (error) {
       if (error instanceof RenderNotQueuedError) throw variantNotReady();
       throw error;
@@ -205,17 +212,4 @@ function variantNotReady(): AppError {
     values: { seconds: variantRetryAfterSeconds },
     headers: { 'Retry-After': String(variantRetryAfterSeconds) },
   });
-}
-
-/** True when `promise` resolved within `ms` milliseconds, false when the time ran out first; rejects with it. */
-async function settledWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

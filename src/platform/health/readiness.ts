@@ -5,6 +5,7 @@
  * rotation while it still answers the requests they send meanwhile.
  */
 import { sql } from 'drizzle-orm';
+import { within } from '../concurrency/within.ts';
 import type { Database } from '../db/database.ts';
 import { type DatabaseHealth, databaseHealth } from '../db/database-health.ts';
 import { readMigrations } from '../db/migrate.ts';
@@ -92,15 +93,9 @@ export class Readiness {
 
   /** The query, or an error once it has taken longer than the bound (the query itself goes on). */
   async #bounded<T>(query: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('database check timed out')), readinessQueryTimeoutMs);
-    });
-    query.catch(() => {}); // a rejection after the timeout is not an unhandled one
-    try {
-      return await Promise.race([query, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const late = Symbol('late');
+    const answer = await within(query, readinessQueryTimeoutMs, late);
+    if (answer === late) throw new Error('database check timed out');
+    return answer;
   }
 }

@@ -11,6 +11,7 @@
  * that hangs is asked once, not at every scrape.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { within } from '../concurrency/within.ts';
 import type { Stats } from '../stats/stats.ts';
 import type { Sample } from './metrics.ts';
 
@@ -29,16 +30,9 @@ export function backlogSamples(stats: Stats, logger: FastifyBaseLogger): () => P
       .finally(() => {
         reading = null;
       }));
-  return async () => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(resolve, backlogReadMs, null);
-    });
-    try {
-      const backlogs = await Promise.race([read(), late]);
-      return Object.entries(backlogs ?? {}).map(([backlog, value]) => ({ labels: { backlog }, value }));
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  return async () =>
+    Object.entries((await within(read(), backlogReadMs, null)) ?? {}).map(([backlog, value]) => ({
+      labels: { backlog },
+      value,
+    }));
 }
