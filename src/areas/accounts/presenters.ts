@@ -64,19 +64,26 @@ export function presentPublicUser(user: PublicUserRow) {
 
 /** `birthCity` (the city's name and country) is given by GET /api/auth/me; other answers carry only the id. */
 export function presentOwnUser(user: UserRow, birthCity?: BirthCity | null) {
-  const base = presentPublicUser(user);
-  return {
-    ...base,
-    attributes: {
-      ...base.attributes,
-      email: user.email,
-      emailConfirmed: user.emailConfirmedAt !== null,
-      sponsorCode: user.sponsorCode,
-      usernameChangedAt: formatNullableTimestamp(user.usernameChangedAt),
-      birthCityId: user.settings.birthCityId ?? null,
-      ...(birthCity === undefined ? {} : { birthCity }),
-    },
-  };
+  const own = presentPublicUser(user);
+  // The owner's fields after the public ones, set on the attributes just made rather than copying them
+  // (GET /api/auth/me is among the most read answers).
+  const attributes: typeof own.attributes & Partial<OwnUserFields> = own.attributes;
+  attributes.email = user.email;
+  attributes.emailConfirmed = user.emailConfirmedAt !== null;
+  attributes.sponsorCode = user.sponsorCode;
+  attributes.usernameChangedAt = formatNullableTimestamp(user.usernameChangedAt);
+  attributes.birthCityId = user.settings.birthCityId ?? null;
+  if (birthCity !== undefined) attributes.birthCity = birthCity;
+  return own as typeof own & { attributes: typeof own.attributes & OwnUserFields };
+}
+
+interface OwnUserFields {
+  email: string;
+  emailConfirmed: boolean;
+  sponsorCode: string;
+  usernameChangedAt: string | null;
+  birthCityId: string | null;
+  birthCity?: BirthCity | null;
 }
 
 /** The login/registration answer: the new session with its token, the user included. */

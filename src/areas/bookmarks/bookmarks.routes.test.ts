@@ -92,6 +92,10 @@ describe('bookmarks', () => {
     assert.equal(first.attributes.bookmarksCount, 1);
     assert.equal(first.meta.collectionId, beach);
     assert.match(first.meta.bookmarkedAt, /\+00:00$/);
+    assert.deepEqual(first.relationships, {
+      owner: { data: { type: 'users', id: owner.id } },
+      post: { data: { type: 'posts', id: photos[2]!.id } },
+    });
     const rest = await t.request({ method: 'GET', url: all.json.links.next, token: viewer.token });
     assert.deepEqual(ids(rest), [photos[0]!.id]);
     assert.equal(rest.json.links.next, null);

@@ -65,9 +65,8 @@ export const BookmarkedMediaSchema = Type.Object(
 );
 
 export function presentBookmarkedMedia({ media, bookmark }: BookmarkedMedia, viewerId: string) {
-  return {
-    ...presentMedia(media, viewerId),
-    relationships: { owner: relation('users', media.ownerId) },
+  // `meta` set on the resource just made (a list presents twenty of these), not a copy of it.
+  return Object.assign(presentMedia(media, viewerId), {
     meta: { bookmarkedAt: formatTimestamp(bookmark.createdAt), collectionId: bookmark.collectionId },
-  };
+  });
 }

@@ -37,7 +37,7 @@ export interface ViewerProfile {
 
 /**
  * A listed media with the viewer's warnings; without `filtered` when the viewer (anonymous, or with no
- * warn filter in force) has none (filters.warnIfAny: no warn pass, no copy of the rows).
+ * warn filter in force) has none (filters.warn: no warn pass, no copy of the rows).
  */
 export type Warned<T> = T & { filtered?: FilterResult[] };
 
@@ -139,7 +139,7 @@ export class GeoMediaService {
   }
 
   #warned<T extends ListedMedia>(viewerId: string | null, rows: T[]): Promise<Warned<T>[]> {
-    return this.#deps.filters.warnIfAny(viewerId, 'feeds', rows, mediaFilterTextOf);
+    return this.#deps.filters.warn(viewerId, 'feeds', rows, mediaFilterTextOf);
   }
 
   /**

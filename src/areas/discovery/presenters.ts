@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
 import { FilteredSchema, type FilterResult } from '../filters/public.ts';
-import { MediaSchema, mediaVariantUrls, presentMedia } from '../media/public.ts';
+import { MediaSchema, presentMedia, thumbnailPath } from '../media/public.ts';
 import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
 import { clusterBlurCount } from './geo-media.service.ts';
 import type { MapCell } from './map-cells.repository.ts';
@@ -83,8 +83,7 @@ export function presentMapCluster(zoom: number, cell: MapCell) {
       count: cell.mediaCount,
       position,
       bounds: cellBounds(zoom, cell.cellY, cell.cellX),
-      thumbnail:
-        representativeId === null ? null : mediaVariantUrls({ id: representativeId, originalFormat: 'webp' }).thumb,
+      thumbnail: representativeId === null ? null : thumbnailPath(representativeId),
     },
     relationships: {
       representative: { data: representativeId === null ? null : { type: 'media' as const, id: representativeId } },

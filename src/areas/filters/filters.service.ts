@@ -138,32 +138,22 @@ export class FiltersService {
     return (await this.of(viewerId)).hidden(context);
   }
 
-  /** The items, each with `filtered`: the viewer's `warn` filters its text matched ([] when none). */
+  /**
+   * The items with the viewer's warnings: when the viewer (anonymous, or with no `warn` filter in force
+   * in this context: most viewers) has none, the items themselves, neither copied nor their texts made;
+   * else each a copy with `filtered`, the filters its text matched ([] when none). A presenter reads
+   * `filtered ?? []`; an item is taken as having no `filtered` of its own (no listed row has).
+   */
   async warn<T>(
     viewerId: string | null,
     context: FilterContext,
     items: T[],
     textOf: (item: T) => string,
-  ): Promise<Array<T & { filtered: FilterResult[] }>> {
-    const warnings = await this.warningsFor(viewerId, context, items.map(textOf));
-    return items.map((item, index) => ({ ...item, filtered: warnings[index] ?? [] }));
-  }
-
-  /**
-   * As `warn`, for a list whose presenter reads `filtered ?? []` (notifications): when the viewer has no
-   * `warn` filter in force in this context (most viewers), the items themselves, neither copied nor
-   * their texts made.
-   */
-  async warnIfAny<T>(
-    viewerId: string | null,
-    context: FilterContext,
-    items: T[],
-    textOf: (item: T) => string,
   ): Promise<Array<T & { filtered?: FilterResult[] }>> {
-    // An item is taken as having no `filtered` of its own (none of the listed rows has).
     if ((await this.of(viewerId)).warnings(context).length === 0)
       return items as Array<T & { filtered?: FilterResult[] }>;
-    return this.warn(viewerId, context, items, textOf);
+    const warnings = await this.warningsFor(viewerId, context, items.map(textOf));
+    return items.map((item, index) => ({ ...item, filtered: warnings[index] ?? [] }));
   }
 
   /**

@@ -15,3 +15,6 @@ export function mediaVariantUrls(row: { id: string; originalFormat: string }, he
     original: `/media/${hex}.${originalExt}`,
   };
 }
+
+/** The path of a media's thumbnail alone (a map's cluster shows nothing else of its representative). */
+export const thumbnailPath = (mediaId: string) => `/media/${toHex(mediaId)}.webp?size=thumb`;

@@ -142,7 +142,7 @@ export class MediaService {
     userId: string,
     page: PageRequest,
     viewerId: string | null = null,
-  ): Promise<Page<ListedMedia & { filtered: FilterResult[] }>> {
+  ): Promise<Page<ListedMedia & { filtered?: FilterResult[] }>> {
     if ((await this.#deps.users.findVisibleTo(userId, viewerId)) === null)
       throw new AppError('notFound', { source: { parameter: 'userId' } });
     const { filters } = this.#deps;

@@ -92,6 +92,6 @@ export function presentPost({ lead, photos }: Post, viewerId: string | null) {
   };
 }
 
-export function presentListedPost(post: Post & { filtered: FilterResult[] }, viewerId: string | null) {
-  return { ...presentPost(post, viewerId), ...filteredMeta(post.filtered) };
+export function presentListedPost(post: Post & { filtered?: FilterResult[] }, viewerId: string | null) {
+  return { ...presentPost(post, viewerId), ...filteredMeta(post.filtered ?? []) };
 }

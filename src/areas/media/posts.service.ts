@@ -138,7 +138,7 @@ export class PostsService {
     userId: string,
     page: PageRequest,
     viewerId: string | null,
-  ): Promise<Page<Post & { filtered: FilterResult[] }>> {
+  ): Promise<Page<Post & { filtered?: FilterResult[] }>> {
     const listed = await this.#deps.media.listPublicPosts(userId, page, viewerId);
     const posts = await this.#withPhotos(listed.items);
     return {

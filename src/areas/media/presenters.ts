@@ -129,6 +129,7 @@ export const ListedMediaSchema = Type.Object(
   { title: 'listedMedia' },
 );
 
-export function presentListedMedia(row: ListedMedia & { filtered: FilterResult[] }, viewerId: string | null) {
-  return { ...presentMedia(row, viewerId), ...filteredMeta(row.filtered) };
+export function presentListedMedia(row: ListedMedia & { filtered?: FilterResult[] }, viewerId: string | null) {
+  // `meta` set on the resource just made (a list presents twenty of these), not a copy of it.
+  return Object.assign(presentMedia(row, viewerId), filteredMeta(row.filtered ?? []));
 }

@@ -26,7 +26,7 @@ declare module '../../platform/modules/area-module.ts' {
 export type { MediaAdminService } from './admin/media-admin.service.ts';
 export type { MediaService } from './media.service.ts';
 export { isPubliclyListed, isPubliclyVisible, mediaFlags } from './media-flags.ts';
-export { mediaVariantUrls } from './media-urls.ts';
+export { mediaVariantUrls, thumbnailPath } from './media-urls.ts';
 export { PostSchema, presentPost } from './post-presenters.ts';
 export type { Post, PostsService } from './posts.service.ts';
 export { ListedMediaSchema, MediaSchema, presentListedMedia, presentMedia } from './presenters.ts';

@@ -39,7 +39,7 @@ export class NotificationsService {
     const hiddenBy = await filters.hiddenFor(ownerId, 'notifications');
     const { rows, total } = await this.#deps.repository.feedPage(ownerId, unreadOnly, page, hiddenBy);
     return {
-      rows: await filters.warnIfAny(ownerId, 'notifications', rows, (row) => notificationFilterTextOf(row.data)),
+      rows: await filters.warn(ownerId, 'notifications', rows, (row) => notificationFilterTextOf(row.data)),
       total,
     };
   }

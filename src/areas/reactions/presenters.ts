@@ -42,12 +42,12 @@ export const ReactedMediaSchema = Type.Object(
 );
 
 export function presentReactedMedia(row: ReactedMedia & { filtered?: FilterResult[] }, viewerId: string | null) {
-  const filtered = row.filtered ?? [];
-  return {
-    ...presentMedia(row.media, viewerId),
-    relationships: { owner: relation('users', row.media.ownerId) },
-    meta: { reactedAt: formatTimestamp(row.reactedAt), ...(filtered.length > 0 ? { filtered } : {}) },
-  };
+  const { filtered } = row;
+  const reactedAt = formatTimestamp(row.reactedAt);
+  // `meta` set on the resource just made (a list presents twenty of these), not a copy of it.
+  return Object.assign(presentMedia(row.media, viewerId), {
+    meta: filtered === undefined || filtered.length === 0 ? { reactedAt } : { reactedAt, filtered },
+  });
 }
 
 /** A user in a media's likers or dislikers; `meta.reactedAt` says when. */

@@ -58,6 +58,8 @@ describe('reactions: lists', () => {
     assert.equal(item.attributes.likesCount, 1);
     assert.match(item.meta.reactedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
     assert.deepEqual(item.relationships.owner.data, { type: 'users', id: owner.id });
+    // A photo never put in a post is a post of one, as in every list of media.
+    assert.deepEqual(item.relationships.post.data, { type: 'posts', id: photos[1]!.id });
     assert.equal(first.json.meta.limit, 3);
     assert.equal(first.json.links.self, `${t.deps.config.publicUrl}/api/users/me/likes?limit=3`);
     assert.equal(first.json.links.prev, null);

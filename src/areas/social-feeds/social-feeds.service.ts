@@ -141,7 +141,7 @@ export class SocialFeedsService {
     code: string,
     page: PageRequest,
     viewerId: string | null = null,
-  ): Promise<PublishedFeed & { media: Page<ListedMedia & { filtered: FilterResult[] }> }> {
+  ): Promise<PublishedFeed & { media: Page<ListedMedia & { filtered?: FilterResult[] }> }> {
     const found = feedCodePattern.test(code) ? await this.#deps.repository.findPublished(code) : null;
     if (found === null) throw feedNotFound();
     const ownerId = found.owner.id;

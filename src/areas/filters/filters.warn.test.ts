@@ -1,10 +1,10 @@
-/** warnIfAny: the items untouched when the viewer has no warn filter in force in the context, warn's answer otherwise. */
+/** warn: the items untouched when the viewer has no warn filter in force in the context, else copies with `filtered`. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { createUser, type TestUser } from '../../../test/helpers/factories.ts';
 
-describe('keyword filters: warnIfAny', () => {
+describe('keyword filters: warn', () => {
   let t: TestApp;
   const items = [{ text: 'a troll here' }, { text: 'nothing' }];
   const textOf = (item: { text: string }) => item.text;
@@ -26,8 +26,8 @@ describe('keyword filters: warnIfAny', () => {
 
   it('answers the items themselves when no warn filter is in force in the context', async () => {
     const user = await createUser(t);
-    assert.equal(await filters().warnIfAny(null, 'notifications', items, textOf), items);
-    assert.equal(await filters().warnIfAny(user.id, 'notifications', items, textOf), items);
+    assert.equal(await filters().warn(null, 'notifications', items, textOf), items);
+    assert.equal(await filters().warn(user.id, 'notifications', items, textOf), items);
     // A hide filter of the context, a warn filter of another context and an expired one change nothing.
     await addFilter(user, { action: 'hide', context: ['notifications'] });
     await addFilter(user, { action: 'warn', context: ['feeds'] });
@@ -37,18 +37,25 @@ describe('keyword filters: warnIfAny', () => {
       expiresAt: new Date(t.clock.now().getTime() + 60_000).toISOString(),
     });
     t.clock.advance(120_000);
-    assert.equal(await filters().warnIfAny(user.id, 'notifications', items, textOf), items);
+    assert.equal(await filters().warn(user.id, 'notifications', items, textOf), items);
     assert.equal(
       items.some((item) => 'filtered' in item),
       false,
     );
   });
 
-  it("answers warn's items when a warn filter is in force", async () => {
+  it('answers copies with the filters each matched when a warn filter is in force', async () => {
     const user = await createUser(t);
     await addFilter(user, { action: 'warn', context: ['notifications'] });
-    const warned = await filters().warnIfAny(user.id, 'notifications', items, textOf);
-    assert.deepEqual(warned, await filters().warn(user.id, 'notifications', items, textOf));
+    const warned = await filters().warn(user.id, 'notifications', items, textOf);
+    assert.deepEqual(
+      warned.map((item) => item.text),
+      items.map((item) => item.text),
+    );
+    assert.equal(
+      items.some((item) => 'filtered' in item),
+      false,
+    );
     assert.deepEqual(
       warned.map((item) => item.filtered?.map((result) => result.matches)),
       [[['troll']], []],
