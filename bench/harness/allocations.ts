@@ -136,14 +136,20 @@ export function allocationsTable(
   rows: { scenario: string; allocated: { service: AllocationCount; twin: AllocationCount | null } }[],
 ): string {
   const lines = [
-    "| scenario | service kB/request | twin kB/request | service / twin | the service's largest sites (kB/request) |",
+    "| scenario | service kB/request | twin kB/request | service / twin | the service's largest sites (kB/request; the twin's at the same site) |",
     '|---|---:|---:|---:|---|',
   ];
   for (const { scenario, allocated } of rows) {
     const { service, twin } = allocated;
+    // Beside each site, the twin's bytes at the same site (pg's, Node's), when it has them.
+    const inTwin = new Map(twin?.sites.map(({ site, bytesPerRequest }) => [site, bytesPerRequest]));
     const sites = service.sites
       .slice(0, sitesShown)
-      .map(({ site, bytesPerRequest }) => `\`${site}\` ${(bytesPerRequest / 1024).toFixed(1)}`)
+      .map(({ site, bytesPerRequest }) => {
+        const twinBytes = inTwin.get(site);
+        const twinCell = twinBytes === undefined ? '' : ` (twin ${(twinBytes / 1024).toFixed(1)})`;
+        return `\`${site}\` ${(bytesPerRequest / 1024).toFixed(1)}${twinCell}`;
+      })
       .join('; ');
     const twinCells =
       twin === null

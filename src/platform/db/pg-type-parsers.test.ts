@@ -26,6 +26,16 @@ describe('timestamptz parser', () => {
     }
   });
 
+  it('reads every day of leap, common and century years as pg does', () => {
+    for (const year of [1000, 1600, 1700, 1900, 1970, 1999, 2000, 2024, 2026, 2100, 2400, 9999]) {
+      for (let day = Date.UTC(year, 0, 1); day < Date.UTC(year + 1, 0, 1); day += 86_400_000) {
+        const date = new Date(day).toISOString().slice(0, 10);
+        same(`${date} 00:00:00+00`);
+        same(`${date} 23:59:59.999+00`);
+      }
+    }
+  });
+
   it('leaves the other forms to pg: BC, infinity, early years, seconds in the offset', () => {
     for (const text of [
       '0044-03-15 12:00:00+00 BC',

@@ -50,16 +50,25 @@ export function parseIsoTimestamptz(text: string): Date | null {
     }
     offsetMinutes += twoDigits(text, at + 1);
   }
-  const utc = Date.UTC(
-    year,
-    twoDigits(text, 5) - 1,
-    twoDigits(text, 8),
-    twoDigits(text, 11),
-    twoDigits(text, 14),
-    twoDigits(text, 17),
-    milliseconds,
-  );
+  const seconds = (twoDigits(text, 11) * 60 + twoDigits(text, 14)) * 60 + twoDigits(text, 17);
+  const utc = daysFromCivil(year, twoDigits(text, 5), twoDigits(text, 8)) * dayMs + seconds * 1000 + milliseconds;
   return new Date(utc - (sign === 45 ? -1 : 1) * offsetMinutes * 60_000);
+}
+
+const dayMs = 86_400_000;
+
+/**
+ * Days from 1970-01-01 to a day of the proleptic Gregorian calendar, by arithmetic (the inverse of what
+ * formatTimestamp does): `Date.UTC` is a call into V8's runtime that took about 45 % of this parser's
+ * time (docs/benchmarks.md, Session 49). `month` is 1-12.
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const marchYear = month <= 2 ? year - 1 : year; // years counted from March: the leap day ends them
+  const era = Math.floor(marchYear / 400);
+  const yearOfEra = marchYear - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 export function parseTimestamptz(text: string): Date {

@@ -12,18 +12,12 @@ import type { Logger } from 'pino';
 import { onEveryRouteResponse, type ResponseHook } from './route-response-hooks.ts';
 import type { App } from './types.ts';
 
-/**
- * Logs the answers of one route, or of none (`route` null), through the app's own logger with the
- * request's id as its first field: the same line as through the request's child logger (which binds
- * `reqId` there), but a line written through a child pino made for one request left about 1.7 kB of
- * garbage more than one through the root (docs/benchmarks.md, Session 49).
- */
+/** Logs the answers of one route, or of none (`route` null). */
 const logging =
-  (log: Logger, route: string | null): ResponseHook =>
+  (route: string | null): ResponseHook =>
   (request, reply, done) => {
-    log.info(
+    request.log.info(
       {
-        reqId: request.id,
         event: 'http.request',
         method: request.method,
         route,
@@ -37,7 +31,6 @@ const logging =
 
 export function registerAccessLog(app: App): void {
   // Fastify's logger is pino, or none at all (`logger: false`); its type does not show pino's level check.
-  const log = app.log as Partial<Logger>;
-  if (log.isLevelEnabled?.('info') !== true) return;
-  onEveryRouteResponse(app, (route) => logging(log as Logger, route));
+  if ((app.log as Partial<Logger>).isLevelEnabled?.('info') !== true) return;
+  onEveryRouteResponse(app, logging);
 }

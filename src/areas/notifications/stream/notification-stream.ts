@@ -109,9 +109,7 @@ export class NotificationStream {
     const hiddenBy = await filters.hiddenFor(userId, 'notifications');
     for (;;) {
       const rows = await repository.rowsAfter(userId, this.#position, batchRows, hiddenBy);
-      const warned = await filters.warn(userId, 'notifications', rows, (row) =>
-        notificationFilterTextOf(row.data),
-      );
+      const warned = await filters.warn(userId, 'notifications', rows, (row) => notificationFilterTextOf(row.data));
       for (const row of warned) {
         if (this.#closed) return;
         this.#position = row.streamSeq;
