@@ -127,7 +127,8 @@ export class FiltersService {
   async of(viewerId: string | null): Promise<ViewerFilters> {
     if (viewerId === null) return ViewerFilters.none;
     const filters = await this.#deps.cache.resolve(viewerId, () => this.#deps.repository.allOfUser(viewerId));
-    return new ViewerFilters(filters, this.#deps.clock.now());
+    // Most viewers have no filter: nothing to make for them (two calls a list request).
+    return filters.length === 0 ? ViewerFilters.none : new ViewerFilters(filters, this.#deps.clock.now());
   }
 
   /**

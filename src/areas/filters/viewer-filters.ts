@@ -42,6 +42,7 @@ export class ViewerFilters {
 
   /** The patterns a row's text must match none of to be listed in this context ([]: nothing is hidden). */
   hidden(context: FilterContext): string[] {
+    if (this.#filters.length === 0) return [];
     const patterns = this.#inForce(context, 'hide').flatMap((filter) =>
       filter.keywords.map((entry) => keywordPattern(entry.folded, entry.wholeWord)),
     );
@@ -50,6 +51,7 @@ export class ViewerFilters {
 
   /** The keywords of the `warn` filters in force in this context. */
   warnings(context: FilterContext): WarningKeyword[] {
+    if (this.#filters.length === 0) return [];
     return this.#inForce(context, 'warn').flatMap((filter) =>
       filter.keywords.map((entry) => ({
         filterId: filter.id,

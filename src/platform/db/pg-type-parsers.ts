@@ -17,8 +17,6 @@ const isDigit = (text: string, at: number) => {
   return code >= 48 && code <= 57;
 };
 const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
-/** Where `YYYY-MM-DD HH:MM:SS` has its digits. */
-const digitPlaces = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /** `YYYY-MM-DD HH:MM:SS[.f{1,6}]±HH[:MM]`, or null for any other form. */
 export function parseIsoTimestamptz(text: string): Date | null {
@@ -26,7 +24,15 @@ export function parseIsoTimestamptz(text: string): Date | null {
     return null;
   }
   if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null;
-  for (const at of digitPlaces) if (!isDigit(text, at)) return null;
+  // The digits of `YYYY-MM-DD HH:MM:SS`, each place named: a loop over a list of the places took about
+  // a sixth of the parser's time.
+  // biome-ignore format: the places in the date's and the time's groups
+  if (
+    !isDigit(text, 0) || !isDigit(text, 1) || !isDigit(text, 2) || !isDigit(text, 3) ||
+    !isDigit(text, 5) || !isDigit(text, 6) || !isDigit(text, 8) || !isDigit(text, 9) ||
+    !isDigit(text, 11) || !isDigit(text, 12) || !isDigit(text, 14) || !isDigit(text, 15) ||
+    !isDigit(text, 17) || !isDigit(text, 18)
+  ) return null;
   const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + twoDigits(text, 2);
   if (year < 1000) return null; // Date.UTC reads years 0-99 as 1900-1999
   let at = 19;
@@ -59,8 +65,9 @@ const dayMs = 86_400_000;
 
 /**
  * Days from 1970-01-01 to a day of the proleptic Gregorian calendar, by arithmetic (the inverse of what
- * formatTimestamp does): `Date.UTC` is a call into V8's runtime that took about 45 % of this parser's
- * time (docs/benchmarks.md, Session 49). `month` is 1-12.
+ * formatTimestamp does) rather than by `Date.UTC`, a call into V8's runtime. With the digits' places
+ * named (above), a value is read in about 95 ns instead of 140 (docs/benchmarks.md, Session 49).
+ * `month` is 1-12.
  */
 function daysFromCivil(year: number, month: number, day: number): number {
   const marchYear = month <= 2 ? year - 1 : year; // years counted from March: the leap day ends them

@@ -20,9 +20,11 @@ export function registerMaintenance(app: App, maintenance: MaintenanceMode) {
     });
   // A callback hook (see app.ts): once the state has been read, no promise is made for a request.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!closedDuringMaintenance(request.url.split('?')[0] ?? '')) return done();
+    // The state first: while it is known to be off (almost always), the path need not be cut out.
     const known = maintenance.known();
-    if (known !== null) return done(known.enabled ? refuse(known) : undefined);
+    if (known !== null && !known.enabled) return done();
+    if (!closedDuringMaintenance(request.url.split('?')[0] ?? '')) return done();
+    if (known !== null) return done(refuse(known));
     maintenance.current().then(
       (state) => done(state.enabled ? refuse(state) : undefined),
       (error: Error) => done(error),
