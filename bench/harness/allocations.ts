@@ -28,7 +28,7 @@ export const countingAllocations = (): boolean => process.env.BENCH_COUNT === 'a
 const warmUpRequests = 1000;
 const requestsSampled = 2000;
 /** How many of the service's allocation sites a row names (BENCH_ALLOCATION_SITES, to look further). */
-const sitesShown = Number(process.env.BENCH_ALLOCATION_SITES ?? 4);
+const sitesShown = Math.max(0, Math.trunc(Number(process.env.BENCH_ALLOCATION_SITES))) || 4;
 
 /** What a request allocates: in all, and by site (function, file and line), largest first. */
 export interface AllocationCount {

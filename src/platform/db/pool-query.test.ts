@@ -9,6 +9,8 @@ describe('queryThroughCheckout', onPostgresOnly, () => {
   const pools: pg.Pool[] = [];
   const pool = (max: number) => {
     const made = new pg.Pool({ connectionString: process.env.DATABASE_URL, max });
+    // As the service's pools do (pool-query.ts): a client listens for `error` for its whole life.
+    made.on('connect', (client) => client.on('error', () => {}));
     queryThroughCheckout(made);
     pools.push(made);
     return made;

@@ -63,7 +63,7 @@ export interface RemotePostsServiceDeps {
 
 /** A page of the following list, with the viewer's replies to its posts. */
 export interface RemotePostsPage {
-  /** Each with `filtered`: the viewer's `warn` filters its text matched (context `feeds`). */
+  /** With `filtered` when the viewer has a `warn` filter in force: the ones its text matched (context `feeds`). */
   rows: Array<ListedRemotePost & { filtered?: FilterResult[] }>;
   replies: Map<string, RemotePostReplyRow[]>;
 }
