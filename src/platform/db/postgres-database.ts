@@ -3,7 +3,6 @@ import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
 import { markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
-import { queryThroughCheckout } from './pool-query.ts';
 import { Replica, type ReplicaOptions } from './replica.ts';
 
 function rawConnection(client: pg.ClientBase): RawConnection {
@@ -82,7 +81,7 @@ export function openPostgres(
   pool.on('error', ignore);
   // A connection that cannot be opened fails with a bare socket error (ECONNREFUSED): marked here, so
   // the error handler knows it is the database's (isDatabaseUnavailable), not another service's.
-  // (pg-pool's own query connects with a callback, ours and transactions with a promise: both are kept.)
+  // (pool.query connects with a callback, transactions with a promise: both are kept.)
   const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
   pool.connect = ((callback?: ConnectCallback) => {
     if (callback) {
@@ -96,8 +95,6 @@ export function openPostgres(
       throw error;
     });
   }) as typeof pool.connect;
-  // Statements outside a transaction check a client out themselves (pool-query.ts): pg-pool's `query` costs more.
-  queryThroughCheckout(pool);
   const db = drizzle({ client: pool }) as unknown as Db;
   const replica =
     replicaSettings === null ? null : new Replica(replicaSettings.url, url, pool, { ...replicaSettings, poolSize });

@@ -22,7 +22,6 @@ import pg from 'pg';
 import type { Db } from './database.ts';
 import { databaseError, isDatabaseUnavailable, markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
-import { queryThroughCheckout } from './pool-query.ts';
 
 /** What the replica reports to the operator: its switches in and out of use. */
 export interface ReplicaLogger {
@@ -91,7 +90,6 @@ export class Replica {
     });
     this.pool.on('connect', (client) => client.on('error', ignore));
     this.pool.on('error', ignore);
-    queryThroughCheckout(this.pool);
     // A read the replica cannot answer (unreachable, stopped, or a statement cancelled by a conflict
     // with recovery) runs again on the primary, and the replica is left out until the next probe.
     const onReplica = this.pool.query.bind(this.pool) as QueryFunction;
