@@ -1,7 +1,7 @@
 /** Geographic lists' resources: media with their distance or window likes, and the map's clusters. */
 import { Type } from 'typebox';
 import { Nullable, RelationshipSchema, ResourceSchema } from '../../platform/http/jsonapi.ts';
-import { FilteredSchema, type FilterResult } from '../filters/public.ts';
+import { FilteredSchema, type FilterResult, withFiltered } from '../filters/public.ts';
 import { MediaSchema, presentMedia, thumbnailPath } from '../media/public.ts';
 import type { DistancedMedia, LikedMedia } from './geo-media.repository.ts';
 import { clusterBlurCount } from './geo-media.service.ts';
@@ -53,18 +53,14 @@ export const MapClusterSchema = ResourceSchema(
   'MapCluster',
 );
 
-/** `filtered` only on a media a warn filter of the viewer matched (docs/api.md, Keyword filters). */
-const withWarnings = <M extends object>(meta: M, filtered: FilterResult[] | undefined) =>
-  filtered === undefined || filtered.length === 0 ? meta : { ...meta, filtered };
-
 // The meta is added to the resource just made, after its other members, rather than copying them.
 export const presentNearbyMedia = (row: DistancedMedia & { filtered?: FilterResult[] }) =>
   Object.assign(presentMedia(row, null), {
-    meta: withWarnings({ distance: Math.round(row.distance) }, row.filtered),
+    meta: withFiltered({ distance: Math.round(row.distance) }, row.filtered),
   });
 
 export const presentTrendingMedia = (row: LikedMedia & { filtered?: FilterResult[] }) =>
-  Object.assign(presentMedia(row, null), { meta: withWarnings({ windowLikes: row.windowLikes }, row.filtered) });
+  Object.assign(presentMedia(row, null), { meta: withFiltered({ windowLikes: row.windowLikes }, row.filtered) });
 
 export function presentMapCluster(zoom: number, cell: MapCell) {
   const representative =

@@ -49,3 +49,7 @@ export const FilteredMeta = Type.Optional(Type.Object({ filtered: FilteredSchema
 
 /** The `meta` of an item with its warnings: none when nothing matched (so nothing changes for anyone else). */
 export const filteredMeta = (filtered: FilterResult[]) => (filtered.length > 0 ? { meta: { filtered } } : {});
+
+/** A `meta` of the item's own, with `filtered` only when a warn filter of the viewer matched it. */
+export const withFiltered = <M extends object>(meta: M, filtered: FilterResult[] | undefined) =>
+  filtered === undefined || filtered.length === 0 ? meta : { ...meta, filtered };

@@ -13,5 +13,5 @@ declare module '../../platform/modules/area-module.ts' {
 
 export type { FilterContext } from './filter-rules.ts';
 export type { FiltersService } from './filters.service.ts';
-export { FilteredMeta, FilteredSchema, filteredMeta } from './presenters.ts';
+export { FilteredMeta, FilteredSchema, filteredMeta, withFiltered } from './presenters.ts';
 export type { FilterResult } from './viewer-filters.ts';

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { RelationshipSchema, ResourceSchema, relation, Timestamp } from '../../platform/http/jsonapi.ts';
 import { formatTimestamp } from '../../platform/http/time.ts';
 import { PublicUserSchema, presentPublicUser } from '../accounts/public.ts';
-import { FilteredSchema, type FilterResult } from '../filters/public.ts';
+import { FilteredSchema, type FilterResult, withFiltered } from '../filters/public.ts';
 import { MediaSchema, presentMedia } from '../media/public.ts';
 import type { ReactedMedia, ReactionWithCounts, Reactor } from './reactions.repository.ts';
 
@@ -42,11 +42,9 @@ export const ReactedMediaSchema = Type.Object(
 );
 
 export function presentReactedMedia(row: ReactedMedia & { filtered?: FilterResult[] }, viewerId: string | null) {
-  const { filtered } = row;
-  const reactedAt = formatTimestamp(row.reactedAt);
   // `meta` set on the resource just made (a list presents twenty of these), not a copy of it.
   return Object.assign(presentMedia(row.media, viewerId), {
-    meta: filtered === undefined || filtered.length === 0 ? { reactedAt } : { reactedAt, filtered },
+    meta: withFiltered({ reactedAt: formatTimestamp(row.reactedAt) }, row.filtered),
   });
 }
 

@@ -34,7 +34,7 @@ export function parseIsoTimestamptz(text: string): Date | null {
     !isDigit(text, 17) || !isDigit(text, 18)
   ) return null;
   const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + twoDigits(text, 2);
-  if (year < 1000) return null; // Date.UTC reads years 0-99 as 1900-1999
+  if (year < 1000) return null; // early years go to pg's parser (see above)
   let at = 19;
   let milliseconds = 0;
   if (text.charCodeAt(at) === 46) {
