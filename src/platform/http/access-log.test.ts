@@ -32,6 +32,7 @@ describe('the access log', () => {
       await t.request({ method: 'HEAD', url: '/api/ping' });
       await t.request({ method: 'GET', url: `/api/users/${user.id}/media?limit=5`, token: user.token });
       await t.request({ method: 'GET', url: '/api/users/me/notifications' });
+      await t.request({ method: 'GET', url: '/how-it-works', headers: { accept: 'text/html' } });
       await t.request({ method: 'GET', url: '/s/a-share-token-that-is-secret?code=123456' });
       await t.request({ method: 'GET', url: '/no/such/path?token=secret' });
       const logged = requestLines();
@@ -42,6 +43,7 @@ describe('the access log', () => {
           { method: 'HEAD', route: '/api/ping', status: 200 },
           { method: 'GET', route: '/api/users/:userId/media', status: 200 },
           { method: 'GET', route: '/api/users/me/notifications', status: 401 },
+          { method: 'GET', route: '/how-it-works', status: 200 },
           { method: 'GET', route: '/s/:token', status: 404 },
           { method: 'GET', route: null, status: 404 },
         ],
@@ -52,6 +54,11 @@ describe('the access log', () => {
         assert.ok((line.ms as number) >= 0);
         assert.match(String(line.reqId), /^req-/);
       }
+      // Pages send their answers themselves: nothing else is logged for them (route-sent.test.ts).
+      assert.deepEqual(
+        lines.filter((line) => (line.level as number) >= 40),
+        [],
+      );
       const text = JSON.stringify(lines);
       for (const secret of ['a-share-token-that-is-secret', '123456', 'token=secret', 'limit=5', user.id])
         assert.ok(!text.includes(secret), `${secret} is not logged`);
