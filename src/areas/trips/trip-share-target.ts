@@ -4,6 +4,7 @@
  * A hidden trip opens for nobody but its owner: its links answer 404 until the owner shows it again.
  */
 import type { Locale } from '../../platform/i18n/i18n.ts';
+import { formatList } from '../../platform/i18n/locale-formats.ts';
 import { type ShareTarget, targetNotFound } from '../share-links/public.ts';
 import type { TripsService } from './trips.service.ts';
 
@@ -20,7 +21,7 @@ export function tripShareTarget(trips: TripsService): ShareTarget {
       return {
         kind: 'trip',
         title: trips.titleOf(view, locale),
-        caption: cities.length === 0 ? null : new Intl.ListFormat(locale).format(cities),
+        caption: cities.length === 0 ? null : formatList(locale, cities),
         photos: view.photos.map((photo) => ({
           mediaId: photo.id,
           width: photo.width,

@@ -3,18 +3,14 @@
  * number of photos, in order of first visit) and the dates ("Lyon · 14–15 Mar 2026").
  */
 import { type Locale, translate } from '../../platform/i18n/i18n.ts';
+import { formatDayRange, formatList } from '../../platform/i18n/locale-formats.ts';
 import type { TripView } from './trip-view.ts';
 
 export const titledCities = 3;
 
 export function tripTitle(view: TripView, locale: Locale): string {
   if (view.trip.customTitle !== null) return view.trip.customTitle;
-  const dates = new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).formatRange(view.startsAt, view.endsAt);
+  const dates = formatDayRange(locale, view.startsAt, view.endsAt);
   const counts = new Map<string, number>();
   for (const photo of view.photos)
     if (photo.cityId !== null) counts.set(photo.cityId, (counts.get(photo.cityId) ?? 0) + 1);
@@ -25,6 +21,6 @@ export function tripTitle(view: TripView, locale: Locale): string {
     .sort((a, b) => a.order - b.order)
     .map(({ city }) => city.name);
   if (shown.length === 0) return translate(locale, 'trips.title.noCity', { dates });
-  const places = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(shown);
+  const places = formatList(locale, shown);
   return translate(locale, 'trips.title', { places, dates });
 }

@@ -5,6 +5,7 @@
  * offline. Every link opens the site in a new tab. Its CSP lets any site frame it (csp.ts, Framing).
  */
 import { translate } from '../../../platform/i18n/i18n.ts';
+import { formatCount, formatList } from '../../../platform/i18n/locale-formats.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
 import {
@@ -20,7 +21,7 @@ import { html, type Markup, renderMarkup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { siteCssUrl } from '../layout/site-css.ts';
 import { carousel } from '../pages/carousel.ts';
-import { formatNumber, translator, variantUrl } from '../pages/components.ts';
+import { translator, variantUrl } from '../pages/components.ts';
 import { behindWarning, warningNote } from '../pages/content-warning.ts';
 import type { TripPage } from '../trips/trip-page.ts';
 import type { ProfileView } from '../web-pages.service.ts';
@@ -99,7 +100,7 @@ export function renderProfileEmbed(context: PageContext, view: ProfileView): str
       ${user.avatarMediaId ? html`<img class="profile-avatar" src=${variantUrl(user.avatarMediaId, 'thumb')} alt="" width="56" height="56" />` : null}
       <div>
         <h1 id="embed-profile">${outLink(context, profilePagePath(user.username), user.nickname)}</h1>
-        <p>@${user.username} · ${formatNumber(context.locale, view.counts.posts)} ${t('web.profile.posts', { count: view.counts.posts })}</p>
+        <p>@${user.username} · ${formatCount(context.locale, view.counts.posts)} ${t('web.profile.posts', { count: view.counts.posts })}</p>
       </div>
     </div>
     <ul class="embed-card__thumbs" aria-label=${t('web.profile.mediaOf', { name: user.nickname })}>
@@ -123,7 +124,10 @@ export function renderTripEmbed(context: PageContext, { view, owner }: TripPage)
   const t = translator(context.locale);
   const title = tripTitle(view, context.locale);
   const cover = view.photos.find((photo) => !photo.authorSensitive);
-  const cities = new Intl.ListFormat(context.locale).format(view.cities.map((city) => city.name));
+  const cities = formatList(
+    context.locale,
+    view.cities.map((city) => city.name),
+  );
   const body = html`<article class="embed-card__trip" aria-labelledby="embed-trip">
     ${
       cover

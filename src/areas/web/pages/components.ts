@@ -106,5 +106,3 @@ export function breadcrumbs(t: Translate, items: { label: string; href?: string 
 }
 
 export const emptyState = (text: Markup) => html`<div class="empty-state" role="status">${text}</div>`;
-
-export const formatNumber = (locale: Locale, value: number) => new Intl.NumberFormat(locale).format(value);

@@ -1,17 +1,11 @@
 /** GET /: live highlights: what trends, the newest public photos, the busiest places. */
+
+import { formatCount, regionName } from '../../../platform/i18n/locale-formats.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 import type { Highlights } from '../web-pages.service.ts';
-import { cityPath, emptyState, formatNumber, mediaGrid, translator, variantUrl } from './components.ts';
-
-export const countryName = (locale: string, code: string) => {
-  try {
-    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
+import { cityPath, emptyState, mediaGrid, translator, variantUrl } from './components.ts';
 
 export function renderHome(context: PageContext, highlights: Highlights): string {
   const t = translator(context.locale);
@@ -32,7 +26,7 @@ export function renderHome(context: PageContext, highlights: Highlights): string
       trending
         ? html`<section aria-labelledby="home-trending">
             <div class="section-head">
-              <h2 id="home-trending">${t('web.home.trending', { country: countryName(context.locale, trending.countryCode) })}</h2>
+              <h2 id="home-trending">${t('web.home.trending', { country: regionName(context.locale, trending.countryCode) })}</h2>
               <a href=${`/travel?country=${trending.countryCode}`}>${t('web.home.seeCountry')}</a>
             </div>
             ${mediaGrid(t, trending.media, t('web.home.trendingLabel'), { id: 'trending', blurSensitive: context.blurSensitiveMedia })}
@@ -54,7 +48,7 @@ export function renderHome(context: PageContext, highlights: Highlights): string
               ${places.map(
                 (place) => html`<li>
                   <a href=${cityPath(place.countryCode, place.cityId)}>${place.cityName}</a>
-                  <span class="count"> · ${countryName(context.locale, place.countryCode)} · ${t('web.travel.photos', { count: place.mediaCount, formatted: formatNumber(context.locale, place.mediaCount) })}</span>
+                  <span class="count"> · ${regionName(context.locale, place.countryCode)} · ${t('web.travel.photos', { count: place.mediaCount, formatted: formatCount(context.locale, place.mediaCount) })}</span>
                 </li>`,
               )}
             </ul>`

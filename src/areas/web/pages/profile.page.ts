@@ -1,4 +1,6 @@
 /** GET /@{username}: a public profile: cover, avatar, names, counts, level, title, badges, public media. */
+
+import { formatCount } from '../../../platform/i18n/locale-formats.ts';
 import { presentProgress, presentUserBadge } from '../../gamification/public.ts';
 import { oembedPath, profileFeedPath } from '../../syndication/public.ts';
 import { tripTitle } from '../../trips/public.ts';
@@ -7,14 +9,14 @@ import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 import { tripPath, tripPhoto } from '../trips/trip-page.ts';
 import type { ProfileView } from '../web-pages.service.ts';
-import { emptyState, formatNumber, mediaGrid, moreLink, profilePath, translator, variantUrl } from './components.ts';
+import { emptyState, mediaGrid, moreLink, profilePath, translator, variantUrl } from './components.ts';
 
 export function renderProfile(context: PageContext, view: ProfileView): string {
   const t = translator(context.locale);
   const { user, counts } = view;
   const progress = presentProgress(view.progress, context.locale);
   const badges = view.badges.map((row) => presentUserBadge(row, context.locale).attributes);
-  const number = (value: number) => formatNumber(context.locale, value);
+  const number = (value: number) => formatCount(context.locale, value);
   const stats = [
     { key: 'posts', value: counts.posts },
     { key: 'followers', value: counts.followers },

@@ -1,13 +1,13 @@
 /** GET /sustainable-tourism: the catalogue's active establishments, with their sustainability labels. */
 import type { Page } from '../../../platform/db/page.ts';
 import { hasMessage } from '../../../platform/i18n/i18n.ts';
+import { regionName } from '../../../platform/i18n/locale-formats.ts';
 import { localized } from '../../catalogue/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 import type { ListedEstablishment } from '../web-pages.service.ts';
 import { emptyState, moreLink, type Translate, translator } from './components.ts';
-import { countryName } from './home.page.ts';
 
 /** A word of the catalogue's closed lists in the page's language (the value itself if unknown). */
 const word = (t: Translate, kind: 'kind' | 'label', value: string) =>
@@ -19,7 +19,7 @@ const safeWebsite = (url: string | null) => (url !== null && /^https?:\/\//i.tes
 function establishmentCard(context: PageContext, t: Translate, row: ListedEstablishment) {
   const description = localized(row.description, context.locale);
   const website = safeWebsite(row.website);
-  const place = [row.cityName, countryName(context.locale, row.countryCode)].filter(Boolean).join(', ');
+  const place = [row.cityName, regionName(context.locale, row.countryCode)].filter(Boolean).join(', ');
   return html`<li class="card">
     <article aria-labelledby=${`establishment-${row.id}`}>
       <h3 id=${`establishment-${row.id}`}>${row.name}</h3>

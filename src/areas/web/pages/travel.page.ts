@@ -1,13 +1,15 @@
 /** GET /travel: public media by country, then by city, with links down the levels. */
+
+import { formatCount } from '../../../platform/i18n/locale-formats.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 import { renderPage } from '../layout/render-page.ts';
 import type { TravelView } from '../web-pages.service.ts';
-import { breadcrumbs, cityPath, emptyState, formatNumber, mediaGrid, moreLink, translator } from './components.ts';
+import { breadcrumbs, cityPath, emptyState, mediaGrid, moreLink, translator } from './components.ts';
 
 export function renderTravel(context: PageContext, view: TravelView): string {
   const t = translator(context.locale);
-  const photos = (count: number) => t('web.travel.photos', { count, formatted: formatNumber(context.locale, count) });
+  const photos = (count: number) => t('web.travel.photos', { count, formatted: formatCount(context.locale, count) });
   if (view.level === 'world') {
     const body = html`
       <h1>${t('web.travel.title')}</h1>

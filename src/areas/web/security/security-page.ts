@@ -3,7 +3,8 @@
  * and the form that adds one (the page's script, assets/client/security.ts, runs the browser's
  * ceremony). Every text is rendered here, in the page's language, so the script carries no string.
  */
-import { translate } from '../../../platform/i18n/i18n.ts';
+import { type Locale, translate } from '../../../platform/i18n/i18n.ts';
+import { formatDay } from '../../../platform/i18n/locale-formats.ts';
 import { html, type Markup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
 
@@ -14,8 +15,7 @@ export interface ListedPasskey {
   lastUsedAt: Date | null;
 }
 
-const day = (locale: string, at: Date) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
+const day = (locale: Locale, at: Date) => formatDay(locale, at, 'medium');
 
 function passkeyItem(context: PageContext, passkey: ListedPasskey): Markup {
   const t = (key: string, values?: Record<string, unknown>) => translate(context.locale, key, values);

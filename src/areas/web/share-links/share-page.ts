@@ -6,6 +6,7 @@
  * their profile, no counts, no other photo, no place linking elsewhere. A link with a password shows
  * its form first (POST /s/{token}).
  */
+import { formatDay } from '../../../platform/i18n/locale-formats.ts';
 import type { SharedPhoto, SharedView } from '../../share-links/public.ts';
 import { html } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
@@ -29,9 +30,7 @@ function sharedPhoto(t: Translate, context: PageContext, photo: SharedPhoto, ind
   />`;
   // A post of one photo: its description is the page's caption already.
   const description = photo.description === caption ? null : photo.description;
-  const taken = photo.takenAt
-    ? new Intl.DateTimeFormat(context.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(photo.takenAt)
-    : null;
+  const taken = photo.takenAt ? formatDay(context.locale, photo.takenAt, 'long') : null;
   return html`<li>
     <figure class="shared__photo">
       ${behindWarning(t, photo, `reveal-shared-${index}`, context.blurSensitiveMedia, image)}

@@ -3,6 +3,8 @@
  * countries, the route drawn on the offline map (assets/client/trip.ts loads GET /api/trips/{id}/route),
  * and its photos in time order.
  */
+
+import { formatList, regionName } from '../../../platform/i18n/locale-formats.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { feedPathOf, oembedPath } from '../../syndication/public.ts';
 import { type TripView, tripPagePath, tripTitle } from '../../trips/public.ts';
@@ -33,8 +35,10 @@ export function renderTripPage(context: PageContext, page: TripPage, map: MapSet
   const t = translator(context.locale);
   const { view, owner } = page;
   const title = tripTitle(view, context.locale);
-  const places = new Intl.ListFormat(context.locale).format(view.cities.map((city) => city.name));
-  const countries = new Intl.DisplayNames([context.locale], { type: 'region' });
+  const places = formatList(
+    context.locale,
+    view.cities.map((city) => city.name),
+  );
   const body = html`
     <article class="trip" data-trip=${view.trip.id}>
       <h1>${title}</h1>
@@ -64,7 +68,7 @@ export function renderTripPage(context: PageContext, page: TripPage, map: MapSet
         </section>
         <section aria-labelledby="trip-countries">
           <h2 id="trip-countries">${t('trips.page.countries')}</h2>
-          <ol class="trip__list">${view.countries.map((code) => html`<li>${countries.of(code) ?? code}</li>`)}</ol>
+          <ol class="trip__list">${view.countries.map((code) => html`<li>${regionName(context.locale, code)}</li>`)}</ol>
         </section>
       </div>
       <section aria-labelledby="trip-photos">
