@@ -23,6 +23,7 @@ import type { MailDelivery } from '../../src/platform/mail-outbox/mail-outbox.ts
 import type { Services } from '../../src/services.ts';
 import { openTestDatabase } from './database.ts';
 import { watchStatuses } from './declared-statuses.ts';
+import { watchDoubleSends } from './double-sends.ts';
 
 export const adminToken = 'test-admin-token-0123456789abcdef';
 
@@ -102,8 +103,10 @@ export async function createTestApp(
     broadcast: new LocalBroadcast(),
     ...options.deps,
   };
+  // A test's own logger replaces the watch (its lines are the test's to read).
+  const doubleSends = watchDoubleSends();
   const { app, services } = await buildApp(deps, {
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    loggerInstance: options.logger ?? doubleSends.logger,
     compileSchemas: options.compileSchemas,
     mailDelivery: options.mailDelivery ?? 'atCommit',
   });
@@ -142,6 +145,8 @@ export async function createTestApp(
       if (options.database === undefined) await database.close();
       if (mediaDir !== null) rmSync(mediaDir, { recursive: true, force: true });
       if (undeclared.length > 0) throw new Error(`undeclared statuses:\n${undeclared.join('\n')}`);
+      const sentTwice = doubleSends.seen();
+      if (sentTwice.length > 0) throw new Error(`answers sent twice:\n${sentTwice.join('\n')}`);
     },
   };
 }

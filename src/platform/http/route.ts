@@ -283,10 +283,11 @@ export function registerRoutes(app: App, tag: string, routes: readonly AnyRoute[
             ...paged,
           });
         const result = await (app.routedReads ? app.routedReads(request, run) : run());
-        // A handler that sent its answer itself returns `reply`; but a reply is a thenable (it settles
-        // when the answer has gone), so awaiting the handler's promise gives undefined, not the reply.
-        // Sending again would log Fastify's "Reply was already sent" warning at every such answer.
-        if (reply.sent || result === reply) return reply;
+        // A handler that writes its answer itself returns `reply`; but a reply is a thenable (it settles
+        // once the answer has gone, or the client has), so awaiting the handler gives undefined, never
+        // the reply. Whether it began to answer is what tells (Fastify's own test, wrap-thenable.js):
+        // sending again logged "Reply was already sent" at every page and every stream a client left.
+        if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return reply;
         if (result instanceof Answer) return sendAnswer(spec, reply, result);
         if (!successHasBody(spec.success)) return reply.status(spec.success.status).send();
         return reply.status(spec.success.status).send(result);

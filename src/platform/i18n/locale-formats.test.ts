@@ -1,8 +1,16 @@
 /** Counts and region names in a locale: what Intl writes, from one formatter per locale. */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { supportedLocales } from './i18n.ts';
 import { formatCount, formatDay, formatDayRange, formatList, regionName } from './locale-formats.ts';
+
+// Formatters take the machine's zone when made: every one of this file is made in Tokyo's.
+const zone = process.env.TZ;
+process.env.TZ = 'Asia/Tokyo';
+after(() => {
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+});
 
 describe('counts and region names in a locale', () => {
   it('writes a count as Intl.NumberFormat does, whole or not', () => {
@@ -44,7 +52,8 @@ describe('counts and region names in a locale', () => {
         );
     }
     assert.equal(formatList('en-US', ['Lyon', 'Annecy', 'Grenoble']), 'Lyon, Annecy, and Grenoble');
-    assert.equal(formatDay('en-US', start, 'long'), 'March 14, 2026', 'the day in UTC, whatever the machine');
+    // In UTC whatever the machine's zone (Tokyo, above): 23:30 UTC on the 14th is the 15th in Tokyo.
+    assert.equal(formatDay('en-US', start, 'long'), 'March 14, 2026');
     assert.equal(formatDayRange('fr-FR', start, end), '14–15 mars 2026');
   });
 });

@@ -1,9 +1,9 @@
 /**
  * Counts, region names, lists and date ranges written in a locale: one Intl formatter per locale, made
  * at its first use and kept. Making one costs tens of microseconds (ICU loads the locale's data), and
- * the pages made one per place or trip of their lists: on the demo world a count and a country's name
- * per place were 60 % of the travel page's server CPU, a trip's title 14 % of a profile's
- * (docs/benchmarks.md, Session 50).
+ * the pages made one per place, trip or photo of their lists: on the demo world the count of each place
+ * was 60 % of the travel page's server CPU, a trip's title 14 % of a profile's (docs/benchmarks.md,
+ * Session 50).
  */
 import type { Locale } from './i18n.ts';
 import { integerFormat } from './integer-format.ts';

@@ -8,12 +8,12 @@
 import { randomFillSync } from 'node:crypto';
 
 const nonceBytes = 16;
-// 256 nonces' bytes drawn at once: one call into the system's generator per 256 pages, not one a page
+// 256 nonces' bytes drawn at once: one call into OpenSSL's generator per 256 pages, not one a page
 // (a page's own work, like its render; docs/benchmarks.md, Session 50). Each slice is handed out once.
 const pool = Buffer.alloc(nonceBytes * 256);
 let next = pool.length;
 
-/** 16 bytes from the system's cryptographic generator, in base64: a page's CSP nonce, never handed out twice. */
+/** 16 bytes from Node's cryptographic generator (OpenSSL's), in base64: a page's CSP nonce, never handed out twice. */
 export function newNonce(): string {
   if (next === pool.length) {
     randomFillSync(pool);
