@@ -56,7 +56,8 @@ export const catalogs = loadCatalogs();
 const localeKey = (locales: string | string[] | undefined) =>
   Array.isArray(locales) ? locales.join(',') : (locales ?? '');
 
-function getOrCreate<K, V>(
+/** The value kept under `key`, made by `create` the first time (the formatters' caches, here and locale-formats.ts). */
+export function getOrCreate<K, V>(
   map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
   key: K,
   create: () => V,
@@ -96,6 +97,9 @@ const formatters = {
       () => new Intl.PluralRules(locales, options),
     ),
 };
+
+/** The locale's number formatter the compiled messages use (one per locale, kept). */
+export const numberFormat = (locale: Locale): Intl.NumberFormat => formatters.getNumberFormat(locale);
 
 export function hasMessage(key: string, locale: Locale = defaultLocale): boolean {
   return catalogs[locale].has(key);

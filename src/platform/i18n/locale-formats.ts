@@ -5,31 +5,20 @@
  * was 60 % of the travel page's server CPU, a trip's title 14 % of a profile's (docs/benchmarks.md,
  * Session 50).
  */
-import type { Locale } from './i18n.ts';
+import { getOrCreate, type Locale, numberFormat } from './i18n.ts';
 import { integerFormat } from './integer-format.ts';
 
-const counts = new Map<Locale, (value: number) => string>();
 const regions = new Map<Locale, Intl.DisplayNames>();
 const lists = new Map<Locale, Intl.ListFormat>();
 const dayRanges = new Map<Locale, Intl.DateTimeFormat>();
 const days = { medium: new Map<Locale, Intl.DateTimeFormat>(), long: new Map<Locale, Intl.DateTimeFormat>() };
 
-function kept<F>(formatters: Map<Locale, F>, locale: Locale, make: () => F): F {
-  let formatter = formatters.get(locale);
-  if (formatter === undefined) {
-    formatter = make();
-    formatters.set(locale, formatter);
-  }
-  return formatter;
-}
-
-/** A number in the locale's digits and groups (12,345; 12 345): integer-format.ts for whole numbers. */
-export const formatCount = (locale: Locale, value: number): string =>
-  kept(counts, locale, () => integerFormat(new Intl.NumberFormat(locale)))(value);
+/** A number in the locale's digits and groups (12,345; 12 345): the messages' formatter, integer-format.ts for whole numbers. */
+export const formatCount = (locale: Locale, value: number): string => integerFormat(numberFormat(locale))(value);
 
 /** A region's name in the locale (FR: France, in fr-FR too; DE: Germany, Allemagne); the code itself when unknown or malformed. */
 export function regionName(locale: Locale, code: string): string {
-  const names = kept(regions, locale, () => new Intl.DisplayNames([locale], { type: 'region' }));
+  const names = getOrCreate(regions, locale, () => new Intl.DisplayNames([locale], { type: 'region' }));
   try {
     return names.of(code) ?? code;
   } catch {
@@ -39,11 +28,11 @@ export function regionName(locale: Locale, code: string): string {
 
 /** Items joined as the locale joins a list of them: "Lyon, Annecy, and Grenoble"; "Lyon, Annecy et Grenoble". */
 export const formatList = (locale: Locale, items: readonly string[]): string =>
-  kept(lists, locale, () => new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' })).format(items);
+  getOrCreate(lists, locale, () => new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' })).format(items);
 
 /** The days from one date to another, short, in UTC: "Mar 14 – 15, 2026"; "14–15 mars 2026". */
 export const formatDayRange = (locale: Locale, start: Date, end: Date): string =>
-  kept(
+  getOrCreate(
     dayRanges,
     locale,
     () => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
@@ -51,4 +40,6 @@ export const formatDayRange = (locale: Locale, start: Date, end: Date): string =
 
 /** A day in UTC, medium ("Mar 14, 2026"; "14 mars 2026") or long ("March 14, 2026"; "14 mars 2026"). */
 export const formatDay = (locale: Locale, at: Date, style: 'medium' | 'long'): string =>
-  kept(days[style], locale, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' })).format(at);
+  getOrCreate(days[style], locale, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' })).format(
+    at,
+  );
