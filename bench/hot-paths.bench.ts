@@ -22,7 +22,7 @@ import { ReactionsRepository, reactedMediaKeysets } from '../src/areas/reactions
 import { encodeCursor } from '../src/platform/db/keyset-cursor.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
-import { measureHelloWorld, measurePgbench } from './harness/anchors.ts';
+import { measureFastifyPing, measureHelloWorld, measurePgbench } from './harness/anchors.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { machineLine, type Row } from './harness/report.ts';
@@ -33,6 +33,7 @@ import { seedSizes, sizeLabel, sizesSection } from './harness/seed-sizes.ts';
 import { benchUsersSql } from './harness/seeds.ts';
 import { startServer } from './harness/server.ts';
 import { settle } from './harness/settle.ts';
+import { servicePoolSize } from './harness/twin.ts';
 
 const settings = loadSettings();
 const sizes = seedSizes();
@@ -144,7 +145,13 @@ async function measureAt(size: number, anchors: boolean): Promise<Row[]> {
       ].map((scenario) => ({ ...scenario, headers })),
       { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
     ]);
+    const pingResponse = await fetch(`${server.url}/api/ping`);
+    const pingAnswer = {
+      body: Buffer.from(await pingResponse.arrayBuffer()),
+      contentType: pingResponse.headers.get('content-type') ?? 'application/json',
+    };
     const rss = await stopAndPrintTable(server, table);
+    if (anchors && scratch.url !== null) await printFastifyPing(scratch.url, pingAnswer);
     if (hello !== null) {
       console.log(
         `\nanchors: node:http hello-world ${Math.round(hello.rps)} req/s (p99 ${hello.p99} ms); ` +
@@ -161,6 +168,25 @@ async function measureAt(size: number, anchors: boolean): Promise<Row[]> {
   } finally {
     await scratch.drop();
   }
+}
+
+/**
+ * Ping through Fastify alone, bare and with the access line (fastify-ping-server.ts), alternated, best
+ * of two each: beside ping and its twin above, what the framework and the access line cost ping.
+ */
+async function printFastifyPing(databaseUrl: string, answer: { body: Buffer; contentType: string }) {
+  const best = { bare: 0, logged: 0 };
+  for (let round = 0; round < 2; round++) {
+    for (const mode of ['bare', 'logged'] as const) {
+      await settle();
+      const result = await measureFastifyPing(databaseUrl, servicePoolSize(), answer, mode, settings);
+      best[mode] = Math.max(best[mode], result.rps);
+    }
+  }
+  console.log(
+    `ping through Fastify alone (its statement and bytes, best of two): bare ${Math.round(best.bare)} req/s, ` +
+      `with a logger and the access line ${Math.round(best.logged)} req/s`,
+  );
 }
 
 async function printHotPlans(url: string, viewerId: string, deepCursor: string) {

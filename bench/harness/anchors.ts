@@ -1,6 +1,6 @@
 /**
  * What every figure is compared with, measured in the same run: a bare node:http hello-world in its
- * own process, @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S` (select-only, simple and prepared protocol) when the
+ * own process, ping through Fastify alone (bare, and with a logger and the access line), @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S` (select-only, simple and prepared protocol) when the
  * binary is there and the engine is PostgreSQL.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -26,6 +26,24 @@ async function measureAnchor(script: string, args: string[], path: string, setti
 
 export const measureHelloWorld = (settings: LoadSettings): Promise<LoadResult> =>
   measureAnchor('./hello-server.ts', [], '/', settings);
+
+/**
+ * Ping through Fastify alone (fastify-ping-server.ts): ping's statement and bytes, `bare` or `logged`
+ * (a logger and the access line), on a pool of `poolSize` connections to `databaseUrl`.
+ */
+export const measureFastifyPing = (
+  databaseUrl: string,
+  poolSize: number,
+  answer: { body: Buffer; contentType: string },
+  mode: 'bare' | 'logged',
+  settings: LoadSettings,
+): Promise<LoadResult> =>
+  measureAnchor(
+    './fastify-ping-server.ts',
+    [databaseUrl, String(poolSize), answer.body.toString('base64'), answer.contentType, mode],
+    '/api/ping',
+    settings,
+  );
 
 /** @fastify/static serving `file` (a path inside `root`). */
 export const measureStaticFile = (root: string, file: string, settings: LoadSettings): Promise<LoadResult> =>
