@@ -146,6 +146,7 @@ async function measureAt(size: number, anchors: boolean): Promise<Row[]> {
       { title: 'GET /api/ping (anchor, after the scenarios)', path: '/api/ping' },
     ]);
     const pingResponse = await fetch(`${server.url}/api/ping`);
+    if (!pingResponse.ok) throw new Error(`ping answered ${pingResponse.status}`);
     const pingAnswer = {
       body: Buffer.from(await pingResponse.arrayBuffer()),
       contentType: pingResponse.headers.get('content-type') ?? 'application/json',
@@ -180,6 +181,7 @@ async function printFastifyPing(databaseUrl: string, answer: { body: Buffer; con
     for (const mode of ['bare', 'logged'] as const) {
       await settle();
       const result = await measureFastifyPing(databaseUrl, servicePoolSize(), answer, mode, settings);
+      if (result.bad > 0) throw new Error(`ping through Fastify alone (${mode}) failed ${result.bad} answers`);
       best[mode] = Math.max(best[mode], result.rps);
     }
   }

@@ -1,7 +1,8 @@
 /**
  * What every figure is compared with, measured in the same run: a bare node:http hello-world in its
- * own process, ping through Fastify alone (bare, and with a logger and the access line), @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S` (select-only, simple and prepared protocol) when the
- * binary is there and the engine is PostgreSQL.
+ * own process, ping through Fastify alone (bare, and with a logger and the access line; PostgreSQL
+ * only), @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S`
+ * (select-only, simple and prepared protocol) when the binary is there and the engine is PostgreSQL.
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,16 +12,33 @@ import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 
 const run = promisify(execFile);
 
-/** Runs an anchor server script of this folder in its own process and measures `path` on it. */
-async function measureAnchor(script: string, args: string[], path: string, settings: LoadSettings) {
+/**
+ * Runs an anchor server script of this folder in its own process and measures `path` on it, after
+ * `warmUpSeconds` of unmeasured load (its JIT, its pool's connections and prepared statements, as the
+ * service's warm-up does); the process has exited when it returns.
+ */
+async function measureAnchor(
+  script: string,
+  args: string[],
+  path: string,
+  settings: LoadSettings,
+  warmUpSeconds = 0,
+): Promise<LoadResult> {
   const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  const exited = once(child, 'exit');
   try {
-    return await measureLoad(`http://127.0.0.1:${chunk.toString().trim()}${path}`, settings);
+    const port = await Promise.race([
+      once(child.stdout!, 'data').then(([chunk]) => String(chunk).trim()),
+      exited.then(([code]) => Promise.reject(new Error(`the anchor ${script} exited (${code}) before listening`))),
+    ]);
+    const url = `http://127.0.0.1:${port}${path}`;
+    if (warmUpSeconds > 0) await measureLoad(url, { ...settings, seconds: warmUpSeconds });
+    return await measureLoad(url, settings);
   } finally {
-    child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
   }
 }
 
@@ -43,6 +61,7 @@ export const measureFastifyPing = (
     [databaseUrl, String(poolSize), answer.body.toString('base64'), answer.contentType, mode],
     '/api/ping',
     settings,
+    2,
   );
 
 /** @fastify/static serving `file` (a path inside `root`). */
