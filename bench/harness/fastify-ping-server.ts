@@ -3,8 +3,8 @@
  * ping's statement (`SELECT 1`, prepared) on a `pg` pool of the service's size and answers ping's bytes
  * with their content type. `logged` adds what every request of the service pays around its own code:
  * Fastify given a pino logger at `info` (a child logger a request) and an `onResponse` hook writing
- * one access line (the service's shape, through pino's asynchronous destination into a file), as
- * src/server.ts and platform/http/access-log.ts do. With either, Fastify also sets up each
+ * one access line (platform/http/access-log.ts itself, through pino's asynchronous destination into a
+ * file, as src/server.ts logs). With either, Fastify also sets up each
  * response's `finish` and `error` listeners, which `bare` skips: the service pays for them anyway (its
  * metrics' `onResponse` hook), so `logged` against `bare` is the line and those listeners together.
  * Against ping's twin (bare node:http, the same statement and bytes) and ping itself, the pair splits
@@ -15,9 +15,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { LogController } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
+import { registerAccessLog } from '../../src/platform/http/access-log.ts';
+import type { App } from '../../src/platform/http/types.ts';
 
 const [databaseUrl, poolSize, bodyBase64, contentType, mode] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(poolSize) });
@@ -30,32 +33,20 @@ process.on('exit', () => {
   if (logFolder !== null) rmSync(logFolder, { recursive: true, force: true });
 });
 
-const app = Fastify(
-  mode === 'logged'
+const logger: FastifyBaseLogger | null =
+  logFolder === null
+    ? null
+    : pino({ level: 'info' }, pino.destination({ dest: join(logFolder, 'access.log'), sync: false }));
+const app: App = Fastify(
+  logger !== null
     ? {
-        loggerInstance: pino(
-          { level: 'info' },
-          pino.destination({ dest: join(logFolder!, 'access.log'), sync: false }),
-        ),
+        loggerInstance: logger,
         logController: new LogController({ disableRequestLogging: true }),
       }
     : {},
-);
-if (mode === 'logged') {
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        event: 'http.request',
-        method: request.method,
-        route: '/api/ping',
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request',
-    );
-    done();
-  });
-}
+).withTypeProvider<TypeBoxTypeProvider>();
+// The service's own access line (one `onResponse` hook a route), registered before the route as app.ts does.
+if (logger !== null) registerAccessLog(app);
 app.get('/api/ping', async (_request, reply) => {
   await pool.query(ping);
   return reply.type(contentType!).send(body);
