@@ -3,6 +3,7 @@ import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
 import { markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
+import { releaseConnectionsOfTransactions } from './pool-transaction.ts';
 import { Replica, type ReplicaOptions } from './replica.ts';
 
 function rawConnection(client: pg.ClientBase): RawConnection {
@@ -96,6 +97,7 @@ export function openPostgres(
     });
   }) as typeof pool.connect;
   const db = drizzle({ client: pool }) as unknown as Db;
+  releaseConnectionsOfTransactions(db, pool);
   const replica =
     replicaSettings === null ? null : new Replica(replicaSettings.url, url, pool, { ...replicaSettings, poolSize });
   void replica?.start();
