@@ -22,7 +22,14 @@ import { ReactionsRepository, reactedMediaKeysets } from '../src/areas/reactions
 import { encodeCursor } from '../src/platform/db/keyset-cursor.ts';
 import { pageRequest } from '../src/platform/http/page-query.ts';
 import { hashToken } from '../src/platform/secrets/opaque-tokens.ts';
-import { measureFastifyPing, measureHelloWorld, measurePgbench } from './harness/anchors.ts';
+import {
+  countFastifyPing,
+  measureFastifyPing,
+  measureHelloWorld,
+  measurePgbench,
+  type PingAnswer,
+} from './harness/anchors.ts';
+import { countingInstructions, thousands } from './harness/instructions.ts';
 import { loadSettings, measureLoad } from './harness/load.ts';
 import { capturePlans, printPlans } from './harness/query-plans.ts';
 import { machineLine, type Row } from './harness/report.ts';
@@ -147,7 +154,7 @@ async function measureAt(size: number, anchors: boolean): Promise<Row[]> {
     ]);
     const pingResponse = await fetch(`${server.url}/api/ping`);
     if (!pingResponse.ok) throw new Error(`ping answered ${pingResponse.status}`);
-    const pingAnswer = {
+    const pingAnswer: PingAnswer = {
       body: Buffer.from(await pingResponse.arrayBuffer()),
       contentType: pingResponse.headers.get('content-type') ?? 'application/json',
     };
@@ -174,8 +181,26 @@ async function measureAt(size: number, anchors: boolean): Promise<Row[]> {
 /**
  * Ping through Fastify alone, bare and with the access line (fastify-ping-server.ts), alternated, best
  * of two each: beside ping and its twin above, what the framework and the access line cost ping.
+ * Counted (BENCH_COUNT=instructions), each is counted as the service's ping is, for the table's row.
  */
-async function printFastifyPing(databaseUrl: string, answer: { body: Buffer; contentType: string }) {
+async function printFastifyPing(databaseUrl: string, answer: PingAnswer) {
+  if (countingInstructions()) {
+    const counted = [];
+    for (const mode of ['bare', 'logged'] as const) {
+      const { mainThread, allThreads, spread, idle } = await countFastifyPing(
+        databaseUrl,
+        servicePoolSize(),
+        answer,
+        mode,
+      );
+      counted.push(
+        `${mode === 'bare' ? 'bare' : 'with a logger and the access line'} ${thousands(mainThread)} ` +
+          `(spread ${Math.round(spread * 100)} %, ${thousands(idle)} idle taken off; all threads ${thousands(allThreads)})`,
+      );
+    }
+    console.log(`ping through Fastify alone, instructions a request on the main thread: ${counted.join('; ')}`);
+    return;
+  }
   const best = { bare: 0, logged: 0 };
   for (let round = 0; round < 2; round++) {
     for (const mode of ['bare', 'logged'] as const) {

@@ -1,49 +1,76 @@
 /**
  * What every figure is compared with, measured in the same run: a bare node:http hello-world in its
  * own process, ping through Fastify alone (bare, and with a logger and the access line; PostgreSQL
- * only), @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S`
+ * only; counted under callgrind with BENCH_COUNT=instructions), @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S`
  * (select-only, simple and prepared protocol) when the binary is there and the engine is PostgreSQL.
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { type Callgrind, countPerRequest, type InstructionCount, underCallgrind } from './instructions.ts';
 import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 
 const run = promisify(execFile);
 
 /**
- * Runs an anchor server script of this folder in its own process and measures `path` on it, after
- * `warmUpSeconds` of unmeasured load (its JIT, its pool's connections and prepared statements, as the
- * service's warm-up does); the process has exited when it returns.
+ * Runs an anchor server script of this folder in its own process (through `wrap`, e.g. under
+ * callgrind), gives `use` its URL for `path` and its pid, and has stopped it when it returns.
  */
-async function measureAnchor(
+async function withAnchor<T>(
   script: string,
   args: string[],
   path: string,
-  settings: LoadSettings,
-  warmUpSeconds = 0,
-): Promise<LoadResult> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  use: (url: string, pid: number) => Promise<T>,
+  wrap: (command: string[]) => string[] = (command) => command,
+): Promise<T> {
+  const [command, ...commandArgs] = wrap([process.execPath, fileURLToPath(new URL(script, import.meta.url)), ...args]);
+  const child = spawn(command!, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
   try {
     const port = await Promise.race([
       once(child.stdout!, 'data').then(([chunk]) => String(chunk).trim()),
       exited.then(([code]) => Promise.reject(new Error(`the anchor ${script} exited (${code}) before listening`))),
     ]);
-    const url = `http://127.0.0.1:${port}${path}`;
-    if (warmUpSeconds > 0) await measureLoad(url, { ...settings, seconds: warmUpSeconds });
-    return await measureLoad(url, settings);
+    return await use(`http://127.0.0.1:${port}${path}`, child.pid!);
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   }
 }
 
+/**
+ * Measures `path` on an anchor, after `warmUpSeconds` of unmeasured load (its JIT, its pool's
+ * connections and prepared statements, as the service's warm-up does).
+ */
+const measureAnchor = (
+  script: string,
+  args: string[],
+  path: string,
+  settings: LoadSettings,
+  warmUpSeconds = 0,
+): Promise<LoadResult> =>
+  withAnchor(script, args, path, async (url) => {
+    if (warmUpSeconds > 0) await measureLoad(url, { ...settings, seconds: warmUpSeconds });
+    return measureLoad(url, settings);
+  });
+
 export const measureHelloWorld = (settings: LoadSettings): Promise<LoadResult> =>
   measureAnchor('./hello-server.ts', [], '/', settings);
+
+/** Ping's answer (its bytes and content type), which the Fastify anchor sends. */
+export interface PingAnswer {
+  body: Buffer;
+  contentType: string;
+}
+
+const fastifyPingArgs = (databaseUrl: string, poolSize: number, answer: PingAnswer, mode: 'bare' | 'logged') => [
+  databaseUrl,
+  String(poolSize),
+  answer.body.toString('base64'),
+  answer.contentType,
+  mode,
+];
 
 /**
  * Ping through Fastify alone (fastify-ping-server.ts): ping's statement and bytes, `bare` or `logged`
@@ -52,17 +79,41 @@ export const measureHelloWorld = (settings: LoadSettings): Promise<LoadResult> =
 export const measureFastifyPing = (
   databaseUrl: string,
   poolSize: number,
-  answer: { body: Buffer; contentType: string },
+  answer: PingAnswer,
   mode: 'bare' | 'logged',
   settings: LoadSettings,
 ): Promise<LoadResult> =>
   measureAnchor(
     './fastify-ping-server.ts',
-    [databaseUrl, String(poolSize), answer.body.toString('base64'), answer.contentType, mode],
+    fastifyPingArgs(databaseUrl, poolSize, answer, mode),
     '/api/ping',
     settings,
     2,
   );
+
+/** The same, counted (BENCH_COUNT=instructions): its instructions a request under callgrind, as the service's are. */
+export async function countFastifyPing(
+  databaseUrl: string,
+  poolSize: number,
+  answer: PingAnswer,
+  mode: 'bare' | 'logged',
+): Promise<InstructionCount> {
+  let callgrind: Callgrind | null = null;
+  try {
+    return await withAnchor(
+      './fastify-ping-server.ts',
+      fastifyPingArgs(databaseUrl, poolSize, answer, mode),
+      '/api/ping',
+      (url, pid) => countPerRequest(callgrind!, pid, url),
+      (command) => {
+        callgrind = underCallgrind(command, process.env);
+        return callgrind.command;
+      },
+    );
+  } finally {
+    (callgrind as Callgrind | null)?.remove();
+  }
+}
 
 /** @fastify/static serving `file` (a path inside `root`). */
 export const measureStaticFile = (root: string, file: string, settings: LoadSettings): Promise<LoadResult> =>

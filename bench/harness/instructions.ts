@@ -8,11 +8,13 @@
  * For each scenario, after a warm-up, the counters are zeroed, `requestsCounted` requests are sent one
  * after the other (one connection: the same work for each, never two in one turn of the event loop),
  * and the counters are read by thread; that is done `takes` times and the take whose main thread ran
- * the fewest instructions is kept (a major collection or a job run in a take only adds). What still
- * moves a count is what runs by the clock or by the heap: the job queue's polling, the maintenance
- * flag's reading, a collection; the spread of the takes is printed with each count (on ping, takes of
- * one run differed by up to a third, the fewest of two runs by about 8 %: read a change of a few per
- * cent over two runs each). The main thread is the event loop (the service's own work, the pg client,
+ * the fewest instructions is kept (a major collection or a job run in a take only adds). What runs by
+ * the clock (the job queue's polling, the maintenance flag's reading, timers) is counted too, and
+ * under callgrind a take lasts seconds: since 2026-12-01 the process is also counted idle, for as
+ * long as its median take lasted, and each take is charged only what it ran beyond that idle rate
+ * (on ping, about a tenth of a take had been the clock's work, and the takes' spread a third).
+ * What still moves a count is the clock's work that is not steady (a job run) and the heap's (a
+ * collection); the spread of the takes is printed with each count. The main thread is the event loop (the service's own work, the pg client,
  * the HTTP parser); the others are V8's compiler and collector helpers and libuv's pool, printed as
  * "all threads". PostgreSQL's work is not counted: the twin runs the very statements the service sent.
  */
@@ -37,6 +39,8 @@ export interface InstructionCount {
   allThreads: number;
   /** The main thread's most instructions a request of the takes over its fewest, less one. */
   spread: number;
+  /** The main thread's instructions a request taken off as the clock's work (its idle rate over the kept take). */
+  idle: number;
 }
 
 /** A process run under callgrind, and how to zero and read its counters. */
@@ -96,18 +100,33 @@ export async function countPerRequest(
   headers: Record<string, string> = {},
 ): Promise<InstructionCount> {
   await send(url, warmUpRequests, headers);
-  const counts: Omit<InstructionCount, 'spread'>[] = [];
+  const taken: { main: number; all: number; ms: number }[] = [];
   for (let take = 0; take < takes; take += 1) {
-    const [main = 0, ...others] = await callgrind.count(pid, () => send(url, requestsCounted, headers));
-    counts.push({
-      mainThread: main / requestsCounted,
-      allThreads: (main + others.reduce((sum, count) => sum + count, 0)) / requestsCounted,
-    });
+    const started = performance.now();
+    const threads = await callgrind.count(pid, () => send(url, requestsCounted, headers));
+    taken.push({ ...totals(threads), ms: performance.now() - started });
   }
+  // The clock's work: the process counted idle for as long as its median take lasted.
+  const idleMs = [...taken].sort((a, b) => a.ms - b.ms)[Math.floor(taken.length / 2)]!.ms;
+  const idle = totals(await callgrind.count(pid, () => new Promise((resolve) => setTimeout(resolve, idleMs))));
+  const counts = taken.map(({ main, all, ms }) => {
+    const idleMain = (idle.main * ms) / idleMs;
+    return {
+      mainThread: Math.max(0, main - idleMain) / requestsCounted,
+      allThreads: Math.max(0, all - (idle.all * ms) / idleMs) / requestsCounted,
+      idle: idleMain / requestsCounted,
+    };
+  });
   const [fewest, ...others] = counts.sort((a, b) => a.mainThread - b.mainThread);
   const most = others[others.length - 1] ?? fewest!;
   return { ...fewest!, spread: most.mainThread / fewest!.mainThread - 1 };
 }
+
+/** A count by thread (callgrind's order: the main thread first) as the main thread's and all threads'. */
+const totals = ([main = 0, ...others]: number[]) => ({
+  main,
+  all: main + others.reduce((sum, count) => sum + count, 0),
+});
 
 /** A count in thousands, as the tables print it: `1,367 k`. */
 export const thousands = (count: number) => `${Math.round(count / 1000).toLocaleString('en-US')} k`;
@@ -117,11 +136,11 @@ export function instructionsTable(
   rows: { scenario: string; counted: { service: InstructionCount; twin: InstructionCount | null } }[],
 ): string {
   const lines = [
-    '| scenario | service instructions/request, main thread (spread of takes) | all threads | twin, main thread (spread) | all threads | twin / service (main thread) |',
+    '| scenario | service instructions/request, main thread (spread of takes; the idle rate taken off) | all threads | twin, main thread (spread; idle) | all threads | twin / service (main thread) |',
     '|---|---:|---:|---:|---:|---:|',
   ];
-  const mainCell = ({ mainThread, spread }: InstructionCount) =>
-    `${thousands(mainThread)} (${Math.round(spread * 100)} %)`;
+  const mainCell = ({ mainThread, spread, idle }: InstructionCount) =>
+    `${thousands(mainThread)} (${Math.round(spread * 100)} %; ${thousands(idle)})`;
   for (const { scenario, counted } of rows) {
     const { service, twin } = counted;
     const twinCells =
