@@ -1,8 +1,9 @@
 /**
  * What every figure is compared with, measured in the same run: a bare node:http hello-world in its
  * own process, ping through Fastify alone (bare, and with a logger and the access line; PostgreSQL
- * only; counted under callgrind with BENCH_COUNT=instructions), @fastify/static serving a file (for the media routes), and PostgreSQL's own `pgbench -S`
- * (select-only, simple and prepared protocol) when the binary is there and the engine is PostgreSQL.
+ * only; counted under callgrind with BENCH_COUNT=instructions), @fastify/static serving a file (for
+ * the media routes), and PostgreSQL's own `pgbench -S` (select-only, simple and prepared protocol)
+ * when the binary is there and the engine is PostgreSQL.
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
