@@ -9,29 +9,35 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Callgrind, countPerRequest, type InstructionCount, underCallgrind } from './instructions.ts';
+import { countPerRequest, type InstructionCount, underCallgrind } from './instructions.ts';
 import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 
 const run = promisify(execFile);
 
+/** The command that runs an anchor server script of this folder with `args`. */
+const anchorCommand = (script: string, args: string[]): string[] => [
+  process.execPath,
+  fileURLToPath(new URL(script, import.meta.url)),
+  ...args,
+];
+
 /**
- * Runs an anchor server script of this folder in its own process (through `wrap`, e.g. under
- * callgrind), gives `use` its URL for `path` and its pid, and has stopped it when it returns.
+ * Runs an anchor (`command`: anchorCommand's, or it under callgrind) in its own process, gives `use`
+ * its URL for `path` and its pid, and has stopped it when it returns.
  */
 async function withAnchor<T>(
-  script: string,
-  args: string[],
+  [command, ...commandArgs]: string[],
   path: string,
   use: (url: string, pid: number) => Promise<T>,
-  wrap: (command: string[]) => string[] = (command) => command,
 ): Promise<T> {
-  const [command, ...commandArgs] = wrap([process.execPath, fileURLToPath(new URL(script, import.meta.url)), ...args]);
   const child = spawn(command!, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
   try {
     const port = await Promise.race([
       once(child.stdout!, 'data').then(([chunk]) => String(chunk).trim()),
-      exited.then(([code]) => Promise.reject(new Error(`the anchor ${script} exited (${code}) before listening`))),
+      exited.then(([code]) =>
+        Promise.reject(new Error(`the anchor ${commandArgs.join(' ')} exited (${code}) before listening`)),
+      ),
     ]);
     return await use(`http://127.0.0.1:${port}${path}`, child.pid!);
   } finally {
@@ -51,7 +57,7 @@ const measureAnchor = (
   settings: LoadSettings,
   warmUpSeconds = 0,
 ): Promise<LoadResult> =>
-  withAnchor(script, args, path, async (url) => {
+  withAnchor(anchorCommand(script, args), path, async (url) => {
     if (warmUpSeconds > 0) await measureLoad(url, { ...settings, seconds: warmUpSeconds });
     return measureLoad(url, settings);
   });
@@ -99,20 +105,12 @@ export async function countFastifyPing(
   answer: PingAnswer,
   mode: 'bare' | 'logged',
 ): Promise<InstructionCount> {
-  let callgrind: Callgrind | null = null;
+  const command = anchorCommand('./fastify-ping-server.ts', fastifyPingArgs(databaseUrl, poolSize, answer, mode));
+  const callgrind = underCallgrind(command, process.env);
   try {
-    return await withAnchor(
-      './fastify-ping-server.ts',
-      fastifyPingArgs(databaseUrl, poolSize, answer, mode),
-      '/api/ping',
-      (url, pid) => countPerRequest(callgrind!, pid, url),
-      (command) => {
-        callgrind = underCallgrind(command, process.env);
-        return callgrind.command;
-      },
-    );
+    return await withAnchor(callgrind.command, '/api/ping', (url, pid) => countPerRequest(callgrind, pid, url));
   } finally {
-    (callgrind as Callgrind | null)?.remove();
+    callgrind.remove();
   }
 }
 

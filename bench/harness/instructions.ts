@@ -12,11 +12,11 @@
  * the clock (the job queue's polling, the maintenance flag's reading, timers) is counted too, and
  * under callgrind a take lasts seconds: since 2026-12-01 the process is also counted idle, for as
  * long as its median take lasted, and each take is charged only what it ran beyond that idle rate
- * (on ping, about a tenth of a take had been the clock's work, and the takes' spread a third).
- * What still moves a count is the clock's work that is not steady (a job run) and the heap's (a
- * collection); the spread of the takes is printed with each count. The main thread is the event loop (the service's own work, the pg client,
- * the HTTP parser); the others are V8's compiler and collector helpers and libuv's pool, printed as
- * "all threads". PostgreSQL's work is not counted: the twin runs the very statements the service sent.
+ * (on ping, 4-7 % of a take). What still moves a count is what does not run steadily (a job run, a
+ * collection): on ping the takes still spread by a fifth; the spread is printed with each count.
+ * The main thread is the event loop (the service's own work, the pg client, the HTTP parser); the
+ * others are V8's compiler and collector helpers and libuv's pool, printed as "all threads".
+ * PostgreSQL's work is not counted: the twin runs the very statements the service sent.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -28,15 +28,14 @@ export function releaseConnectionsOfTransactions(db: Db, pool: pg.Pool): void {
   };
   const transaction: Transaction = async (fn, config) => {
     const client = await pool.connect();
-    let failure: unknown;
     try {
-      return await handleOf(client).transaction(fn, config);
+      const result = await handleOf(client).transaction(fn, config);
+      client.release();
+      return result;
     } catch (error) {
-      failure = error;
-      throw error;
-    } finally {
       // A connection that broke is closed rather than pooled (the pool also drops one it knows has ended).
-      client.release(failure !== undefined && isDatabaseUnavailable(failure) ? (failure as Error) : undefined);
+      client.release(isDatabaseUnavailable(error) ? (error as Error) : undefined);
+      throw error;
     }
   };
   db.transaction = transaction;
