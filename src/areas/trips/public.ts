@@ -18,7 +18,7 @@ declare module '../../platform/modules/area-module.ts' {
 export { presentTrip, TripSchema } from './presenters.ts';
 export type { RouteGeometry } from './route-geometry.ts';
 export { embedTripPath, tripPagePath } from './trip-paths.ts';
-export { tripTitle } from './trip-title.ts';
+export { tripCities, tripTitle } from './trip-title.ts';
 export type { TripCity, TripView } from './trip-view.ts';
 export type { TripPhotoSeen } from './trips.repository.ts';
 export type { TripsService } from './trips.service.ts';

@@ -4,8 +4,8 @@
  * A hidden trip opens for nobody but its owner: its links answer 404 until the owner shows it again.
  */
 import type { Locale } from '../../platform/i18n/i18n.ts';
-import { formatList } from '../../platform/i18n/locale-formats.ts';
 import { type ShareTarget, targetNotFound } from '../share-links/public.ts';
+import { tripCities } from './trip-title.ts';
 import type { TripsService } from './trips.service.ts';
 
 export function tripShareTarget(trips: TripsService): ShareTarget {
@@ -17,11 +17,10 @@ export function tripShareTarget(trips: TripsService): ShareTarget {
     async view(ownerId, targetId, locale: Locale) {
       const view = await trips.findVisible(null, targetId);
       if (view === null || view.trip.ownerId !== ownerId) return null;
-      const cities = view.cities.map((city) => city.name);
       return {
         kind: 'trip',
         title: trips.titleOf(view, locale),
-        caption: cities.length === 0 ? null : formatList(locale, cities),
+        caption: view.cities.length === 0 ? null : tripCities(view, locale),
         photos: view.photos.map((photo) => ({
           mediaId: photo.id,
           width: photo.width,

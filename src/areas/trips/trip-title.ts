@@ -24,3 +24,10 @@ export function tripTitle(view: TripView, locale: Locale): string {
   const places = formatList(locale, shown);
   return translate(locale, 'trips.title', { places, dates });
 }
+
+/** Every city the trip visited, in order of first visit, as a list in the locale ("Lyon, Annecy and Paris"); '' when none. */
+export const tripCities = (view: TripView, locale: Locale): string =>
+  formatList(
+    locale,
+    view.cities.map((city) => city.name),
+  );

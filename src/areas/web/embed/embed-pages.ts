@@ -5,7 +5,7 @@
  * offline. Every link opens the site in a new tab. Its CSP lets any site frame it (csp.ts, Framing).
  */
 import { translate } from '../../../platform/i18n/i18n.ts';
-import { formatCount, formatList } from '../../../platform/i18n/locale-formats.ts';
+import { formatCount } from '../../../platform/i18n/locale-formats.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { mediaVariantUrls } from '../../media/public.ts';
 import {
@@ -15,7 +15,7 @@ import {
   postPagePath,
   profilePagePath,
 } from '../../syndication/public.ts';
-import { embedTripPath, tripPagePath, tripTitle } from '../../trips/public.ts';
+import { embedTripPath, tripCities, tripPagePath, tripTitle } from '../../trips/public.ts';
 import type { PhotoPanel } from '../explorer/photo-panel.ts';
 import { html, type Markup, renderMarkup } from '../layout/html.ts';
 import type { PageContext } from '../layout/page-context.ts';
@@ -124,10 +124,7 @@ export function renderTripEmbed(context: PageContext, { view, owner }: TripPage)
   const t = translator(context.locale);
   const title = tripTitle(view, context.locale);
   const cover = view.photos.find((photo) => !photo.authorSensitive);
-  const cities = formatList(
-    context.locale,
-    view.cities.map((city) => city.name),
-  );
+  const cities = tripCities(view, context.locale);
   const body = html`<article class="embed-card__trip" aria-labelledby="embed-trip">
     ${
       cover

@@ -4,10 +4,10 @@
  * and its photos in time order.
  */
 
-import { formatList, regionName } from '../../../platform/i18n/locale-formats.ts';
+import { regionName } from '../../../platform/i18n/locale-formats.ts';
 import { toHex } from '../../../platform/ids/ids.ts';
 import { feedPathOf, oembedPath } from '../../syndication/public.ts';
-import { type TripView, tripPagePath, tripTitle } from '../../trips/public.ts';
+import { type TripView, tripCities, tripPagePath, tripTitle } from '../../trips/public.ts';
 import { assetUrl } from '../assets/client-assets.ts';
 import type { MapSettings } from '../explorer/explorer-page.ts';
 import { html } from '../layout/html.ts';
@@ -35,10 +35,7 @@ export function renderTripPage(context: PageContext, page: TripPage, map: MapSet
   const t = translator(context.locale);
   const { view, owner } = page;
   const title = tripTitle(view, context.locale);
-  const places = formatList(
-    context.locale,
-    view.cities.map((city) => city.name),
-  );
+  const places = tripCities(view, context.locale);
   const body = html`
     <article class="trip" data-trip=${view.trip.id}>
       <h1>${title}</h1>
