@@ -11,7 +11,9 @@
  * main table (notifications, media, media_reactions, bookmarks, follows) holds N rows or more, while
  * what the viewer sees stays the same: a read whose cost grows with N shows it.
  * Env: DATABASE_URL, BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_SIZES, BENCH_ONLY (a title's
- * part: only those scenarios), BENCH_SERVER_FLAGS (node flags for the server, e.g. --cpu-prof).
+ * part: only those scenarios), BENCH_SERVER_FLAGS (node flags for the server, e.g. --cpu-prof),
+ * BENCH_COUNT (instructions or allocations: counted instead of loaded), BENCH_COUNT_FUNCTIONS (with
+ * instructions: the N largest functions of each scenario).
  */
 
 import { BookmarksRepository, bookmarksKeyset } from '../src/areas/bookmarks/bookmarks.repository.ts';

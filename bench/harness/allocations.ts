@@ -19,9 +19,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { checkoutDir } from './cpu.ts';
-import { send } from './instructions.ts';
+import { fileURLToPath } from 'node:url';
+import { send, warmUp } from './instructions.ts';
+import { shortPlace } from './places.ts';
 
 export const countingAllocations = (): boolean => process.env.BENCH_COUNT === 'allocations';
 
@@ -91,16 +91,6 @@ export function allocationSampler(): AllocationSampler {
   };
 }
 
-const checkoutUrl = pathToFileURL(`${checkoutDir}/`).href;
-
-/** `file:///<checkout>/src/areas/x.ts` → `src/areas/x.ts`; a package's file from its name on. */
-function shortPlace(url: string): string {
-  if (url === '') return '(native)';
-  const inPackage = url.lastIndexOf('node_modules/');
-  if (inPackage >= 0) return url.slice(inPackage + 'node_modules/'.length);
-  return url.startsWith(checkoutUrl) ? url.slice(checkoutUrl.length) : url;
-}
-
 /** The bytes of a profile by site (self sizes: where each object was made), largest first. */
 function bySite(profile: HeapProfile): Map<string, number> {
   const sites = new Map<string, number>();
@@ -123,7 +113,7 @@ export async function allocationsPerRequest(
   url: string,
   headers: Record<string, string> = {},
 ): Promise<AllocationCount> {
-  await send(url, warmUpRequests, headers);
+  await warmUp(url, warmUpRequests, headers);
   const profile = await sampler.sample(pid, () => send(url, requestsSampled, headers));
   const sites = [...bySite(profile)].map(([site, bytes]) => ({ site, bytesPerRequest: bytes / requestsSampled }));
   return { bytesPerRequest: sites.reduce((sum, { bytesPerRequest }) => sum + bytesPerRequest, 0), sites };

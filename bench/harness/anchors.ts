@@ -9,6 +9,7 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { endsWithBenchmark } from './children.ts';
 import { countPerRequest, type InstructionCount, underCallgrind } from './instructions.ts';
 import { type LoadResult, type LoadSettings, measureLoad } from './load.ts';
 
@@ -30,7 +31,7 @@ async function withAnchor<T>(
   path: string,
   use: (url: string, pid: number) => Promise<T>,
 ): Promise<T> {
-  const child = spawn(command!, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = endsWithBenchmark(spawn(command!, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] }));
   const exited = once(child, 'exit');
   try {
     const port = await Promise.race([

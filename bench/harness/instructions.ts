@@ -19,10 +19,17 @@
  * PostgreSQL's work is not counted: the twin runs the very statements the service sent.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import {
+  countFunctionsOf,
+  type FunctionCounts,
+  functionsCounted,
+  instructionAddressOptions,
+  perfMapNodeFlags,
+} from './function-counts.ts';
 import { runLoadWorker } from './load.ts';
 
 const run = promisify(execFile);
@@ -41,6 +48,8 @@ export interface InstructionCount {
   spread: number;
   /** The main thread's instructions a request taken off as the clock's work (its idle rate over the kept take). */
   idle: number;
+  /** By function, from one more take (BENCH_COUNT_FUNCTIONS, function-counts.ts). */
+  functions?: FunctionCounts;
 }
 
 /** A process run under callgrind, and how to zero and read its counters. */
@@ -49,6 +58,8 @@ export interface Callgrind {
   command: string[];
   /** Zeroes the counters, then reads them by thread after `work`. */
   count(pid: number, work: () => Promise<void>): Promise<number[]>;
+  /** Zeroes the counters, then writes them to a file after `work`, by instruction; returns the file. */
+  dump(pid: number, work: () => Promise<void>): Promise<string>;
   /** Removes callgrind's files, once the process has exited. */
   remove(): void;
 }
@@ -67,6 +78,9 @@ export function underCallgrind(command: string[], env: Record<string, string | u
     run('callgrind_control', [`--vgdb-prefix=${prefix}`, action, String(pid)], {
       env: { PATH: process.env.PATH ?? '', ...namesEnv },
     });
+  // Counting by function: instructions written by address, and V8's map of its compiled code.
+  const byFunction = functionsCounted() > 0;
+  const [program, ...args] = command;
   return {
     command: [
       'valgrind',
@@ -74,13 +88,25 @@ export function underCallgrind(command: string[], env: Record<string, string | u
       '--quiet',
       `--callgrind-out-file=${join(folder, 'callgrind.%p.out')}`,
       `--vgdb-prefix=${prefix}`,
-      ...command,
+      ...(byFunction ? instructionAddressOptions : []),
+      program!,
+      ...(byFunction ? perfMapNodeFlags(folder) : []),
+      ...args,
     ],
     count: async (pid, work) => {
       await control(pid, '--zero');
       await work();
       const { stdout } = await control(pid, '-e');
       return [...stdout.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)/gm)].map((match) => Number(match[2]!.replaceAll(',', '')));
+    },
+    dump: async (pid, work) => {
+      await control(pid, '--zero');
+      await work();
+      const before = new Set(readdirSync(folder));
+      await control(pid, '--dump');
+      const written = readdirSync(folder).find((file) => file.startsWith(`callgrind.${pid}.`) && !before.has(file));
+      if (written === undefined) throw new Error(`callgrind wrote no dump for ${pid} in ${folder}`);
+      return join(folder, written);
     },
     remove: () => rmSync(folder, { recursive: true, force: true }),
   };
@@ -92,6 +118,16 @@ export async function send(url: string, amount: number, headers: Record<string, 
   if (bad > 0) throw new Error(`${bad} of ${amount} answers from ${url} were not 2xx`);
 }
 
+/**
+ * The unmeasured requests before a count: under callgrind on a busy machine, while V8 compiles the
+ * code, a request can take seconds and a few have failed (2 of ping's 1,000, session 53), so only
+ * most must succeed; the counted takes must all.
+ */
+export async function warmUp(url: string, amount: number, headers: Record<string, string>): Promise<void> {
+  const { bad } = await runLoadWorker({ url, connections: 1, amount, headers });
+  if (bad > amount / 10) throw new Error(`${bad} of ${amount} warm-up answers from ${url} were not 2xx`);
+}
+
 /** The instructions a request to `url` costs the process `pid` under `callgrind` (see the header). */
 export async function countPerRequest(
   callgrind: Callgrind,
@@ -99,7 +135,7 @@ export async function countPerRequest(
   url: string,
   headers: Record<string, string> = {},
 ): Promise<InstructionCount> {
-  await send(url, warmUpRequests, headers);
+  await warmUp(url, warmUpRequests, headers);
   const taken: { main: number; all: number; ms: number }[] = [];
   for (let take = 0; take < takes; take += 1) {
     const started = performance.now();
@@ -119,7 +155,11 @@ export async function countPerRequest(
   });
   const [fewest, ...others] = counts.sort((a, b) => a.mainThread - b.mainThread);
   const most = others[others.length - 1] ?? fewest!;
-  return { ...fewest!, spread: most.mainThread / fewest!.mainThread - 1 };
+  const functions =
+    functionsCounted() > 0
+      ? countFunctionsOf(await callgrind.dump(pid, () => send(url, requestsCounted, headers)), pid, requestsCounted)
+      : undefined;
+  return { ...fewest!, spread: most.mainThread / fewest!.mainThread - 1, ...(functions ? { functions } : {}) };
 }
 
 /** A count by thread (callgrind's order: the main thread first) as the main thread's and all threads'. */

@@ -8,6 +8,7 @@
  */
 
 import { allocationsPerRequest, allocationsTable } from './allocations.ts';
+import { functionsCounted, functionsTables } from './function-counts.ts';
 import { countPerRequest, instructionsTable } from './instructions.ts';
 import type { LoadSettings } from './load.ts';
 import { measureLoad } from './load.ts';
@@ -111,10 +112,18 @@ const sampleScenarios = async (run: ScenarioRun, chosen: Scenario[]): Promise<Al
     )
   ).map(({ scenario, service, twin }) => ({ scenario, allocated: { service, twin } }));
 
+/** Each counted scenario's tables by function, when the run counted them (function-counts.ts). */
+const countedFunctionsTables = (rows: CountedRow[]): string[] =>
+  rows.flatMap(({ scenario, counted: { service, twin } }) =>
+    service.functions === undefined
+      ? []
+      : [functionsTables(scenario, service.functions, twin?.functions ?? null, functionsCounted())],
+  );
+
 /** A run's table: under load, against the faster ping (its first and last rows); counted, as counted. */
 export function scenariosTable(rows: Row[]): string {
   const counted = rows.filter(isCounted);
-  if (counted.length > 0) return instructionsTable(counted);
+  if (counted.length > 0) return [instructionsTable(counted), ...countedFunctionsTables(counted)].join('\n\n');
   const allocated = rows.filter(isAllocated);
   if (allocated.length > 0) return allocationsTable(allocated);
   const loaded = rows as LoadRow[];

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AllocationSampler, allocationSampler, countingAllocations } from './allocations.ts';
+import { endsWithBenchmark } from './children.ts';
 import { checkoutDir, cpuMsOf } from './cpu.ts';
 import { type Callgrind, countingInstructions, underCallgrind } from './instructions.ts';
 
@@ -98,7 +99,9 @@ export async function startServer(
   const logFolder = mkdtempSync(join(tmpdir(), 'tms-server-'));
   const logFile = join(logFolder, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(command!, args, { cwd: checkoutDir, env: childEnv, stdio: ['ignore', log, log] });
+  const child = endsWithBenchmark(
+    spawn(command!, args, { cwd: checkoutDir, env: childEnv, stdio: ['ignore', log, log] }),
+  );
   closeSync(log);
   await waitForPing(url, child, () => readFileSync(logFile, 'utf8').slice(-20_000));
   const firstAnswerMs = performance.now() - started;

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AllocationSampler, allocationSampler, countingAllocations } from './allocations.ts';
+import { endsWithBenchmark } from './children.ts';
 import { checkoutDir } from './cpu.ts';
 import { type Callgrind, countingInstructions, underCallgrind } from './instructions.ts';
 import { jobRunsDuring, type Window } from './job-runs.ts';
@@ -112,11 +113,13 @@ export async function startTwin(databaseUrl: string, captures: Capture[], poolSi
   const plain = [process.execPath, ...(allocations?.flags ?? []), script, file, databaseUrl, String(poolSize)];
   const callgrind = countingInstructions() ? underCallgrind(plain, process.env) : null;
   const [command, ...args] = callgrind?.command ?? plain;
-  const child = spawn(command!, args, {
-    cwd: checkoutDir,
-    env: { ...process.env, ...allocations?.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = endsWithBenchmark(
+    spawn(command!, args, {
+      cwd: checkoutDir,
+      env: { ...process.env, ...allocations?.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return {
     url: `http://127.0.0.1:${chunk.toString().trim()}`,
