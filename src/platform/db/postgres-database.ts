@@ -1,8 +1,8 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Database, type Db, LockKey, processLocks, type RawConnection } from './database.ts';
+import { markConnectFailure } from './errors.ts';
 import { pgTypeParsers } from './pg-type-parsers.ts';
-import { openPool } from './pool-checkout.ts';
 import { releaseConnectionsOfTransactions } from './pool-transaction.ts';
 import { Replica, type ReplicaOptions } from './replica.ts';
 
@@ -38,6 +38,12 @@ export const connectTimeoutMs = 30_000;
 
 const ignore = () => {};
 
+type ConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  release: (release?: unknown) => void,
+) => void;
+
 export type PostgresDatabase = Database & {
   pool: pg.Pool;
   /** The read replica (DATABASE_REPLICA_URL), its lag probe started; null without one. */
@@ -61,7 +67,12 @@ export function openPostgres(
   migrationUrl = url,
   replicaSettings: ReplicaSettings | null = null,
 ): PostgresDatabase {
-  const pool = openPool({ connectionString: url, max: poolSize, types: pgTypeParsers }, connectTimeoutMs);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypeParsers,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
   // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error'. The pool
   // drops an idle one by itself (its 'error' event, below); but while a client is checked out (between
   // two statements of a transaction) the pool takes its own listener off, and an 'error' event nobody
@@ -69,6 +80,22 @@ export function openPostgres(
   // next fails (its request answers 503 databaseUnavailable) and the pool discards it on release.
   pool.on('connect', (client) => client.on('error', ignore));
   pool.on('error', ignore);
+  // A connection that cannot be opened fails with a bare socket error (ECONNREFUSED): marked here, so
+  // the error handler knows it is the database's (isDatabaseUnavailable), not another service's.
+  // (pool.query connects with a callback, transactions with a promise: both are kept.)
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: ConnectCallback) => {
+    if (callback) {
+      return connect((error, client, release) => {
+        if (error) markConnectFailure(error);
+        callback(error, client, release);
+      });
+    }
+    return connect()?.catch((error: unknown) => {
+      markConnectFailure(error);
+      throw error;
+    });
+  }) as typeof pool.connect;
   const db = drizzle({ client: pool }) as unknown as Db;
   releaseConnectionsOfTransactions(db, pool);
   const replica =
