@@ -14,7 +14,10 @@
  *
  * After a scenario's takes, one more take of the same requests is dumped and read (function-counts
  * are the whole process's, every thread). A function inlined by the optimizing compiler is part of its
- * caller.
+ * caller. A count with what a function calls can hold work not its own (what V8 runs at a stack check:
+ * optimized code installed, a collection's step): it showed 62-109 k under clearTimeout, and taking
+ * the timer away saved nothing measurable (docs/benchmarks.md, Session 53), so a lever it shows is
+ * counted alone before it is kept.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
