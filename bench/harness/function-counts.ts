@@ -14,10 +14,8 @@
  *
  * After a scenario's takes, one more take of the same requests is dumped and read (function-counts
  * are the whole process's, every thread). A function inlined by the optimizing compiler is part of its
- * caller. A count with what a function calls can hold work not its own (what V8 runs at a stack check:
- * optimized code installed, a collection's step): it showed 62-109 k under clearTimeout, and taking
- * the timer away saved nothing measurable (docs/benchmarks.md, Session 53), so a lever it shows is
- * counted alone before it is kept.
+ * caller. A lever the tables show is counted alone before a change is kept (docs/benchmarks.md,
+ * Session 53: a timer they seemed to charge 62-109 k a request saved nothing measurable).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -148,7 +146,7 @@ export function countFunctions(dump: string, perfMap: string, requests: number):
     if (match[2] !== undefined) table.set(match[1]!, match[2]);
     return table.get(match[1]!) ?? field;
   };
-  // What an address's code is: a compiled JavaScript function's name, or (when none) null.
+  // The name V8's map gives the code at an address (a JavaScript function's as the tables print it), or null.
   const javaScriptAt = (address: number): string | null => {
     const range = rangeAt(ranges, address);
     return range === undefined ? null : (javaScriptName(range.name) ?? range.name);
@@ -167,9 +165,10 @@ export function countFunctions(dump: string, perfMap: string, requests: number):
     else if (line.startsWith('calls=')) inCall = true;
     else if (/^[0-9+\-*]/.test(line)) {
       const [position, count] = line.split(' ');
+      // An absolute position is hexadecimal (0x…); a relative one (+n, -n) decimal, unless written 0x….
       if (position!.startsWith('0x')) address = Number.parseInt(position!, 16);
-      else if (position!.startsWith('+')) address += Number.parseInt(position!.slice(1), 16);
-      else if (position!.startsWith('-')) address -= Number.parseInt(position!.slice(1), 16);
+      else if (position!.startsWith('+')) address += Number(position!.slice(1));
+      else if (position!.startsWith('-')) address -= Number(position!.slice(1));
       const instructions = Number(count ?? 0);
       const here = javaScriptAt(address) ?? nativeName(functionName);
       if (!objectOf.has(here)) objectOf.set(here, object);

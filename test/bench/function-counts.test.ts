@@ -48,11 +48,12 @@ const dump = [
   '',
   'fn=(3)',
   '0x1010 50',
-  // Into Fastify's `send` (its start reused after `old`), which calls the interpreted presenter.
+  // Into Fastify's `send` (its start reused after `old`), which calls the interpreted presenter from
+  // 50 bytes further (a relative position is decimal: 0x3036, inside `send`; read as hex, outside it).
   '0x3004 40',
   'cfn=(3)',
   'calls=1 0x1010',
-  '+1 50',
+  '+50 50',
   '',
   'ob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6',
   "fn=(4) __memcpy_avx_unaligned_erms'2",
