@@ -5,8 +5,8 @@
  * runs at addresses no binary holds, and callgrind charges code reached by a jump (V8 enters a
  * function through its call builtin, then jumps) to the function it jumped from. So the processes run
  * with `--perf-basic-prof` (V8 writes each compiled function's address range and name to
- * perf-<pid>.map, beside callgrind's files; code space is not compacted, so code stays where it is) and callgrind writes each instruction's address
- * (`--dump-instr=yes`): every instruction's count is charged by its address, to the JavaScript function
+ * perf-<pid>.map, beside callgrind's files; code space is not compacted, so code stays where it is)
+ * and callgrind writes each instruction's address (`--dump-instr=yes`): every instruction's count is charged by its address, to the JavaScript function
  * whose code holds it, else to the function callgrind names. A call's inclusive count is charged to
  * the function holding the call site, which gives each JavaScript function's inclusive count (what it
  * ran and everything it called, builtins included), its calls within itself not counted twice (a

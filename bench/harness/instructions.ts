@@ -112,21 +112,19 @@ export function underCallgrind(command: string[], env: Record<string, string | u
   };
 }
 
-/** `amount` requests to `url`, one connection; throws on any answer that is not 2xx. */
-export async function send(url: string, amount: number, headers: Record<string, string>): Promise<void> {
+/**
+ * `amount` requests to `url`, one connection; throws when more than `tolerated` answers are not 2xx.
+ * The counted requests tolerate none; the unmeasured ones before a count a tenth (`warmUp`): under
+ * callgrind on a busy machine, while V8 compiles the code, a request can take seconds and a few have
+ * failed (2 of ping's 1,000, session 53).
+ */
+export async function send(url: string, amount: number, headers: Record<string, string>, tolerated = 0) {
   const { bad } = await runLoadWorker({ url, connections: 1, amount, headers });
-  if (bad > 0) throw new Error(`${bad} of ${amount} answers from ${url} were not 2xx`);
+  if (bad > tolerated) throw new Error(`${bad} of ${amount} answers from ${url} were not 2xx`);
 }
 
-/**
- * The unmeasured requests before a count: under callgrind on a busy machine, while V8 compiles the
- * code, a request can take seconds and a few have failed (2 of ping's 1,000, session 53), so only
- * most must succeed; the counted takes must all.
- */
-export async function warmUp(url: string, amount: number, headers: Record<string, string>): Promise<void> {
-  const { bad } = await runLoadWorker({ url, connections: 1, amount, headers });
-  if (bad > amount / 10) throw new Error(`${bad} of ${amount} warm-up answers from ${url} were not 2xx`);
-}
+export const warmUp = (url: string, amount: number, headers: Record<string, string>) =>
+  send(url, amount, headers, amount / 10);
 
 /** The instructions a request to `url` costs the process `pid` under `callgrind` (see the header). */
 export async function countPerRequest(
@@ -134,6 +132,7 @@ export async function countPerRequest(
   pid: number,
   url: string,
   headers: Record<string, string> = {},
+  byFunction = functionsCounted() > 0,
 ): Promise<InstructionCount> {
   await warmUp(url, warmUpRequests, headers);
   const taken: { main: number; all: number; ms: number }[] = [];
@@ -155,10 +154,9 @@ export async function countPerRequest(
   });
   const [fewest, ...others] = counts.sort((a, b) => a.mainThread - b.mainThread);
   const most = others[others.length - 1] ?? fewest!;
-  const functions =
-    functionsCounted() > 0
-      ? countFunctionsOf(await callgrind.dump(pid, () => send(url, requestsCounted, headers)), pid, requestsCounted)
-      : undefined;
+  const functions = byFunction
+    ? countFunctionsOf(await callgrind.dump(pid, () => send(url, requestsCounted, headers)), pid, requestsCounted)
+    : undefined;
   return { ...fewest!, spread: most.mainThread / fewest!.mainThread - 1, ...(functions ? { functions } : {}) };
 }
 
