@@ -12,23 +12,46 @@ export const checkoutDir = fileURLToPath(new URL('../..', import.meta.url)).repl
 
 const tickMs = 10; // USER_HZ is 100 on Linux
 
+/**
+ * A server's CPU milliseconds by thread: its main thread (the event loop: the service's own work, the
+ * pg client, the HTTP parser) in user and in system time (the kernel: sockets, writes), and all its
+ * other threads together (V8's compiler and collector helpers, libuv's pool, where pino's writes go).
+ */
+export interface ThreadsCpu {
+  mainUser: number;
+  mainSystem: number;
+  otherThreads: number;
+}
+
 /** CPU milliseconds used so far by each server under test and each PostgreSQL process, by pid. */
 export interface CpuSnapshot {
-  server: Map<string, number>;
+  server: Map<string, ThreadsCpu>;
   database: Map<string, number>;
 }
 
-function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
+/** A process's (or a thread's) name, user and system milliseconds, from its stat file. */
+function statCpu(path: string): { comm: string; userMs: number; systemMs: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
     // After the name: state is field 3 of stat(5); utime and stime are fields 14 and 15.
-    return { comm, cpuMs: (Number(fields[11]) + Number(fields[12])) * tickMs };
+    return { comm, userMs: Number(fields[11]) * tickMs, systemMs: Number(fields[12]) * tickMs };
   } catch {
-    return null; // the process ended meanwhile
+    return null; // the process (or thread) ended meanwhile
   }
+}
+
+function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
+  const usage = statCpu(`/proc/${pid}/stat`);
+  return usage && { comm: usage.comm, cpuMs: usage.userMs + usage.systemMs };
+}
+
+/** A server's CPU by thread: the process's own total less its main thread's is its other threads'. */
+export function threadsCpu(pid: string, totalMs = processCpuMs(pid)?.cpuMs ?? 0): ThreadsCpu {
+  const main = statCpu(`/proc/${pid}/task/${pid}/stat`) ?? { userMs: 0, systemMs: 0 };
+  return { mainUser: main.userMs, mainSystem: main.systemMs, otherThreads: totalMs - main.userMs - main.systemMs };
 }
 
 /** CPU milliseconds a process has used so far (0 once it has ended). */
@@ -61,7 +84,7 @@ export function cpuSnapshot(): CpuSnapshot {
     const usage = processCpuMs(pid);
     if (usage === null) continue;
     if (usage.comm === 'postgres') snapshot.database.set(pid, usage.cpuMs);
-    else if (isServer(pid)) snapshot.server.set(pid, usage.cpuMs);
+    else if (isServer(pid)) snapshot.server.set(pid, threadsCpu(pid, usage.cpuMs));
   }
   return snapshot;
 }
@@ -72,11 +95,27 @@ export function cpuSnapshot(): CpuSnapshot {
  * that ended meanwhile (another client's PostgreSQL backend on a shared machine) is not counted: it
  * would take its whole life's CPU away from the sum.
  */
-export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): { server: number; database: number } {
+export function cpuSpent(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+): { server: number; serverThreads: ThreadsCpu; database: number } {
   const spent = (from: Map<string, number>, to: Map<string, number>) => {
     let total = 0;
     for (const [pid, ms] of to) total += ms - (from.get(pid) ?? 0);
     return total;
   };
-  return { server: spent(before.server, after.server), database: spent(before.database, after.database) };
+  const part = (key: keyof ThreadsCpu) => {
+    const of = (snapshot: CpuSnapshot) => new Map([...snapshot.server].map(([pid, cpu]) => [pid, cpu[key]]));
+    return spent(of(before), of(after));
+  };
+  const serverThreads = {
+    mainUser: part('mainUser'),
+    mainSystem: part('mainSystem'),
+    otherThreads: part('otherThreads'),
+  };
+  return {
+    server: serverThreads.mainUser + serverThreads.mainSystem + serverThreads.otherThreads,
+    serverThreads,
+    database: spent(before.database, after.database),
+  };
 }

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cpuSnapshot, cpuSpent } from './cpu.ts';
+import { cpuSnapshot, cpuSpent, type ThreadsCpu } from './cpu.ts';
 
 const run = promisify(execFile);
 const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
@@ -18,8 +18,8 @@ export interface LoadResult {
   p99: number;
   /** Answers that were not 2xx, errors and timeouts: a scenario with any is not a valid figure. */
   bad: number;
-  /** CPU microseconds per answered request, by process (see cpu.ts). */
-  cpuPerRequest: { server: number; database: number; load: number };
+  /** CPU microseconds per answered request, by process, and the server's by thread (see cpu.ts). */
+  cpuPerRequest: { server: number; database: number; load: number; serverThreads: ThreadsCpu };
 }
 
 export const loadSettings = (): LoadSettings => ({
@@ -55,6 +55,11 @@ export async function measureLoad(
       server: perRequest(spent.server),
       database: perRequest(spent.database),
       load: perRequest(measured.loadCpuMs),
+      serverThreads: {
+        mainUser: perRequest(spent.serverThreads.mainUser),
+        mainSystem: perRequest(spent.serverThreads.mainSystem),
+        otherThreads: perRequest(spent.serverThreads.otherThreads),
+      },
     },
   };
 }

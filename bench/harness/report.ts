@@ -81,6 +81,27 @@ export function loadTable(rows: LoadRow[], ping: LoadResult): string {
   return lines.join('\n');
 }
 
+const threadsCell = ({ cpuPerRequest: { serverThreads: cpu } }: LoadResult) =>
+  [cpu.mainUser, cpu.mainSystem, cpu.otherThreads].map((us) => Math.round(us)).join(', ');
+
+/**
+ * The server's CPU a request by thread, the service's beside its twin's (cpu.ts): the main thread in
+ * user and in system time, and the other threads. The counted runs (BENCH_COUNT=instructions) see
+ * only instructions; this says whether what the service spends beyond its twin under load is the
+ * event loop's own work, the kernel's, or its helper threads' (the collector's, libuv's pool).
+ */
+export function threadsTable(rows: LoadRow[]): string {
+  const measured = rows.filter((row) => row.twin !== undefined);
+  if (measured.length === 0) return '';
+  return [
+    "the server's CPU µs a request by thread: main thread user, main thread system, other threads",
+    '',
+    '| scenario | service | twin |',
+    '|---|---:|---:|',
+    ...measured.map(({ scenario, result, twin }) => `| ${scenario} | ${threadsCell(result)} | ${threadsCell(twin!)} |`),
+  ].join('\n');
+}
+
 /**
  * The anchor a run's ratios are read against: ping is measured before the scenarios and again after
  * them, and the faster of the two is the anchor, so a disturbance during one of them (a checkpoint, a

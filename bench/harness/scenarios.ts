@@ -22,6 +22,7 @@ import {
   type LoadRow,
   loadTable,
   type Row,
+  threadsTable,
 } from './report.ts';
 import type { ServerProcess } from './server.ts';
 import { captureScenarios, measureAgainstTwin, servicePoolSize, startTwin, type Twin } from './twin.ts';
@@ -139,7 +140,10 @@ export async function stopAndPrintTable(server: ServerProcess, rows: Row[]): Pro
   const rssMb = server.rssMb();
   await server.stop();
   console.log(`\n${scenariosTable(rows)}`);
-  const jobRuns = jobRunsLines(rows.filter((row): row is LoadRow => !isCounted(row)));
+  const loaded = rows.filter((row): row is LoadRow => !isCounted(row) && !isAllocated(row));
+  const threads = threadsTable(loaded);
+  if (threads !== '') console.log(`\n${threads}`);
+  const jobRuns = jobRunsLines(loaded);
   if (jobRuns !== '') console.log(`\n${jobRuns}`);
   return rssMb;
 }
