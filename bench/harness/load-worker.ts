@@ -14,6 +14,7 @@ process.stdout.write(
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors + result.timeouts,
+    badKinds: `${result.non2xx} not 2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
     requests: result.requests.total,
     loadCpuMs: (cpu.user + cpu.system) / 1000,
   }),

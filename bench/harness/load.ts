@@ -28,7 +28,7 @@ export const loadSettings = (): LoadSettings => ({
 });
 
 /** What the load worker (load-worker.ts) prints of one autocannon run. */
-type WorkerSummary = Omit<LoadResult, 'cpuPerRequest'> & { requests: number; loadCpuMs: number };
+type WorkerSummary = Omit<LoadResult, 'cpuPerRequest'> & { requests: number; loadCpuMs: number; badKinds: string };
 
 /** One autocannon run with these options (duration or amount), in the worker's own process. */
 export async function runLoadWorker(options: Record<string, unknown>): Promise<WorkerSummary> {
