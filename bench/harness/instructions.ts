@@ -6,7 +6,8 @@
  *
  * The service and the twin each run under callgrind (about fifty times slower: a start takes minutes).
  * For each scenario, after a warm-up, the counters are zeroed, `requestsCounted` requests are sent one
- * after the other (one connection: the same work for each, never two in one turn of the event loop),
+ * after the other (one connection: the same work for each, never two in one turn of the event loop;
+ * `BENCH_COUNT_CONNECTIONS=32` overlaps them as the loaded runs do),
  * and the counters are read by thread; that is done `takes` times and the take whose main thread ran
  * the fewest instructions is kept (a major collection or a job run in a take only adds). What runs by
  * the clock (the job queue's polling, the maintenance flag's reading, timers) is counted too, and
@@ -115,6 +116,13 @@ export function underCallgrind(command: string[], env: Record<string, string | u
 const countedRequestTimeoutSeconds = 300;
 
 /**
+ * The connections a count sends its requests on (`BENCH_COUNT_CONNECTIONS`, default one: a request
+ * after the other). With the loaded runs' 32, requests overlap as under load: what the service does
+ * more when many wait at once (a pool's queue, more live objects at each collection) is counted too.
+ */
+const countedConnections = () => Number(process.env.BENCH_COUNT_CONNECTIONS ?? 1);
+
+/**
  * `amount` requests to `url`, one connection; throws when more than `tolerated` answers are not 2xx.
  * The counted requests tolerate none; the unmeasured ones before a count a tenth (`warmUp`): under
  * callgrind on a busy machine, while V8 compiles the code, a request can take seconds and a few have
@@ -123,7 +131,7 @@ const countedRequestTimeoutSeconds = 300;
 export async function send(url: string, amount: number, headers: Record<string, string>, tolerated = 0) {
   // No request is timed here, and under callgrind one can take seconds (a collection, a job run
   // beside it): autocannon's own 10 s would count it as a failure (2 of 1,000 counted, session 54).
-  const options = { url, connections: 1, amount, headers, timeout: countedRequestTimeoutSeconds };
+  const options = { url, connections: countedConnections(), amount, headers, timeout: countedRequestTimeoutSeconds };
   const { bad, badKinds } = await runLoadWorker(options);
   if (bad > tolerated) throw new Error(`${bad} of ${amount} requests to ${url} failed (${badKinds})`);
 }
