@@ -123,7 +123,7 @@ const countedRequestTimeoutSeconds = 300;
 const countedConnections = () => Number(process.env.BENCH_COUNT_CONNECTIONS ?? 1);
 
 /**
- * `amount` requests to `url`, one connection; throws when more than `tolerated` answers are not 2xx.
+ * `amount` requests to `url`, on the count's connections (one unless set); throws when more than `tolerated` answers are not 2xx.
  * The counted requests tolerate none; the unmeasured ones before a count a tenth (`warmUp`): under
  * callgrind on a busy machine, while V8 compiles the code, a request can take seconds and a few have
  * failed (2 of ping's 1,000, session 53).
