@@ -7,7 +7,7 @@
  * does.
  *
  * Each process is started with allocation-sampler.ts. For each scenario, after a warm-up, the sampler
- * is started, `requestsSampled` requests are sent one after the other, and the profile is read: V8
+ * is started, `requestsSampled` requests are sent one after the other (or on `BENCH_COUNT_CONNECTIONS`), and the profile is read: V8
  * samples one object in about every kilobyte allocated (collected ones included) and weighs each
  * sample, so the total a request is an estimate within a few per cent; the sites are the functions
  * that made the objects (named by the line each function starts at; an inlined function's objects are

@@ -14,7 +14,7 @@ const tickMs = 10; // USER_HZ is 100 on Linux
 
 /**
  * A server's CPU milliseconds by thread: its main thread (the event loop: the service's own work, the
- * pg client, the HTTP parser) in user and in system time (the kernel: sockets, writes), and all its
+ * pg client, the HTTP parser) in user and in system time (the kernel: the sockets), and all its
  * other threads together (V8's compiler and collector helpers, libuv's pool, where pino's writes go).
  */
 export interface ThreadsCpu {
@@ -48,10 +48,20 @@ function processCpuMs(pid: string): { comm: string; cpuMs: number } | null {
   return usage && { comm: usage.comm, cpuMs: usage.userMs + usage.systemMs };
 }
 
-/** A server's CPU by thread: the process's own total less its main thread's is its other threads'. */
-export function threadsCpu(pid: string, totalMs = processCpuMs(pid)?.cpuMs ?? 0): ThreadsCpu {
-  const main = statCpu(`/proc/${pid}/task/${pid}/stat`) ?? { userMs: 0, systemMs: 0 };
-  return { mainUser: main.userMs, mainSystem: main.systemMs, otherThreads: totalMs - main.userMs - main.systemMs };
+/**
+ * A server's CPU by thread: the process's own total (which keeps the threads that ended) less its
+ * main thread's is its other threads'. The main thread is read first, so a tick that lands between
+ * the two reads goes to the other threads rather than below zero; null once the process has ended.
+ */
+export function threadsCpu(pid: string): ThreadsCpu | null {
+  const main = statCpu(`/proc/${pid}/task/${pid}/stat`);
+  const total = processCpuMs(pid);
+  if (main === null || total === null) return null;
+  return {
+    mainUser: main.userMs,
+    mainSystem: main.systemMs,
+    otherThreads: total.cpuMs - main.userMs - main.systemMs,
+  };
 }
 
 /** CPU milliseconds a process has used so far (0 once it has ended). */
@@ -84,7 +94,10 @@ export function cpuSnapshot(): CpuSnapshot {
     const usage = processCpuMs(pid);
     if (usage === null) continue;
     if (usage.comm === 'postgres') snapshot.database.set(pid, usage.cpuMs);
-    else if (isServer(pid)) snapshot.server.set(pid, threadsCpu(pid, usage.cpuMs));
+    else if (isServer(pid)) {
+      const threads = threadsCpu(pid);
+      if (threads !== null) snapshot.server.set(pid, threads);
+    }
   }
   return snapshot;
 }

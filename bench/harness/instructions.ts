@@ -117,10 +117,18 @@ const countedRequestTimeoutSeconds = 300;
 
 /**
  * The connections a count sends its requests on (`BENCH_COUNT_CONNECTIONS`, default one: a request
- * after the other). With the loaded runs' 32, requests overlap as under load: what the service does
+ * after the other), its warm-up's and BENCH_COUNT=allocations' too. With the loaded runs' 32, requests overlap as under load: what the service does
  * more when many wait at once (a pool's queue, more live objects at each collection) is counted too.
  */
-const countedConnections = () => Number(process.env.BENCH_COUNT_CONNECTIONS ?? 1);
+function countedConnections(): number {
+  const connections = Number(process.env.BENCH_COUNT_CONNECTIONS ?? 1);
+  if (!Number.isInteger(connections) || connections < 1) {
+    throw new Error(
+      `BENCH_COUNT_CONNECTIONS must be a whole number of 1 or more, not ${process.env.BENCH_COUNT_CONNECTIONS}`,
+    );
+  }
+  return connections;
+}
 
 /**
  * `amount` requests to `url`, on the count's connections (one unless set); throws when more than `tolerated` answers are not 2xx.
@@ -130,7 +138,7 @@ const countedConnections = () => Number(process.env.BENCH_COUNT_CONNECTIONS ?? 1
  */
 export async function send(url: string, amount: number, headers: Record<string, string>, tolerated = 0) {
   // No request is timed here, and under callgrind one can take seconds (a collection, a job run
-  // beside it): autocannon's own 10 s would count it as a failure (2 of 1,000 counted, session 54).
+  // beside it): autocannon's own 10 s would count it as a failure (session 54: a count died on one).
   const options = { url, connections: countedConnections(), amount, headers, timeout: countedRequestTimeoutSeconds };
   const { bad, badKinds } = await runLoadWorker(options);
   if (bad > tolerated) throw new Error(`${bad} of ${amount} requests to ${url} failed (${badKinds})`);

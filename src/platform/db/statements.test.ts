@@ -41,10 +41,9 @@ describe('named statements', () => {
   });
 
   it('give the same rows at a later run, and none when nothing matches', async () => {
-    assert.deepEqual(
-      (await runStatement(database.db, probe, [2])).map((row) => row.id),
-      [2],
-    );
+    assert.deepEqual(await runStatement(database.db, probe, [2]), [
+      { id: 2, label: null, data: null, at: new Date('2026-11-29T00:00:00Z'), 'odd "name"': 'x' },
+    ]);
     assert.deepEqual(await runStatement(database.db, probe, [3]), []);
   });
 
